@@ -1,0 +1,8 @@
+public struct BridgeBenchmark {
+    public init(iterations: Int?) {}
+    public func run() {}
+}
+public struct StartupBenchmark {
+    public init(iterations: Int?) {}
+    public func run() {}
+}

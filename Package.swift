@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+// HybridHost: a Linux host that runs JavaScript business scripts on JavaScriptCore against native
+// services over a bridge in which only JavaScript initiates calls. Layers point down:
+//   hybrid (CLI) -> HybridHost -> services (Device, ...) -> Bridge -> Engine -> JSON, C modules
+import PackageDescription
+
+let package = Package(
+    name: "HybridHost",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hybrid", targets: ["hybrid"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C modules
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+
+        // JSON values, parsing, writing, pointers: the currency every layer above trades in.
+        .target(name: "JSON"),
+        // One JavaScriptCore context on one JS thread, its event loop, console and modules.
+        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON"]),
+        // Envelopes, the service registry, contracts and their schema validator, grants.
+        .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
+        // Services: one target each, never importing one another.
+        .target(name: "Device", dependencies: ["Bridge", "JSON"]),
+        // Assembles an app run: manifest, grants, services, the test runner.
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "JSON"]),
+        // Benchmarks beside the code they measure; `hybrid bench` runs them.
+        .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore"],
+                path: "Benchmarks"),
+        .executableTarget(
+            name: "hybrid",
+            dependencies: [
+                "HybridHost", "HostBenchmarks", "JSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"]),
+    ]
+)

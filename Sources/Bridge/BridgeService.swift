@@ -1,0 +1,80 @@
+import JSON
+
+/// A native service: a named target with actions (Target-Action, as in CTMediator).
+///
+/// Registration is explicit, with no runtime reflection: a service lists its actions and says for
+/// each where it runs. JS reaches a service only through the bridge, and a service reaches JS only
+/// by answering a call: it has no handle on the engine.
+///
+/// ```swift
+/// struct ClockService: BridgeService {
+///     let target = "clock"
+///     var actions: [String: ServiceAction] {
+///         ["now": .inline { _ in .number(Double(time(nil))) }]
+///     }
+/// }
+/// ```
+public protocol BridgeService: Sendable {
+    /// The name JS calls it by: `Hybrid.call(target, ...)`.
+    var target: String { get }
+    /// Every action, by name. Each must have a contract in `services/<target>.json`.
+    var actions: [String: ServiceAction] { get }
+}
+
+/// One action of a service, and where it runs.
+public struct ServiceAction: Sendable {
+    public enum Placement: Sendable {
+        /// On the JS thread, synchronously: for cheap, non-blocking work (`echo`, `describe`).
+        case inline(@Sendable (ServiceCall) throws -> JSONValue)
+        /// On a worker, as a Swift task: for I/O. A timed-out or cancelled call cancels the task,
+        /// which the service sees as `Task.isCancelled` or a cancellation handler.
+        case worker(@Sendable (ServiceCall) async throws -> JSONValue)
+    }
+
+    public let placement: Placement
+
+    public static func inline(_ body: @escaping @Sendable (ServiceCall) throws -> JSONValue) -> ServiceAction {
+        ServiceAction(placement: .inline(body))
+    }
+
+    public static func worker(_ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) -> ServiceAction {
+        ServiceAction(placement: .worker(body))
+    }
+
+    public var runsInline: Bool { if case .inline = placement { true } else { false } }
+}
+
+/// What a service receives for one call: validated params and the calling app.
+public struct ServiceCall: Sendable {
+    public let target: String
+    public let action: String
+    /// The params, already checked against the action's contract.
+    public let params: JSONValue
+    public let app: AppContext
+
+    public init(target: String, action: String, params: JSONValue, app: AppContext) {
+        self.target = target
+        self.action = action
+        self.params = params
+        self.app = app
+    }
+}
+
+/// The app a call comes from.
+public struct AppContext: Sendable {
+    public let name: String
+    public let version: String
+    /// Where the app's data lives (databases, the device id, downloads). Created before the run.
+    public let dataDirectory: String
+    public let grants: Grants
+    /// What followed `--` on the command line; JS reads it as `Hybrid.args`.
+    public let arguments: [String]
+
+    public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = []) {
+        self.name = name
+        self.version = version
+        self.dataDirectory = dataDirectory
+        self.grants = grants
+        self.arguments = arguments
+    }
+}

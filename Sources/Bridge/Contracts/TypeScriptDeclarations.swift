@@ -1,0 +1,512 @@
+import JSON
+
+/// The TypeScript declarations of the bridge, generated from the contracts: what
+/// `hybrid contracts dts` prints into `js/types/hybrid.d.ts`, so that editors complete
+/// `Hybrid.call("storage", "find", ...)` and check its params and result.
+///
+/// Each action's params and result become `<Target><Action>Params` and `<Target><Action>Result`
+/// (an interface when the schema is an object, else a type alias); `HybridActions` maps target and
+/// action names to them, and the declared `Hybrid` global types its methods through that map.
+///
+/// ```swift
+/// let contract = try JSONParser.parse(text)   // services/device.json
+/// print(TypeScriptDeclarations.generate(contracts: [contract]), terminator: "")
+/// ```
+///
+/// The text depends only on the contracts, not on the order they or their actions come in: targets
+/// and actions are sorted by name, while properties keep the order their schema lists them in.
+/// Schemas are read as the bridge's validator reads them: `$ref` resolves within the params or
+/// result schema it appears in; a reference that resolves to nothing gives `unknown`.
+public enum TypeScriptDeclarations {
+    /// The whole `.d.ts` text for these contracts (each the parsed JSON of one `services/*.json`),
+    /// sorted by target. A value that is not an object with a string `target` is left out.
+    public static func generate(contracts: [JSONValue]) -> String {
+        var generator = Generator()
+        return generator.generate(contracts: contracts)
+    }
+
+    /// The TypeScript type for `schema`, for a contract of `target`; named types that `$ref`s
+    /// introduce are not part of it. For tests of the schema mapping.
+    static func typeText(for schema: JSONValue, target: String = "test") -> String {
+        var generator = Generator()
+        let scope = Generator.Scope(root: schema, rootName: "Root", typePrefix: pascalCase(target))
+        return generator.translate(schema, in: scope).rendered()
+    }
+
+    // MARK: Names
+
+    /// `find_all`, `find-all` and `findAll` all give `FindAll`; an empty or digit-led result is
+    /// prefixed so that it stays an identifier.
+    static func pascalCase(_ name: String) -> String {
+        var result = ""
+        var startsWord = true
+        for character in name {
+            guard character.isLetter || ("0"..."9").contains(character) || character == "$" else {
+                startsWord = true
+                continue
+            }
+            result += startsWord ? character.uppercased() : String(character)
+            startsWord = false
+        }
+        if result.isEmpty || result.first!.isNumber { result = "_" + result }
+        return result
+    }
+
+    /// The bridge's error codes as a union of string literals.
+    static var errorCodeUnion: String {
+        BridgeErrorCode.allCases.map { TypeScriptType.quoted($0.rawValue) }.joined(separator: " | ")
+    }
+}
+
+// MARK: - Generation
+
+extension TypeScriptDeclarations {
+    /// One `export interface` or `export type`.
+    struct Declaration {
+        var name: String
+        var documentation: [String]
+        var type: TypeScriptType
+
+        var lines: [String] {
+            var lines = TypeScriptType.docComment(documentation, indent: "")
+            if case .object(let shape) = type {
+                lines.append("export interface " + name + " " + shape.rendered(depth: 0, compact: false))
+            } else {
+                lines.append("export type " + name + " = " + type.rendered() + ";")
+            }
+            return lines
+        }
+    }
+
+    /// The state of one generation: names taken so far and the `$defs` already declared.
+    struct Generator {
+        /// Where a schema's `$ref`s resolve, and what a reference to its root is called.
+        struct Scope {
+            var root: JSONValue
+            var rootName: String
+            var typePrefix: String
+            /// The root's `$id` without its fragment: a `$ref` may spell local targets with it.
+            var baseURI = ""
+            /// The JSON Pointers of the `$ref`s being inlined, to stop at a reference to itself.
+            var inlining: [String] = []
+
+            init(root: JSONValue, rootName: String, typePrefix: String) {
+                self.root = root
+                self.rootName = rootName
+                self.typePrefix = typePrefix
+                if case .string(let id)? = root["$id"] { baseURI = String(id.prefix { $0 != "#" }) }
+            }
+        }
+
+        private struct DefinitionKey: Hashable {
+            var name: String
+            var schema: JSONValue
+        }
+
+        private struct Action {
+            var name: String
+            var description: String
+            var params: JSONValue
+            var result: JSONValue
+            var errors: [String]
+            var paramsName = ""
+            var resultName = ""
+        }
+
+        private struct Target {
+            var name: String
+            var version: String
+            var description: String
+            var actions: [Action]
+        }
+
+        /// Names the fixed part of the file declares: `$defs` must not take them.
+        private static let reservedNames: Set<String> = [
+            "HybridErrorCode", "HybridError", "CallOptions", "SubscribeOptions", "Subscription", "JSONSchema",
+            "ActionDescription", "TargetDescription", "HybridActions", "ParamsOf", "ResultOf", "CallArguments",
+            "HybridAPI", "Hybrid", "Error", "Promise", "Record", "Uint8Array", "AbortSignal",
+        ]
+
+        private var takenNames = Generator.reservedNames
+        private var definitionNames: [DefinitionKey: String] = [:]
+        /// The current target's `$defs`, in the order they were first referred to.
+        private var definitions: [Declaration] = []
+
+        mutating func generate(contracts: [JSONValue]) -> String {
+            var targets = contracts.compactMap(Self.target(of:)).sorted { $0.name < $1.name }
+            // Every action's own names first, so that a `$defs` entry never takes one of them.
+            for t in targets.indices {
+                for a in targets[t].actions.indices {
+                    let base = pascalCase(targets[t].name) + pascalCase(targets[t].actions[a].name)
+                    targets[t].actions[a].paramsName = claim(base + "Params")
+                    targets[t].actions[a].resultName = claim(base + "Result")
+                }
+            }
+
+            var lines = Self.preamble
+            for target in targets {
+                lines += ["", "// " + target.name + " " + target.version + " (services/" + target.name + ".json)", ""]
+                lines += declarations(of: target).map(\.lines).joined(separator: [""])
+            }
+            lines.append("")
+            lines += Self.actionMap(of: targets)
+            lines.append("")
+            lines += Self.api
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        private static func target(of contract: JSONValue) -> Target? {
+            guard let name = contract["target"]?.stringValue else { return nil }
+            let actions = (contract["actions"]?.objectValue?.members ?? []).map { member in
+                Action(name: member.key,
+                       description: member.value["description"]?.stringValue ?? "",
+                       params: member.value["params"] ?? true,
+                       result: member.value["result"] ?? true,
+                       errors: (member.value["errors"]?.arrayValue ?? []).compactMap(\.stringValue))
+            }
+            return Target(name: name,
+                          version: contract["version"]?.stringValue ?? "",
+                          description: contract["description"]?.stringValue ?? "",
+                          actions: actions.sorted { $0.name < $1.name })
+        }
+
+        /// The target's params and results, action by action, then the `$defs` they refer to.
+        private mutating func declarations(of target: Target) -> [Declaration] {
+            definitions = []
+            var declarations: [Declaration] = []
+            let prefix = pascalCase(target.name)
+            for action in target.actions {
+                for (schema, name) in [(action.params, action.paramsName), (action.result, action.resultName)] {
+                    let scope = Scope(root: schema, rootName: name, typePrefix: prefix)
+                    declarations.append(Declaration(name: name, documentation: Self.documentation(of: schema),
+                                                    type: translate(schema, in: scope)))
+                }
+            }
+            return declarations + definitions
+        }
+
+        private mutating func claim(_ base: String) -> String {
+            var name = base
+            var suffix = 2
+            while takenNames.contains(name) {
+                name = base + String(suffix)
+                suffix += 1
+            }
+            takenNames.insert(name)
+            return name
+        }
+
+        // MARK: Schemas
+
+        /// The type of the values `schema` accepts. Keywords that constrain values beyond their
+        /// type (`minimum`, `pattern`, ...) have no TypeScript counterpart and are left out.
+        mutating func translate(_ schema: JSONValue, in scope: Scope) -> TypeScriptType {
+            guard case .object(let object) = schema else {
+                return schema == false ? .never : .unknown
+            }
+            // A schema's keywords all apply at once: their types intersect.
+            var parts: [TypeScriptType] = []
+            if case .string(let reference)? = object["$ref"] { parts.append(resolve(reference, in: scope)) }
+            parts.append(ownType(of: object, in: scope))
+            for keyword in ["anyOf", "oneOf"] {
+                if case .array(let alternatives)? = object[keyword] {
+                    parts.append(.union(alternatives.map { translate($0, in: scope) }))
+                }
+            }
+            if case .array(let all)? = object["allOf"] {
+                parts.append(.intersection(all.map { translate($0, in: scope) }))
+            }
+            return .intersection(parts)
+        }
+
+        /// What `const`, `enum` and `type` (or, without `type`, the object and array keywords) say.
+        private mutating func ownType(of object: JSONObject, in scope: Scope) -> TypeScriptType {
+            var types: [String]?
+            switch object["type"] {
+            case .string(let name)?: types = [name]
+            case .array(let names)?: types = names.compactMap(\.stringValue)
+            default: types = nil
+            }
+            if let value = object["const"] { return Self.literal(value) }
+            if case .array(let values)? = object["enum"] {
+                return .union(values.filter { value in types.map { Self.value(value, hasOneOf: $0) } ?? true }.map(Self.literal))
+            }
+            if let types { return .union(types.map { type(named: $0, of: object, in: scope) }) }
+            if ["properties", "required", "additionalProperties"].contains(where: { object[$0] != nil }) {
+                return type(named: "object", of: object, in: scope)
+            }
+            if object["items"] != nil || object["prefixItems"] != nil {
+                return type(named: "array", of: object, in: scope)
+            }
+            return .unknown
+        }
+
+        private mutating func type(named name: String, of object: JSONObject, in scope: Scope) -> TypeScriptType {
+            switch name {
+            case "string": object["format"] == "binary" ? .named("Uint8Array") : .keyword("string")
+            case "number", "integer": .keyword("number")
+            case "boolean": .keyword("boolean")
+            case "null": .keyword("null")
+            case "array": arrayType(of: object, in: scope)
+            case "object": objectType(of: object, in: scope)
+            default: .unknown
+            }
+        }
+
+        private mutating func arrayType(of object: JSONObject, in scope: Scope) -> TypeScriptType {
+            let items = object["items"]
+            guard case .array(let prefix)? = object["prefixItems"] else {
+                if items == false { return .tuple([], rest: nil) }
+                return .array(items.map { translate($0, in: scope) } ?? .unknown)
+            }
+            // prefixItems constrains the first elements without requiring them: minItems does.
+            let minimum = object["minItems"]?.intValue ?? 0
+            let elements = prefix.enumerated().map { index, schema in
+                TypeScriptType.TupleElement(type: translate(schema, in: scope), isOptional: index >= minimum)
+            }
+            let closed = items == false || (object["maxItems"]?.intValue).map { $0 <= prefix.count } == true
+            return .tuple(elements, rest: closed ? nil : items.map { translate($0, in: scope) } ?? .unknown)
+        }
+
+        private mutating func objectType(of object: JSONObject, in scope: Scope) -> TypeScriptType {
+            let required = (object["required"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let additional: TypeScriptType? = switch object["additionalProperties"] {
+            case nil, .bool(true)?: nil
+            case let schema?: translate(schema, in: scope)
+            }
+            var properties: [TypeScriptType.Property] = []
+            for (name, schema) in object["properties"]?.objectValue?.members ?? [] {
+                properties.append(.init(name: name, type: translate(schema, in: scope), isOptional: !required.contains(name),
+                                        documentation: Self.documentation(of: schema)))
+            }
+            // A required name with no schema of its own must be present, whatever its value.
+            for name in required where !properties.contains(where: { $0.name == name }) {
+                properties.append(.init(name: name, type: additional ?? .unknown, isOptional: false, documentation: []))
+            }
+            let index: TypeScriptType? = switch additional {
+            case nil: properties.isEmpty ? .unknown : nil
+            case .keyword("never")?: properties.isEmpty ? .never : nil
+            // TypeScript wants every property to fit the index signature.
+            case let type?: .union([type] + properties.map(\.type))
+            }
+            return .object(.init(properties: properties, indexSignature: index))
+        }
+
+        // MARK: References
+
+        /// The type a `$ref` designates: a named type for `#/$defs/NAME`, the root's name for `#`,
+        /// the designated schema's type inline for any other pointer.
+        private mutating func resolve(_ reference: String, in scope: Scope) -> TypeScriptType {
+            guard let hash = reference.firstIndex(of: "#") else { return .unknown }
+            let base = reference[..<hash]
+            guard base.isEmpty || base == scope.baseURI,
+                  let pointer = SchemaCompiler.percentDecoded(reference[reference.index(after: hash)...]),
+                  let tokens = JSONPointer.tokens(pointer),
+                  let schema = JSONPointer.resolve(pointer, in: scope.root)
+            else { return .unknown }
+            if tokens.isEmpty { return .named(scope.rootName) }
+            if tokens.count == 2, tokens[0] == "$defs" || tokens[0] == "definitions" {
+                return .named(definition(tokens[1], schema, in: scope))
+            }
+            guard !scope.inlining.contains(pointer) else { return .unknown }
+            var inner = scope
+            inner.inlining.append(pointer)
+            return translate(schema, in: inner)
+        }
+
+        /// The name of `$defs/name`'s type, declared with the target's other types on first use.
+        /// The same definition in several actions' schemas is declared once.
+        private mutating func definition(_ name: String, _ schema: JSONValue, in scope: Scope) -> String {
+            let key = DefinitionKey(name: name, schema: schema)
+            if let declared = definitionNames[key] { return declared }
+            let declared = claim(scope.typePrefix + pascalCase(name))
+            definitionNames[key] = declared
+            // Its place is taken before its type is known, so that a reference to itself ends here.
+            let index = definitions.count
+            definitions.append(Declaration(name: declared, documentation: Self.documentation(of: schema), type: .unknown))
+            definitions[index].type = translate(schema, in: scope)
+            return declared
+        }
+
+        // MARK: Values
+
+        /// A type that admits exactly `value`.
+        private static func literal(_ value: JSONValue) -> TypeScriptType {
+            switch value {
+            case .null: .keyword("null")
+            case .bool(let b): .literal(b ? "true" : "false")
+            case .number(let n): .literal(numberText(n))
+            case .string(let s): .literal(TypeScriptType.quoted(s))
+            case .array(let elements): .tuple(elements.map { .init(type: literal($0), isOptional: false) }, rest: nil)
+            case .object(let object):
+                .object(.init(properties: object.members.map { .init(name: $0.key, type: literal($0.value), isOptional: false,
+                                                                       documentation: []) },
+                              indexSignature: object.isEmpty ? .never : nil))
+            case .bytes: .named("Uint8Array")
+            }
+        }
+
+        private static func numberText(_ n: Double) -> String {
+            var text = ""
+            JSONWriter.writeNumber(n, into: &text)
+            return text
+        }
+
+        /// Whether `value` has one of the JSON Schema `types`, so that `enum` lists only what `type`
+        /// lets through.
+        private static func value(_ value: JSONValue, hasOneOf types: [String]) -> Bool {
+            types.contains { type in
+                switch (type, value) {
+                case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string),
+                     ("array", .array), ("object", .object), ("string", .bytes): true
+                case ("integer", .number): value.intValue != nil
+                default: false
+                }
+            }
+        }
+
+        /// A schema's doc comment: its description (else its title), default and deprecation.
+        static func documentation(of schema: JSONValue) -> [String] {
+            var lines: [String] = []
+            if let text = schema["description"]?.stringValue ?? schema["title"]?.stringValue, !text.isEmpty {
+                lines.append(text)
+            }
+            if let value = schema["default"] { lines.append("@default " + JSONWriter.write(value)) }
+            if schema["deprecated"] == true { lines.append("@deprecated") }
+            return lines
+        }
+
+        // MARK: The fixed part
+
+        private static let preamble: [String] = [
+            "// Generated by `hybrid contracts dts` from services/*.json. Do not edit.",
+            "",
+            "/** What `error.code` says when a call is rejected. */",
+            "export type HybridErrorCode = " + errorCodeUnion + ";",
+            "",
+            "/** What a rejected call rejects with. */",
+            "export interface HybridError extends Error {",
+            "  name: \"HybridError\";",
+            "  code: HybridErrorCode;",
+            "  target: string;",
+            "  action: string;",
+            "  /** For E_BAD_PARAMS: a JSON Pointer to the offending field of the params, such as \"/records/2/title\". */",
+            "  path?: string;",
+            "  /** For E_FAILED: `reason` says why the service failed. */",
+            "  details?: { reason?: string; [key: string]: unknown };",
+            "}",
+            "",
+            "export interface CallOptions {",
+            "  /** Rejects with E_TIMEOUT after this many milliseconds; the service sees a cancellation. */",
+            "  timeoutMs?: number;",
+            "  /** Aborting rejects the call with E_CANCELLED. */",
+            "  signal?: AbortSignal;",
+            "}",
+            "",
+            "export interface SubscribeOptions {",
+            "  /** Receives the error that ends the subscription; without it, that error goes unhandled. */",
+            "  onError?: (error: HybridError) => void;",
+            "}",
+            "",
+            "export interface Subscription {",
+            "  /** Ends the subscription and cancels its call in flight. */",
+            "  stop(): void;",
+            "}",
+            "",
+            "/** A JSON Schema (draft 2020-12), as a contract holds it. */",
+            "export type JSONSchema = boolean | { [keyword: string]: unknown };",
+            "",
+            "/** One action of a target's contract, as `Hybrid.targets()` describes it. */",
+            "export interface ActionDescription {",
+            "  description: string;",
+            "  params: JSONSchema;",
+            "  result: JSONSchema;",
+            "  errors: HybridErrorCode[];",
+            "}",
+            "",
+            "/** One target's contract, as `Hybrid.targets()` describes it. */",
+            "export interface TargetDescription {",
+            "  version: string;",
+            "  description: string;",
+            "  /** Whether this app may call the target: app.json grants it. */",
+            "  granted: boolean;",
+            "  actions: { [action: string]: ActionDescription };",
+            "}",
+        ]
+
+        private static func actionMap(of targets: [Target]) -> [String] {
+            guard !targets.isEmpty else { return ["export interface HybridActions {}"] }
+            var lines = [
+                "/** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */",
+                "export interface HybridActions {",
+            ]
+            for target in targets {
+                lines += TypeScriptType.docComment(target.description.isEmpty ? [] : [target.description], indent: "  ")
+                lines.append("  " + TypeScriptType.propertyKey(target.name) + ": {")
+                for action in target.actions {
+                    let errors = action.errors.isEmpty ? "never" : action.errors.map(TypeScriptType.quoted).joined(separator: " | ")
+                    lines += TypeScriptType.docComment(action.description.isEmpty ? [] : [action.description], indent: "    ")
+                    lines.append("    " + TypeScriptType.propertyKey(action.name) + ": { params: " + action.paramsName
+                        + "; result: " + action.resultName + "; errors: " + errors + " };")
+                }
+                lines.append("  };")
+            }
+            lines.append("}")
+            return lines
+        }
+
+        private static let api: [String] = [
+            "/** The params of `target.action`. */",
+            "export type ParamsOf<T extends keyof HybridActions, A extends keyof HybridActions[T]> =",
+            "  HybridActions[T][A] extends { params: infer P } ? P : never;",
+            "",
+            "/** The result of `target.action`. */",
+            "export type ResultOf<T extends keyof HybridActions, A extends keyof HybridActions[T]> =",
+            "  HybridActions[T][A] extends { result: infer R } ? R : never;",
+            "",
+            "/** A call's arguments after target and action: params may be left out when they require nothing. */",
+            "export type CallArguments<T extends keyof HybridActions, A extends keyof HybridActions[T]> =",
+            "  {} extends ParamsOf<T, A>",
+            "    ? [params?: ParamsOf<T, A>, options?: CallOptions]",
+            "    : [params: ParamsOf<T, A>, options?: CallOptions];",
+            "",
+            "/** The global `Hybrid`: how JavaScript calls native services. */",
+            "export interface HybridAPI {",
+            "  /** Calls `target.action` with `params`: resolves with its result, or rejects with a HybridError. */",
+            "  call<T extends keyof HybridActions, A extends keyof HybridActions[T]>(",
+            "    target: T,",
+            "    action: A,",
+            "    ...args: CallArguments<T, A>",
+            "  ): Promise<ResultOf<T, A>>;",
+            "  /**",
+            "   * Calls `target.action` again and again, handing each result to `onEvent`; when a result",
+            "   * carries `seq` (or `cursor`), the next call asks for what came after it through `since`.",
+            "   */",
+            "  subscribe<T extends keyof HybridActions, A extends keyof HybridActions[T]>(",
+            "    target: T,",
+            "    action: A,",
+            "    params: {} extends ParamsOf<T, A> ? ParamsOf<T, A> | undefined : ParamsOf<T, A>,",
+            "    onEvent: (result: ResultOf<T, A>) => void | Promise<void>,",
+            "    options?: SubscribeOptions",
+            "  ): Subscription;",
+            "  /** The contracts of every registered target, with whether this app may call it. */",
+            "  targets(): Promise<Record<string, TargetDescription>>;",
+            "  /** The class of the errors calls reject with, for `instanceof`. */",
+            "  readonly HybridError: new (fields: {",
+            "    code: HybridErrorCode;",
+            "    message: string;",
+            "    target: string;",
+            "    action: string;",
+            "    path?: string;",
+            "    details?: { reason?: string; [key: string]: unknown };",
+            "  }) => HybridError;",
+            "}",
+            "",
+            "declare global {",
+            "  const Hybrid: HybridAPI;",
+            "}",
+            "",
+            "export {};",
+        ]
+    }
+}

@@ -1,0 +1,52 @@
+/// The property names one object schema knows (`properties` and `required`), for a walk over an
+/// instance's members.
+///
+/// Contract objects are small, so a scan that compares lengths before bytes beats hashing: most
+/// keys are rejected on their length alone, and there is no canonical-equivalence detour through
+/// `String`'s `==` or `Hasher`.
+struct SchemaPropertyTable: Sendable {
+    struct Entry: Sendable {
+        let name: String
+        let utf8Count: Int
+        /// The `properties` subschema, or nil for a name only `required` lists.
+        var node: Int?
+        var isRequired: Bool
+    }
+
+    private(set) var entries: [Entry] = []
+    /// Slots of the required names, in the order `required` lists them.
+    private(set) var requiredSlots: [Int] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+    var requiredCount: Int { requiredSlots.count }
+
+    @inline(__always)
+    func slot(of key: String) -> Int? {
+        let count = key.utf8.count
+        for i in entries.indices where entries[i].utf8Count == count {
+            if SchemaEquality.sameCodePoints(entries[i].name, key) { return i }
+        }
+        return nil
+    }
+
+    mutating func declare(_ name: String, node: Int) {
+        if let slot = slot(of: name) {
+            entries[slot].node = node
+        } else {
+            entries.append(Entry(name: name, utf8Count: name.utf8.count, node: node, isRequired: false))
+        }
+    }
+
+    /// Returns false when `name` is already required.
+    mutating func require(_ name: String) -> Bool {
+        if let slot = slot(of: name) {
+            guard !entries[slot].isRequired else { return false }
+            entries[slot].isRequired = true
+            requiredSlots.append(slot)
+        } else {
+            entries.append(Entry(name: name, utf8Count: name.utf8.count, node: nil, isRequired: true))
+            requiredSlots.append(entries.count - 1)
+        }
+        return true
+    }
+}

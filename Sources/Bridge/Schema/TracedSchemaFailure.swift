@@ -1,0 +1,31 @@
+import JSON
+
+/// A failure with its message and the instance path, gathered innermost first on the way out.
+struct TracedSchemaFailure: SchemaFailure {
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    static var carriesDetail: Bool { true }
+
+    let message: String
+    /// Innermost step first.
+    private(set) var reversedPath: [Step] = []
+
+    init(message: @autoclosure () -> String) { self.message = message() }
+
+    mutating func prepend(key: String) { reversedPath.append(.key(key)) }
+    mutating func prepend(index: Int) { reversedPath.append(.index(index)) }
+
+    var violation: SchemaViolation {
+        var path = ""
+        for step in reversedPath.reversed() {
+            switch step {
+            case .key(let key): path = JSONPointer.appending(path, key: key)
+            case .index(let index): path = JSONPointer.appending(path, index: index)
+            }
+        }
+        return SchemaViolation(path: path, message: message)
+    }
+}

@@ -1,0 +1,9 @@
+extension String {
+    /// The text without leading and trailing white space (spaces, tabs, line breaks).
+    func trimmingWhiteSpace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

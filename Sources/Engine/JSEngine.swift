@@ -1,0 +1,381 @@
+// The Engine module: one JavaScriptCore context on one dedicated JS thread, with the event loop
+// (tasks, timers, completions posted from other threads), console and CommonJS modules.
+// It must never let a JSValueRef leave the JS thread, and never run JS except on it.
+import CJavaScriptCore
+import Glibc
+import JSON
+
+/// Options fixed when an engine starts.
+public struct EngineOptions: Sendable {
+    /// A synchronous run of JS (one task) longer than this many seconds is stopped with an error.
+    public var timeLimitSeconds: Double?
+    /// Stack of the JS thread; deep recursion in JS needs room.
+    public var stackSize: Int = 16 * 1024 * 1024
+    /// Where `console` writes (fd 1 or 2); stdout and stderr when nil. Tests capture it.
+    public var output: (@Sendable (_ fd: Int32, _ text: String) -> Void)?
+
+    public init(timeLimitSeconds: Double? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil) {
+        self.timeLimitSeconds = timeLimitSeconds
+        self.output = output
+    }
+}
+
+/// How a run ended.
+public enum EngineOutcome: Sendable, Equatable {
+    /// Nothing left to do: no tasks, timers or pending calls.
+    case idle
+    /// An uncaught exception, an unhandled rejection or the time limit.
+    case failed(ScriptError)
+}
+
+/// A JavaScriptCore context and its event loop, on a thread of its own.
+///
+/// ```swift
+/// let engine = JSEngine()
+/// try await engine.perform { context in try context.evaluate("setTimeout(() => {}, 10)", url: "x.js") }
+/// let outcome = await engine.idle()   // .idle once the timer has fired
+/// engine.shutdown()
+/// ```
+///
+/// Work reaches the JS thread only as tasks: ``post(_:)`` from any thread, timers, and the
+/// completions services post when a call finishes. After each task JavaScriptCore has drained the
+/// microtask queue (it does so when the outermost API call returns).
+public final class JSEngine: @unchecked Sendable {
+    public let options: EngineOptions
+
+    // Shared with other threads, under `signal`.
+    private let signal = LoopSignal()
+    private var posted: [(ScriptContext) -> Void] = []
+    private var stopRequested = false
+    private var isIdle = false
+    private var finished = false
+    private var outcome: EngineOutcome?
+    private var idleWaiters: [(EngineOutcome) -> Void] = []
+    private var thread: pthread_t?
+
+    // JS thread only.
+    private var group: JSContextGroupRef!
+    private var context: ScriptContext!
+    private var timers = TimerQueue()
+    private var timerCallbacks: [Int: TimerCallback] = [:]
+    /// Native timers still scheduled; they alone do not keep the loop alive.
+    private var nativeTimerIDs: Set<Int> = []
+    private var nextTimerID = 1
+    private var holds = 0
+    private var shutdownHooks: [(ScriptContext) -> Void] = []
+    private var pendingFailure: ScriptError?
+
+    struct TimerCallback {
+        enum Body {
+            case script(JSObjectRef, [JSValueRef])
+            case native(() -> Void)
+        }
+        let body: Body
+        let interval: UInt64?
+    }
+
+    public init(options: EngineOptions = EngineOptions()) {
+        self.options = options
+        startThread()
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    // MARK: - Posting work
+
+    /// Runs `task` on the JS thread as a macrotask. Safe from any thread.
+    public func post(_ task: @escaping @Sendable (ScriptContext) -> Void) {
+        signal.withLock {
+            posted.append(task)
+            isIdle = false
+        }
+        signal.broadcast()
+    }
+
+    /// Runs `body` on the JS thread and returns its result.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable (ScriptContext) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            post { context in
+                continuation.resume(with: Result { try body(context) })
+            }
+        }
+    }
+
+    /// Waits until the loop is idle or has failed.
+    public func idle() async -> EngineOutcome {
+        await withCheckedContinuation { continuation in
+            addIdleWaiter { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Blocks the calling thread until the loop is idle or has failed (for the command line).
+    public func waitUntilIdle() -> EngineOutcome {
+        let done = LoopSignal()
+        nonisolated(unsafe) var result: EngineOutcome?
+        addIdleWaiter { outcome in
+            done.withLock { result = outcome }
+            done.broadcast()
+        }
+        done.lock()
+        while result == nil { done.wait(until: nil) }
+        done.unlock()
+        return result!
+    }
+
+    private func addIdleWaiter(_ waiter: @escaping (EngineOutcome) -> Void) {
+        signal.lock()
+        if let outcome, finished || outcome != .idle {
+            signal.unlock()
+            waiter(outcome)
+            return
+        }
+        idleWaiters.append(waiter)
+        // The loop may already sit idle: wake it so it reports.
+        isIdle = false
+        signal.unlock()
+        signal.broadcast()
+    }
+
+    /// Stops the loop: shutdown hooks run on the JS thread (the bridge rejects pending calls with
+    /// `E_SHUTDOWN` there), then the thread ends. Idempotent.
+    public func shutdown() {
+        let thread: pthread_t? = signal.withLock {
+            stopRequested = true
+            let thread = self.thread
+            self.thread = nil
+            return thread
+        }
+        signal.broadcast()
+        if let thread, pthread_equal(thread, pthread_self()) == 0 {
+            pthread_join(thread, nil)
+        }
+    }
+
+    // MARK: - JS thread API (call only from the JS thread)
+
+    /// Keeps the loop alive while native work is outstanding (a pending bridge call).
+    public func hold() { holds += 1 }
+    public func release() { holds -= 1 }
+
+    /// Runs when the engine shuts down, on the JS thread, before the context goes away.
+    public func onShutdown(_ hook: @escaping (ScriptContext) -> Void) { shutdownHooks.append(hook) }
+
+    /// Ends the run with `error`, as an uncaught exception does: no further task runs.
+    public func fail(_ error: ScriptError) {
+        if pendingFailure == nil { pendingFailure = error }
+    }
+
+    /// Schedules `function(...arguments)` after `delayMs`; repeats when `repeats`. Returns its id.
+    public func addTimer(_ function: JSObjectRef, delayMs: Double, repeats: Bool, arguments: [JSValueRef] = []) -> Int {
+        let id = nextTimerID
+        nextTimerID += 1
+        let delay = UInt64(max(1, delayMs.isFinite ? min(delayMs, 2_147_483_647) : 1) * 1_000_000)
+        context.protect(function)
+        for argument in arguments { context.protect(argument) }
+        timerCallbacks[id] = TimerCallback(body: .script(function, arguments), interval: repeats ? delay : nil)
+        timers.insert(id: id, due: MonotonicClock.now() + delay)
+        return id
+    }
+
+    /// Runs `body` on the JS thread after `delayMs`, once. A native timer does not keep the loop
+    /// alive by itself (the work it guards does, e.g. a pending call's hold).
+    public func addNativeTimer(delayMs: Double, _ body: @escaping () -> Void) -> Int {
+        let id = nextTimerID
+        nextTimerID += 1
+        let delay = UInt64(max(0, delayMs.isFinite ? delayMs : 0) * 1_000_000)
+        timerCallbacks[id] = TimerCallback(body: .native(body), interval: nil)
+        nativeTimerIDs.insert(id)
+        timers.insert(id: id, due: MonotonicClock.now() + delay)
+        return id
+    }
+
+    public func clearTimer(_ id: Int) {
+        nativeTimerIDs.remove(id)
+        guard let callback = timerCallbacks.removeValue(forKey: id) else { return }
+        unprotect(callback)
+    }
+
+    private func unprotect(_ callback: TimerCallback) {
+        guard case .script(let function, let arguments) = callback.body else { return }
+        context.unprotect(function)
+        for argument in arguments { context.unprotect(argument) }
+    }
+
+    // MARK: - The loop
+
+    private func startThread() {
+        let box = Unmanaged.passRetained(self)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, options.stackSize)
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { raw in
+            let engine = Unmanaged<JSEngine>.fromOpaque(raw!).takeRetainedValue()
+            engine.runLoop()
+            return nil
+        }, box.toOpaque())
+        pthread_attr_destroy(&attributes)
+        precondition(result == 0, "could not start the JS thread (pthread_create: \(result))")
+        signal.withLock { self.thread = thread }
+    }
+
+    private func runLoop() {
+        setUpContext()
+        while true {
+            signal.lock()
+            while posted.isEmpty && !stopRequested {
+                let now = MonotonicClock.now()
+                StandardStreams.flush()
+                let liveTimers = timerCallbacks.count > nativeTimerIDs.count
+                if let next = timers.first, liveTimers || holds > 0 {
+                    if next.due <= now { break }
+                    signal.wait(until: next.due)
+                } else if holds == 0 && pendingFailure == nil && !isIdle {
+                    reportIdleLocked(.idle)
+                } else {
+                    signal.wait(until: nil)
+                }
+            }
+            if stopRequested {
+                signal.unlock()
+                break
+            }
+            let batch = posted
+            posted.removeAll(keepingCapacity: true)
+            signal.unlock()
+
+            for task in batch {
+                task(context)
+                if checkFailure() { break }
+            }
+            if pendingFailure == nil { runDueTimers() }
+            context.releaseTransientNames()
+            if checkFailure() {
+                // Node stops at the first uncaught error: wait for shutdown, running nothing more.
+                signal.lock()
+                while !stopRequested { signal.wait(until: nil) }
+                signal.unlock()
+                break
+            }
+        }
+        for hook in shutdownHooks { hook(context) }
+        shutdownHooks.removeAll()
+        for callback in timerCallbacks.values { unprotect(callback) }
+        timerCallbacks.removeAll()
+        context = nil
+        JSContextGroupRelease(group)
+        signal.withLock {
+            finished = true
+            if outcome == nil { outcome = .idle }
+            let waiters = idleWaiters
+            idleWaiters.removeAll()
+            let final = outcome!
+            signal.unlock()
+            for waiter in waiters { waiter(final) }
+            signal.lock()
+        }
+    }
+
+    /// True when the run has failed (and waiters were told).
+    private func checkFailure() -> Bool {
+        guard let failure = pendingFailure else { return false }
+        signal.lock()
+        let alreadyReported = outcome != nil && outcome != .idle
+        if !alreadyReported { outcome = .failed(failure) }
+        let waiters = alreadyReported ? [] : idleWaiters
+        if !alreadyReported { idleWaiters.removeAll() }
+        signal.unlock()
+        for waiter in waiters { waiter(.failed(failure)) }
+        return true
+    }
+
+    /// Called with the lock held when the loop has nothing left to do.
+    private func reportIdleLocked(_ result: EngineOutcome) {
+        guard !isIdle else { return }
+        isIdle = true
+        outcome = result
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        guard !waiters.isEmpty else { return }
+        signal.unlock()
+        for waiter in waiters { waiter(result) }
+        signal.lock()
+        // A waiter may have posted work; the loop condition re-checks.
+        if !posted.isEmpty { isIdle = false }
+    }
+
+    private func runDueTimers() {
+        let now = MonotonicClock.now()
+        // Only timers due now: ones a callback adds wait for the next turn.
+        while let next = timers.first, next.due <= now {
+            _ = timers.removeFirst()
+            guard let callback = timerCallbacks[next.id] else { continue }
+            if let interval = callback.interval {
+                timers.insert(id: next.id, due: max(next.due + interval, now))
+            } else {
+                timerCallbacks[next.id] = nil
+            }
+            switch callback.body {
+            case .native(let body):
+                nativeTimerIDs.remove(next.id)
+                body()
+            case .script(let function, let arguments):
+                do {
+                    try context.call(function, arguments)
+                } catch {
+                    fail(error)
+                }
+            }
+            if callback.interval == nil { unprotect(callback) }
+            if pendingFailure != nil { return }
+        }
+    }
+
+    private func setUpContext() {
+        group = JSContextGroupCreate()
+        if let limit = options.timeLimitSeconds {
+            JSContextGroupSetExecutionTimeLimit(group, limit, { _, _ in true }, nil)
+        }
+        context = ScriptContext(group: group)
+        context.engine = self
+        let rejection = context.makeFunction { [unowned self] args in
+            let reason = args[1]
+            var error = args.context.scriptError(from: reason)
+            if !JSValueIsObject(args.context.ref, reason) {
+                error = ScriptError(name: "UnhandledPromiseRejection", message: args.context.stringify(reason))
+            }
+            fail(error)
+            return nil
+        }
+        JSGlobalContextSetUnhandledRejectionCallback(context.ref, rejection, nil)
+        RuntimeInstaller.install(into: context, engine: self)
+    }
+}
+
+extension JSEngine {
+    /// The WebKitGTK release of the JavaScriptCore library loaded, e.g. "2.50.6".
+    public static var webKitVersion: String {
+        "\(jsc_get_major_version()).\(jsc_get_minor_version()).\(jsc_get_micro_version())"
+    }
+}
+
+extension JSEngine {
+    /// Runs `body` on the JS thread and blocks the calling thread until it returns. For the
+    /// command line and set-up, never from the JS thread itself.
+    public func performAndWait<T>(_ body: @escaping (ScriptContext) throws -> T) throws -> T {
+        let done = LoopSignal()
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        nonisolated(unsafe) let body = body
+        post { context in
+            let outcome = Result { try body(context) }
+            done.withLock { result = outcome }
+            done.broadcast()
+        }
+        done.lock()
+        while result == nil { done.wait(until: nil) }
+        done.unlock()
+        return try result!.get()
+    }
+}

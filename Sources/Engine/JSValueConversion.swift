@@ -1,0 +1,206 @@
+import CJavaScriptCore
+import JSON
+
+// Conversion between JS values and JSONValue by walking JSValueRefs directly: no JSON text, no
+// Foundation. This is the bridge's hot path.
+
+extension ScriptContext {
+    /// Converts a JS value, as `JSON.stringify` would see it, except that `Uint8Array` and
+    /// `ArrayBuffer` become ``JSONValue/bytes(_:)``. Functions, symbols and `undefined` inside
+    /// objects are skipped (inside arrays they become null); `NaN` and the infinities become null;
+    /// a `Date` becomes its ISO string.
+    ///
+    /// Refuses nesting deeper than 256, values over 16 MiB, lone surrogates and BigInts, naming the
+    /// JSON Pointer of the offending value.
+    public func jsonValue(from value: JSValueRef) throws(ValueConversionError) -> JSONValue {
+        var walker = JSValueWalker(context: self)
+        return try walker.convert(value, depth: 0)
+    }
+
+    /// Makes a JS value; objects get their keys in order, `bytes` become a `Uint8Array`.
+    public func jsValue(from value: JSONValue) -> JSValueRef {
+        switch value {
+        case .null: return null
+        case .bool(let b): return JSValueMakeBoolean(ref, b)
+        case .number(let n): return JSValueMakeNumber(ref, n)
+        case .string(let s): return string(s)
+        case .array(let elements):
+            var values = [JSValueRef?]()
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(jsValue(from: element)) }
+            return JSObjectMakeArray(ref, values.count, values, nil) ?? undefined
+        case .object(let object):
+            let result = makeObject()
+            for member in object.members { defineOwn(result, member.key, jsValue(from: member.value)) }
+            return result
+        case .bytes(let bytes):
+            guard let array = JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, bytes.count, nil) else { return undefined }
+            if !bytes.isEmpty, let pointer = JSObjectGetTypedArrayBytesPtr(ref, array, nil) {
+                bytes.withUnsafeBytes { source in
+                    pointer.copyMemory(from: source.baseAddress!, byteCount: bytes.count)
+                }
+            }
+            return array
+        }
+    }
+}
+
+/// One walk over a JS value; keeps the path and the byte budget.
+struct JSValueWalker {
+    let context: ScriptContext
+    var bytes = 0
+    /// Keys and indices from the root to the value being converted, for error paths only.
+    var path: [PathStep] = []
+
+    enum PathStep {
+        case key(String)
+        case index(Int)
+    }
+
+    init(context: ScriptContext) { self.context = context }
+
+    func failure(_ kind: ValueConversionError.Kind) -> ValueConversionError {
+        var pointer = ""
+        for step in path {
+            switch step {
+            case .key(let key): pointer = JSONPointer.appending(pointer, key: key)
+            case .index(let index): pointer = JSONPointer.appending(pointer, index: index)
+            }
+        }
+        return ValueConversionError(kind: kind, path: pointer)
+    }
+
+    mutating func charge(_ count: Int) throws(ValueConversionError) {
+        bytes &+= count
+        if bytes > JSValueLimits.maximumBytes { throw failure(.tooLarge) }
+    }
+
+    /// nil for values JSON.stringify omits (undefined, functions, symbols).
+    mutating func convertOrSkip(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue? {
+        let ctx = context.ref
+        switch JSValueGetType(ctx, value) {
+        case kJSTypeUndefined, kJSTypeSymbol: return nil
+        case kJSTypeObject:
+            if let object = JSValueToObject(ctx, value, nil), JSObjectIsFunction(ctx, object) { return nil }
+            return try convert(value, depth: depth)
+        default:
+            return try convert(value, depth: depth)
+        }
+    }
+
+    mutating func convert(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue {
+        let ctx = context.ref
+        switch JSValueGetType(ctx, value) {
+        case kJSTypeNull, kJSTypeUndefined:
+            try charge(4)
+            return .null
+        case kJSTypeBoolean:
+            try charge(4)
+            return .bool(JSValueToBoolean(ctx, value))
+        case kJSTypeNumber:
+            try charge(8)
+            let number = JSValueToNumber(ctx, value, nil)
+            return number.isFinite ? .number(number) : .null
+        case kJSTypeString:
+            guard let string = JSValueToStringCopy(ctx, value, nil) else { return .string("") }
+            defer { JSStringRelease(string) }
+            return .string(try convertString(string))
+        case kJSTypeSymbol:
+            throw failure(.unsupported("a symbol"))
+        case kJSTypeBigInt:
+            throw failure(.unsupported("a BigInt"))
+        default:
+            return try convertObject(value, depth: depth)
+        }
+    }
+
+    mutating func convertString(_ string: JSStringRef) throws(ValueConversionError) -> String {
+        let length = JSStringGetLength(string)
+        try charge(length + 2)
+        guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
+        let units = UnsafeBufferPointer(start: characters, count: length)
+        var index = 0
+        while index < length {
+            let unit = units[index]
+            if unit >= 0xD800 && unit <= 0xDFFF {
+                // A high surrogate must be followed by a low one; a low one never comes first.
+                guard unit <= 0xDBFF, index + 1 < length, units[index + 1] >= 0xDC00, units[index + 1] <= 0xDFFF else {
+                    throw failure(.loneSurrogate)
+                }
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    mutating func convertObject(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue {
+        let ctx = context.ref
+        guard depth < JSValueLimits.maximumDepth else { throw failure(.tooDeep) }
+        guard let object = JSValueToObject(ctx, value, nil) else { return .null }
+
+        let typedArrayType = JSValueGetTypedArrayType(ctx, value, nil)
+        if typedArrayType != kJSTypedArrayTypeNone {
+            return try convertBinary(object, type: typedArrayType)
+        }
+        if JSValueIsArray(ctx, value) {
+            let length = Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, object, context.propertyName("length"), nil), nil))
+            try charge(2 + length)
+            var elements = [JSONValue]()
+            elements.reserveCapacity(length)
+            for index in 0..<length {
+                path.append(.index(index))
+                let element = JSObjectGetPropertyAtIndex(ctx, object, UInt32(index), nil) ?? context.undefined
+                elements.append(try convertOrSkip(element, depth: depth + 1) ?? .null)
+                path.removeLast()
+            }
+            return .array(elements)
+        }
+        if JSValueIsDate(ctx, value) {
+            let toISOString = JSObjectGetProperty(ctx, object, context.propertyName("toISOString"), nil)
+            if let toISOString, let function = JSValueToObject(ctx, toISOString, nil),
+               let iso = JSObjectCallAsFunction(ctx, function, object, 0, nil, nil), JSValueIsString(ctx, iso) {
+                return .string(context.stringify(iso))
+            }
+            return .null
+        }
+        if JSObjectIsFunction(ctx, object) { return .null }
+
+        let names = JSObjectCopyPropertyNames(ctx, object)!
+        defer { JSPropertyNameArrayRelease(names) }
+        let count = JSPropertyNameArrayGetCount(names)
+        try charge(2)
+        var members = JSONObject(minimumCapacity: count)
+        for i in 0..<count {
+            let name = JSPropertyNameArrayGetNameAtIndex(names, i)!
+            let key = try convertString(name)
+            let member = JSObjectGetProperty(ctx, object, name, nil) ?? context.undefined
+            path.append(.key(key))
+            if let converted = try convertOrSkip(member, depth: depth + 1) {
+                members.appendUnique(key, converted)
+            }
+            path.removeLast()
+        }
+        return .object(members)
+    }
+
+    mutating func convertBinary(_ object: JSObjectRef, type: JSTypedArrayType) throws(ValueConversionError) -> JSONValue {
+        let ctx = context.ref
+        switch type {
+        case kJSTypedArrayTypeArrayBuffer:
+            let length = JSObjectGetArrayBufferByteLength(ctx, object, nil)
+            try charge(length)
+            guard length > 0, let pointer = JSObjectGetArrayBufferBytesPtr(ctx, object, nil) else { return .bytes([]) }
+            return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
+        case kJSTypedArrayTypeUint8Array, kJSTypedArrayTypeUint8ClampedArray, kJSTypedArrayTypeInt8Array:
+            let length = JSObjectGetTypedArrayByteLength(ctx, object, nil)
+            try charge(length)
+            // The pointer already accounts for the view's byte offset.
+            guard length > 0, let pointer = JSObjectGetTypedArrayBytesPtr(ctx, object, nil) else { return .bytes([]) }
+            return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
+        default:
+            throw failure(.unsupported("a typed array other than Uint8Array"))
+        }
+    }
+}

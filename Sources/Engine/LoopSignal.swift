@@ -1,0 +1,42 @@
+import Glibc
+
+/// A mutex with a condition variable: how other threads wake the JS thread.
+final class LoopSignal: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func lock() { pthread_mutex_lock(&mutex) }
+    func unlock() { pthread_mutex_unlock(&mutex) }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Waits (the lock held) until signalled, or until the monotonic `deadline` in nanoseconds.
+    func wait(until deadline: UInt64?) {
+        guard let deadline else {
+            pthread_cond_wait(&condition, &mutex)
+            return
+        }
+        var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        pthread_cond_timedwait(&condition, &mutex, &spec)
+    }
+
+    func broadcast() { pthread_cond_broadcast(&condition) }
+}

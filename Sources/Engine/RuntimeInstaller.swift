@@ -1,0 +1,128 @@
+import CJavaScriptCore
+import Glibc
+import JSON
+
+/// Puts the runtime into a fresh context: timers, `console`, `require`, all built on a few native
+/// functions. The JS halves live in `js/runtime/` and are embedded at build time
+/// (``RuntimeScripts``).
+enum RuntimeInstaller {
+    static func install(into context: ScriptContext, engine: JSEngine) {
+        let native = context.makeObject()
+        let output = engine.options.output
+
+        context.setFunction(native, "print") { args in
+            let fd = Int32(JSValueToNumber(args.context.ref, args[0], nil))
+            let text = args.context.stringify(args[1])
+            if let output { output(fd, text) } else { StandardStreams.write(text, to: fd) }
+            return nil
+        }
+        context.setFunction(native, "now") { args in
+            args.context.number(Double(MonotonicClock.now()) / 1_000_000)
+        }
+        context.setFunction(native, "dirname") { args in
+            args.context.string(FileReader.directory(of: args.context.stringify(args[0])))
+        }
+        context.setFunction(native, "readFile") { args in
+            do {
+                return args.context.string(try FileReader.text(atPath: args.context.stringify(args[0])))
+            } catch {
+                throw NativeFunctionError("Cannot read \(error)", name: "Error")
+            }
+        }
+        context.setFunction(native, "resolveModule") { args in
+            let directory = args.context.stringify(args[0])
+            let request = args.context.stringify(args[1])
+            let base = FileReader.absolute(request.hasPrefix("/") ? request : directory + "/" + request)
+            for candidate in [base, base + ".js", base + ".json", base + "/index.js", base + "/index.json"]
+            where FileReader.kind(of: candidate) == .file {
+                return args.context.string(candidate)
+            }
+            return args.context.null
+        }
+        context.setFunction(native, "compileModule") { args in
+            var source = args.context.stringify(args[0])
+            let filename = args.context.stringify(args[1])
+            if source.hasPrefix("#!") { source = "//" + source.dropFirst(2) }
+            // The wrapper shares line 1 with the module's first line, so line numbers stay true.
+            args.context.moduleURLs.insert(filename)
+            let wrapped = ScriptContext.moduleWrapperPrefix + source + "\n})"
+            return try args.context.evaluateKeepingException(wrapped, url: filename)
+        }
+
+        installTimers(into: context, engine: engine)
+        for (name, source) in RuntimeScripts.engine {
+            do {
+                try context.runPrelude(source, url: "hybrid:\(name)", native: native)
+            } catch {
+                preconditionFailure("runtime script \(name) failed: \(error)")
+            }
+        }
+        context.modules = context.object(context.get(context.global, "__hybridModules"))
+        context.protect(native)
+        context.runtimeNative = native
+    }
+
+    static func installTimers(into context: ScriptContext, engine: JSEngine) {
+        func schedule(_ args: NativeArguments, repeats: Bool) throws -> JSValueRef? {
+            guard let function = args.context.object(args[0]), JSObjectIsFunction(args.context.ref, function) else {
+                throw NativeFunctionError("\(repeats ? "setInterval" : "setTimeout"): expected a function as the first argument")
+            }
+            let delay = args.count > 1 ? JSValueToNumber(args.context.ref, args[1], nil) : 0
+            let extra = args.count > 2 ? (2..<args.count).map { args[$0] } : []
+            let id = engine.addTimer(function, delayMs: delay.isNaN ? 0 : delay, repeats: repeats, arguments: extra)
+            return args.context.number(Double(id))
+        }
+        let clear: NativeFunctionBody = { args in
+            let id = JSValueToNumber(args.context.ref, args[0], nil)
+            if id.isFinite { engine.clearTimer(Int(id)) }
+            return nil
+        }
+        context.setFunction(context.global, "setTimeout") { try schedule($0, repeats: false) }
+        context.setFunction(context.global, "setInterval") { try schedule($0, repeats: true) }
+        context.setFunction(context.global, "clearTimeout", clear)
+        context.setFunction(context.global, "clearInterval", clear)
+    }
+}
+
+/// Console output: stdout buffered (flushed when the loop waits, before stderr is written, and at
+/// exit), stderr written at once. Written with write(2): no C stdio state shared across threads.
+public enum StandardStreams {
+    private static let signal = LoopSignal()
+    nonisolated(unsafe) private static var buffer: [UInt8] = []
+
+    public static func write(_ text: String, to fd: Int32) {
+        signal.withLock {
+            if fd == 2 {
+                flushLocked()
+                writeAll(Array(text.utf8), to: 2)
+            } else {
+                buffer.append(contentsOf: text.utf8)
+                if buffer.count >= 64 * 1024 { flushLocked() }
+            }
+        }
+    }
+
+    public static func flush() {
+        signal.withLock { flushLocked() }
+    }
+
+    private static func flushLocked() {
+        guard !buffer.isEmpty else { return }
+        writeAll(buffer, to: 1)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

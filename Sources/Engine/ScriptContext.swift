@@ -1,0 +1,283 @@
+import CJavaScriptCore
+import Glibc
+import JSON
+
+/// One JavaScriptCore global context. It belongs to the engine's JS thread: every method must be
+/// called there (it is asserted in debug builds), and no `JSValueRef` may leave that thread.
+public final class ScriptContext {
+    public let group: JSContextGroupRef
+    public let ref: JSGlobalContextRef
+    public let global: JSObjectRef
+    let owner: pthread_t
+    /// The engine whose thread this context lives on.
+    public internal(set) weak var engine: JSEngine?
+    /// The module system's entry points, set when the runtime is installed.
+    var modules: JSObjectRef?
+    /// Files compiled as CommonJS modules: their first line starts after the wrapper's prefix,
+    /// which error reports subtract from line-1 columns.
+    var moduleURLs: Set<String> = []
+    static let moduleWrapperPrefix = "(function (exports, require, module, __filename, __dirname) {"
+
+    /// The runtime's native object (`print`, `now`, ...), for further runtime scripts.
+    public internal(set) var runtimeNative: JSObjectRef?
+
+    private var stringCache: [String: JSStringRef] = [:]
+    private var objectDefineProperty: JSObjectRef?
+
+    init(group: JSContextGroupRef) {
+        self.group = group
+        ref = JSGlobalContextCreateInGroup(group, nil)
+        global = JSContextGetGlobalObject(ref)
+        owner = pthread_self()
+    }
+
+    deinit {
+        for string in stringCache.values { JSStringRelease(string) }
+        JSGlobalContextRelease(ref)
+    }
+
+    @inline(__always) func assertOnThread() {
+        assert(pthread_equal(owner, pthread_self()) != 0, "ScriptContext used off its JS thread")
+    }
+
+    // MARK: - Values
+
+    public var undefined: JSValueRef { JSValueMakeUndefined(ref) }
+    public var null: JSValueRef { JSValueMakeNull(ref) }
+
+    public func number(_ value: Double) -> JSValueRef { JSValueMakeNumber(ref, value) }
+    public func boolean(_ value: Bool) -> JSValueRef { JSValueMakeBoolean(ref, value) }
+
+    public func string(_ value: String) -> JSValueRef {
+        let string = Self.makeJSString(value)
+        defer { JSStringRelease(string) }
+        return JSValueMakeString(ref, string)
+    }
+
+    /// A JSString for a property name, cached: names repeat (keys of records, envelope fields).
+    /// Past the cache's bound, names are released between tasks (``releaseTransientNames()``).
+    func propertyName(_ name: String) -> JSStringRef {
+        if let cached = stringCache[name] { return cached }
+        let string = Self.makeJSString(name)
+        if stringCache.count < 4096 { stringCache[name] = string } else { transientNames.append(string) }
+        return string
+    }
+
+    private var transientNames: [JSStringRef] = []
+
+    func releaseTransientNames() {
+        guard !transientNames.isEmpty else { return }
+        for string in transientNames { JSStringRelease(string) }
+        transientNames.removeAll(keepingCapacity: true)
+    }
+
+    static func makeJSString(_ value: String) -> JSStringRef {
+        var value = value
+        if let string = value.withUTF8({ utf8 -> JSStringRef? in
+            // ASCII is the common case and converts without a UTF-16 pass.
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return utf8.withMemoryRebound(to: UInt8.self) { bytes in
+                var units = [UInt16](repeating: 0, count: bytes.count)
+                for i in 0..<bytes.count { units[i] = UInt16(bytes[i]) }
+                return JSStringCreateWithCharacters(units, units.count)
+            }
+        }) {
+            return string
+        }
+        let units = Array(value.utf16)
+        return JSStringCreateWithCharacters(units, units.count)
+    }
+
+    /// A Swift string from a JSString; lone surrogates become U+FFFD (use ``jsonValue(from:)`` to
+    /// refuse them instead).
+    static func swiftString(_ string: JSStringRef) -> String {
+        let length = JSStringGetLength(string)
+        guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+    }
+
+    /// `String(value)` as JS would print it, never throwing.
+    public func stringify(_ value: JSValueRef) -> String {
+        guard let string = JSValueToStringCopy(ref, value, nil) else { return "" }
+        defer { JSStringRelease(string) }
+        return Self.swiftString(string)
+    }
+
+    // MARK: - Objects
+
+    public func makeObject() -> JSObjectRef { JSObjectMake(ref, nil, nil) }
+
+    public func get(_ object: JSObjectRef, _ key: String) -> JSValueRef {
+        JSObjectGetProperty(ref, object, propertyName(key), nil) ?? undefined
+    }
+
+    public func set(_ object: JSObjectRef, _ key: String, _ value: JSValueRef, attributes: JSPropertyAttributes = 0) {
+        JSObjectSetProperty(ref, object, propertyName(key), value, attributes, nil)
+    }
+
+    /// Defines an own data property, even for keys such as `__proto__` whose plain assignment would
+    /// change the prototype instead.
+    func defineOwn(_ object: JSObjectRef, _ key: String, _ value: JSValueRef) {
+        if key != "__proto__" {
+            JSObjectSetProperty(ref, object, propertyName(key), value, 0, nil)
+            return
+        }
+        if objectDefineProperty == nil {
+            let function = try? evaluate(
+                "(function (o, k, v) { Object.defineProperty(o, k, {value: v, writable: true, enumerable: true, configurable: true}); })",
+                url: "hybrid:define")
+            if let function, let object = JSValueToObject(ref, function, nil) {
+                JSValueProtect(ref, object)
+                objectDefineProperty = object
+            }
+        }
+        guard let define = objectDefineProperty else { return }
+        var args: [JSValueRef?] = [object, string(key), value]
+        _ = JSObjectCallAsFunction(ref, define, nil, 3, &args, nil)
+    }
+
+    public func object(_ value: JSValueRef) -> JSObjectRef? {
+        guard JSValueIsObject(ref, value) else { return nil }
+        return JSValueToObject(ref, value, nil)
+    }
+
+    public func isFunction(_ value: JSValueRef) -> Bool {
+        guard let object = object(value) else { return false }
+        return JSObjectIsFunction(ref, object)
+    }
+
+    /// A JS function that runs `body` on this thread.
+    public func makeFunction(_ body: @escaping NativeFunctionBody) -> JSObjectRef {
+        let box = NativeFunctionBox(body: body, context: self)
+        return JSObjectMake(ref, NativeFunctionBox.jsClass, Unmanaged.passRetained(box).toOpaque())
+    }
+
+    public func makeError(name: String, message: String) -> JSObjectRef {
+        var args: [JSValueRef?] = [string(message)]
+        let error = JSObjectMakeError(ref, 1, &args, nil)!
+        if name != "Error" { set(error, "name", string(name)) }
+        return error
+    }
+
+    // MARK: - Running code
+
+    /// Evaluates a script. `url` names it in stack traces; `line` is the line its first line has.
+    @discardableResult
+    public func evaluate(_ source: String, url: String, line: Int = 1) throws(ScriptError) -> JSValueRef {
+        assertOnThread()
+        let sourceString = Self.makeJSString(source)
+        let urlString = Self.makeJSString(url)
+        defer {
+            JSStringRelease(sourceString)
+            JSStringRelease(urlString)
+        }
+        var exception: JSValueRef?
+        let result = JSEvaluateScript(ref, sourceString, nil, urlString, Int32(line), &exception)
+        if let exception { throw scriptError(from: exception) }
+        return result ?? undefined
+    }
+
+    /// Checks syntax without running: the error carries file:line:column.
+    public func checkSyntax(_ source: String, url: String) throws(ScriptError) {
+        let sourceString = Self.makeJSString(source)
+        let urlString = Self.makeJSString(url)
+        defer {
+            JSStringRelease(sourceString)
+            JSStringRelease(urlString)
+        }
+        var exception: JSValueRef?
+        if !JSCheckScriptSyntax(ref, sourceString, urlString, 1, &exception), let exception {
+            throw scriptError(from: exception)
+        }
+    }
+
+    @discardableResult
+    public func call(_ function: JSObjectRef, this: JSObjectRef? = nil, _ arguments: [JSValueRef]) throws(ScriptError) -> JSValueRef {
+        assertOnThread()
+        var exception: JSValueRef?
+        let result = arguments.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: JSValueRef?.self) { args in
+                JSObjectCallAsFunction(ref, function, this, arguments.count, args.baseAddress, &exception)
+            }
+        }
+        if let exception { throw scriptError(from: exception) }
+        return result ?? undefined
+    }
+
+    /// Reads an exception value into a ``ScriptError``.
+    public func scriptError(from exception: JSValueRef) -> ScriptError {
+        guard let object = object(exception) else {
+            var error = ScriptError(name: "Error", message: stringify(exception))
+            error.isTimeLimit = error.message == "JavaScript execution terminated."
+            error.thrownNonError = true
+            return error
+        }
+        let name = stringify(get(object, "name"))
+        let message = stringify(get(object, "message"))
+        let stackValue = get(object, "stack")
+        let stack = JSValueIsString(ref, stackValue)
+            ? ScriptError.nodeStyleStack(stringify(stackValue), moduleURLs: moduleURLs, lineOneOffset: Self.moduleWrapperPrefix.utf16.count)
+            : ""
+        let urlValue = get(object, "sourceURL")
+        let lineValue = get(object, "line")
+        let columnValue = get(object, "column")
+        let url = JSValueIsString(ref, urlValue) ? stringify(urlValue) : nil
+        let line = JSValueIsNumber(ref, lineValue) ? Int(JSValueToNumber(ref, lineValue, nil)) : nil
+        var column = JSValueIsNumber(ref, columnValue) ? Int(JSValueToNumber(ref, columnValue, nil)) : nil
+        if line == 1, let url, moduleURLs.contains(url), let c = column { column = max(1, c - Self.moduleWrapperPrefix.utf16.count) }
+        var error = ScriptError(
+            name: name.isEmpty || name == "undefined" ? "Error" : name,
+            message: message == "undefined" ? stringify(exception) : message,
+            stack: stack, sourceURL: url, line: line, column: column)
+        if error.message == "JavaScript execution terminated." { error.isTimeLimit = true }
+        return error
+    }
+
+    // MARK: - Protection
+
+    /// Keeps `value` alive while native code holds it (timers, pending calls).
+    public func protect(_ value: JSValueRef) { JSValueProtect(ref, value) }
+    public func unprotect(_ value: JSValueRef) { JSValueUnprotect(ref, value) }
+}
+
+extension ScriptContext {
+    /// Defines `object[name]` as a native function, not enumerable.
+    public func setFunction(_ object: JSObjectRef, _ name: String, _ body: @escaping NativeFunctionBody) {
+        set(object, name, makeFunction(body), attributes: JSPropertyAttributes(kJSPropertyAttributeDontEnum))
+    }
+
+    /// Runs a runtime script: its text is a function body taking `native`.
+    public func runPrelude(_ body: String, url: String, native: JSObjectRef) throws(ScriptError) {
+        let function = try evaluate("(function (native) {" + body + "\n})", url: url)
+        guard let object = object(function) else { return }
+        try call(object, [native])
+    }
+
+    /// Evaluates `source`; an exception is rethrown to JS as the very same value, so a syntax
+    /// error keeps its file, line and column.
+    func evaluateKeepingException(_ source: String, url: String) throws -> JSValueRef {
+        let sourceString = Self.makeJSString(source)
+        let urlString = Self.makeJSString(url)
+        defer {
+            JSStringRelease(sourceString)
+            JSStringRelease(urlString)
+        }
+        var exception: JSValueRef?
+        let result = JSEvaluateScript(ref, sourceString, nil, urlString, 1, &exception)
+        if let exception { throw ThrownJSValue(value: exception) }
+        return result ?? undefined
+    }
+
+    /// Loads the app's main module by absolute path (see `js/runtime/modules.js`).
+    public func runMain(_ filename: String) throws(ScriptError) {
+        guard let modules, let runMain = object(get(modules, "runMain")) else {
+            throw ScriptError(name: "Error", message: "the module system is not installed")
+        }
+        try call(runMain, [string(filename)])
+    }
+}
+
+/// A JS value thrown from a native function as it is.
+struct ThrownJSValue: Error, @unchecked Sendable {
+    let value: JSValueRef
+}

@@ -1,0 +1,67 @@
+/// A JavaScript exception, carried into Swift: name, message and the JS stack.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var message: String
+    /// The stack in node's shape, one `    at fn (file:line:column)` per frame; empty when the
+    /// thrown value was not an Error.
+    public var stack: String
+    public var sourceURL: String?
+    public var line: Int?
+    public var column: Int?
+    /// True when the engine's time limit stopped the script.
+    public var isTimeLimit: Bool = false
+    /// True when JS threw something other than an Error (`throw "x"`): there is no stack.
+    public var thrownNonError: Bool = false
+
+    public init(name: String, message: String, stack: String = "", sourceURL: String? = nil,
+                line: Int? = nil, column: Int? = nil) {
+        self.name = name
+        self.message = message
+        self.stack = stack
+        self.sourceURL = sourceURL
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column` where the exception was raised, when known.
+    public var location: String? {
+        guard let sourceURL, let line else { return nil }
+        return column.map { "\(sourceURL):\(line):\($0)" } ?? "\(sourceURL):\(line)"
+    }
+
+    /// `Name: message`, then the stack, led by the location when the stack lacks it (a syntax
+    /// error has no frames of its own).
+    public var description: String {
+        var text = thrownNonError ? message : (message.isEmpty ? name : "\(name): \(message)")
+        if let location, !stack.contains(location) { text += "\n    at \(location)" }
+        if !stack.isEmpty { text += "\n" + stack }
+        return text
+    }
+
+    /// Rewrites JavaScriptCore's `fn@url:line:column` frames into node's `    at fn (url:line:column)`.
+    static func nodeStyleStack(_ jscStack: String, moduleURLs: Set<String> = [], lineOneOffset: Int = 0) -> String {
+        jscStack.split(separator: "\n", omittingEmptySubsequences: true).compactMap { frame -> String? in
+            let text = correctingLineOne(String(frame), moduleURLs: moduleURLs, offset: lineOneOffset)
+            guard let at = text.firstIndex(of: "@") else {
+                // Native frames carry no location ("forEach@[native code]" has one; bare names do not).
+                return text == "global code" ? nil : "    at \(text)"
+            }
+            let function = text[..<at]
+            let location = text[text.index(after: at)...]
+            if location == "[native code]" { return function.isEmpty ? nil : "    at \(function) (native)" }
+            if function.isEmpty || function == "global code" || function == "module code" { return "    at \(location)" }
+            return "    at \(function) (\(location))"
+        }.joined(separator: "\n")
+    }
+
+    /// A frame `fn@url:1:col` of a module shifted by the wrapper's prefix, put back.
+    static func correctingLineOne(_ frame: String, moduleURLs: Set<String>, offset: Int) -> String {
+        guard offset > 0, let at = frame.lastIndex(of: "@") else { return frame }
+        let location = frame[frame.index(after: at)...]
+        let parts = location.split(separator: ":")
+        guard parts.count >= 3, parts[parts.count - 2] == "1", let column = Int(parts[parts.count - 1]) else { return frame }
+        let url = parts.dropLast(2).joined(separator: ":")
+        guard moduleURLs.contains(url) else { return frame }
+        return frame[...at] + "\(url):1:\(max(1, column - offset))"
+    }
+}

@@ -1,0 +1,91 @@
+import Engine
+import JSON
+
+/// What `app.json` says about an app (SPEC §2), or what a single `.js` file implies.
+public struct AppManifest: Sendable, Equatable {
+    public var name: String
+    public var version: String
+    /// Absolute path of the main module.
+    public var mainPath: String
+    /// The app folder (for a single file, its folder).
+    public var directory: String
+    /// Grant entries as written; checked against the registry at start-up.
+    public var grants: [String]
+    /// Ed25519 public keys (base64) allowed to sign patches.
+    public var patchKeys: [String]
+    /// Where the grants came from, for error messages: "app.json: grants" or "--grant".
+    public var grantSource: String
+
+    /// Reads an app folder (with `app.json`) or a single `.js` file.
+    public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
+        let absolute = FileReader.absolute(path)
+        switch FileReader.kind(of: absolute) {
+        case .missing:
+            throw AppLoadError("\(path): no such file or folder; expected an app folder with app.json or a .js file")
+        case .file:
+            guard absolute.hasSuffix(".js") else { throw AppLoadError("\(path): expected an app folder with app.json or a .js file") }
+            let file = String(absolute.split(separator: "/").last ?? "app")
+            return AppManifest(name: String(file.dropLast(3)), version: "0.0.0", mainPath: absolute,
+                               directory: FileReader.directory(of: absolute), grants: grantFlags,
+                               patchKeys: [], grantSource: "--grant")
+        case .directory:
+            return try loadFolder(absolute, displayPath: path, grantFlags: grantFlags)
+        }
+    }
+
+    static func loadFolder(_ directory: String, displayPath: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
+        let manifestPath = directory + "/app.json"
+        let file = displayPath.hasSuffix("/") ? displayPath + "app.json" : displayPath + "/app.json"
+        let text: String
+        do {
+            text = try FileReader.text(atPath: manifestPath)
+        } catch {
+            throw AppLoadError("\(file): cannot read (\(error.reason)); an app folder needs an app.json such as {\"name\": \"tasks\", \"main\": \"main.js\"}")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(text)
+        } catch {
+            throw AppLoadError("\(file): not JSON: \(error)")
+        }
+        guard case .object(let root) = json else { throw AppLoadError("\(file): expected an object") }
+
+        func string(_ key: String, default value: String?) throws(AppLoadError) -> String {
+            switch root[key] {
+            case .string(let s)? where !s.isEmpty: return s
+            case nil where value != nil: return value!
+            case nil: throw AppLoadError("\(file): \(key): missing; expected a non-empty string")
+            case let other?: throw AppLoadError("\(file): \(key): expected a non-empty string, got \(other.typeName)")
+            }
+        }
+        func strings(_ key: String) throws(AppLoadError) -> [String] {
+            guard let value = root[key] else { return [] }
+            guard case .array(let items) = value else { throw AppLoadError("\(file): \(key): expected an array of strings, got \(value.typeName)") }
+            var result: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let s) = item else { throw AppLoadError("\(file): \(key)[\(index)]: expected a string, got \(item.typeName)") }
+                result.append(s)
+            }
+            return result
+        }
+
+        let name = try string("name", default: nil)
+        let version = try string("version", default: "0.0.0")
+        let main = try string("main", default: "main.js")
+        let mainPath = FileReader.absolute(main.hasPrefix("/") ? main : directory + "/" + main)
+        guard FileReader.kind(of: mainPath) == .file else {
+            throw AppLoadError("\(file): main: \"\(main)\" does not exist; expected the app's main module")
+        }
+        var grants = try strings("grants")
+        grants += grantFlags
+        return AppManifest(name: name, version: version, mainPath: mainPath, directory: directory,
+                           grants: grants, patchKeys: try strings("patchKeys"), grantSource: "\(file): grants")
+    }
+}
+
+/// Why an app could not start: the message names the file, the field and what was expected.
+public struct AppLoadError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,161 @@
+// The HybridHost module assembles an app run: manifest, grants, data folder, engine, bridge and
+// services. It is the only place that knows every service; it must not hold business logic.
+import Bridge
+import Engine
+import Glibc
+import JSON
+
+/// How to run an app.
+public struct AppRunOptions: Sendable {
+    /// Default: `$XDG_DATA_HOME/hybridhost/<app name>`.
+    public var dataDirectory: String?
+    /// `--grant` entries, added to the app's own.
+    public var grantFlags: [String] = []
+    public var timeLimitSeconds: Double?
+    public var arguments: [String] = []
+    /// Check results against contracts (`hybrid test` does).
+    public var validatesResults = false
+    /// Captures console output (tests); stdout and stderr when nil.
+    public var output: (@Sendable (Int32, String) -> Void)?
+
+    public init(dataDirectory: String? = nil, grantFlags: [String] = [], timeLimitSeconds: Double? = nil,
+                arguments: [String] = [], validatesResults: Bool = false) {
+        self.dataDirectory = dataDirectory
+        self.grantFlags = grantFlags
+        self.timeLimitSeconds = timeLimitSeconds
+        self.arguments = arguments
+        self.validatesResults = validatesResults
+    }
+}
+
+/// One app, loaded into an engine with its bridge installed, ready to run its main module.
+public final class AppSession: @unchecked Sendable {
+    public let manifest: AppManifest
+    public let app: AppContext
+    public let engine: JSEngine
+    public let bridge: BridgeDispatcher
+
+    /// Loads the manifest, checks grants, prepares the data folder and installs the bridge.
+    public init(path: String, options: AppRunOptions) throws(AppLoadError) {
+        let manifest = try AppManifest.load(path: path, grantFlags: options.grantFlags)
+        let contracts: [String: Contract]
+        do {
+            contracts = try HostServices.contracts()
+        } catch {
+            throw AppLoadError("internal: \(error)")
+        }
+        let registry = HostServices.registry()
+        let grants: Grants
+        do {
+            grants = try Grants.parse(manifest.grants, knownTargets: registry.targets.union(["bridge"]), source: manifest.grantSource)
+        } catch {
+            throw AppLoadError(error.message)
+        }
+        let dataDirectory = options.dataDirectory.map(FileReader.absolute) ?? Self.defaultDataDirectory(app: manifest.name)
+        do {
+            try Directories.create(dataDirectory)
+        } catch {
+            throw AppLoadError("--data-dir: cannot create \(dataDirectory): \(error.reason)")
+        }
+        let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
+                             grants: grants, arguments: options.arguments)
+        let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, output: options.output))
+        let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
+                                      options: BridgeOptions(validatesResults: options.validatesResults))
+        do {
+            try engine.performAndWait { context in try bridge.install(into: context, engine: engine) }
+        } catch {
+            engine.shutdown()
+            throw AppLoadError("internal: the bridge client failed to load: \(error)")
+        }
+        self.manifest = manifest
+        self.app = app
+        self.engine = engine
+        self.bridge = bridge
+    }
+
+    static func defaultDataDirectory(app: String) -> String {
+        let environment = ProcessEnvironment.self
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return "\(xdg)/hybridhost/\(app)" }
+        return "\(environment["HOME"] ?? "/tmp")/.local/share/hybridhost/\(app)"
+    }
+
+    /// Runs the main module, then the event loop until idle. Returns how it ended.
+    public func run() -> EngineOutcome {
+        let main = manifest.mainPath
+        let engine = self.engine
+        engine.post { context in
+            do throws(ScriptError) {
+                try context.runMain(main)
+            } catch {
+                engine.fail(error)
+            }
+        }
+        return engine.waitUntilIdle()
+    }
+
+    /// Ends the run: pending calls are rejected with E_SHUTDOWN, the JS thread stops.
+    public func shutdown() {
+        engine.shutdown()
+    }
+
+    /// The text printed for an uncaught error.
+    public static func report(_ error: ScriptError, timeLimit: Double?) -> String {
+        var error = error
+        if error.isTimeLimit {
+            let limit = timeLimit.map { "\(Self.formatSeconds($0)) s" } ?? "the time limit"
+            error.name = "TimeLimitError"
+            error.thrownNonError = false
+            error.message = "a synchronous run of JS took longer than \(limit) (--time-limit) and was stopped"
+        }
+        return "Uncaught " + error.description
+    }
+
+    static func formatSeconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+/// Environment variables without Foundation.
+public enum ProcessEnvironment {
+    public static subscript(name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+}
+
+/// `mkdir -p`.
+enum Directories {
+    static func create(_ path: String) throws(FileReadError) {
+        var current = ""
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw FileReadError(path: current, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard FileReader.kind(of: path) == .directory else {
+            throw FileReadError(path: path, reason: "exists and is not a folder")
+        }
+    }
+
+    /// `rm -rf`, not following symbolic links.
+    static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR, let dir = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(dir)
+            for name in names { removeTree(path + "/" + name) }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+}

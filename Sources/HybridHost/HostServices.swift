@@ -1,0 +1,36 @@
+import Bridge
+import Device
+import Engine
+import JSON
+
+/// The host's identity and the services it registers: the one place that knows them all.
+public enum HostServices {
+    public static let hostVersion = "0.1.0"
+
+    /// "JavaScriptCore (WebKitGTK 2.50.6)".
+    public static var engineName: String { "JavaScriptCore (WebKitGTK \(JSEngine.webKitVersion))" }
+
+    /// Every service, registered explicitly.
+    public static func registry() -> ServiceRegistry {
+        ServiceRegistry([
+            DeviceService(hostVersion: hostVersion, engine: engineName),
+        ])
+    }
+
+    /// The contracts embedded from `services/*.json`, by target. A broken contract is a build
+    /// defect, caught by `make test` (`hybrid contracts check`).
+    public static func contracts() throws(ContractError) -> [String: Contract] {
+        var contracts: [String: Contract] = [:]
+        for (name, source) in EmbeddedContracts.sources {
+            let contract = try Contract(text: source, file: "services/\(name).json")
+            guard contract.target == name else {
+                throw ContractError(message: "services/\(name).json: target: expected \"\(name)\", the file's name")
+            }
+            contracts[name] = contract
+        }
+        return contracts
+    }
+
+    /// The targets an app may name in its grants.
+    public static var knownTargets: Set<String> { registry().targets.union(["bridge"]) }
+}

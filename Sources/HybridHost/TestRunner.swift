@@ -1,0 +1,213 @@
+import Bridge
+import Engine
+import Glibc
+import JSON
+
+/// `hybrid test` (SPEC §4): runs JS test files inside the engine against the real services, each
+/// in a fresh session with a fresh temporary data folder, and prints TAP 14.
+public struct TestRunner {
+    public struct Totals: Sendable, Equatable {
+        public var passed = 0
+        public var failed = 0
+        public var skipped = 0
+        public var todo = 0
+        /// Files that could not run (syntax error, uncaught error) or registered no test.
+        public var brokenFiles = 0
+
+        public init() {}
+        public var succeeded: Bool { failed == 0 && brokenFiles == 0 }
+    }
+
+    public var filter: String?
+    /// Grants for test files without a `// @grants a,b` line of their own. Default: all.
+    public var grantFlags: [String] = ["all"]
+    public var timeLimitSeconds: Double?
+    public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
+
+    public init(filter: String? = nil) { self.filter = filter }
+
+    /// Test files under `paths`: files as given, folders searched for `*.test.js`.
+    public static func collect(_ paths: [String]) throws(AppLoadError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            switch FileReader.kind(of: path) {
+            case .file: files.append(path)
+            case .directory: files += TestFileSearch.find(in: path)
+            case .missing: throw AppLoadError("\(path): no such test file or folder")
+            }
+        }
+        return files
+    }
+
+    public func run(files: [String]) -> Totals {
+        var totals = Totals()
+        write("TAP version 14\n")
+        for (index, file) in files.enumerated() {
+            write("# Subtest: \(file)\n")
+            let result = runFile(file)
+            totals.passed += result.passed
+            totals.failed += result.failed
+            totals.skipped += result.skipped
+            totals.todo += result.todo
+            if let problem = result.problem {
+                totals.brokenFiles += 1
+                write("not ok \(index + 1) - \(file)\n  ---\n  message: \(Self.yamlQuoted(problem))\n  ...\n")
+            } else if result.failed > 0 {
+                write("not ok \(index + 1) - \(file)\n")
+            } else {
+                write("ok \(index + 1) - \(file)\n")
+            }
+        }
+        write("1..\(files.count)\n")
+        write("# files: \(files.count), broken: \(totals.brokenFiles), skipped: \(totals.skipped), todo: \(totals.todo)\n")
+        write("js: \(totals.passed) passed, \(totals.failed + totals.brokenFiles) failed\n")
+        return totals
+    }
+
+    struct FileResult {
+        var passed = 0, failed = 0, skipped = 0, todo = 0
+        var problem: String?
+    }
+
+    final class Box<T>: @unchecked Sendable {
+        var value: T
+        init(_ value: T) { self.value = value }
+    }
+
+    func runFile(_ file: String) -> FileResult {
+        let dataDirectory = Self.makeTemporaryDirectory()
+        defer { Self.removeTree(dataDirectory) }
+        let grants = Self.grantsLine(in: file) ?? grantFlags
+        var options = AppRunOptions(dataDirectory: dataDirectory, grantFlags: grants, timeLimitSeconds: timeLimitSeconds,
+                                    validatesResults: true)
+        options.output = { fd, text in StandardStreams.write(text, to: fd) }
+        let session: AppSession
+        do {
+            session = try AppSession(path: file, options: options)
+        } catch {
+            return FileResult(problem: error.message)
+        }
+        defer { session.shutdown() }
+        let counts = Box<JSONValue?>(nil)
+        let main = session.manifest.mainPath
+        let engine = session.engine
+        let filter = self.filter
+        engine.post { context in
+            do throws(ScriptError) {
+                try Self.start(context: context, main: main, filter: filter, counts: counts)
+            } catch {
+                engine.fail(error)
+            }
+        }
+        let outcome = engine.waitUntilIdle()
+        StandardStreams.flush()
+        if case .failed(let error) = outcome {
+            return FileResult(problem: AppSession.report(error, timeLimit: timeLimitSeconds))
+        }
+        guard let totals = counts.value else {
+            return FileResult(problem: "the test run never finished (a test left the event loop with nothing to do)")
+        }
+        var result = FileResult()
+        result.passed = totals["passed"]?.intValue ?? 0
+        result.failed = totals["failed"]?.intValue ?? 0
+        result.skipped = totals["skipped"]?.intValue ?? 0
+        result.todo = totals["todo"]?.intValue ?? 0
+        if result.passed + result.failed + result.skipped + result.todo == 0 {
+            result.problem = "no tests: the file registered no test() "
+        }
+        return result
+    }
+
+    /// Installs the harness, loads the test file (which registers tests) and starts the run.
+    static func start(context: ScriptContext, main: String, filter: String?, counts: Box<JSONValue?>) throws(ScriptError) {
+        guard let native = context.runtimeNative else { return }
+        for (name, source) in TestHarnessScript.sources {
+            try context.runPrelude(source, url: "hybrid:\(name)", native: native)
+        }
+        try context.runMain(main)
+        guard let harness = context.object(context.get(context.global, "__hybridTest")),
+              let run = context.object(context.get(harness, "run")) else {
+            throw ScriptError(name: "Error", message: "the test harness is not installed")
+        }
+        var optionsJSON: JSONObject = ["indent": "    "]
+        if let filter { optionsJSON["filter"] = .string(filter) }
+        let promise = try context.call(run, this: harness, [context.jsValue(from: .object(optionsJSON))])
+        guard let promiseObject = context.object(promise), let then = context.object(context.get(promiseObject, "then")) else { return }
+        let onDone = context.makeFunction { args in
+            counts.value = try? args.context.jsonValue(from: args[0])
+            return nil
+        }
+        let onError = context.makeFunction { args in
+            let error = args.context.scriptError(from: args[0])
+            args.context.engine?.fail(error)
+            return nil
+        }
+        try context.call(then, this: promiseObject, [onDone, onError])
+    }
+
+    /// `// @grants device,storage` near the top of a test file restricts its grants.
+    static func grantsLine(in file: String) -> [String]? {
+        guard let text = try? FileReader.text(atPath: file) else { return nil }
+        for line in text.split(separator: "\n", maxSplits: 20, omittingEmptySubsequences: false).prefix(20) {
+            let trimmed = line.drop(while: { $0 == " " })
+            guard trimmed.hasPrefix("// @grants") else { continue }
+            let list = trimmed.dropFirst("// @grants".count)
+            return list.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+        }
+        return nil
+    }
+
+    static func yamlQuoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences("\\", "\\\\").replacingOccurrences("\"", "\\\"").replacingOccurrences("\n", "\\n") + "\""
+    }
+
+    static func makeTemporaryDirectory() -> String {
+        let base = ProcessEnvironment["TMPDIR"] ?? "/tmp"
+        var template = Array("\(base)/hybrid-test-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            guard let result = mkdtemp(buffer.baseAddress!) else { return base }
+            return String(cString: result)
+        }
+    }
+
+    /// `rm -rf` for the temporary folders this runner made.
+    static func removeTree(_ path: String) {
+        guard path.contains("/hybrid-test-") else { return }
+        Directories.removeTree(path)
+    }
+}
+
+enum TestFileSearch {
+    static func find(in directory: String) -> [String] {
+        var found: [String] = []
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix(".") || name == "node_modules" { continue }
+            names.append(name)
+        }
+        for name in names.sorted() {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            switch FileReader.kind(of: path) {
+            case .directory: found += find(in: path)
+            case .file where name.hasSuffix(".test.js"): found.append(path)
+            default: break
+            }
+        }
+        return found
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: Character) -> String {
+        String(drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
+    }
+
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

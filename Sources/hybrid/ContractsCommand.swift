@@ -1,0 +1,76 @@
+import ArgumentParser
+import Bridge
+import Engine
+import HybridHost
+
+struct ContractsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contracts",
+        abstract: "Check the service contracts, or print their TypeScript declarations.",
+        subcommands: [Check.self, TypeScript.self]
+    )
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Fail where a registered action lacks a contract, or a contract names an unregistered action."
+        )
+
+        func run() throws {
+            let contracts: [String: Contract]
+            do {
+                contracts = try HostServices.contracts()
+                for contract in contracts.values {
+                    for action in contract.actions.values {
+                        _ = try SchemaValidator(schema: action.params)
+                        _ = try SchemaValidator(schema: action.result)
+                    }
+                }
+            } catch {
+                throw CLIFailure(message: "hybrid contracts check: \(error)", code: 1)
+            }
+            let problems = HostServices.registry().disagreements(with: contracts.filter { $0.key != "bridge" })
+                + (contracts["bridge"] == nil ? ["services/bridge.json is missing"] : [])
+            guard problems.isEmpty else {
+                throw CLIFailure(message: problems.map { "hybrid contracts check: \($0)" }.joined(separator: "\n"), code: 1)
+            }
+            let actionCount = contracts.values.reduce(0) { $0 + $1.actions.count }
+            print("contracts ok: \(contracts.count) targets, \(actionCount) actions")
+        }
+    }
+
+    struct TypeScript: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "dts",
+            abstract: "Print TypeScript declarations for Hybrid.call (js/types/hybrid.d.ts)."
+        )
+
+        @Option(name: .shortAndLong, help: "Write to this file instead of stdout.")
+        var output: String?
+
+        @Flag(help: "Fail if the file named by --output differs from what would be written.")
+        var check = false
+
+        func run() throws {
+            let contracts: [String: Contract]
+            do {
+                contracts = try HostServices.contracts()
+            } catch {
+                throw CLIFailure(message: "hybrid contracts dts: \(error)", code: 1)
+            }
+            let text = TypeScriptDeclarations.generate(contracts: contracts.keys.sorted().map { contracts[$0]!.json })
+            guard let output else {
+                StandardStreams.write(text, to: 1)
+                return
+            }
+            if check {
+                let current = try? FileReader.text(atPath: output)
+                guard current == text else {
+                    throw CLIFailure(message: "\(output) is stale: run `make dts` (hybrid contracts dts -o \(output))", code: 1)
+                }
+                return
+            }
+            try TextFile.write(text, to: output)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Engine
+import HybridHost
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run an app until its event loop is idle, as node does.",
+        discussion: """
+            PATH is an app folder with app.json or a single .js file. Uncaught errors print the JS
+            stack and exit 1. Arguments after -- reach JS as Hybrid.args.
+            """
+    )
+
+    @Argument(help: "An app folder (with app.json) or a .js file.")
+    var path: String
+
+    @Option(name: .customLong("data-dir"), help: "Where the app's data lives (default: $XDG_DATA_HOME/hybridhost/<app name>).")
+    var dataDirectory: String?
+
+    @Option(name: .customLong("grant"), help: "Targets to grant, comma-separated: storage,network:127.0.0.1 or all.")
+    var grants: [String] = []
+
+    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that takes longer than this many seconds.")
+    var timeLimit: Double?
+
+    @Argument(parsing: .postTerminator, help: "Arguments for the app (after --).")
+    var arguments: [String] = []
+
+    func validate() throws {
+        if let timeLimit, !(timeLimit > 0) {
+            throw ValidationError("--time-limit: expected a positive number of seconds, got \(timeLimit)")
+        }
+    }
+
+    func run() throws {
+        var options = AppRunOptions(dataDirectory: dataDirectory, timeLimitSeconds: timeLimit, arguments: arguments)
+        options.grantFlags = grants.flatMap { $0.split(separator: ",").map(String.init) }
+        let session: AppSession
+        do {
+            session = try AppSession(path: path, options: options)
+        } catch {
+            throw CLIFailure(message: error.message, code: grantFlagProblem(error) ? 2 : 1)
+        }
+        let outcome = session.run()
+        session.shutdown()
+        if case .failed(let error) = outcome {
+            throw CLIFailure(message: AppSession.report(error, timeLimit: timeLimit), code: 1)
+        }
+    }
+
+    private func grantFlagProblem(_ error: AppLoadError) -> Bool { error.message.hasPrefix("--") }
+}
+
+/// A failure already explained to the user: printed as is, with its exit code.
+struct CLIFailure: Error, CustomStringConvertible {
+    let message: String
+    let code: Int32
+    var description: String { message }
+}

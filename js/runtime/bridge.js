@@ -1,0 +1,115 @@
+"use strict";
+// The JS half of the bridge (SPEC §3). Only JavaScript initiates: every Hybrid.call is a promise
+// that native settles exactly once, with a result or with an Error carrying code, target, action
+// and path. Subscriptions are long-polls: a loop of calls, each answered by the next event.
+
+const pending = new Map();
+let nextId = 1;
+
+/** The error a rejected call rejects with: an Error with the bridge's fields set. */
+class HybridError extends Error {
+  constructor({ code, message, target, action, path, details }) {
+    super(message);
+    this.name = "HybridError";
+    this.code = code;
+    this.target = target;
+    this.action = action;
+    if (path !== undefined) this.path = path;
+    if (details !== undefined) this.details = details;
+  }
+}
+
+// Native answers here: once per call, from the event loop.
+native.attach(function settle(id, ok, value) {
+  const call = pending.get(id);
+  if (call === undefined) return;
+  pending.delete(id);
+  if (call.onAbort) call.signal.removeEventListener("abort", call.onAbort);
+  if (ok) call.resolve(value);
+  else call.reject(new HybridError(value));
+});
+
+function call(target, action, params = {}, options = {}) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    const { timeoutMs, signal } = options;
+    const entry = { resolve, reject };
+    if (signal) {
+      if (signal.aborted) {
+        reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
+        return;
+      }
+      entry.signal = signal;
+      entry.onAbort = () => native.cancel(id);
+      signal.addEventListener("abort", entry.onAbort);
+    }
+    pending.set(id, entry);
+    native.call(id, target, action, params, timeoutMs);
+  });
+}
+
+/**
+ * Calls `target.action` again and again, handing each result to `onEvent`: the way to receive
+ * events when native never calls JS on its own. When a result carries `seq` (or `cursor`), the
+ * next call asks for what came after it through `since`.
+ */
+function subscribe(target, action, params, onEvent, options = {}) {
+  const controller = new AbortController();
+  let stopped = false;
+  let since = params && params.since;
+  (async () => {
+    while (!stopped) {
+      let result;
+      try {
+        const next = since === undefined ? params : { ...params, since };
+        result = await call(target, action, next, { signal: controller.signal });
+      } catch (error) {
+        if (stopped) return;
+        if (options.onError) { options.onError(error); return; }
+        throw error;
+      }
+      if (stopped) return;
+      if (result && typeof result === "object") {
+        if (result.seq !== undefined) since = result.seq;
+        else if (result.cursor !== undefined) since = result.cursor;
+      }
+      await onEvent(result);
+    }
+  })();
+  return { stop() { stopped = true; controller.abort(); } };
+}
+
+/** The contracts of every registered target, with whether this app may call it. */
+async function targets() {
+  return (await call("bridge", "describe", {})).targets;
+}
+
+// AbortController as browsers have it, for `{signal}`; JavaScriptCore alone does not ship one.
+if (typeof globalThis.AbortController !== "function") {
+  class AbortSignal {
+    constructor() { this.aborted = false; this.reason = undefined; this.onabort = null; this._listeners = []; }
+    addEventListener(type, listener) { if (type === "abort") this._listeners.push(listener); }
+    removeEventListener(type, listener) { this._listeners = this._listeners.filter((l) => l !== listener); }
+    throwIfAborted() { if (this.aborted) throw this.reason; }
+    _abort(reason) {
+      if (this.aborted) return;
+      this.aborted = true;
+      this.reason = reason === undefined ? new Error("This operation was aborted") : reason;
+      const event = { type: "abort", target: this };
+      if (typeof this.onabort === "function") this.onabort(event);
+      for (const listener of this._listeners.slice()) listener(event);
+    }
+  }
+  class AbortController {
+    constructor() { this.signal = new AbortSignal(); }
+    abort(reason) { this.signal._abort(reason); }
+  }
+  for (const [name, value] of Object.entries({ AbortController, AbortSignal })) {
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+  }
+}
+
+Object.defineProperty(globalThis, "Hybrid", {
+  value: Object.freeze({ call, subscribe, targets, HybridError, args: Object.freeze(native.args || []) }),
+  enumerable: false,
+});
