@@ -220,11 +220,11 @@ def main(argv):
     if len(argv) != 2 or argv[1].startswith("-"):
         sys.stderr.write("usage: schema-differential.py [--regenerate] CORPUS\n")
         return 2
-    with open(argv[1], encoding="utf-8") as f:
-        corpus = json.load(f)
     try:
+        with open(argv[1], encoding="utf-8") as f:
+            corpus = json.load(f)
         results = verdicts(corpus)
-    except (ValueError, jsonschema.SchemaError) as error:
+    except (OSError, ValueError, KeyError, TypeError, jsonschema.SchemaError) as error:
         sys.stderr.write(f"schema-differential: bad corpus: {error}\n")
         return 1
     json.dump(results, sys.stdout, separators=(",", ":"))

@@ -118,21 +118,10 @@ struct JSValueWalker {
         let length = JSStringGetLength(string)
         try charge(length + 2)
         guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
-        let units = UnsafeBufferPointer(start: characters, count: length)
-        var index = 0
-        while index < length {
-            let unit = units[index]
-            if unit >= 0xD800 && unit <= 0xDFFF {
-                // A high surrogate must be followed by a low one; a low one never comes first.
-                guard unit <= 0xDBFF, index + 1 < length, units[index + 1] >= 0xDC00, units[index + 1] <= 0xDFFF else {
-                    throw failure(.loneSurrogate)
-                }
-                index += 2
-            } else {
-                index += 1
-            }
+        guard let text = UTF16Transcoder.string(UnsafeBufferPointer(start: characters, count: length), repair: false) else {
+            throw failure(.loneSurrogate)
         }
-        return String(decoding: units, as: UTF16.self)
+        return text
     }
 
     mutating func convertObject(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue {

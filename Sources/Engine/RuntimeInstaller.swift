@@ -46,7 +46,12 @@ enum RuntimeInstaller {
             // The wrapper shares line 1 with the module's first line, so line numbers stay true.
             args.context.moduleURLs.insert(filename)
             let wrapped = ScriptContext.moduleWrapperPrefix + source + "\n})"
-            return try args.context.evaluateKeepingException(wrapped, url: filename)
+            do {
+                return try args.context.evaluateKeepingException(wrapped, url: filename)
+            } catch let thrown as ThrownJSValue {
+                args.context.locateSyntaxError(thrown.value, source: source, url: filename)
+                throw thrown
+            }
         }
 
         installTimers(into: context, engine: engine)

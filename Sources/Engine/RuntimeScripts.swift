@@ -13,8 +13,9 @@ enum RuntimeScripts {
 // `__hybridInspect` (both non-enumerable) and nothing else.
 //
 // `inspect` follows node's `util.inspect` defaults (depth 2, 80 columns, 100 items, 10000
-// characters). It never calls getters or user methods, apart from reading Symbol.toStringTag
-// and, for `%s`, a user-defined toString, exactly as node does.
+// characters). It never calls getters or user methods, except where node does too: reading
+// Symbol.toStringTag, an object's [Symbol.for("nodejs.util.inspect.custom")](depth, options,
+// inspect) method, and, for `%s`, a user-defined toString.
 "use strict";
 
 const DEFAULTS = { depth: 2, breakLength: 80, compact: 3, maxArrayLength: 100, maxStringLength: 10000 };
@@ -31,6 +32,7 @@ const bufferLength = getter(ArrayBuffer.prototype, "byteLength");
 const viewLength = getter(DataView.prototype, "byteLength");
 const objectTag = (v) => Object.prototype.toString.call(v).slice(8, -1);
 const has = (v, fn, ...args) => { try { fn.call(v, ...args); return true; } catch { return false; } };
+const CUSTOM = Symbol.for("nodejs.util.inspect.custom");
 const BOXED = [["Number", Number], ["String", String], ["Boolean", Boolean], ["BigInt", BigInt], ["Symbol", Symbol]];
 
 function inspect(value, options) {
@@ -46,6 +48,15 @@ function formatValue(ctx, value, depth) {
     ctx.circular ??= new Map();
     if (!ctx.circular.has(value)) ctx.circular.set(value, ctx.circular.size + 1);
     return `[Circular *${ctx.circular.get(value)}]`;
+  }
+  let custom;
+  try { custom = value[CUSTOM]; } catch { /* a throwing getter: inspect the object as it is */ }
+  if (typeof custom === "function" && custom !== inspect) {
+    const result = custom.call(value, ctx.depth - depth, { ...DEFAULTS, depth: ctx.depth - depth }, inspect);
+    if (result !== value) {
+      if (typeof result !== "string") return formatValue(ctx, result, depth);
+      return result.replaceAll("\n", `\n${" ".repeat(ctx.indentation)}`);
+    }
   }
   return formatObject(ctx, value, depth);
 }
@@ -138,7 +149,6 @@ function formatObject(ctx, value, depth) {
     if (ctor === null) return `[${fallback}${size}: null prototype] ${tag ? `[${tag}] ` : ""}`;
     return `${ctor}${size} ${tag ? `[${tag}] ` : ""}`;
   };
-  let keys = ownKeys(value);
   let base = "";
   let braces = ["{", "}"];
   let entries = () => [];
@@ -147,12 +157,14 @@ function formatObject(ctx, value, depth) {
   const proto = Object.getPrototypeOf(value);
   const plain = typeof value !== "function" && (proto === Object.prototype || proto === null);
   const typedName = plain ? undefined : typedArrayName.call(value);
+  // Typed arrays list no keys: each index is one, and a big buffer would make millions of them.
+  let keys = typedName === undefined && !Array.isArray(value) ? ownKeys(value) : [];
   if (plain) {
     braces[0] = ctor === "Object" ? (tag ? `Object [${tag}] {` : "{") : `${prefix("Object")}{`;
     if (keys.length === 0) return `${braces[0]}}`;
   } else if (Array.isArray(value)) {
-    const indices = keys.filter(isIndex);
-    keys = keys.filter((k) => !isIndex(k));
+    let indices;
+    [indices, keys] = arrayKeys(value, ctx.maxArrayLength);
     const p = prefix("Array");
     braces = [`${p === "Array " ? "" : p}[`, "]"];
     if (value.length === 0 && keys.length === 0) return `${braces[0]}]`;
@@ -160,7 +172,6 @@ function formatObject(ctx, value, depth) {
     entries = (d) => formatArrayItems(ctx, value, indices, d);
   } else if (typedName !== undefined) {
     const length = typedArrayLength.call(value);
-    keys = []; // an index is a key too, and a big buffer would make millions of them
     braces = [`${prefix(typedName, `(${length})`)}[`, "]"];
     if (length === 0) return `${braces[0]}]`;
     arrayLike = true;
@@ -232,8 +243,17 @@ function formatObject(ctx, value, depth) {
   depth += 1;
   ctx.seen.push(value);
   ctx.currentDepth = depth;
-  const output = entries(depth);
-  for (const key of keys) output.push(formatProperty(ctx, value, key, depth, false));
+  const indentation = ctx.indentation;
+  let output;
+  try {
+    output = entries(depth);
+    for (const key of keys) output.push(formatProperty(ctx, value, key, depth, false));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    ctx.seen.pop();
+    ctx.indentation = indentation;
+    return `[${ctor ?? "Object"}: Inspection interrupted prematurely. Maximum call stack size exceeded.]`;
+  }
   ctx.seen.pop();
   const ref = ctx.circular?.get(value);
   if (ref !== undefined) base = base ? `<ref *${ref}> ${base}` : `<ref *${ref}>`;
@@ -259,6 +279,21 @@ function formatProperty(ctx, object, key, depth, isItem) {
   else if (/^[a-zA-Z_][a-zA-Z_0-9]*$/.test(key)) name = key;
   else name = quote(key);
   return `${name}: ${str}`;
+}
+
+// [index keys, other keys] of an array. Object.keys lists every index, which is fine for usual
+// arrays but slow for huge ones: there the first items are found by probing, and other keys of
+// a huge (over 100000 items) dense array are not shown.
+function arrayKeys(array, wanted) {
+  if (array.length > 100000) {
+    const indices = [];
+    for (let i = 0; i < array.length && indices.length <= wanted && i < 100000; i++) {
+      if (Object.prototype.hasOwnProperty.call(array, i)) indices.push(String(i));
+    }
+    if (indices.length > wanted) return [indices, []];
+  }
+  const keys = ownKeys(array);
+  return [keys.filter(isIndex), keys.filter((k) => !isIndex(k))];
 }
 
 // `indices` are the array's own index keys, ascending; gaps between them are holes.
@@ -349,7 +384,8 @@ function stackFrames(stack) {
     const at = line.indexOf("@");
     if (at === -1) return `    at ${line}`;
     const [fn, where] = [line.slice(0, at), line.slice(at + 1)];
-    return fn ? `    at ${fn} (${where === "[native code]" ? "native" : where})` : `    at ${where}`;
+    if (!fn) return `    at ${where}`;
+    return where ? `    at ${fn} (${where === "[native code]" ? "native" : where})` : `    at ${fn}`;
   });
 }
 
@@ -382,7 +418,7 @@ function fitsOnOneLine(ctx, output, start, base) {
 function groupArrayElements(ctx, output, value) {
   let totalLength = 0;
   let maxLength = 0;
-  const count = output.length - (output[output.length - 1].startsWith("... ") ? 1 : 0);
+  const count = output.length - (output.length > ctx.maxArrayLength ? 1 : 0); // leave out "... more items"
   const lengths = output.slice(0, count).map((s) => s.length);
   for (const len of lengths) {
     totalLength += len + 2; // ", "

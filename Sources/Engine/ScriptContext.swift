@@ -72,20 +72,7 @@ public final class ScriptContext {
     }
 
     static func makeJSString(_ value: String) -> JSStringRef {
-        var value = value
-        if let string = value.withUTF8({ utf8 -> JSStringRef? in
-            // ASCII is the common case and converts without a UTF-16 pass.
-            guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return utf8.withMemoryRebound(to: UInt8.self) { bytes in
-                var units = [UInt16](repeating: 0, count: bytes.count)
-                for i in 0..<bytes.count { units[i] = UInt16(bytes[i]) }
-                return JSStringCreateWithCharacters(units, units.count)
-            }
-        }) {
-            return string
-        }
-        let units = Array(value.utf16)
-        return JSStringCreateWithCharacters(units, units.count)
+        UTF16Transcoder.withUnits(of: value) { units in JSStringCreateWithCharacters(units.baseAddress, units.count) }
     }
 
     /// A Swift string from a JSString; lone surrogates become U+FFFD (use ``jsonValue(from:)`` to
@@ -93,7 +80,7 @@ public final class ScriptContext {
     static func swiftString(_ string: JSStringRef) -> String {
         let length = JSStringGetLength(string)
         guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+        return UTF16Transcoder.string(UnsafeBufferPointer(start: characters, count: length), repair: true) ?? ""
     }
 
     /// `String(value)` as JS would print it, never throwing.
@@ -224,7 +211,7 @@ public final class ScriptContext {
         let url = JSValueIsString(ref, urlValue) ? stringify(urlValue) : nil
         let line = JSValueIsNumber(ref, lineValue) ? Int(JSValueToNumber(ref, lineValue, nil)) : nil
         var column = JSValueIsNumber(ref, columnValue) ? Int(JSValueToNumber(ref, columnValue, nil)) : nil
-        if line == 1, let url, moduleURLs.contains(url), let c = column { column = max(1, c - Self.moduleWrapperPrefix.utf16.count) }
+        if line == 1, name != "SyntaxError", let url, moduleURLs.contains(url), let c = column { column = max(1, c - Self.moduleWrapperPrefix.utf16.count) }
         var error = ScriptError(
             name: name.isEmpty || name == "undefined" ? "Error" : name,
             message: message == "undefined" ? stringify(exception) : message,
@@ -274,6 +261,40 @@ extension ScriptContext {
             throw ScriptError(name: "Error", message: "the module system is not installed")
         }
         try call(runMain, [string(filename)])
+    }
+}
+
+extension ScriptContext {
+    /// JavaScriptCore's syntax errors carry a line but no column. Estimate the column from the
+    /// token the message names ("Unexpected token ';'"), else point at the line's end, and record
+    /// it with the file on the error object.
+    func locateSyntaxError(_ exception: JSValueRef, source: String, url: String) {
+        guard let error = object(exception), stringify(get(error, "name")) == "SyntaxError" else { return }
+        let lineValue = get(error, "line")
+        guard JSValueIsNumber(ref, lineValue) else { return }
+        var line = Int(JSValueToNumber(ref, lineValue, nil))
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1 else { return }
+        if line > lines.count {
+            // "Unexpected end of script" points into the wrapper's closing line: use the source's last line.
+            line = max(1, lines.lastIndex(where: { !$0.isEmpty }).map { $0 + 1 } ?? 1)
+            set(error, "line", number(Double(line)))
+        }
+        let text = line <= lines.count ? lines[line - 1] : ""
+        let message = stringify(get(error, "message"))
+        var column = text.utf16.count + 1
+        if let open = message.firstIndex(where: { $0 == "'" || $0 == "\"" }),
+           let close = message[message.index(after: open)...].firstIndex(of: message[open]) {
+            let token = message[message.index(after: open)..<close]
+            let haystack = Array(text.utf16)
+            let needle = Array(token.utf16)
+            if !needle.isEmpty, needle.count <= haystack.count,
+               let offset = (0...(haystack.count - needle.count)).first(where: { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }) {
+                column = offset + 1
+            }
+        }
+        set(error, "column", number(Double(column)))
+        set(error, "sourceURL", string(url))
     }
 }
 

@@ -16,7 +16,9 @@ enum TestHarnessScript {
 "use strict";
 
 const DEFAULT_TIMEOUT_MS = 5000;
-const show = (value) => (globalThis.__hybridInspect ?? fallbackInspect)(value);
+const inspect = (value) => (globalThis.__hybridInspect ?? fallbackInspect)(value);
+// In messages an error is its name, message and extra fields; its stack is reported on its own.
+const show = (value) => (value instanceof Error ? errorSummary(value) : inspect(value));
 
 // ---- registration -----------------------------------------------------------------------------
 
@@ -81,11 +83,17 @@ describe.only = (name, fn) => addSuite("only", name, fn);
 
 // ---- running ----------------------------------------------------------------------------------
 
+// Timeout errors: their stack shows only the timer, so they are reported at the test itself.
+const timeouts = new WeakSet();
+
 function callWithTimeout(fn, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
-      ? setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs)
-      : undefined;
+    const timeout = () => {
+      const error = new Error(`timed out after ${timeoutMs} ms`);
+      timeouts.add(error);
+      reject(error);
+    };
+    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? setTimeout(timeout, timeoutMs) : undefined;
     const settle = (error) => {
       if (timer !== undefined) clearTimeout(timer);
       if (error === undefined) resolve(); else reject(error);
@@ -98,8 +106,10 @@ function callWithTimeout(fn, timeoutMs) {
   });
 }
 
-const chain = (suite) => (suite.parent ? [...chain(suite.parent), suite] : []);
-const fullName = (item) => [...chain(item.suite).map((s) => s.name), item.name].join(" > ");
+// The suites around a test, outermost (the file itself, unnamed) first.
+const chain = (suite) => (suite.parent ? [...chain(suite.parent), suite] : [suite]);
+const names = (suite) => chain(suite).slice(1).map((s) => s.name);
+const fullName = (item) => [...names(item.suite), item.name].join(" > ");
 const selectedByOnly = (item) => item.mode === "only" || chain(item.suite).some((s) => s.mode === "only");
 
 async function run({ filter, indent = "" } = {}) {
@@ -112,10 +122,10 @@ async function run({ filter, indent = "" } = {}) {
     const description = name.replaceAll("\\", "\\\\").replaceAll("#", "\\#").replace(/\s*\n\s*/g, " ");
     print(`${ok ? "ok" : "not ok"} ${number} - ${description}${directive}`);
   };
-  const fail = (name, error, fallbackLocation) => {
+  const fail = (name, error, fallbackLocation, context = "") => {
     counts.failed += 1;
     point(false, name);
-    for (const line of diagnostic(error, fallbackLocation)) print(line);
+    for (const line of diagnostic(error, fallbackLocation, context)) print(line);
   };
 
   const skipReason = (item) => {
@@ -139,7 +149,7 @@ async function run({ filter, indent = "" } = {}) {
       counts.skipped += 1;
       return point(true, name, reason ? ` # SKIP ${reason}` : " # SKIP");
     }
-    if (blockedBy) return fail(name, blockedBy, item.location);
+    if (blockedBy) return fail(name, blockedBy, item.location, "beforeAll failed: ");
     const suites = chain(item.suite);
     let failure;
     try {
@@ -167,7 +177,7 @@ async function run({ filter, indent = "" } = {}) {
         try {
           await callWithTimeout(hook.fn, hook.timeoutMs);
         } catch (error) {
-          blockedBy = wrapHookError("beforeAll", error);
+          blockedBy = error;
           break;
         }
       }
@@ -181,7 +191,7 @@ async function run({ filter, indent = "" } = {}) {
       try {
         await callWithTimeout(hook.fn, hook.timeoutMs);
       } catch (error) {
-        fail([...chain(suite).map((s) => s.name), "afterAll"].join(" > "), error);
+        fail([...names(suite), "afterAll"].join(" > "), error, undefined, "afterAll failed: ");
       }
     }
   }
@@ -195,30 +205,23 @@ async function run({ filter, indent = "" } = {}) {
   return counts;
 }
 
-function wrapHookError(hook, error) {
-  const wrapped = new Error(`${hook} failed: ${errorSummary(error)}`);
-  wrapped.cause = error;
-  return wrapped;
-}
-
 // ---- failure reports ----------------------------------------------------------------------------
 
 // The YAML block under a "not ok" line: message, where (file:line:col) and, for errors the test
-// did not expect, their stack.
-function diagnostic(error, fallbackLocation) {
-  const lines = ["  ---", ...yamlField("message", errorSummary(error))];
-  const at = (error instanceof AssertionError ? null : locate(error?.stack)) ??
-    locate(error?.cause?.stack) ?? (error instanceof AssertionError ? error.location : null) ?? fallbackLocation;
-  if (at) lines.push(...yamlField("at", at));
-  if (!(error instanceof AssertionError) && typeof error?.stack === "string" && error.stack) {
-    lines.push(...yamlField("stack", error.stack.split("\n").slice(0, 12).join("\n")));
-  }
+// did not expect, their stack without the runtime's own frames.
+function diagnostic(error, fallbackLocation, context) {
+  const lines = ["  ---", ...yamlField("message", context + errorSummary(error))];
+  const expected = error instanceof AssertionError || timeouts.has(error);
+  const at = error instanceof AssertionError ? error.location : expected ? null : locate(error?.stack);
+  if (at ?? fallbackLocation) lines.push(...yamlField("at", at ?? fallbackLocation));
+  const stack = typeof error?.stack === "string" && !expected ? userFrames(error.stack) : [];
+  if (stack.length > 1) lines.push(...yamlField("stack", stack.join("\n")));
   lines.push("  ...");
   return lines;
 }
 
 function yamlField(key, text) {
-  if (!text.includes("\n") && !/^\s|\s$/.test(text) && /^[\w./:@<>-][^#]*$/.test(text) && !text.includes(": ")) {
+  if (/^[\w./][^#\n]*$/.test(text) && !/\s$/.test(text) && !text.includes(": ")) {
     return [`  ${key}: ${text}`];
   }
   if (!text.includes("\n") || /^\s/.test(text)) return [`  ${key}: ${JSON.stringify(text)}`];
@@ -243,13 +246,26 @@ const ownFile = fileOf(frameLocation(new Error().stack?.split("\n").find(frameLo
 // The other runtime scripts live beside this one ("hybrid:bridge.js", "/…/runtime/bridge.js").
 const runtimePrefix = ownFile?.slice(0, Math.max(ownFile.lastIndexOf("/"), ownFile.indexOf(":")) + 1) || null;
 
+const isRuntimeFrame = (line) => {
+  const file = fileOf(frameLocation(line));
+  return file === ownFile || (runtimePrefix && file?.startsWith(runtimePrefix)) ||
+    /\[native code\]$|\(<anonymous>\)$/.test(line);
+};
+// As "at fn (file:1:2)" lines, whichever engine wrote them.
+const userFrames = (stack) => stack.split("\n")
+  .filter((line) => frameLocation(line) && !isRuntimeFrame(line))
+  .slice(0, 10)
+  .map((line) => {
+    if (/^\s+at /.test(line)) return line.trim();
+    const [, fn, where] = /^(.*?)@(.*)$/.exec(line) ?? [, "", line];
+    return fn ? `at ${fn} (${where})` : `at ${where}`;
+  });
+
 function locate(stack) {
   if (typeof stack !== "string") return null;
   for (const line of stack.split("\n")) {
     const location = frameLocation(line);
-    const file = fileOf(location);
-    if (!location || file === ownFile || (runtimePrefix && file.startsWith(runtimePrefix))) continue;
-    return location;
+    if (location && !isRuntimeFrame(line)) return location;
   }
   return null;
 }
@@ -275,7 +291,7 @@ function expectation(received, ctx) {
   for (const [name, matcher] of Object.entries(matchers)) {
     api[name] = (...args) => {
       if (!ctx.mode) return check(name, matcher, received, args, ctx);
-      return settle(received, name, ctx).then((value) => check(name, matcher, value, args, ctx));
+      return settle(received, name, args, ctx).then((value) => check(name, matcher, value, args, ctx));
     };
   }
   if (!ctx.negated) {
@@ -300,20 +316,20 @@ function check(name, matcher, received, args, ctx) {
   throw new AssertionError(`${hint(name, ctx, args)}\n\n${message()}`, ctx.origin);
 }
 
-async function settle(received, name, ctx) {
+async function settle(received, name, args, ctx) {
   const promise = typeof received === "function" ? received() : received;
   if (!promise || typeof promise.then !== "function") {
-    throw new AssertionError(`${hint(name, ctx, [])}\n\nReceived value must be a promise\nReceived: ${show(promise)}`, ctx.origin);
+    throw new AssertionError(`${hint(name, ctx, args)}\n\nReceived value must be a promise\nReceived: ${show(promise)}`, ctx.origin);
   }
   let value;
   try {
     value = await promise;
   } catch (error) {
     if (ctx.mode === "rejects") return error;
-    throw new AssertionError(`${hint(name, ctx, [])}\n\nReceived promise rejected instead of resolved\nRejected to value: ${show(error)}`, ctx.origin);
+    throw new AssertionError(`${hint(name, ctx, args)}\n\nReceived promise rejected instead of resolved\nRejected to value: ${show(error)}`, ctx.origin);
   }
   if (ctx.mode === "rejects") {
-    throw new AssertionError(`${hint(name, ctx, [])}\n\nReceived promise resolved instead of rejected\nResolved to value: ${show(value)}`, ctx.origin);
+    throw new AssertionError(`${hint(name, ctx, args)}\n\nReceived promise resolved instead of rejected\nResolved to value: ${show(value)}`, ctx.origin);
   }
   return value;
 }
@@ -330,12 +346,15 @@ function compareWith(mode) {
       throw new AssertionError(`${hint("toMatchObject", ctx, [expected])}\n\nReceived value must be a non-null object\nReceived: ${show(received)}`);
     }
     const difference = diff(received, expected, mode);
-    return {
-      pass: difference === null,
-      message: () => expectedReceived(ctx, expected, received)() +
-        (difference?.path ? `\n\nFirst difference at ${difference.path}: ${difference.text}` : ""),
-    };
+    return { pass: difference === null, message: () => expectedReceived(ctx, expected, received)() + explain(difference, "\n\n") };
   };
+}
+
+// "First difference at .records[2].title: expected 'b', received 'c'"; nothing when the
+// Expected/Received lines already say it all.
+function explain(difference, before, after = "") {
+  if (!difference || (!difference.path && difference.plain)) return "";
+  return `${before}${difference.path ? `First difference at ${difference.path}` : "Difference"}: ${difference.text}${after}`;
 }
 
 function numeric(name, test, symbol) {
@@ -411,7 +430,10 @@ const matchers = {
     let target = received;
     let found = received != null;
     for (const key of keys) {
-      if (target == null || !(Object(target) instanceof Object ? key in Object(target) : false)) { found = false; break; }
+      if (target == null || !(key in Object(target))) {
+        found = false;
+        break;
+      }
       target = target[key];
     }
     const pass = found && (args.length < 2 || diff(target, value, "equal") === null);
@@ -455,7 +477,7 @@ const matchers = {
         const difference = diff(error, expected, "subset");
         pass = difference === null;
         wanted = `Expected thrown value to ${not(ctx)}match: ${show(expected)}\n` +
-          (difference?.path ? `First difference at ${difference.path}: ${difference.text}\n` : "");
+          explain(difference, "", "\n");
       }
     }
     return {
@@ -485,11 +507,11 @@ class Asymmetric {
     Object.defineProperty(this, INSPECT, { value: () => label });
   }
 }
-const primitiveOf = { String: "string", Number: "number", Boolean: "boolean", BigInt: "bigint", Symbol: "symbol", Function: "function" };
+const typeofFor = new Map([[String, "string"], [Number, "number"], [Boolean, "boolean"], [BigInt, "bigint"],
+  [Symbol, "symbol"], [Function, "function"], [Object, "object"]]);
 expect.anything = () => new Asymmetric("Anything", (v) => v !== null && v !== undefined);
 expect.any = (type) => new Asymmetric(`Any<${type?.name}>`, (v) =>
-  (primitiveOf[type?.name] && typeof v === primitiveOf[type.name]) || (v != null && Object(v) instanceof type && typeof v === "object") ||
-  (type === Object && typeof v === "object" && v !== null) || (typeof v === "function" && type === Function));
+  (typeofFor.has(type) && typeof v === typeofFor.get(type) && v !== null) || (v !== null && typeof v === "object" && v instanceof type));
 expect.stringContaining = (s) => new Asymmetric(`StringContaining ${show(s)}`, (v) => typeof v === "string" && v.includes(s));
 expect.stringMatching = (re) => new Asymmetric(`StringMatching ${show(re)}`, (v) => typeof v === "string" && new RegExp(re).test(v));
 expect.objectContaining = (o) => new Asymmetric(`ObjectContaining ${show(o)}`, (v) => v !== null && typeof v === "object" && diff(v, o, "subset") === null);
@@ -507,7 +529,7 @@ const bytesOf = (v) => (ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteO
 // mode "equal" is Jest's toEqual (undefined properties ignored, classes not compared), "strict" is
 // toStrictEqual, "subset" is toMatchObject (only the expected object's properties are checked).
 function diff(received, expected, mode, path = "", seen = []) {
-  const differ = (text = `expected ${show(expected)}, received ${show(received)}`) => ({ path, text });
+  const differ = (text) => (text ? { path, text } : { path, text: `expected ${show(expected)}, received ${show(received)}`, plain: true });
   if (expected instanceof Asymmetric) return expected.match(received) ? null : differ();
   if (Object.is(received, expected)) return null;
   if (typeof received !== "object" || received === null || typeof expected !== "object" || expected === null) return differ();
@@ -554,7 +576,7 @@ function diff(received, expected, mode, path = "", seen = []) {
   }
   if (Array.isArray(expected)) {
     if (received.length !== expected.length) {
-      return differ(`expected length ${expected.length}, received length ${received.length}: ${show(received)}`);
+      return differ(`expected length ${expected.length}, received length ${received.length}${path ? `: ${show(received)}` : ""}`);
     }
     for (let i = 0; i < expected.length; i++) {
       if (mode === "strict" && (i in received) !== (i in expected)) return { path: `${path}[${i}]`, text: "one array has a hole here, the other does not" };
@@ -581,7 +603,7 @@ function diff(received, expected, mode, path = "", seen = []) {
 
 // Used only when console.js (which provides __hybridInspect) was not loaded.
 function fallbackInspect(value, seen = []) {
-  if (typeof value === "string") return seen.length ? `'${value}'` : `'${value}'`;
+  if (typeof value === "string") return `'${value}'`;
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "symbol") return value.toString();
   if (typeof value === "function") return `[Function: ${value.name || "(anonymous)"}]`;

@@ -1,13 +1,368 @@
 import Foundation
-import Testing
 import JSON
+import Testing
+
 @testable import Bridge
 
-@Test("scratch") func scratch() throws {
-    var contracts: [JSONValue] = []
-    for file in ["services/device.json", "services/bridge.json"] {
-        if let text = try? String(contentsOfFile: "/work/main/" + file, encoding: .utf8) { contracts.append(try JSONParser.parse(text)) }
+@Suite("TypeScript declarations")
+struct TypeScriptDeclarationsTests {
+    // MARK: Schema to type
+
+    @Test("each kind of schema becomes the TypeScript type that admits the same values", arguments: [
+        // Types
+        (##"{"type": "string"}"##, "string"),
+        (##"{"type": "number"}"##, "number"),
+        (##"{"type": "integer"}"##, "number"),
+        (##"{"type": "boolean"}"##, "boolean"),
+        (##"{"type": "null"}"##, "null"),
+        (##"{"type": "string", "format": "binary"}"##, "Uint8Array"),
+        (##"{"type": "string", "format": "uuid"}"##, "string"),
+        (##"{"type": ["string", "null"]}"##, "string | null"),
+        (##"{"type": ["integer", "number"]}"##, "number"),
+        (##"{"type": ["string", "null"], "format": "binary"}"##, "Uint8Array | null"),
+        (##"{}"##, "unknown"),
+        (##"true"##, "unknown"),
+        (##"false"##, "never"),
+        (##"{"description": "anything"}"##, "unknown"),
+        // Literals
+        (##"{"const": "linux"}"##, ##""linux""##),
+        (##"{"type": "string", "const": "linux"}"##, ##""linux""##),
+        (##"{"const": -1.5}"##, "-1.5"),
+        (##"{"const": null}"##, "null"),
+        (##"{"enum": ["a", "b\"c", 1, true, null]}"##, ##""a" | "b\"c" | 1 | true | null"##),
+        (##"{"type": "integer", "enum": [0, 8, 16]}"##, "0 | 8 | 16"),
+        (##"{"type": "string", "enum": ["a", 1]}"##, ##""a""##),
+        (##"{"enum": []}"##, "never"),
+        // Arrays and tuples
+        (##"{"type": "array", "items": {"type": "string"}}"##, "string[]"),
+        (##"{"type": "array"}"##, "unknown[]"),
+        (##"{"type": "array", "items": {"type": ["string", "null"]}}"##, "(string | null)[]"),
+        (##"{"type": "array", "items": {"type": "array", "items": {"type": "number"}}}"##, "number[][]"),
+        (##"{"type": "array", "items": false}"##, "[]"),
+        (##"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false, "minItems": 2}"##,
+         "[string, number]"),
+        (##"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "maxItems": 2, "minItems": 1}"##,
+         "[string, number?]"),
+        (##"{"type": "array", "prefixItems": [{"type": "string"}], "minItems": 1}"##, "[string, ...unknown[]]"),
+        (##"{"type": "array", "prefixItems": [{"type": "string"}, {"type": ["number", "null"]}], "items": {"type": "boolean"}}"##,
+         "[string?, (number | null)?, ...boolean[]]"),
+        (##"{"items": {"type": "string"}}"##, "string[]"),
+        // Combinations
+        (##"{"oneOf": [{"type": "string"}, {"type": "number"}]}"##, "string | number"),
+        (##"{"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "string"}]}"##, "string | null"),
+        (##"{"anyOf": [{"type": "string"}, {}]}"##, "unknown"),
+        (##"{"oneOf": [{"type": "string"}, false]}"##, "string"),
+        (##"{"allOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}], "$defs": {"a": {}, "b": {}}}"##, "TestA & TestB"),
+        (##"{"type": "array", "items": {"allOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}]}, "$defs": {"a": {}, "b": {}}}"##,
+         "(TestA & TestB)[]"),
+        (##"{"allOf": [{"type": "string"}, {"type": "number"}], "oneOf": [{"const": 1}, {"const": 2}]}"##,
+         "(1 | 2) & string & number"),
+        (##"{"allOf": [{"type": "string"}, false]}"##, "never"),
+        // References
+        (##"{"$ref": "#/$defs/task", "$defs": {"task": {"type": "object"}}}"##, "TestTask"),
+        (##"{"$ref": "#/definitions/due-date", "definitions": {"due-date": {"type": "string"}}}"##, "TestDueDate"),
+        (##"{"$ref": "#/$defs/a%20b", "$defs": {"a b": {}}}"##, "TestAB"),
+        (##"{"$id": "https://example.com/s", "$ref": "https://example.com/s#/$defs/x", "$defs": {"x": {}}}"##, "TestX"),
+        (##"{"$ref": "#"}"##, "Root"),
+        (##"{"$ref": "#/$defs/missing"}"##, "unknown"),
+        (##"{"$ref": "other.json#/$defs/x"}"##, "unknown"),
+        (##"{"$ref": "#/$defs/x/items", "$defs": {"x": {"items": {"type": "string"}}}}"##, "string"),
+        (##"{"$ref": "#/$defs/x/items", "$defs": {"x": {"items": {"$ref": "#/$defs/x/items"}}}}"##, "unknown"),
+        // Objects
+        (##"{"type": "object"}"##, "{ [key: string]: unknown }"),
+        (##"{"type": "object", "additionalProperties": true}"##, "{ [key: string]: unknown }"),
+        (##"{"type": "object", "additionalProperties": false}"##, "{ [key: string]: never }"),
+        (##"{"type": "object", "additionalProperties": {"type": "number"}}"##, "{ [key: string]: number }"),
+        (##"{"type": "object", "additionalProperties": {"type": "object", "properties": {"a": {"type": "string"}}}}"##,
+         "{\n  [key: string]: {\n    a?: string;\n  };\n}"),
+        (##"{"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "note": {"type": "string"}}}"##,
+         "{\n  id: string;\n  note?: string;\n}"),
+        (##"{"properties": {"a": {"type": "string"}}}"##, "{\n  a?: string;\n}"),
+        (##"{"required": ["a"]}"##, "{\n  a: unknown;\n}"),
+        (##"{"type": "object", "properties": {"due-date": {"type": "string"}, "$id": {}, "_x1": {}, "2nd": {}}}"##,
+         "{\n  \"due-date\"?: string;\n  $id?: unknown;\n  _x1?: unknown;\n  \"2nd\"?: unknown;\n}"),
+        (##"{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "number"}}"##,
+         "{\n  a?: string;\n  [key: string]: number | string;\n}"),
+        (##"{"type": "object", "properties": {"a": {"type": "string", "description": "The a."}}}"##,
+         "{\n  /** The a. */\n  a?: string;\n}"),
+        (##"{"type": "object", "properties": {"a": {"description": "Ends */ early?", "default": 1, "deprecated": true}}}"##,
+         "{\n  /**\n   * Ends *\\/ early?\n   * @default 1\n   * @deprecated\n   */\n  a?: unknown;\n}"),
+        (##"{"type": "object", "properties": {"o": {"type": "object", "required": ["x"], "properties": {"x": {"type": "number"}}}}}"##,
+         "{\n  o?: {\n    x: number;\n  };\n}"),
+        (##"{"type": "array", "items": {"type": "object", "required": ["x"], "properties": {"x": {"type": "number"}}}}"##,
+         "{\n  x: number;\n}[]"),
+        (##"{"type": ["object", "null"], "properties": {"a": {"type": "string"}}, "additionalProperties": false}"##,
+         "{\n  a?: string;\n} | null"),
+        (##"{"enum": [{"a": 1}, [1, "x"]]}"##, "{\n  a: 1;\n} | [1, \"x\"]"),
+    ])
+    func schemaType(schema: String, expected: String) throws {
+        #expect(TypeScriptDeclarations.typeText(for: try JSONParser.parse(schema)) == expected)
     }
-    let out = TypeScriptDeclarations.generate(contracts: contracts)
-    try out.write(toFile: "/tmp/hybrid.d.ts", atomically: true, encoding: .utf8)
+
+    @Test("type names are the PascalCase of target and action names", arguments: [
+        ("storage", "Storage"), ("languageTag", "LanguageTag"), ("find_all", "FindAll"), ("find-all", "FindAll"),
+        ("a b", "AB"), ("v2", "V2"), ("2fa", "_2fa"), ("", "_"),
+    ])
+    func pascalCase(name: String, expected: String) {
+        #expect(TypeScriptDeclarations.pascalCase(name) == expected)
+    }
+
+    // MARK: Whole files
+
+    @Test("a small contract gives exactly the expected declarations")
+    func golden() throws {
+        let output = TypeScriptDeclarations.generate(contracts: [try JSONParser.parse(Self.notesContract)])
+        #expect(output == Self.notesDeclarations)
+        if output != Self.notesDeclarations {
+            // The first differing line, for a readable failure.
+            let (got, want) = (output.split(separator: "\n", omittingEmptySubsequences: false),
+                               Self.notesDeclarations.split(separator: "\n", omittingEmptySubsequences: false))
+            if let line = zip(got, want).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                Issue.record("line \(line.offset + 1): got \(line.element.0), expected \(line.element.1)")
+            }
+        }
+    }
+
+    @Test("the same contracts give the same text, whatever order they and their actions come in")
+    func determinism() throws {
+        let notes = try JSONParser.parse(Self.notesContract)
+        let clock = try JSONParser.parse(#"""
+            {"target": "clock", "version": "1.0.0", "description": "Time.",
+             "actions": {"now": {"description": "Now.", "params": {}, "result": {"type": "number"}, "errors": []},
+                         "after": {"description": "Later.", "params": {"type": "object", "required": ["ms"], "properties": {"ms": {"type": "number"}}},
+                                   "result": {"type": "null"}, "errors": ["E_CANCELLED"]}}}
+            """#)
+        let first = TypeScriptDeclarations.generate(contracts: [notes, clock])
+        #expect(TypeScriptDeclarations.generate(contracts: [notes, clock]) == first)
+        #expect(TypeScriptDeclarations.generate(contracts: [clock, Self.reversingActions(of: notes)]) == first)
+        #expect(TypeScriptDeclarations.generate(contracts: [Self.reversingActions(of: clock), notes]) == first)
+        #expect(first.firstRange(of: "  clock: {")!.lowerBound < first.firstRange(of: "  notes: {")!.lowerBound)
+        #expect(first.firstRange(of: "    after: {")!.lowerBound < first.firstRange(of: "    now: {")!.lowerBound)
+        #expect(first.hasSuffix("export {};\n") && !first.hasSuffix("\n\n"))
+    }
+
+    @Test("the project's contracts give balanced declarations that name every target and action")
+    func projectContracts() throws {
+        let services = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("services")
+        let files = try FileManager.default.contentsOfDirectory(atPath: services.path).filter { $0.hasSuffix(".json") }.sorted()
+        var contracts = try files.map { try JSONParser.parse(String(contentsOf: services.appendingPathComponent($0), encoding: .utf8)) }
+        // Names that must be quoted, and a contract with nothing in it.
+        contracts.append(try JSONParser.parse(#"""
+            {"target": "x-ray", "version": "0.1.0", "description": "Quoted names: */ {[(",
+             "actions": {"scan-all": {"description": "Scans. ) ] }", "params": {"type": "object", "properties": {"a b": {"const": "}"}}},
+                                      "result": {"type": "array", "prefixItems": [{"type": "string"}]}, "errors": ["E_FAILED"]}}}
+            """#))
+        contracts.append(["target": "empty", "version": "1.0.0", "description": "", "actions": [:]])
+        let output = TypeScriptDeclarations.generate(contracts: contracts)
+
+        #expect(Self.unbalancedBracket(in: output) == nil)
+        for contract in contracts {
+            let target = try #require(contract["target"]?.stringValue)
+            #expect(output.contains("\n  " + TypeScriptType.propertyKey(target) + ": {"), "target \(target)")
+            for action in contract["actions"]?.objectValue?.keys ?? [] {
+                #expect(output.contains("\n    " + TypeScriptType.propertyKey(action) + ": { params: "), "action \(target).\(action)")
+            }
+        }
+        #expect(output.contains("\n  \"x-ray\": {\n"))
+        #expect(output.contains("export interface XRayScanAllParams {\n  \"a b\"?: \"}\";\n}"))
+    }
+
+    @Test("an output with no contracts still declares the Hybrid global")
+    func noContracts() {
+        let output = TypeScriptDeclarations.generate(contracts: [.null, ["target": 1]])
+        #expect(output.contains("export interface HybridActions {}\n"))
+        #expect(output.contains("declare global {\n  const Hybrid: HybridAPI;\n}\n"))
+        #expect(Self.unbalancedBracket(in: output) == nil)
+    }
+
+    @Test("the error code union lists every bridge error code")
+    func errorCodes() {
+        let output = TypeScriptDeclarations.generate(contracts: [])
+        for code in BridgeErrorCode.allCases {
+            #expect(output.contains("\"\(code.rawValue)\""), "\(code.rawValue)")
+        }
+    }
+
+    // MARK: Definitions
+
+    @Test("a definition that refers to itself is declared once and refers to itself by name")
+    func recursiveDefinition() throws {
+        let contract = try JSONParser.parse(#"""
+            {"target": "tree", "version": "1.0.0", "description": "",
+             "actions": {"get": {"description": "", "params": {}, "errors": [],
+                                 "result": {"$ref": "#/$defs/node", "$defs": {"node": {"type": "object", "required": ["children"],
+                                            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}}}
+            """#)
+        let output = TypeScriptDeclarations.generate(contracts: [contract])
+        #expect(output.contains("export type TreeGetResult = TreeNode;\n"))
+        #expect(output.contains("export interface TreeNode {\n  children: TreeNode[];\n}\n"))
+        #expect(output.components(separatedBy: "interface TreeNode ").count == 2)
+    }
+
+    @Test("a definition whose name another type already has gets a numbered name")
+    func definitionNameClash() throws {
+        let contract = try JSONParser.parse(#"""
+            {"target": "storage", "version": "1.0.0", "description": "",
+             "actions": {"find": {"description": "", "errors": [], "result": {},
+                                  "params": {"$ref": "#/$defs/findParams", "$defs": {"findParams": {"type": "object", "required": ["table"],
+                                             "properties": {"table": {"type": "string"}}}}}}}}
+            """#)
+        let output = TypeScriptDeclarations.generate(contracts: [contract])
+        #expect(output.contains("export type StorageFindParams = StorageFindParams2;\n"))
+        #expect(output.contains("export interface StorageFindParams2 {\n  table: string;\n}\n"))
+    }
+
+    @Test("definitions of the same name but different schemas in two actions are declared apart")
+    func differentDefinitionsOfOneName() throws {
+        let contract = try JSONParser.parse(#"""
+            {"target": "t", "version": "1.0.0", "description": "",
+             "actions": {"a": {"description": "", "errors": [], "params": {}, "result": {"$ref": "#/$defs/item", "$defs": {"item": {"type": "string"}}}},
+                         "b": {"description": "", "errors": [], "params": {}, "result": {"$ref": "#/$defs/item", "$defs": {"item": {"type": "number"}}}}}}
+            """#)
+        let output = TypeScriptDeclarations.generate(contracts: [contract])
+        #expect(output.contains("export type TAResult = TItem;\n"))
+        #expect(output.contains("export type TBResult = TItem2;\n"))
+        #expect(output.contains("export type TItem = string;\n"))
+        #expect(output.contains("export type TItem2 = number;\n"))
+    }
+
+    @Test("long descriptions are wrapped without starting a line with a JSDoc tag")
+    func wrapping() {
+        let text = String(repeating: "word ", count: 18) + "@latin " + String(repeating: "more ", count: 30)
+        let lines = TypeScriptType.docComment([text], indent: "  ")
+        #expect(lines.first == "  /**" && lines.last == "   */")
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("   * ") && !$0.hasPrefix("   * @") })
+        #expect(lines.allSatisfy { $0.count <= TypeScriptType.lineWidth + "@latin".count })
+        #expect(TypeScriptType.docComment(["Short."], indent: "") == ["/** Short. */"])
+        #expect(TypeScriptType.docComment(["", ""], indent: "").isEmpty)
+        #expect(TypeScriptType.docComment([], indent: "").isEmpty)
+    }
+
+    // MARK: Helpers
+
+    /// The contract with its actions' members in reverse order.
+    static func reversingActions(of contract: JSONValue) -> JSONValue {
+        guard case .object(var object) = contract, case .object(let actions)? = object["actions"] else { return contract }
+        object["actions"] = .object(JSONObject(actions.members.reversed()))
+        return .object(object)
+    }
+
+    /// The offset of the first bracket that closes nothing or is never closed, outside string
+    /// literals and comments; nil when every `{`, `[` and `(` is closed by its partner.
+    static func unbalancedBracket(in text: String) -> Int? {
+        let characters = Array(text)
+        var open: [(Character, Int)] = []
+        var index = 0
+        func at(_ i: Int) -> Character? { characters.indices.contains(i) ? characters[i] : nil }
+        while index < characters.count {
+            let c = characters[index]
+            if c == "/", at(index + 1) == "/" {
+                while index < characters.count, characters[index] != "\n" { index += 1 }
+            } else if c == "/", at(index + 1) == "*" {
+                index += 2
+                while index < characters.count, !(characters[index] == "*" && at(index + 1) == "/") { index += 1 }
+                guard index < characters.count else { return index }
+                index += 1
+            } else if c == "\"" || c == "'" || c == "`" {
+                let start = index
+                index += 1
+                while index < characters.count, characters[index] != c {
+                    if characters[index] == "\\" { index += 1 }
+                    index += 1
+                }
+                guard index < characters.count else { return start }
+            } else if "{[(".contains(c) {
+                open.append((c, index))
+            } else if let partner = Self.partners[c] {
+                guard let last = open.popLast(), last.0 == partner else { return index }
+            }
+            index += 1
+        }
+        return open.first?.1
+    }
+
+    static let partners: [Character: Character] = ["}": "{", "]": "[", ")": "("]
+
+    // MARK: The golden contract
+
+    static let notesContract = #"""
+        {
+          "target": "notes",
+          "version": "2.1.0",
+          "description": "Short notes kept on this machine.",
+          "actions": {
+            "save": {
+              "description": "Saves a note and answers its id.",
+              "params": {
+                "type": "object",
+                "required": ["note"],
+                "additionalProperties": false,
+                "properties": {
+                  "note": {"$ref": "#/$defs/note"},
+                  "attachment": {"type": "string", "format": "binary", "description": "Bytes kept beside the note."}
+                },
+                "$defs": {
+                  "note": {
+                    "type": "object",
+                    "description": "A note.",
+                    "required": ["title"],
+                    "additionalProperties": false,
+                    "properties": {
+                      "title": {"type": "string"},
+                      "tags": {"type": "array", "items": {"type": "string"}},
+                      "color": {"enum": ["red", "green"], "default": "red"}
+                    }
+                  }
+                }
+              },
+              "result": {
+                "type": "object",
+                "required": ["id"],
+                "additionalProperties": false,
+                "properties": {"id": {"type": "integer", "minimum": 1}}
+              },
+              "errors": ["E_BAD_PARAMS", "E_FAILED"]
+            },
+            "list": {
+              "description": "Every note, newest first.",
+              "params": {
+                "type": "object",
+                "properties": {
+                  "limit": {"type": "integer", "minimum": 1},
+                  "x-trace": {"type": "boolean"}
+                }
+              },
+              "result": {
+                "type": "object",
+                "description": "The notes and when they span.",
+                "required": ["notes"],
+                "properties": {
+                  "notes": {"type": "array", "items": {"$ref": "#/$defs/note"}},
+                  "span": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false, "minItems": 2}
+                },
+                "$defs": {
+                  "note": {
+                    "type": "object",
+                    "description": "A note.",
+                    "required": ["title"],
+                    "additionalProperties": false,
+                    "properties": {
+                      "title": {"type": "string"},
+                      "tags": {"type": "array", "items": {"type": "string"}},
+                      "color": {"enum": ["red", "green"], "default": "red"}
+                    }
+                  }
+                }
+              },
+              "errors": []
+            }
+          }
+        }
+        """#
+
+    static let notesDeclarations = #"""
+        GOLDEN
+        """#
 }

@@ -99,8 +99,10 @@ function callWithTimeout(fn, timeoutMs) {
   });
 }
 
-const chain = (suite) => (suite.parent ? [...chain(suite.parent), suite] : []);
-const fullName = (item) => [...chain(item.suite).map((s) => s.name), item.name].join(" > ");
+// The suites around a test, outermost (the file itself, unnamed) first.
+const chain = (suite) => (suite.parent ? [...chain(suite.parent), suite] : [suite]);
+const names = (suite) => chain(suite).slice(1).map((s) => s.name);
+const fullName = (item) => [...names(item.suite), item.name].join(" > ");
 const selectedByOnly = (item) => item.mode === "only" || chain(item.suite).some((s) => s.mode === "only");
 
 async function run({ filter, indent = "" } = {}) {
@@ -182,7 +184,7 @@ async function run({ filter, indent = "" } = {}) {
       try {
         await callWithTimeout(hook.fn, hook.timeoutMs);
       } catch (error) {
-        fail([...chain(suite).map((s) => s.name), "afterAll"].join(" > "), error, undefined, "afterAll failed: ");
+        fail([...names(suite), "afterAll"].join(" > "), error, undefined, "afterAll failed: ");
       }
     }
   }
@@ -212,7 +214,7 @@ function diagnostic(error, fallbackLocation, context) {
 }
 
 function yamlField(key, text) {
-  if (!text.includes("\n") && !/^\s|\s$/.test(text) && /^[\w./:@<>-][^#]*$/.test(text) && !text.includes(": ")) {
+  if (/^[\w./][^#\n]*$/.test(text) && !/\s$/.test(text) && !text.includes(": ")) {
     return [`  ${key}: ${text}`];
   }
   if (!text.includes("\n") || /^\s/.test(text)) return [`  ${key}: ${JSON.stringify(text)}`];
@@ -421,7 +423,10 @@ const matchers = {
     let target = received;
     let found = received != null;
     for (const key of keys) {
-      if (target == null || !(Object(target) instanceof Object ? key in Object(target) : false)) { found = false; break; }
+      if (target == null || !(key in Object(target))) {
+        found = false;
+        break;
+      }
       target = target[key];
     }
     const pass = found && (args.length < 2 || diff(target, value, "equal") === null);
@@ -495,11 +500,11 @@ class Asymmetric {
     Object.defineProperty(this, INSPECT, { value: () => label });
   }
 }
-const primitiveOf = { String: "string", Number: "number", Boolean: "boolean", BigInt: "bigint", Symbol: "symbol", Function: "function" };
+const typeofFor = new Map([[String, "string"], [Number, "number"], [Boolean, "boolean"], [BigInt, "bigint"],
+  [Symbol, "symbol"], [Function, "function"], [Object, "object"]]);
 expect.anything = () => new Asymmetric("Anything", (v) => v !== null && v !== undefined);
 expect.any = (type) => new Asymmetric(`Any<${type?.name}>`, (v) =>
-  (primitiveOf[type?.name] && typeof v === primitiveOf[type.name]) || (v != null && Object(v) instanceof type && typeof v === "object") ||
-  (type === Object && typeof v === "object" && v !== null) || (typeof v === "function" && type === Function));
+  (typeofFor.has(type) && typeof v === typeofFor.get(type) && v !== null) || (v !== null && typeof v === "object" && v instanceof type));
 expect.stringContaining = (s) => new Asymmetric(`StringContaining ${show(s)}`, (v) => typeof v === "string" && v.includes(s));
 expect.stringMatching = (re) => new Asymmetric(`StringMatching ${show(re)}`, (v) => typeof v === "string" && new RegExp(re).test(v));
 expect.objectContaining = (o) => new Asymmetric(`ObjectContaining ${show(o)}`, (v) => v !== null && typeof v === "object" && diff(v, o, "subset") === null);
@@ -591,7 +596,7 @@ function diff(received, expected, mode, path = "", seen = []) {
 
 // Used only when console.js (which provides __hybridInspect) was not loaded.
 function fallbackInspect(value, seen = []) {
-  if (typeof value === "string") return seen.length ? `'${value}'` : `'${value}'`;
+  if (typeof value === "string") return `'${value}'`;
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "symbol") return value.toString();
   if (typeof value === "function") return `[Function: ${value.name || "(anonymous)"}]`;

@@ -134,7 +134,7 @@ indirect enum TypeScriptType: Hashable, Sendable {
 
     /// A `/** ... */` comment for `text`, indented by `indent`: one line when it fits, else one
     /// line per line of text, prose wrapped to ``lineWidth`` (indented lines and fenced code as
-    /// they are). Returns no lines for no text.
+    /// they are). Returns no lines when there is no text.
     static func docComment(_ text: [String], indent: String) -> [String] {
         let width = max(40, lineWidth - indent.count - 3)
         var lines: [String] = []
@@ -150,6 +150,8 @@ indirect enum TypeScriptType: Hashable, Sendable {
                 lines += wrapped(line, width: width)
             }
         }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
         if lines.isEmpty { return [] }
         if lines.count == 1, indent.count + lines[0].count + 7 <= lineWidth { return [indent + "/** " + lines[0] + " */"] }
         return [indent + "/**"] + lines.map { $0.isEmpty ? indent + " *" : indent + " * " + $0 } + [indent + " */"]

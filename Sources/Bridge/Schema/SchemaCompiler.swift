@@ -32,6 +32,7 @@ struct SchemaCompiler {
             compiler.baseURI = String(id.prefix { $0 != "#" })
         }
         _ = try compiler.compile(schema, at: "")
+        // Each compile(_:at:) that returns has filled its slot, so none is left empty here.
         let nodes = compiler.nodes.map { $0! }
         try checkForCyclesThatNeverDescend(nodes)
         return nodes
@@ -101,7 +102,7 @@ struct SchemaCompiler {
                 keywords.additionalProperties = try compile(value, at: here)
                 keywords.forbidsAdditionalProperties = value == .bool(false)
             case "items":
-                guard !(value.arrayValue != nil) else {
+                guard value.arrayValue == nil else {
                     throw SchemaError(schemaPath: here, message: "expected a schema; draft 2020-12 spells a tuple as prefixItems")
                 }
                 keywords.items = try compile(value, at: here)

@@ -10,7 +10,7 @@ import JSON
 struct SchemaEvaluator: Sendable {
     let nodes: [SchemaNode]
 
-    func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, as failure: F.Type) -> F? {
+    func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, as _: F.Type) -> F? {
         let node = nodes[index]
         if node.keywords.acceptsEverything { return nil }
         if node.keywords.rejectsEverything { return F(message: "no value is allowed here") }
@@ -60,7 +60,7 @@ struct SchemaEvaluator: Sendable {
             // A code point takes one to four UTF-8 bytes, so the byte count (which is O(1)) often
             // settles the question without walking the string.
             let bytes = s.utf8.count
-            if let min = node.keywords.minLength, bytes < min || (bytes + 3) / 4 < min, s.unicodeScalars.count < min {
+            if let min = node.keywords.minLength, (bytes + 3) / 4 < min, bytes < min || s.unicodeScalars.count < min {
                 return F(message: "must be at least \(min) \(min == 1 ? "character" : "characters") long")
             }
             if let max = node.keywords.maxLength, bytes > max, s.unicodeScalars.count > max {
@@ -108,8 +108,8 @@ struct SchemaEvaluator: Sendable {
         for member in object.members {
             if let slot = node.keywords.properties.slot(of: member.key) {
                 if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
-                if let node = node.keywords.properties.entries[slot].node {
-                    if var failure = evaluate(node, member.value, as: F.self) {
+                if let subschema = node.keywords.properties.entries[slot].node {
+                    if var failure = evaluate(subschema, member.value, as: F.self) {
                         failure.prepend(key: member.key)
                         return failure
                     }

@@ -8,6 +8,7 @@ struct SchemaPropertyTable: Sendable {
     struct Entry: Sendable {
         let name: String
         let utf8Count: Int
+        let isASCII: Bool
         /// The `properties` subschema, or nil for a name only `required` lists.
         var node: Int?
         var isRequired: Bool
@@ -24,7 +25,11 @@ struct SchemaPropertyTable: Sendable {
     func slot(of key: String) -> Int? {
         let count = key.utf8.count
         for i in entries.indices where entries[i].utf8Count == count {
-            if SchemaEquality.sameCodePoints(entries[i].name, key) { return i }
+            // For an ASCII name, `==` (one compare for short strings) is exact once the byte
+            // counts agree: the only non-ASCII text canonically equivalent to ASCII is made of
+            // singletons such as U+212A KELVIN SIGN, each longer in UTF-8 than the letter it
+            // stands for.
+            if entries[i].isASCII ? entries[i].name == key : SchemaEquality.sameCodePoints(entries[i].name, key) { return i }
         }
         return nil
     }
@@ -33,7 +38,7 @@ struct SchemaPropertyTable: Sendable {
         if let slot = slot(of: name) {
             entries[slot].node = node
         } else {
-            entries.append(Entry(name: name, utf8Count: name.utf8.count, node: node, isRequired: false))
+            entries.append(Entry(name: name, utf8Count: name.utf8.count, isASCII: name.utf8.allSatisfy { $0 < 0x80 }, node: node, isRequired: false))
         }
     }
 
@@ -44,7 +49,7 @@ struct SchemaPropertyTable: Sendable {
             entries[slot].isRequired = true
             requiredSlots.append(slot)
         } else {
-            entries.append(Entry(name: name, utf8Count: name.utf8.count, node: nil, isRequired: true))
+            entries.append(Entry(name: name, utf8Count: name.utf8.count, isASCII: name.utf8.allSatisfy { $0 < 0x80 }, node: nil, isRequired: true))
             requiredSlots.append(entries.count - 1)
         }
         return true

@@ -1,0 +1,85 @@
+import Engine
+import Glibc
+import HybridHost
+
+/// `hybrid bench startup`: wall time and peak RSS of `hybrid run hello.js` against `node -e 0`,
+/// the two alternating in one run. Goal (issue 2): ours ≤ 0.6 × node's wall time, RSS ≤ node's.
+public struct StartupBenchmark {
+    let runs: Int
+
+    public init(iterations: Int?) {
+        runs = iterations ?? 30
+    }
+
+    public func run() {
+        let directory = TemporaryFolder.make()
+        defer { TemporaryFolder.remove(directory) }
+        let hello = directory + "/hello.js"
+        try? TextFile.write("console.log(\"hello\");\n", to: hello)
+        let ours = [ChildProcess.ownExecutable, "run", hello, "--data-dir", directory + "/data"]
+        let node = ["node", "-e", "0"]
+        guard ChildProcess.measure(ours)?.status == 0 else {
+            print("bench startup: \(ours.joined(separator: " ")) failed")
+            return
+        }
+        let nodeWorks = ChildProcess.measure(node)?.status == 0
+        var ourRuns: [ChildProcess.Measurement] = []
+        var nodeRuns: [ChildProcess.Measurement] = []
+        for _ in 0..<runs {
+            if let m = ChildProcess.measure(ours) { ourRuns.append(m) }
+            if nodeWorks, let m = ChildProcess.measure(node) { nodeRuns.append(m) }
+        }
+        print("bench startup: \(runs) runs each, alternating; median wall time, median peak RSS")
+        let ourWall = median(ourRuns.map(\.wallMs))
+        let ourRSS = median(ourRuns.map { Double($0.maxRSSKiB) })
+        print(BenchmarkTable.row("hybrid run hello.js", ourWall, unit: "ms") + "   " + BenchmarkTable.format(ourRSS / 1024) + " MiB")
+        guard nodeWorks else {
+            print("node is not installed: no baseline")
+            return
+        }
+        let nodeWall = median(nodeRuns.map(\.wallMs))
+        let nodeRSS = median(nodeRuns.map { Double($0.maxRSSKiB) })
+        print(BenchmarkTable.row("node -e 0", nodeWall, unit: "ms") + "   " + BenchmarkTable.format(nodeRSS / 1024) + " MiB")
+        print("ratio wall: \(BenchmarkTable.format(ourWall / nodeWall))x   (goal <= 0.6x)")
+        print("ratio RSS:  \(BenchmarkTable.format(ourRSS / nodeRSS))x   (goal <= 1x)")
+    }
+
+    func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+}
+
+/// Spawns a program with output discarded and measures it with wait4's resource usage.
+enum ChildProcess {
+    struct Measurement {
+        let wallMs: Double
+        let maxRSSKiB: Int
+        let status: Int32
+    }
+
+    static var ownExecutable: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(cString: buffer) : "hybrid"
+    }
+
+    static func measure(_ arguments: [String]) -> Measurement? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let start = MonotonicClock.now()
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid else { return nil }
+        let wall = Double(MonotonicClock.now() - start) / 1_000_000
+        return Measurement(wallMs: wall, maxRSSKiB: usage.ru_maxrss, status: (status >> 8) & 0xFF)
+    }
+}

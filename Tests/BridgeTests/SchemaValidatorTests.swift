@@ -1,0 +1,325 @@
+import Bridge
+import JSON
+import Testing
+
+@Suite("schema validator")
+struct SchemaValidatorTests {
+    /// A schema, an instance and the first violation expected, all written as JSON text.
+    struct ViolationCase: Sendable, CustomTestStringConvertible {
+        let schema: String
+        let instance: String
+        let path: String
+        let message: String
+        let testDescription: String
+
+        init(_ testDescription: String, schema: String, instance: String, path: String, message: String) {
+            self.testDescription = testDescription
+            self.schema = schema
+            self.instance = instance
+            self.path = path
+            self.message = message
+        }
+    }
+
+    static let violations: [ViolationCase] = [
+        .init("wrong type", schema: #"{"type": "integer"}"#, instance: #""7""#,
+              path: "", message: "expected integer, got string"),
+        .init("a fraction is not an integer", schema: #"{"type": "integer"}"#, instance: "1.5",
+              path: "", message: "expected integer, got number"),
+        .init("a boolean is not a number", schema: #"{"type": "number"}"#, instance: "true",
+              path: "", message: "expected number, got boolean"),
+        .init("several types are listed", schema: #"{"type": ["string", "integer", "null"]}"#, instance: "[]",
+              path: "", message: "expected string, integer or null, got array"),
+        .init("two types are listed", schema: #"{"type": ["object", "null"]}"#, instance: "1",
+              path: "", message: "expected object or null, got number"),
+        .init("missing required property", schema: #"{"required": ["title"]}"#, instance: "{}",
+              path: "/title", message: #"missing required property "title""#),
+        .init("nested path through arrays", schema: #"{"properties": {"records": {"items": {"properties": {"title": {"type": "string"}}}}}}"#,
+              instance: #"{"records": [{"title": "a"}, {"title": "b"}, {"title": 3}]}"#,
+              path: "/records/2/title", message: "expected string, got number"),
+        .init("missing required property deep down", schema: #"{"properties": {"records": {"items": {"required": ["title"]}}}}"#,
+              instance: #"{"records": [{"title": "a"}, {"done": true}]}"#,
+              path: "/records/1/title", message: #"missing required property "title""#),
+        .init("enum", schema: #"{"enum": ["a", "b"]}"#, instance: #""c""#,
+              path: "", message: #"must be one of "a", "b""#),
+        .init("enum of one value", schema: #"{"enum": [1]}"#, instance: "2", path: "", message: "must be 1"),
+        .init("const", schema: #"{"const": {"kind": "x"}}"#, instance: #"{"kind": "y"}"#,
+              path: "", message: #"must be {"kind":"x"}"#),
+        .init("minimum", schema: #"{"minimum": 1}"#, instance: "0", path: "", message: "must be at least 1"),
+        .init("maximum with a fraction", schema: #"{"maximum": 2.5}"#, instance: "3", path: "", message: "must be at most 2.5"),
+        .init("exclusiveMinimum", schema: #"{"exclusiveMinimum": 0}"#, instance: "0", path: "", message: "must be greater than 0"),
+        .init("exclusiveMaximum", schema: #"{"exclusiveMaximum": 10}"#, instance: "10", path: "", message: "must be less than 10"),
+        .init("minLength counts code points", schema: #"{"minLength": 3}"#, instance: #""👍🏽""#,
+              path: "", message: "must be at least 3 characters long"),
+        .init("maxLength counts code points", schema: #"{"maxLength": 1}"#, instance: #""e\u0301""#,
+              path: "", message: "must be at most 1 character long"),
+        .init("pattern", schema: #"{"pattern": "^[a-z]+$"}"#, instance: #""Abc""#,
+              path: "", message: "does not match pattern ^[a-z]+$"),
+        .init("minItems", schema: #"{"minItems": 1}"#, instance: "[]", path: "", message: "must have at least 1 item"),
+        .init("maxItems", schema: #"{"maxItems": 2}"#, instance: "[1, 2, 3]", path: "", message: "must have at most 2 items"),
+        .init("a closed tuple names the extra item", schema: #"{"prefixItems": [{}, {}], "items": false}"#, instance: "[1, 2, 3]",
+              path: "/2", message: "unexpected item; expected at most 2 items"),
+        .init("prefixItems by position", schema: #"{"prefixItems": [{"type": "string"}, {"type": "number"}]}"#, instance: #"["a", "b"]"#,
+              path: "/1", message: "expected number, got string"),
+        .init("unexpected property", schema: #"{"properties": {"a": {}}, "additionalProperties": false}"#, instance: #"{"a": 1, "x": 2}"#,
+              path: "/x", message: #"unexpected property "x""#),
+        .init("additionalProperties as a schema", schema: #"{"additionalProperties": {"type": "string"}}"#, instance: #"{"x": 2}"#,
+              path: "/x", message: "expected string, got number"),
+        .init("keys are escaped in the path", schema: #"{"properties": {"a/b~c": {"type": "string"}}}"#, instance: #"{"a/b~c": 1}"#,
+              path: "/a~1b~0c", message: "expected string, got number"),
+        .init("oneOf matching none", schema: #"{"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}"#, instance: "1.5",
+              path: "", message: "must match exactly one of 3 schemas (matched 0)"),
+        .init("oneOf matching two", schema: #"{"oneOf": [{"type": "integer"}, {"minimum": 0}, {"maximum": 0}]}"#, instance: "5",
+              path: "", message: "must match exactly one of 3 schemas (matched 2)"),
+        .init("anyOf matching none", schema: #"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#, instance: "[]",
+              path: "", message: "must match at least one of 2 schemas"),
+        .init("anyOf reports the one branch of the instance's type",
+              schema: #"{"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}"#, instance: #""""#,
+              path: "", message: "must be at least 1 character long"),
+        .init("anyOf reports a deeper failure inside the branch of the instance's type",
+              schema: #"{"anyOf": [{"type": "object", "properties": {"n": {"type": "integer"}}}, {"type": "string"}]}"#, instance: #"{"n": "1"}"#,
+              path: "/n", message: "expected integer, got string"),
+        .init("allOf reports the failing branch", schema: #"{"allOf": [{"type": "string"}, {"minLength": 2}]}"#, instance: #""a""#,
+              path: "", message: "must be at least 2 characters long"),
+        .init("not", schema: #"{"not": {"const": "root"}}"#, instance: #""root""#,
+              path: "", message: #"must not match the schema in "not""#),
+        .init("false schema", schema: #"{"properties": {"a": false}}"#, instance: #"{"a": 1}"#,
+              path: "/a", message: "no value is allowed here"),
+    ]
+
+    @Test("a violation names its path and what was expected", arguments: violations)
+    func reportsViolation(_ example: ViolationCase) throws {
+        let validator = try SchemaValidator(schema: try JSONParser.parse(example.schema))
+        let instance = try JSONParser.parse(example.instance)
+        #expect(validator.firstViolation(of: instance) == SchemaViolation(path: example.path, message: example.message))
+        #expect(!validator.isValid(instance))
+    }
+
+    @Test("a missing required property names its path")
+    func missingRequiredPropertyNamesItsPath() throws {
+        let validator = try SchemaValidator(schema: ["type": "object", "required": ["records"],
+                                                     "properties": ["records": ["type": "array", "items": ["required": ["title"]]]]])
+        let violation = validator.firstViolation(of: ["records": [["title": "milk"], ["title": "eggs"], ["done": true]]])
+        #expect(violation?.path == "/records/2/title")
+        #expect(violation?.message == #"missing required property "title""#)
+        #expect(violation?.description == #"/records/2/title: missing required property "title""#)
+    }
+
+    @Test("valid instances have no violation", arguments: [
+        (#"{"type": "integer"}"#, "1.0"),
+        (#"{"type": "integer"}"#, "-0"),
+        (#"{"type": "number", "maximum": 1e308}"#, "1e300"),
+        (#"{"enum": [1, {"a": [true]}]}"#, #"{"a": [true]}"#),
+        (#"{"const": 1}"#, "1.0"),
+        (#"{"maxLength": 2}"#, #""👍🏽""#),
+        (#"{"pattern": "^.{2}$"}"#, #""e\u0301""#),
+        (#"{"required": ["a"], "properties": {"a": {"type": "null"}}, "additionalProperties": false}"#, #"{"a": null}"#),
+        (#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, #"["a", 1, 2]"#),
+        (#"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#, "3"),
+        ("true", "[1, {}]"),
+        ("{}", "null"),
+    ])
+    func acceptsValidInstance(schema: String, instance: String) throws {
+        let validator = try SchemaValidator(schema: try JSONParser.parse(schema))
+        let value = try JSONParser.parse(instance)
+        #expect(validator.firstViolation(of: value) == nil)
+        #expect(validator.isValid(value))
+    }
+
+    @Test("property names match by code point, not canonical equivalence")
+    func propertyNamesMatchByCodePoint() throws {
+        let validator = try SchemaValidator(schema: ["properties": ["K": ["type": "integer"], "caf\u{E9}": ["type": "integer"]],
+                                                     "additionalProperties": false])
+        #expect(validator.isValid(["K": 1, "caf\u{E9}": 2]))
+        // U+212A KELVIN SIGN and "e" + U+0301 are canonically equivalent to "K" and "é", which Swift's == honours.
+        #expect(validator.firstViolation(of: ["\u{212A}": 1])?.message == "unexpected property \"\u{212A}\"")
+        #expect(validator.firstViolation(of: ["cafe\u{301}": 1])?.path == "/cafe\u{301}")
+    }
+
+    @Test("pattern $ matches only at the very end, as in ECMA-262 (Python's re also allows a final newline)")
+    func dollarIgnoresTrailingNewline() throws {
+        let validator = try SchemaValidator(schema: ["pattern": "^[a-z]+$"])
+        #expect(validator.isValid("abc"))
+        #expect(!validator.isValid("abc\n"))
+    }
+
+    // MARK: First-failure order
+
+    @Test("type is checked before every other keyword")
+    func typeComesFirst() throws {
+        let validator = try SchemaValidator(schema: ["enum": ["a"], "minLength": 5, "type": "string"])
+        #expect(validator.firstViolation(of: 3)?.message == "expected string, got number")
+    }
+
+    @Test("object members are checked in the instance's order, then required")
+    func membersInInstanceOrderThenRequired() throws {
+        let validator = try SchemaValidator(schema: [
+            "properties": ["a": ["type": "string"], "b": ["type": "string"]],
+            "required": ["c"],
+        ])
+        #expect(validator.firstViolation(of: ["b": 1, "a": 2])?.path == "/b")
+        #expect(validator.firstViolation(of: ["a": 2, "b": 1])?.path == "/a")
+        #expect(validator.firstViolation(of: ["a": "x", "b": "y"])?.path == "/c")
+    }
+
+    @Test("required properties are reported in the order required lists them")
+    func requiredInListedOrder() throws {
+        let validator = try SchemaValidator(schema: ["required": ["z", "a", "m"]])
+        #expect(validator.firstViolation(of: ["a": 1])?.path == "/z")
+        #expect(validator.firstViolation(of: ["z": 1])?.path == "/a")
+    }
+
+    // MARK: Recursion
+
+    static let tree: JSONValue = [
+        "$defs": ["node": [
+            "type": "object",
+            "properties": ["value": ["type": "integer"], "children": ["type": "array", "items": ["$ref": "#/$defs/node"]]],
+            "required": ["value"],
+            "additionalProperties": false,
+        ]],
+        "$ref": "#/$defs/node",
+    ]
+
+    static func chain(depth: Int, leaf: JSONValue) -> JSONValue {
+        var node: JSONValue = ["value": leaf]
+        for value in 0..<depth { node = ["value": .number(Double(value)), "children": [node]] }
+        return node
+    }
+
+    @Test("a recursive schema validates a deep tree through $ref")
+    func recursiveTree() throws {
+        let validator = try SchemaValidator(schema: Self.tree)
+        #expect(validator.isValid(Self.chain(depth: 200, leaf: 1)))
+        let violation = validator.firstViolation(of: Self.chain(depth: 3, leaf: "deep"))
+        #expect(violation == SchemaViolation(path: "/children/0/children/0/children/0/value", message: "expected integer, got string"))
+    }
+
+    @Test("$ref reaches #, $defs and any JSON Pointer in the schema", arguments: [
+        ##"{"type": ["integer", "array"], "items": {"$ref": "#"}}"##,
+        ##"{"$defs": {"n": {"type": "integer"}}, "type": "array", "items": {"anyOf": [{"$ref": "#/$defs/n"}, {"$ref": "#"}]}}"##,
+        ##"{"definitions": {"n": {"type": "integer"}}, "type": "array", "items": {"anyOf": [{"$ref": "#/definitions/n"}, {"$ref": "#"}]}}"##,
+    ])
+    func referenceForms(schema: String) throws {
+        let validator = try SchemaValidator(schema: try JSONParser.parse(schema))
+        #expect(validator.isValid(try JSONParser.parse("[1, [2, [3]]]")))
+        #expect(validator.firstViolation(of: try JSONParser.parse(#"[1, [2, ["x"]]]"#)) != nil)
+    }
+
+    // MARK: Binary
+
+    @Test("bytes pass a schema without type")
+    func bytesWithoutType() throws {
+        let validator = try SchemaValidator(schema: ["properties": ["blob": ["description": "anything"]]])
+        #expect(validator.isValid(["blob": .bytes([1, 2, 3])]))
+    }
+
+    @Test("bytes pass type string only with format binary")
+    func bytesNeedFormatBinary() throws {
+        let binary = try SchemaValidator(schema: ["type": "string", "format": "binary"])
+        #expect(binary.isValid(.bytes([0xFF])))
+        #expect(binary.isValid("text still passes"))
+        let nullableBinary = try SchemaValidator(schema: ["type": ["string", "null"], "format": "binary"])
+        #expect(nullableBinary.isValid(.bytes([])))
+
+        let text = try SchemaValidator(schema: ["properties": ["avatar": ["type": "string"]]])
+        #expect(text.firstViolation(of: ["avatar": .bytes([1])]) == SchemaViolation(path: "/avatar", message: "expected string, got bytes"))
+    }
+
+    @Test("bytes fail every other type, and format binary alone does not make them a string", arguments: [
+        #"{"type": "array"}"#, #"{"type": "object", "format": "binary"}"#, #"{"type": "string", "format": "byte"}"#,
+    ])
+    func bytesFailOtherTypes(schema: String) throws {
+        let validator = try SchemaValidator(schema: try JSONParser.parse(schema))
+        #expect(validator.firstViolation(of: .bytes([1]))?.message.hasSuffix("got bytes") == true)
+    }
+
+    @Test("bytes never equal an enum value or a const")
+    func bytesAgainstEnum() throws {
+        let validator = try SchemaValidator(schema: ["enum": ["AQI=", [1, 2]]])
+        #expect(!validator.isValid(.bytes([1, 2])))
+    }
+
+    // MARK: Malformed schemas
+
+    struct MalformedCase: Sendable, CustomTestStringConvertible {
+        let schema: String
+        let schemaPath: String
+        let message: String
+        var testDescription: String { "\(schemaPath.isEmpty ? "(root)" : schemaPath) in \(schema)" }
+    }
+
+    static let malformed: [MalformedCase] = [
+        .init(schema: #"{"properties": {"a": {"type": "text"}}}"#, schemaPath: "/properties/a/type",
+              message: "expected one of array, boolean, integer, null, number, object, string"),
+        .init(schema: #"{"type": ["string", 1]}"#, schemaPath: "/type/1",
+              message: "expected one of array, boolean, integer, null, number, object, string"),
+        .init(schema: #"{"type": ["string", "string"]}"#, schemaPath: "/type/1", message: #""string" is listed twice"#),
+        .init(schema: #"{"type": []}"#, schemaPath: "/type", message: "expected at least one type name"),
+        .init(schema: "[]", schemaPath: "", message: "expected a schema (an object or a boolean), got array"),
+        .init(schema: #"{"items": 3}"#, schemaPath: "/items", message: "expected a schema (an object or a boolean), got number"),
+        .init(schema: #"{"items": [{}]}"#, schemaPath: "/items", message: "expected a schema; draft 2020-12 spells a tuple as prefixItems"),
+        .init(schema: #"{"minLength": -1}"#, schemaPath: "/minLength", message: "expected a non-negative integer, got -1"),
+        .init(schema: #"{"maxItems": 1.5}"#, schemaPath: "/maxItems", message: "expected a non-negative integer, got 1.5"),
+        .init(schema: #"{"minimum": "0"}"#, schemaPath: "/minimum", message: "expected a number, got string"),
+        .init(schema: #"{"required": ["a", 1]}"#, schemaPath: "/required/1", message: "expected a property name (a string), got number"),
+        .init(schema: #"{"required": ["a", "a"]}"#, schemaPath: "/required/1", message: #""a" is listed twice"#),
+        .init(schema: #"{"enum": "a"}"#, schemaPath: "/enum", message: "expected an array, got string"),
+        .init(schema: #"{"anyOf": []}"#, schemaPath: "/anyOf", message: "expected a non-empty array of schemas, got an empty array"),
+        .init(schema: #"{"oneOf": [{}, 2]}"#, schemaPath: "/oneOf/1", message: "expected a schema (an object or a boolean), got number"),
+        .init(schema: #"{"properties": []}"#, schemaPath: "/properties", message: "expected an object of schemas, got array"),
+        .init(schema: ##"{"$defs": {"a": {"$ref": "#/$defs/missing"}}}"##, schemaPath: "/$defs/a/$ref",
+              message: ##""#/$defs/missing" points at nothing in this schema"##),
+        .init(schema: #"{"$ref": "other.json#/a"}"#, schemaPath: "/$ref",
+              message: #"only references within this schema are supported, got "other.json#/a""#),
+        .init(schema: ##"{"$ref": "#node"}"##, schemaPath: "/$ref",
+              message: ##"expected a JSON Pointer after #, got "#node" (anchors are not supported)"##),
+        .init(schema: ##"{"$ref": "#"}"##, schemaPath: "",
+              message: "reference cycle that never descends into the instance (through #)"),
+        .init(schema: ##"{"$defs": {"a": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/a"}]}}}"##, schemaPath: "/$defs/a/anyOf/1",
+              message: "reference cycle that never descends into the instance (through #/$defs/a)"),
+        .init(schema: #"{"properties": {"a": {"uniqueItems": true}}}"#, schemaPath: "/properties/a/uniqueItems",
+              message: "uniqueItems is not supported by the bridge's schema validator"),
+        .init(schema: #"{"$defs": {"a": {"$id": "https://example.com/a"}}}"#, schemaPath: "/$defs/a/$id",
+              message: "embedded schema resources are not supported; give $id only at the root"),
+        .init(schema: #"{"title": 3}"#, schemaPath: "/title", message: "expected a string, got number"),
+    ]
+
+    @Test("a malformed schema is refused with its location in the schema", arguments: malformed)
+    func refusesMalformedSchema(_ example: MalformedCase) throws {
+        let schema = try JSONParser.parse(example.schema)
+        #expect(throws: SchemaError(schemaPath: example.schemaPath, message: example.message)) {
+            try SchemaValidator(schema: schema)
+        }
+    }
+
+    @Test("a pattern that is not a regular expression is refused at compile time")
+    func refusesBadPattern() throws {
+        let error = #expect(throws: SchemaError.self) {
+            try SchemaValidator(schema: ["properties": ["code": ["pattern": "([a-z]"]]])
+        }
+        #expect(error?.schemaPath == "/properties/code/pattern")
+        #expect(error?.message.hasPrefix("expected a regular expression") == true)
+    }
+
+    @Test("a schema error reads path: message")
+    func schemaErrorDescription() {
+        let error = SchemaError(schemaPath: "/properties/a/type", message: "expected one of array, boolean, integer, null, number, object, string")
+        #expect(error.description == "/properties/a/type: expected one of array, boolean, integer, null, number, object, string")
+    }
+
+    // MARK: Sharing
+
+    @Test("one validator serves many tasks at once")
+    func concurrentUse() async throws {
+        let validator = try SchemaValidator(schema: ["type": "object", "properties": ["code": ["type": "string", "pattern": "^[A-Z]{3}$"]],
+                                                     "required": ["code"]])
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for i in 0..<64 {
+                group.addTask { validator.isValid(["code": i.isMultiple(of: 2) ? "ABC" : "abc"]) }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 32)
+    }
+}

@@ -1,0 +1,221 @@
+import Engine
+import JSON
+import Testing
+
+@Suite("value conversion")
+struct ValueConversionTests {
+    static let nested: JSONValue = [
+        "title": "groceries",
+        "done": false,
+        "count": 3,
+        "ratio": 0.25,
+        "missing": nil,
+        "tags": ["shop", "weekly", [1, [2, [3]]]],
+        "owner": ["name": "Ana", "address": ["city": "Lisboa", "codes": [1000, 2000]]],
+        "empty": [:],
+        "none": [],
+    ]
+
+    @Test("nested objects and arrays survive Swift → JS → Swift unchanged")
+    func nestedRoundTrip() async throws {
+        try await withEngine { host in
+            try await host.define("value", Self.nested)
+            #expect(try await host.evaluate("value") == Self.nested)
+            // JS sees real objects and arrays, not strings.
+            #expect(try await host.evaluate("[Array.isArray(value.tags), value.owner.address.codes[1], typeof value.owner]") == [true, 2000, "object"])
+        }
+    }
+
+    @Test("JS values convert as JSON.stringify sees them", arguments: [
+        ("({a: 1, b: 'two', c: [true, null], d: {e: 1.5}})", #"{"a":1,"b":"two","c":[true,null],"d":{"e":1.5}}"#),
+        ("[1, [2, [3, [4]]]]", "[1,[2,[3,[4]]]]"),
+        ("({n: NaN, i: Infinity, m: -Infinity})", #"{"n":null,"i":null,"m":null}"#),
+        ("[NaN, Infinity]", "[null,null]"),
+        ("({gone: undefined, fn() {}, [Symbol('s')]: 1, kept: 1})", #"{"kept":1}"#),
+        ("[undefined, function () {}, Symbol('s')]", "[null,null,null]"),
+        ("new Date(Date.UTC(2024, 0, 2, 3, 4, 5))", #""2024-01-02T03:04:05.000Z""#),
+        ("'plain'", #""plain""#),
+        ("null", "null"),
+        ("undefined", "null"),
+    ])
+    func jsToSwift(source: String, expected: String) async throws {
+        try await withEngine { host in
+            #expect(try await host.evaluate(source) == (try JSONParser.parse(expected)))
+        }
+    }
+
+    @Test("unicode, emoji included, crosses both ways unchanged")
+    func unicodeRoundTrip() async throws {
+        let text = "héllo wörld 中文 😀 👩‍👩‍👧 🇵🇹 e\u{301}"
+        try await withEngine { host in
+            try await host.define("text", .string(text))
+            #expect(try await host.evaluate("text") == .string(text))
+            // JS sees UTF-16: the emoji is one surrogate pair.
+            #expect(try await host.evaluate("[text.codePointAt(text.indexOf('😀')), '😀'.length]") == [0x1F600, 2])
+            #expect(try await host.evaluate("'\\u{1F680} ' + '\\uD83D\\uDE00'") == "🚀 😀")
+        }
+    }
+
+    @Test("negative zero keeps its sign both ways")
+    func negativeZero() async throws {
+        try await withEngine { host in
+            let fromJS = try await host.evaluate("-0")
+            #expect(fromJS.numberValue?.sign == .minus)
+            try await host.define("zero", .number(-0.0))
+            #expect(try await host.evaluate("Object.is(zero, -0)") == true)
+        }
+    }
+
+    @Test("key order is kept both ways")
+    func keyOrder() async throws {
+        try await withEngine { host in
+            let fromJS = try await host.evaluate("({zeta: 1, alpha: 2, mid: 3, beta: {y: 1, x: 2}})")
+            #expect(fromJS.objectValue?.keys == ["zeta", "alpha", "mid", "beta"])
+            #expect(fromJS["beta"]?.objectValue?.keys == ["y", "x"])
+
+            try await host.define("ordered", ["zeta": 1, "alpha": 2, "mid": 3])
+            #expect(try await host.evaluate("Object.keys(ordered)") == ["zeta", "alpha", "mid"])
+        }
+    }
+
+    @Test("Uint8Array and ArrayBuffer become bytes, and bytes come back as a Uint8Array")
+    func binary() async throws {
+        try await withEngine { host in
+            #expect(try await host.evaluate("new Uint8Array([0, 1, 254, 255])") == .bytes([0, 1, 254, 255]))
+            #expect(try await host.evaluate("new Uint8Array([9, 8, 7]).buffer") == .bytes([9, 8, 7]))
+            // A view onto part of a buffer gives only its own bytes.
+            #expect(try await host.evaluate("new Uint8Array([1, 2, 3, 4, 5]).subarray(1, 3)") == .bytes([2, 3]))
+            #expect(try await host.evaluate("({blob: new Uint8Array(0)})") == ["blob": .bytes([])])
+
+            let bytes = (0...255).map(UInt8.init)
+            try await host.define("payload", ["data": .bytes(bytes)])
+            #expect(try await host.evaluate("[payload.data instanceof Uint8Array, payload.data.length, payload.data[255]]") == [true, 256, 255])
+            #expect(try await host.evaluate("payload") == ["data": .bytes(bytes)])
+        }
+    }
+
+    @Test("a __proto__ key crosses as data and never changes a prototype")
+    func protoKey() async throws {
+        try await withEngine { host in
+            let fromJS = try await host.evaluate(#"JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')"#)
+            #expect(fromJS.objectValue?.keys == ["__proto__", "a"])
+            #expect(fromJS["__proto__"] == ["polluted": true])
+
+            try await host.define("incoming", ["__proto__": ["polluted": true], "b": 2])
+            let checks = try await host.evaluate("""
+                [Object.getPrototypeOf(incoming) === Object.prototype,
+                 Object.keys(incoming).join(),
+                 incoming.polluted === undefined,
+                 ({}).polluted === undefined,
+                 Object.prototype.polluted === undefined]
+                """)
+            #expect(checks == [true, "__proto__,b", true, true, true])
+        }
+    }
+}
+
+@Suite("value conversion limits")
+struct ValueConversionLimitTests {
+    /// `{"x": {"x": ... {}}}` with `levels` objects in all.
+    static func nestedObjects(_ levels: Int) -> String {
+        "(() => { const root = {}; let c = root; for (let i = 1; i < \(levels); i++) { c.x = {}; c = c.x; } return root; })()"
+    }
+
+    @Test("nesting 256 deep is accepted")
+    func depthAtTheLimit() async throws {
+        try await withEngine { host in
+            var value = try await host.evaluate(Self.nestedObjects(256))
+            var levels = 1
+            while let inner = value["x"] { value = inner; levels += 1 }
+            #expect(levels == 256)
+        }
+    }
+
+    @Test("nesting 257 deep is refused with the path of the value too deep")
+    func depthOverTheLimit() async throws {
+        try await withEngine { host in
+            let error = try await conversionError(host, Self.nestedObjects(257))
+            #expect(error.kind == .tooDeep)
+            #expect(error.path == String(repeating: "/x", count: 256))
+        }
+    }
+
+    @Test("nested arrays count toward the depth too, with indices in the path")
+    func arrayDepth() async throws {
+        try await withEngine { host in
+            let error = try await conversionError(host, "(() => { const root = []; let c = root; for (let i = 1; i < 257; i++) { const n = []; c.push('pad', n); c = n; } return root; })()")
+            #expect(error.kind == .tooDeep)
+            #expect(error.path == String(repeating: "/1", count: 256))
+        }
+    }
+
+    @Test("a cycle is refused as too deep rather than looping")
+    func cycle() async throws {
+        try await withEngine { host in
+            let error = try await conversionError(host, "(() => { const a = {name: 'a'}; a.self = a; return a; })()")
+            #expect(error.kind == .tooDeep)
+            #expect(error.path.hasPrefix("/self/self"))
+        }
+    }
+
+    @Test("values over 16 MiB are refused as too large", arguments: [
+        "'x'.repeat(16 * 1024 * 1024 + 1)",
+        "({blob: new Uint8Array(16 * 1024 * 1024 + 1)})",
+        "Array.from({length: 17}, () => 'y'.repeat(1024 * 1024))",
+    ])
+    func tooLarge(source: String) async throws {
+        try await withEngine { host in
+            let error = try await conversionError(host, source)
+            #expect(error.kind == .tooLarge)
+            #expect(error.message.contains("16 MiB"))
+        }
+    }
+
+    @Test("a value just under 16 MiB is accepted")
+    func justUnderTheLimit() async throws {
+        try await withEngine { host in
+            let value = try await host.evaluate("'x'.repeat(16 * 1024 * 1024 - 16)")
+            #expect(value.stringValue?.utf8.count == 16 * 1024 * 1024 - 16)
+        }
+    }
+
+    @Test("a lone surrogate is refused with the path of its string", arguments: [
+        (#"({name: "\uD800"})"#, "/name"),
+        (#"({list: ["fine", "a\uDC00b"]})"#, "/list/1"),
+        (#"({deep: {er: ["\uDBFF"]}})"#, "/deep/er/0"),
+        (#"({swapped: "\uDE00\uD83D"})"#, "/swapped"),
+        (#""ends high \uD83D""#, ""),
+    ])
+    func loneSurrogate(source: String, path: String) async throws {
+        try await withEngine { host in
+            let error = try await conversionError(host, source)
+            #expect(error.kind == .loneSurrogate)
+            #expect(error.path == path)
+            #expect(error.message.contains("lone UTF-16 surrogate"))
+        }
+    }
+
+    @Test("values with no JSON form are refused, naming what they are", arguments: [
+        ("({n: 10n})", "/n", "a BigInt"),
+        ("({floats: new Float64Array(2)})", "/floats", "a typed array other than Uint8Array"),
+    ])
+    func unsupported(source: String, path: String, what: String) async throws {
+        try await withEngine { host in
+            let error = try await conversionError(host, source)
+            #expect(error.kind == .unsupported(what))
+            #expect(error.path == path)
+        }
+    }
+
+    func conversionError(_ host: TestEngine, _ source: String) async throws -> ValueConversionError {
+        try await host.engine.perform { context -> ValueConversionError in
+            let value = try context.evaluate(source, url: "/virtual/limits.js")
+            do {
+                _ = try context.jsonValue(from: value)
+            } catch {
+                return error
+            }
+            throw UnexpectedSuccess(source: source)
+        }
+    }
+}
