@@ -26,7 +26,9 @@ class HybridError extends Error {
   }
 }
 
-// Native answers here: once per call, from the event loop.
+// Native answers pending calls here: once per call, from the event loop.
+const PENDING = {};
+const FAILED = {};
 native.attach(function settle(id, ok, value) {
   const call = pending.get(id);
   if (call === undefined) return;
@@ -34,24 +36,37 @@ native.attach(function settle(id, ok, value) {
   if (call.onAbort) call.signal.removeEventListener("abort", call.onAbort);
   if (ok) call.resolve(value);
   else call.reject(new HybridError(value));
-});
+}, PENDING, FAILED);
 
-function call(target, action, params = {}, options = {}) {
+// Route numbers native assigned to each target.action, so calls do no string work natively.
+const routes = new Map();
+function routeOf(target, action) {
+  let byAction = routes.get(target);
+  if (byAction === undefined) routes.set(target, (byAction = new Map()));
+  let route = byAction.get(action);
+  if (route === undefined) byAction.set(action, (route = native.route(String(target), String(action))));
+  return route;
+}
+
+function call(target, action, params = {}, options = undefined) {
+  const id = nextId++;
+  const timeoutMs = options && options.timeoutMs;
+  const signal = options && options.signal;
+  if (signal && signal.aborted) {
+    return Promise.reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
+  }
+  // Inline actions and refusals answer at once; worker actions answer later through settle.
+  const answer = native.call(id, routeOf(target, action), params, timeoutMs);
+  if (answer === FAILED) return Promise.reject(new HybridError(native.takeError()));
+  if (answer !== PENDING) return Promise.resolve(answer);
   return new Promise((resolve, reject) => {
-    const id = nextId++;
-    const { timeoutMs, signal } = options;
     const entry = { resolve, reject };
     if (signal) {
-      if (signal.aborted) {
-        reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
-        return;
-      }
       entry.signal = signal;
       entry.onAbort = () => native.cancel(id);
       signal.addEventListener("abort", entry.onAbort);
     }
     pending.set(id, entry);
-    native.call(id, target, action, params, timeoutMs);
   });
 }
 

@@ -26,21 +26,40 @@ public final class BridgeDispatcher: @unchecked Sendable {
     let contracts: [String: Contract]
 
     // JS thread only.
-    private var validators: [String: SchemaValidator] = [:]
+    /// Every (target, action) pair JS has named, checked once: JS caches the index and passes it
+    /// with each call, so the hot path does no string work for routing.
+    private var routes: [Route] = []
+    private var routeIndex: [String: [String: Int]] = [:]
     private var pending: [Double: PendingCall] = [:]
     private var settleFunction: JSObjectRef?
-    private weak var engine: JSEngine?
+    /// Sentinels `call` returns: the answer is pending, or the call failed at once (`takeError`).
+    private var pendingMarker: JSObjectRef?
+    private var failedMarker: JSObjectRef?
+    private var lastError: JSONValue = .null
+    private var engine: JSEngine?
     private var context: ScriptContext?
+
+    struct Route {
+        let target: String
+        let action: String
+        /// Why every call on this route fails before running (unknown target, no grant, unknown action).
+        let refusal: BridgeError?
+        let run: ServiceAction?
+        var paramsValidator: SchemaValidator?
+        var resultValidator: SchemaValidator?
+    }
 
     final class PendingCall {
         let target: String
         let action: String
+        let route: Int
         var task: Task<Void, Never>?
         var timer: Int?
 
-        init(target: String, action: String) {
+        init(target: String, action: String, route: Int) {
             self.target = target
             self.action = action
+            self.route = route
         }
     }
 
@@ -61,14 +80,25 @@ public final class BridgeDispatcher: @unchecked Sendable {
         self.context = context
         let native = context.makeObject()
         context.setFunction(native, "attach") { [unowned self] args in
-            guard let function = args.context.object(args[0]) else { throw NativeFunctionError("attach: expected a function") }
-            args.context.protect(function)
-            settleFunction = function
+            guard let settle = args.context.object(args[0]), let pendingMarker = args.context.object(args[1]),
+                  let failedMarker = args.context.object(args[2]) else {
+                throw NativeFunctionError("attach: expected settle, pending and failed")
+            }
+            for object in [settle, pendingMarker, failedMarker] { args.context.protect(object) }
+            self.settleFunction = settle
+            self.pendingMarker = pendingMarker
+            self.failedMarker = failedMarker
             return nil
+        }
+        context.setFunction(native, "route") { [unowned self] args in
+            args.context.number(Double(route(target: args.context.stringify(args[0]), action: args.context.stringify(args[1]))))
         }
         context.setFunction(native, "call") { [unowned self] args in
             receive(args)
-            return nil
+        }
+        context.setFunction(native, "takeError") { [unowned self] args in
+            defer { lastError = .null }
+            return args.context.jsValue(from: lastError)
         }
         context.setFunction(native, "cancel") { [unowned self] args in
             let id = JSValueToNumber(args.context.ref, args[0], nil)
@@ -87,83 +117,120 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// The number of calls not yet answered.
     public var pendingCount: Int { pending.count }
 
+    // MARK: - Routing
+
+    /// The route for `target.action`, checked in SPEC order: target, grant, action.
+    private func route(target: String, action: String) -> Int {
+        if let index = routeIndex[target]?[action] { return index }
+        var refusal: BridgeError?
+        var run: ServiceAction?
+        if let targetActions = actions[target] {
+            if !app.grants.allows(target: target) {
+                refusal = BridgeError(.denied, "app \"\(app.name)\" has no grant for \"\(target)\"; add it to the grants in app.json (or --grant \(target))")
+            } else if let found = targetActions[action] {
+                run = found
+            } else {
+                let known = targetActions.keys.sorted().joined(separator: ", ")
+                refusal = BridgeError(.unknownAction, "\(target) has no action \"\(action)\"; its actions: \(known)")
+            }
+        } else {
+            let known = actions.keys.sorted().joined(separator: ", ")
+            refusal = BridgeError(.unknownTarget, "unknown target \"\(target)\"; registered targets: \(known)")
+        }
+        routes.append(Route(target: target, action: action, refusal: refusal, run: run))
+        routeIndex[target, default: [:]][action] = routes.count - 1
+        return routes.count - 1
+    }
+
     // MARK: - Receiving a call
 
-    private func receive(_ args: NativeArguments) {
+    /// `native.call(id, route, params, timeoutMs)`: returns the result of an inline action at once,
+    /// the failed marker for an error known at once, or the pending marker (settled later).
+    private func receive(_ args: NativeArguments) -> JSValueRef? {
         let context = args.context
         let id = JSValueToNumber(context.ref, args[0], nil)
-        let target = JSValueIsString(context.ref, args[1]) ? context.stringify(args[1]) : ""
-        let action = JSValueIsString(context.ref, args[2]) ? context.stringify(args[2]) : ""
-        let call = PendingCall(target: target, action: action)
-        pending[id] = call
-        engine?.hold()
+        let routeNumber = JSValueToNumber(context.ref, args[1], nil)
+        guard routeNumber >= 0, routeNumber < Double(routes.count) else {
+            return failNow(BridgeError(.failed, "internal: unknown route"), target: "", action: "")
+        }
+        let index = Int(routeNumber)
+        let route = routes[index]
+        if let refusal = route.refusal { return failNow(refusal, target: route.target, action: route.action) }
 
-        let timeout = args[4]
+        let timeout = args[3]
+        var timeoutMs: Double?
         if JSValueIsNumber(context.ref, timeout) {
             let ms = JSValueToNumber(context.ref, timeout, nil)
             guard ms.isFinite, ms > 0 else {
-                settle(id, error: BridgeError(.badParams, "options.timeoutMs: expected a positive number of milliseconds, got \(ms)", path: nil))
-                return
+                return failNow(BridgeError(.badParams, "options.timeoutMs: expected a positive number of milliseconds, got \(ms)"),
+                               target: route.target, action: route.action)
             }
-            call.timer = engine?.addNativeTimer(delayMs: ms) { [unowned self] in
-                guard let call = pending[id] else { return }
-                call.timer = nil
-                settle(id, error: BridgeError(.timeout, "\(target).\(action) did not answer within \(Int(ms)) ms"))
-            }
+            timeoutMs = ms
         } else if !JSValueIsUndefined(context.ref, timeout) && !JSValueIsNull(context.ref, timeout) {
-            settle(id, error: BridgeError(.badParams, "options.timeoutMs: expected a number of milliseconds"))
-            return
+            return failNow(BridgeError(.badParams, "options.timeoutMs: expected a number of milliseconds"), target: route.target, action: route.action)
         }
 
-        let outcome = prepare(target: target, action: action, params: args[3], context: context)
-        switch outcome {
-        case .failure(let error):
-            settle(id, error: error)
-        case .success(let (run, serviceCall)):
-            switch run.placement {
-            case .inline(let body):
-                do {
-                    settle(id, result: try body(serviceCall))
-                } catch {
-                    settle(id, error: Self.bridgeError(from: error, target: target, action: action))
+        let params: JSONValue
+        switch checkedParams(args[2], route: index, context: context) {
+        case .failure(let error): return failNow(error, target: route.target, action: route.action)
+        case .success(let value): params = value
+        }
+        let serviceCall = ServiceCall(target: route.target, action: route.action, params: params, app: app)
+
+        switch route.run!.placement {
+        case .inline(let body):
+            let result: JSONValue
+            do {
+                result = try body(serviceCall)
+            } catch {
+                return failNow(Self.bridgeError(from: error, target: route.target, action: route.action), target: route.target, action: route.action)
+            }
+            if let violation = resultViolation(result, route: index) {
+                return failNow(violation, target: route.target, action: route.action)
+            }
+            return context.jsValue(from: result)
+        case .worker(let body):
+            let call = PendingCall(target: route.target, action: route.action, route: index)
+            pending[id] = call
+            engine?.hold()
+            if let timeoutMs {
+                call.timer = engine?.addNativeTimer(delayMs: timeoutMs) { [unowned self] in
+                    guard let call = pending[id] else { return }
+                    call.timer = nil
+                    settle(id, error: BridgeError(.timeout, "\(call.target).\(call.action) did not answer within \(Self.format(timeoutMs)) ms"))
                 }
-            case .worker(let body):
-                let engine = self.engine
-                call.task = Task.detached { [weak self] in
-                    let result: Result<JSONValue, BridgeError>
-                    do {
-                        result = .success(try await body(serviceCall))
-                    } catch {
-                        result = .failure(Self.bridgeError(from: error, target: target, action: action))
-                    }
-                    guard let engine, self != nil else { return }
-                    engine.post { [weak self] _ in
-                        guard let self else { return }
-                        switch result {
-                        case .success(let value): settle(id, result: value)
-                        case .failure(let error): settle(id, error: error)
-                        }
+            }
+            let engine = self.engine
+            let target = route.target
+            let action = route.action
+            call.task = Task.detached { [weak self] in
+                let result: Result<JSONValue, BridgeError>
+                do {
+                    result = .success(try await body(serviceCall))
+                } catch {
+                    result = .failure(Self.bridgeError(from: error, target: target, action: action))
+                }
+                guard let engine, self != nil else { return }
+                engine.post { [weak self] _ in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let value): settle(id, result: value)
+                    case .failure(let error): settle(id, error: error)
                     }
                 }
             }
+            return pendingMarker
         }
     }
 
-    /// Everything checked before a call runs, in SPEC order: target, grant, action, params.
-    private func prepare(target: String, action: String, params: JSValueRef, context: ScriptContext)
-        -> Result<(ServiceAction, ServiceCall), BridgeError>
-    {
-        guard let targetActions = actions[target] else {
-            let known = actions.keys.sorted().joined(separator: ", ")
-            return .failure(BridgeError(.unknownTarget, "unknown target \"\(target)\"; registered targets: \(known)"))
-        }
-        guard app.grants.allows(target: target) else {
-            return .failure(BridgeError(.denied, "app \"\(app.name)\" has no grant for \"\(target)\"; add it to the grants in app.json (or --grant \(target))"))
-        }
-        guard let run = targetActions[action] else {
-            let known = targetActions.keys.sorted().joined(separator: ", ")
-            return .failure(BridgeError(.unknownAction, "\(target) has no action \"\(action)\"; its actions: \(known)"))
-        }
+    /// Records `error` for `native.takeError()` and returns the failed marker.
+    private func failNow(_ error: BridgeError, target: String, action: String) -> JSValueRef? {
+        lastError = error.jsonValue(target: target, action: action)
+        return failedMarker
+    }
+
+    /// The params as JSON, checked: an object, within the limits, valid against the contract.
+    private func checkedParams(_ params: JSValueRef, route index: Int, context: ScriptContext) -> Result<JSONValue, BridgeError> {
         let value: JSONValue
         do {
             value = try context.jsonValue(from: params)
@@ -174,50 +241,52 @@ public final class BridgeDispatcher: @unchecked Sendable {
         guard case .object = value else {
             return .failure(BridgeError.badParams("", "expected an object, got \(value.typeName)"))
         }
-        switch validator(target: target, action: action, schema: \.params) {
-        case .failure(let error): return .failure(error)
-        case .success(let validator):
-            if let violation = validator?.firstViolation(of: value) {
-                return .failure(BridgeError.badParams(violation.path, violation.message))
+        if routes[index].paramsValidator == nil {
+            switch compile(route: index, \.params) {
+            case .failure(let error): return .failure(error)
+            case .success(let validator): routes[index].paramsValidator = validator
             }
         }
-        return .success((run, ServiceCall(target: target, action: action, params: value, app: app)))
+        if let violation = routes[index].paramsValidator!.firstViolation(of: value) {
+            return .failure(BridgeError.badParams(violation.path, violation.message))
+        }
+        return .success(value)
     }
 
-    /// The compiled schema of an action's params or result, compiled on first use.
-    private func validator(target: String, action: String, schema: KeyPath<Contract.Action, JSONValue>)
-        -> Result<SchemaValidator?, BridgeError>
-    {
-        let key = "\(target).\(action)\(schema == \Contract.Action.params ? "" : "#result")"
-        if let cached = validators[key] { return .success(cached) }
-        guard let contract = contracts[target]?.actions[action] else {
-            return .failure(.failed(reason: "no_contract", "\(target).\(action) has no contract in services/\(target).json"))
+    /// In test mode, how `result` breaks its contract, if it does.
+    private func resultViolation(_ result: JSONValue, route index: Int) -> BridgeError? {
+        guard options.validatesResults else { return nil }
+        let route = routes[index]
+        if route.resultValidator == nil {
+            switch compile(route: index, \.result) {
+            case .failure(let error): return error
+            case .success(let validator): routes[index].resultValidator = validator
+            }
+        }
+        guard let violation = routes[index].resultValidator!.firstViolation(of: result) else { return nil }
+        let at = violation.path.isEmpty ? "result" : "result\(violation.path)"
+        return .failed(reason: "contract", "\(route.target).\(route.action) broke its contract: \(at): \(violation.message)")
+    }
+
+    private func compile(route index: Int, _ schema: KeyPath<Contract.Action, JSONValue>) -> Result<SchemaValidator, BridgeError> {
+        let route = routes[index]
+        guard let contract = contracts[route.target]?.actions[route.action] else {
+            return .failure(.failed(reason: "no_contract", "\(route.target).\(route.action) has no contract in services/\(route.target).json"))
         }
         do {
-            let validator = try SchemaValidator(schema: contract[keyPath: schema])
-            validators[key] = validator
-            return .success(validator)
+            return .success(try SchemaValidator(schema: contract[keyPath: schema]))
         } catch {
-            return .failure(.failed(reason: "contract", "services/\(target).json: \(action): \(error)"))
+            return .failure(.failed(reason: "contract", "services/\(route.target).json: \(route.action): \(error)"))
         }
     }
 
-    // MARK: - Answering
+    // MARK: - Answering pending calls
 
     private func settle(_ id: Double, result: JSONValue) {
         guard let call = pending[id] else { return }
-        if options.validatesResults {
-            switch validator(target: call.target, action: call.action, schema: \.result) {
-            case .failure(let error):
-                settle(id, error: error)
-                return
-            case .success(let validator):
-                if let violation = validator?.firstViolation(of: result) {
-                    let at = violation.path.isEmpty ? "result" : "result\(violation.path)"
-                    settle(id, error: .failed(reason: "contract", "\(call.target).\(call.action) broke its contract: \(at): \(violation.message)"))
-                    return
-                }
-            }
+        if let violation = resultViolation(result, route: call.route) {
+            settle(id, error: violation)
+            return
         }
         finish(id, call, ok: true) { $0.jsValue(from: result) }
     }
@@ -246,8 +315,13 @@ public final class BridgeDispatcher: @unchecked Sendable {
             guard let call = pending[id] else { continue }
             settle(id, error: BridgeError(.shutdown, "\(call.target).\(call.action) was abandoned: the host is shutting down"))
         }
-        if let settleFunction { context?.unprotect(settleFunction) }
+        for object in [settleFunction, pendingMarker, failedMarker].compactMap({ $0 }) { context?.unprotect(object) }
         settleFunction = nil
+        engine = nil
+    }
+
+    static func format(_ ms: Double) -> String {
+        ms == ms.rounded() ? String(Int(ms)) : String(ms)
     }
 
     static func bridgeError(from error: any Error, target: String, action: String) -> BridgeError {

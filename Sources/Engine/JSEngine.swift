@@ -28,7 +28,8 @@ public enum EngineOutcome: Sendable, Equatable {
     case failed(ScriptError)
 }
 
-/// A JavaScriptCore context and its event loop, on a thread of its own.
+/// A JavaScriptCore context and its event loop, on a thread of its own. The thread keeps the
+/// engine alive until ``shutdown()``: call it when done (``AppSession`` does).
 ///
 /// ```swift
 /// let engine = JSEngine()
@@ -47,6 +48,8 @@ public final class JSEngine: @unchecked Sendable {
     private let signal = LoopSignal()
     private var posted: [(ScriptContext) -> Void] = []
     private var stopRequested = false
+    /// False once the loop has ended: posted work is refused.
+    private var accepting = true
     private var isIdle = false
     private var finished = false
     private var outcome: EngineOutcome?
@@ -86,20 +89,25 @@ public final class JSEngine: @unchecked Sendable {
     // MARK: - Posting work
 
     /// Runs `task` on the JS thread as a macrotask. Safe from any thread.
-    public func post(_ task: @escaping @Sendable (ScriptContext) -> Void) {
-        signal.withLock {
+    @discardableResult
+    public func post(_ task: @escaping @Sendable (ScriptContext) -> Void) -> Bool {
+        let accepted = signal.withLock {
+            guard accepting else { return false }
             posted.append(task)
             isIdle = false
+            return true
         }
-        signal.broadcast()
+        if accepted { signal.broadcast() }
+        return accepted
     }
 
     /// Runs `body` on the JS thread and returns its result.
     public func perform<T: Sendable>(_ body: @escaping @Sendable (ScriptContext) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            post { context in
+            let accepted = post { context in
                 continuation.resume(with: Result { try body(context) })
             }
+            if !accepted { continuation.resume(throwing: EngineStoppedError()) }
         }
     }
 
@@ -253,13 +261,13 @@ public final class JSEngine: @unchecked Sendable {
             if pendingFailure == nil { runDueTimers() }
             context.releaseTransientNames()
             if checkFailure() {
-                // Node stops at the first uncaught error: wait for shutdown, running nothing more.
-                signal.lock()
-                while !stopRequested { signal.wait(until: nil) }
-                signal.unlock()
+                // Node stops at the first uncaught error: no timer or completion runs after it.
+                // Work the host posts (perform) still runs, so nobody waiting on it hangs.
+                runHostTasksUntilShutdown()
                 break
             }
         }
+        runLeftoverTasks()
         for hook in shutdownHooks { hook(context) }
         shutdownHooks.removeAll()
         for callback in timerCallbacks.values { unprotect(callback) }
@@ -276,6 +284,32 @@ public final class JSEngine: @unchecked Sendable {
             for waiter in waiters { waiter(final) }
             signal.lock()
         }
+    }
+
+    private func runHostTasksUntilShutdown() {
+        while true {
+            signal.lock()
+            while posted.isEmpty && !stopRequested { signal.wait(until: nil) }
+            if stopRequested {
+                signal.unlock()
+                return
+            }
+            let batch = posted
+            posted.removeAll(keepingCapacity: true)
+            signal.unlock()
+            for task in batch { task(context) }
+        }
+    }
+
+    /// Tasks posted before shutdown still run, so every `perform` returns.
+    private func runLeftoverTasks() {
+        let batch: [(ScriptContext) -> Void] = signal.withLock {
+            let batch = posted
+            posted.removeAll()
+            accepting = false
+            return batch
+        }
+        for task in batch { task(context) }
     }
 
     /// True when the run has failed (and waiters were told).
@@ -368,14 +402,20 @@ extension JSEngine {
         let done = LoopSignal()
         nonisolated(unsafe) var result: Result<T, any Error>?
         nonisolated(unsafe) let body = body
-        post { context in
+        let accepted = post { context in
             let outcome = Result { try body(context) }
             done.withLock { result = outcome }
             done.broadcast()
         }
+        if !accepted { throw EngineStoppedError() }
         done.lock()
         while result == nil { done.wait(until: nil) }
         done.unlock()
         return try result!.get()
     }
+}
+
+/// Work posted to an engine whose loop has ended.
+public struct EngineStoppedError: Error, Sendable, CustomStringConvertible {
+    public var description: String { "the engine has shut down" }
 }

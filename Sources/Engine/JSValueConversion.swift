@@ -185,9 +185,12 @@ struct JSValueWalker {
         case kJSTypedArrayTypeUint8Array, kJSTypedArrayTypeUint8ClampedArray, kJSTypedArrayTypeInt8Array:
             let length = JSObjectGetTypedArrayByteLength(ctx, object, nil)
             try charge(length)
-            // The pointer already accounts for the view's byte offset.
-            guard length > 0, let pointer = JSObjectGetTypedArrayBytesPtr(ctx, object, nil) else { return .bytes([]) }
-            return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
+            // JSObjectGetTypedArrayBytesPtr points at the start of the whole buffer, not at the
+            // view (a `subarray`): start from the buffer and add the view's offset explicitly.
+            guard length > 0, let buffer = JSObjectGetTypedArrayBuffer(ctx, object, nil),
+                  let base = JSObjectGetArrayBufferBytesPtr(ctx, buffer, nil) else { return .bytes([]) }
+            let offset = JSObjectGetTypedArrayByteOffset(ctx, object, nil)
+            return .bytes(Array(UnsafeRawBufferPointer(start: base + offset, count: length)))
         default:
             throw failure(.unsupported("a typed array other than Uint8Array"))
         }

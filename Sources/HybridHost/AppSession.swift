@@ -99,6 +99,10 @@ public final class AppSession: @unchecked Sendable {
         engine.shutdown()
     }
 
+    deinit {
+        engine.shutdown()
+    }
+
     /// The text printed for an uncaught error.
     public static func report(_ error: ScriptError, timeLimit: Double?) -> String {
         var error = error

@@ -5,7 +5,7 @@ import Testing
 @Suite("console")
 struct ConsoleTests {
     func output(of source: String) async throws -> CapturedOutput {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start(source)
             #expect(await host.idle() == .idle)
             return host.output

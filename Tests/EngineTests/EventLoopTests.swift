@@ -6,7 +6,7 @@ import Testing
 struct EventLoopTests {
     @Test("timers run by due time, then in the order they were set")
     func timerOrder() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             // The 300 ms timer is set before the 5 ms one; a machine would have to stall for
             // 295 ms between two statements to swap them.
             host.start("""
@@ -24,7 +24,7 @@ struct EventLoopTests {
 
     @Test("timers pass their extra arguments")
     func timerArguments() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("globalThis.got = null; setTimeout((a, b) => { got = [a, b]; }, 0, 'x', 2);")
             #expect(await host.idle() == .idle)
             #expect(try await host.evaluate("got") == ["x", 2])
@@ -33,7 +33,7 @@ struct EventLoopTests {
 
     @Test("setInterval repeats until clearInterval, then the loop goes idle")
     func interval() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("""
                 globalThis.ticks = 0;
                 const id = setInterval(() => { ticks += 1; if (ticks === 3) clearInterval(id); }, 1);
@@ -45,7 +45,7 @@ struct EventLoopTests {
 
     @Test("clearTimeout stops a timer from firing, and clearing twice or clearing nonsense is harmless")
     func clearTimeout() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("""
                 globalThis.fired = [];
                 const a = setTimeout(() => fired.push("a"), 1);
@@ -62,7 +62,7 @@ struct EventLoopTests {
 
     @Test("a timer may clear a later timer that is already due")
     func clearDueTimer() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("""
                 globalThis.fired = [];
                 let b;
@@ -76,7 +76,7 @@ struct EventLoopTests {
 
     @Test("microtasks are drained after each task: a .then set in a timer runs before the next timer")
     func microtasksBetweenTasks() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("""
                 globalThis.log = [];
                 setTimeout(() => {
@@ -95,7 +95,7 @@ struct EventLoopTests {
 
     @Test("async functions and awaits across timers run to completion")
     func asyncAwait() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("""
                 globalThis.result = null;
                 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,7 +112,7 @@ struct EventLoopTests {
         ("Promise.reject('just text')", "UnhandledPromiseRejection", "just text"),
     ])
     func unhandledRejection(source: String, name: String, message: String) async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start(source)
             let failure = try #require(await host.idle().failure)
             #expect(failure.name == name)
@@ -122,7 +122,7 @@ struct EventLoopTests {
 
     @Test("a rejection handled in the same task does not fail the run")
     func handledRejection() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("globalThis.caught = null; Promise.reject(new Error('x')).catch((e) => { caught = e.message; });")
             #expect(await host.idle() == .idle)
             #expect(try await host.evaluate("caught") == "x")
@@ -131,7 +131,7 @@ struct EventLoopTests {
 
     @Test("an uncaught throw in a timer fails the run with a stack naming the functions")
     func throwInTimer() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("""
                 function explode() { throw new TypeError("kaboom"); }
                 setTimeout(function onTick() { explode(); }, 1);
@@ -148,7 +148,7 @@ struct EventLoopTests {
 
     @Test("an uncaught throw in the main script fails the run")
     func throwInMain() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             host.start("setTimeout(() => {}, 1);\nthrow new Error('at start');", url: "/app/main.js")
             let failure = try #require(await host.idle().failure)
             #expect(failure.message == "at start")
@@ -160,7 +160,7 @@ struct EventLoopTests {
     func timeLimit() async throws {
         let clock = ContinuousClock()
         let started = clock.now
-        try await withEngine(timeLimit: 0.5) { host in
+        try await withEngine(timeLimit: 0.5) { (host) async throws in
             host.start("setTimeout(function spin() { while (true) {} }, 0);")
             let failure = try #require(await host.idle().failure)
             #expect(failure.isTimeLimit)
@@ -171,7 +171,7 @@ struct EventLoopTests {
 
     @Test("the time limit stops a runaway loop in the main script too")
     func timeLimitInMain() async throws {
-        try await withEngine(timeLimit: 0.5) { host in
+        try await withEngine(timeLimit: 0.5) { (host) async throws in
             host.start("for (;;) {}")
             let failure = try #require(await host.idle().failure)
             #expect(failure.isTimeLimit)
@@ -180,7 +180,7 @@ struct EventLoopTests {
 
     @Test("the time limit is per task: many short tasks may together run longer")
     func timeLimitPerTask() async throws {
-        try await withEngine(timeLimit: 0.5) { host in
+        try await withEngine(timeLimit: 0.5) { (host) async throws in
             host.start("""
                 globalThis.runs = 0;
                 const spin = () => { const until = Date.now() + 50; while (Date.now() < until) {} };
@@ -193,7 +193,7 @@ struct EventLoopTests {
 
     @Test("work posted from other threads runs on the JS thread, and the loop waits for it")
     func postedFromOtherThreads() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             try await host.define("received", [])
             await withTaskGroup(of: Void.self) { group in
                 for i in 0..<100 {
@@ -212,7 +212,7 @@ struct EventLoopTests {
 
     @Test("idle answers at once when there is nothing to do, and again after more work")
     func idleTwice() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             #expect(await host.idle() == .idle)
             host.start("setTimeout(() => { globalThis.done = true; }, 1);")
             #expect(await host.idle() == .idle)

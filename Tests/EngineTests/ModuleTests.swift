@@ -6,8 +6,8 @@ import Testing
 struct ModuleTests {
     /// Runs `main.js` of `files` and returns its `module.exports`.
     func exports(of files: [String: String], main: String = "main.js") async throws -> (EngineOutcome, JSONValue) {
-        try await withFiles(files) { root in
-            try await withEngine { host in
+        try await withFiles(files) { (root) async throws in
+            try await withEngine { (host) async throws in
                 let path = root + "/" + main
                 let value = try await host.engine.perform { context in
                     try context.mainExports(path)
@@ -38,8 +38,8 @@ struct ModuleTests {
         try await withFiles([
             "app/main.js": "module.exports = require('../shared/names.js');",
             "shared/names.js": "module.exports = {file: __filename, dir: __dirname};",
-        ]) { root in
-            try await withEngine { host in
+        ]) { (root) async throws in
+            try await withEngine { (host) async throws in
                 let path = root + "/app/main.js"
                 let value = try await host.engine.perform { context in try context.mainExports(path) }
                 #expect(value["file"]?.stringValue?.hasSuffix("/shared/names.js") == true)
@@ -57,8 +57,8 @@ struct ModuleTests {
         ])
         #expect(value == ["name": "tasks", "same": true])
 
-        try await withFiles(["main.js": "require('./broken.json')", "broken.json": "{\"name\": "]) { root in
-            try await withEngine { host in
+        try await withFiles(["main.js": "require('./broken.json')", "broken.json": "{\"name\": "]) { (root) async throws in
+            try await withEngine { (host) async throws in
                 host.startMain(root + "/main.js")
                 let failure = try #require(await host.idle().failure)
                 #expect(failure.name == "SyntaxError")
@@ -117,8 +117,8 @@ struct ModuleTests {
         ("lodash", "only relative paths such as \"./cart\" are supported"),
     ])
     func missingModule(request: String, message: String) async throws {
-        try await withFiles(["main.js": "try { require(\(quoted(request))); } catch (e) { module.exports = {message: e.message, code: e.code}; }"]) { root in
-            try await withEngine { host in
+        try await withFiles(["main.js": "try { require(\(quoted(request))); } catch (e) { module.exports = {message: e.message, code: e.code}; }"]) { (root) async throws in
+            try await withEngine { (host) async throws in
                 let path = root + "/main.js"
                 let value = try await host.engine.perform { context in try context.mainExports(path) }
                 let text = try #require(value["message"]?.stringValue)
@@ -147,8 +147,8 @@ struct ModuleTests {
         try await withFiles([
             "main.js": "require('./lib');",
             "lib.js": "const ok = 1;\nfunction fail() { throw new Error('in lib'); }\nfail();",
-        ]) { root in
-            try await withEngine { host in
+        ]) { (root) async throws in
+            try await withEngine { (host) async throws in
                 host.startMain(root + "/main.js")
                 let failure = try #require(await host.idle().failure)
                 #expect(failure.message == "in lib")
@@ -159,8 +159,8 @@ struct ModuleTests {
 
     @Test("a syntax error in a module names its file and line")
     func syntaxErrorInModule() async throws {
-        try await withFiles(["main.js": "require('./bad');", "bad.js": "const a = 1;\nconst b = (;\n"]) { root in
-            try await withEngine { host in
+        try await withFiles(["main.js": "require('./bad');", "bad.js": "const a = 1;\nconst b = (;\n"]) { (root) async throws in
+            try await withEngine { (host) async throws in
                 host.startMain(root + "/main.js")
                 let failure = try #require(await host.idle().failure)
                 #expect(failure.name == "SyntaxError")

@@ -6,7 +6,7 @@ import Testing
 struct ScriptErrorTests {
     @Test("an error thrown while evaluating carries file:line:column and a stack")
     func evaluationErrorLocation() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let source = """
                 let total = 1;
                 function inner() { return null.price; }
@@ -26,7 +26,7 @@ struct ScriptErrorTests {
 
     @Test("a syntax error names the file and the line")
     func syntaxErrorLocation() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await host.exception(from: "let a = 1;\nlet b = (;\n", url: "/app/broken.js")
             #expect(error.name == "SyntaxError")
             #expect(error.sourceURL == "/app/broken.js")
@@ -53,7 +53,7 @@ struct ScriptErrorTests {
         ThrownCase(statement: #"throw 42"#, name: "Error", message: "42", hasStack: false),
     ])
     func exceptionNameAndMessage(_ thrown: ThrownCase) async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await host.exception(from: thrown.statement)
             #expect(error.name == thrown.name)
             #expect(error.message == thrown.message)
@@ -64,7 +64,7 @@ struct ScriptErrorTests {
 
     @Test("JavaScriptCore's frames are rewritten in node's shape")
     func nodeStyleFrames() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await host.exception(from: "function f() { [1].forEach(function g() { throw new Error('x'); }); }\nf();", url: "/app/frames.js")
             let frames = error.stack.split(separator: "\n").map(String.init)
             #expect(frames.first?.hasPrefix("    at g (/app/frames.js:1:") == true)

@@ -19,7 +19,7 @@ final class TestEngine: Sendable {
     func start(_ source: String, url: String = "/virtual/main.js") {
         let engine = self.engine
         engine.post { context in
-            do {
+            do throws(ScriptError) {
                 try context.evaluate(source, url: url)
             } catch {
                 engine.fail(error)
@@ -31,7 +31,7 @@ final class TestEngine: Sendable {
     func startMain(_ path: String) {
         let engine = self.engine
         engine.post { context in
-            do {
+            do throws(ScriptError) {
                 try context.runMain(path)
             } catch {
                 engine.fail(error)
@@ -49,7 +49,7 @@ final class TestEngine: Sendable {
     /// Evaluates `source` expecting a JS exception, and returns it.
     func exception(from source: String, url: String = "/virtual/eval.js") async throws -> ScriptError {
         try await engine.perform { context -> ScriptError in
-            do {
+            do throws(ScriptError) {
                 try context.evaluate(source, url: url)
             } catch {
                 return error

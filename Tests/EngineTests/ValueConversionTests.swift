@@ -18,7 +18,7 @@ struct ValueConversionTests {
 
     @Test("nested objects and arrays survive Swift → JS → Swift unchanged")
     func nestedRoundTrip() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             try await host.define("value", Self.nested)
             #expect(try await host.evaluate("value") == Self.nested)
             // JS sees real objects and arrays, not strings.
@@ -39,7 +39,7 @@ struct ValueConversionTests {
         ("undefined", "null"),
     ])
     func jsToSwift(source: String, expected: String) async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             #expect(try await host.evaluate(source) == (try JSONParser.parse(expected)))
         }
     }
@@ -47,7 +47,7 @@ struct ValueConversionTests {
     @Test("unicode, emoji included, crosses both ways unchanged")
     func unicodeRoundTrip() async throws {
         let text = "héllo wörld 中文 😀 👩‍👩‍👧 🇵🇹 e\u{301}"
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             try await host.define("text", .string(text))
             #expect(try await host.evaluate("text") == .string(text))
             // JS sees UTF-16: the emoji is one surrogate pair.
@@ -58,7 +58,7 @@ struct ValueConversionTests {
 
     @Test("negative zero keeps its sign both ways")
     func negativeZero() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let fromJS = try await host.evaluate("-0")
             #expect(fromJS.numberValue?.sign == .minus)
             try await host.define("zero", .number(-0.0))
@@ -68,7 +68,7 @@ struct ValueConversionTests {
 
     @Test("key order is kept both ways")
     func keyOrder() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let fromJS = try await host.evaluate("({zeta: 1, alpha: 2, mid: 3, beta: {y: 1, x: 2}})")
             #expect(fromJS.objectValue?.keys == ["zeta", "alpha", "mid", "beta"])
             #expect(fromJS["beta"]?.objectValue?.keys == ["y", "x"])
@@ -80,7 +80,7 @@ struct ValueConversionTests {
 
     @Test("Uint8Array and ArrayBuffer become bytes, and bytes come back as a Uint8Array")
     func binary() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             #expect(try await host.evaluate("new Uint8Array([0, 1, 254, 255])") == .bytes([0, 1, 254, 255]))
             #expect(try await host.evaluate("new Uint8Array([9, 8, 7]).buffer") == .bytes([9, 8, 7]))
             // A view onto part of a buffer gives only its own bytes.
@@ -96,7 +96,7 @@ struct ValueConversionTests {
 
     @Test("a __proto__ key crosses as data and never changes a prototype")
     func protoKey() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let fromJS = try await host.evaluate(#"JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')"#)
             #expect(fromJS.objectValue?.keys == ["__proto__", "a"])
             #expect(fromJS["__proto__"] == ["polluted": true])
@@ -123,7 +123,7 @@ struct ValueConversionLimitTests {
 
     @Test("nesting 256 deep is accepted")
     func depthAtTheLimit() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             var value = try await host.evaluate(Self.nestedObjects(256))
             var levels = 1
             while let inner = value["x"] { value = inner; levels += 1 }
@@ -133,7 +133,7 @@ struct ValueConversionLimitTests {
 
     @Test("nesting 257 deep is refused with the path of the value too deep")
     func depthOverTheLimit() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await conversionError(host, Self.nestedObjects(257))
             #expect(error.kind == .tooDeep)
             #expect(error.path == String(repeating: "/x", count: 256))
@@ -142,7 +142,7 @@ struct ValueConversionLimitTests {
 
     @Test("nested arrays count toward the depth too, with indices in the path")
     func arrayDepth() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await conversionError(host, "(() => { const root = []; let c = root; for (let i = 1; i < 257; i++) { const n = []; c.push('pad', n); c = n; } return root; })()")
             #expect(error.kind == .tooDeep)
             #expect(error.path == String(repeating: "/1", count: 256))
@@ -151,7 +151,7 @@ struct ValueConversionLimitTests {
 
     @Test("a cycle is refused as too deep rather than looping")
     func cycle() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await conversionError(host, "(() => { const a = {name: 'a'}; a.self = a; return a; })()")
             #expect(error.kind == .tooDeep)
             #expect(error.path.hasPrefix("/self/self"))
@@ -164,7 +164,7 @@ struct ValueConversionLimitTests {
         "Array.from({length: 17}, () => 'y'.repeat(1024 * 1024))",
     ])
     func tooLarge(source: String) async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await conversionError(host, source)
             #expect(error.kind == .tooLarge)
             #expect(error.message.contains("16 MiB"))
@@ -173,7 +173,7 @@ struct ValueConversionLimitTests {
 
     @Test("a value just under 16 MiB is accepted")
     func justUnderTheLimit() async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let value = try await host.evaluate("'x'.repeat(16 * 1024 * 1024 - 16)")
             #expect(value.stringValue?.utf8.count == 16 * 1024 * 1024 - 16)
         }
@@ -187,7 +187,7 @@ struct ValueConversionLimitTests {
         (#""ends high \uD83D""#, ""),
     ])
     func loneSurrogate(source: String, path: String) async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await conversionError(host, source)
             #expect(error.kind == .loneSurrogate)
             #expect(error.path == path)
@@ -200,7 +200,7 @@ struct ValueConversionLimitTests {
         ("({floats: new Float64Array(2)})", "/floats", "a typed array other than Uint8Array"),
     ])
     func unsupported(source: String, path: String, what: String) async throws {
-        try await withEngine { host in
+        try await withEngine { (host) async throws in
             let error = try await conversionError(host, source)
             #expect(error.kind == .unsupported(what))
             #expect(error.path == path)
@@ -210,7 +210,7 @@ struct ValueConversionLimitTests {
     func conversionError(_ host: TestEngine, _ source: String) async throws -> ValueConversionError {
         try await host.engine.perform { context -> ValueConversionError in
             let value = try context.evaluate(source, url: "/virtual/limits.js")
-            do {
+            do throws(ValueConversionError) {
                 _ = try context.jsonValue(from: value)
             } catch {
                 return error

@@ -145,7 +145,8 @@ extension TypeScriptDeclarations {
 
             var lines = Self.preamble
             for target in targets {
-                lines += ["", "// " + target.name + " " + target.version + " (services/" + target.name + ".json)", ""]
+                let version = target.version.isEmpty ? "" : " " + target.version
+                lines += ["", "// " + target.name + version + " (services/" + target.name + ".json)", ""]
                 lines += declarations(of: target).map(\.lines).joined(separator: [""])
             }
             lines.append("")
