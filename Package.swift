@@ -44,7 +44,7 @@ let package = Package(
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"]),
     ]

@@ -82,7 +82,9 @@ struct TypeScriptDeclarationsTests {
         (##"{"type": "object", "properties": {"due-date": {"type": "string"}, "$id": {}, "_x1": {}, "2nd": {}}}"##,
          "{\n  \"due-date\"?: string;\n  $id?: unknown;\n  _x1?: unknown;\n  \"2nd\"?: unknown;\n}"),
         (##"{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "number"}}"##,
-         "{\n  a?: string;\n  [key: string]: number | string;\n}"),
+         "{\n  a?: string;\n  [key: string]: number | string | undefined;\n}"),
+        (##"{"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "number"}}"##,
+         "{\n  a: string;\n  [key: string]: number | string;\n}"),
         (##"{"type": "object", "properties": {"a": {"type": "string", "description": "The a."}}}"##,
          "{\n  /** The a. */\n  a?: string;\n}"),
         (##"{"type": "object", "properties": {"a": {"description": "Ends */ early?", "default": 1, "deprecated": true}}}"##,
@@ -167,6 +169,74 @@ struct TypeScriptDeclarationsTests {
         }
         #expect(output.contains("\n  \"x-ray\": {\n"))
         #expect(output.contains("export interface XRayScanAllParams {\n  \"a b\"?: \"}\";\n}"))
+    }
+
+    /// Where `tsc` is, when it is installed (Debian's node-typescript has one).
+    static let typeScriptCompiler: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        .split(separator: ":").map { $0 + "/tsc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("where tsc is installed, the declarations type-check and type calls as the contracts say",
+          .enabled(if: typeScriptCompiler != nil, "tsc is not installed"))
+    func typeCheck() throws {
+        let services = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("services")
+        let files = try FileManager.default.contentsOfDirectory(atPath: services.path).filter { $0.hasSuffix(".json") }
+        var contracts = try files.map { try JSONParser.parse(String(contentsOf: services.appendingPathComponent($0), encoding: .utf8)) }
+        contracts.removeAll { $0["target"]?.stringValue == "notes" }
+        contracts.append(try JSONParser.parse(Self.notesContract))
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-dts-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TypeScriptDeclarations.generate(contracts: contracts)
+            .write(to: directory.appendingPathComponent("hybrid.d.ts"), atomically: true, encoding: .utf8)
+        // Each @ts-expect-error fails the check if the line after it is not an error.
+        try #"""
+            import type { HybridError, ParamsOf, ResultOf } from "./hybrid";
+            export async function uses(): Promise<void> {
+              const saved = await Hybrid.call("notes", "save", { note: { title: "milk", color: "red" }, attachment: new Uint8Array(2) });
+              const id: number = saved.id;
+              const listed = await Hybrid.call("notes", "list");
+              const title: string | undefined = listed.notes[0]?.title;
+              const span: [number, number] | undefined = listed.span;
+              await Hybrid.call("notes", "list", { limit: 3, "x-trace": true }, { timeoutMs: 500 });
+              const subscription = Hybrid.subscribe("notes", "list", undefined, async (result) => { result.notes; },
+                                                    { onError: (error: HybridError) => { const code: "E_FAILED" | string = error.code; } });
+              subscription.stop();
+              const params: ParamsOf<"notes", "save"> = { note: { title: "x" } };
+              const result: ResultOf<"notes", "save"> = { id: 1 };
+              const targets = await Hybrid.targets();
+              const granted: boolean | undefined = targets["notes"]?.granted;
+              // @ts-expect-error: save's params are required
+              await Hybrid.call("notes", "save");
+              // @ts-expect-error: color is "red" or "green"
+              await Hybrid.call("notes", "save", { note: { title: "x", color: "blue" } });
+              // @ts-expect-error: no such action
+              await Hybrid.call("notes", "delete");
+              // @ts-expect-error: no such target
+              await Hybrid.call("nowhere", "list");
+              // @ts-expect-error: id is a number
+              const wrong: string = saved.id;
+              // @ts-expect-error: save's params are required
+              Hybrid.subscribe("notes", "save", undefined, () => {});
+              void [id, title, span, params, result, granted, wrong];
+            }
+
+            """#.write(to: directory.appendingPathComponent("uses.ts"), atomically: true, encoding: .utf8)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.typeScriptCompiler))
+        process.arguments = ["--noEmit", "--strict", "--target", "es2020", "--lib", "es2020,dom", "--types", "",
+                             "hybrid.d.ts", "uses.ts"]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
     }
 
     @Test("an output with no contracts still declares the Hybrid global")
@@ -363,6 +433,153 @@ struct TypeScriptDeclarationsTests {
         """#
 
     static let notesDeclarations = #"""
-        GOLDEN
+        // Generated by `hybrid contracts dts` from services/*.json. Do not edit.
+
+        /** What `error.code` says when a call is rejected. */
+        export type HybridErrorCode = "E_UNKNOWN_TARGET" | "E_UNKNOWN_ACTION" | "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_LARGE" | "E_SHUTDOWN";
+
+        /** What a rejected call rejects with. */
+        export interface HybridError extends Error {
+          name: "HybridError";
+          code: HybridErrorCode;
+          target: string;
+          action: string;
+          /** For E_BAD_PARAMS: a JSON Pointer to the offending field of the params, such as "/records/2/title". */
+          path?: string;
+          /** For E_FAILED: `reason` says why the service failed. */
+          details?: { reason?: string; [key: string]: unknown };
+        }
+
+        export interface CallOptions {
+          /** Rejects with E_TIMEOUT after this many milliseconds; the service sees a cancellation. */
+          timeoutMs?: number;
+          /** Aborting rejects the call with E_CANCELLED. */
+          signal?: AbortSignal;
+        }
+
+        export interface SubscribeOptions {
+          /** Receives the error that ends the subscription; without it, that error goes unhandled. */
+          onError?: (error: HybridError) => void;
+        }
+
+        export interface Subscription {
+          /** Ends the subscription and cancels its call in flight. */
+          stop(): void;
+        }
+
+        /** A JSON Schema (draft 2020-12), as a contract holds it. */
+        export type JSONSchema = boolean | { [keyword: string]: unknown };
+
+        /** One action of a target's contract, as `Hybrid.targets()` describes it. */
+        export interface ActionDescription {
+          description: string;
+          params: JSONSchema;
+          result: JSONSchema;
+          errors: HybridErrorCode[];
+        }
+
+        /** One target's contract, as `Hybrid.targets()` describes it. */
+        export interface TargetDescription {
+          version: string;
+          description: string;
+          /** Whether this app may call the target: app.json grants it. */
+          granted: boolean;
+          actions: { [action: string]: ActionDescription };
+        }
+
+        // notes 2.1.0 (services/notes.json)
+
+        export interface NotesListParams {
+          limit?: number;
+          "x-trace"?: boolean;
+        }
+
+        /** The notes and when they span. */
+        export interface NotesListResult {
+          notes: NotesNote[];
+          span?: [number, number];
+        }
+
+        export interface NotesSaveParams {
+          note: NotesNote;
+          /** Bytes kept beside the note. */
+          attachment?: Uint8Array;
+        }
+
+        export interface NotesSaveResult {
+          id: number;
+        }
+
+        /** A note. */
+        export interface NotesNote {
+          title: string;
+          tags?: string[];
+          /** @default "red" */
+          color?: "red" | "green";
+        }
+
+        /** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */
+        export interface HybridActions {
+          /** Short notes kept on this machine. */
+          notes: {
+            /** Every note, newest first. */
+            list: { params: NotesListParams; result: NotesListResult; errors: never };
+            /** Saves a note and answers its id. */
+            save: { params: NotesSaveParams; result: NotesSaveResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+          };
+        }
+
+        /** The params of `target.action`. */
+        export type ParamsOf<T extends keyof HybridActions, A extends keyof HybridActions[T]> =
+          HybridActions[T][A] extends { params: infer P } ? P : never;
+
+        /** The result of `target.action`. */
+        export type ResultOf<T extends keyof HybridActions, A extends keyof HybridActions[T]> =
+          HybridActions[T][A] extends { result: infer R } ? R : never;
+
+        /** A call's arguments after target and action: params may be left out when they require nothing. */
+        export type CallArguments<T extends keyof HybridActions, A extends keyof HybridActions[T]> =
+          {} extends ParamsOf<T, A>
+            ? [params?: ParamsOf<T, A>, options?: CallOptions]
+            : [params: ParamsOf<T, A>, options?: CallOptions];
+
+        /** The global `Hybrid`: how JavaScript calls native services. */
+        export interface HybridAPI {
+          /** Calls `target.action` with `params`: resolves with its result, or rejects with a HybridError. */
+          call<T extends keyof HybridActions, A extends keyof HybridActions[T]>(
+            target: T,
+            action: A,
+            ...args: CallArguments<T, A>
+          ): Promise<ResultOf<T, A>>;
+          /**
+           * Calls `target.action` again and again, handing each result to `onEvent`; when a result
+           * carries `seq` (or `cursor`), the next call asks for what came after it through `since`.
+           */
+          subscribe<T extends keyof HybridActions, A extends keyof HybridActions[T]>(
+            target: T,
+            action: A,
+            params: {} extends ParamsOf<T, A> ? ParamsOf<T, A> | undefined : ParamsOf<T, A>,
+            onEvent: (result: ResultOf<T, A>) => void | Promise<void>,
+            options?: SubscribeOptions
+          ): Subscription;
+          /** The contracts of every registered target, with whether this app may call it. */
+          targets(): Promise<Record<string, TargetDescription>>;
+          /** The class of the errors calls reject with, for `instanceof`. */
+          readonly HybridError: new (fields: {
+            code: HybridErrorCode;
+            message: string;
+            target: string;
+            action: string;
+            path?: string;
+            details?: { reason?: string; [key: string]: unknown };
+          }) => HybridError;
+        }
+
+        declare global {
+          const Hybrid: HybridAPI;
+        }
+
+        export {};
+
         """#
 }

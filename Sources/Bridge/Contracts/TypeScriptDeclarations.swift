@@ -287,8 +287,10 @@ extension TypeScriptDeclarations {
             let index: TypeScriptType? = switch additional {
             case nil: properties.isEmpty ? .unknown : nil
             case .keyword("never")?: properties.isEmpty ? .never : nil
-            // TypeScript wants every property to fit the index signature.
-            case let type?: .union([type] + properties.map(\.type))
+            // TypeScript wants every property to fit the index signature, `undefined` of an
+            // optional one included.
+            case let type?: .union([type] + properties.map(\.type)
+                + (properties.contains(where: \.isOptional) ? [.keyword("undefined")] : []))
             }
             return .object(.init(properties: properties, indexSignature: index))
         }

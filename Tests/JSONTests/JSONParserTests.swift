@@ -1,0 +1,87 @@
+import JSON
+import Testing
+
+@Suite("JSON parser and writer")
+struct JSONParserTests {
+    @Test("values parse into the matching cases, objects keeping key order")
+    func parsesValues() throws {
+        let value = try JSONParser.parse(#"{"b": [1, -2.5e3, true, false, null], "a": "x\u00e9\ud83d\ude00", "c": {}}"#)
+        #expect(value["b"] == [1, -2500, true, false, nil])
+        #expect(value["a"] == "xé😀")
+        #expect(value.objectValue?.keys == ["b", "a", "c"])
+    }
+
+    @Test("writing then parsing gives the same value back", arguments: [
+        #"{"a":1,"b":[true,null,"q\"uote\\back\nline\u0001"],"c":{"d":-0.5}}"#,
+        #"[1e+300,12345678901234,0.1,-3]"#,
+        #""plain""#,
+    ])
+    func roundTrips(text: String) throws {
+        let value = try JSONParser.parse(text)
+        #expect(try JSONParser.parse(JSONWriter.write(value)) == value)
+        #expect(try JSONParser.parse(JSONWriter.write(value, options: .init(pretty: true))) == value)
+    }
+
+    @Test("integers are written without a fraction, NaN as null")
+    func numbers() {
+        #expect(JSONWriter.write([1, 2.5, .number(.nan), 1e21]) == "[1,2.5,null,1e+21]")
+    }
+
+    @Test("sorted keys give one canonical text whatever the insertion order")
+    func canonicalForm() {
+        let a: JSONValue = ["b": 1, "a": ["d": 2, "c": 3]]
+        let b: JSONValue = ["a": ["c": 3, "d": 2], "b": 1]
+        #expect(a == b)
+        let options = JSONWriter.Options(sortedKeys: true)
+        #expect(JSONWriter.write(a, options: options) == JSONWriter.write(b, options: options))
+        #expect(JSONWriter.write(a, options: options) == #"{"a":{"c":3,"d":2},"b":1}"#)
+    }
+
+    @Test("bad text is refused with the line and column of the problem", arguments: [
+        ("{\"a\": }", 1, 7),
+        ("[1,\n 2,\n x]", 3, 2),
+        ("\"unterminated", 1, 14),
+        ("{\"a\": 1} trailing", 1, 10),
+        ("\"\\ud800\"", 1, 8),
+        ("01", 1, 2),
+    ])
+    func refusesBadText(text: String, line: Int, column: Int) {
+        #expect {
+            try JSONParser.parse(text)
+        } throws: { error in
+            guard let error = error as? JSONSyntaxError else { return false }
+            return error.line == line && error.column == column
+        }
+    }
+
+    @Test("nesting deeper than the maximum is refused rather than overflowing the stack")
+    func depthLimit() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test("base64 round-trips bytes of every length")
+    func base64() {
+        for length in 0..<10 {
+            let bytes = (0..<length).map { UInt8(($0 * 37 + 11) % 256) }
+            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+        }
+        #expect(Base64.encode(Array("hello".utf8)) == "aGVsbG8=")
+        #expect(Base64.decode("not base64!") == nil)
+    }
+}
+
+@Suite("JSON Pointer")
+struct JSONPointerTests {
+    @Test("tokens with ~ and / are escaped and found again")
+    func escaping() {
+        let pointer = JSONPointer.appending(JSONPointer.appending("", key: "a/b"), key: "m~n")
+        #expect(pointer == "/a~1b/m~0n")
+        #expect(JSONPointer.tokens(pointer) == ["a/b", "m~n"])
+        let doc: JSONValue = ["a/b": ["m~n": [10, 20]]]
+        #expect(JSONPointer.resolve(pointer, in: doc) == [10, 20])
+        #expect(JSONPointer.resolve(JSONPointer.appending(pointer, index: 1), in: doc) == 20)
+        #expect(JSONPointer.resolve("/missing", in: doc) == nil)
+        #expect(JSONPointer.tokens("no-slash") == nil)
+    }
+}
