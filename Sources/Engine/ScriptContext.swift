@@ -152,30 +152,36 @@ public final class ScriptContext {
     @discardableResult
     public func evaluate(_ source: String, url: String, line: Int = 1) throws(ScriptError) -> JSValueRef {
         assertOnThread()
-        let sourceString = Self.makeJSString(source)
-        let urlString = Self.makeJSString(url)
-        defer {
-            JSStringRelease(sourceString)
-            JSStringRelease(urlString)
-        }
         var exception: JSValueRef?
-        let result = JSEvaluateScript(ref, sourceString, nil, urlString, Int32(line), &exception)
+        let result = rawEvaluate(source, url: url, line: line, exception: &exception)
         if let exception { throw scriptError(from: exception) }
         return result ?? undefined
     }
 
-    /// Checks syntax without running: the error carries file:line:column.
+    /// Checks syntax without running.
     public func checkSyntax(_ source: String, url: String) throws(ScriptError) {
-        let sourceString = Self.makeJSString(source)
-        let urlString = Self.makeJSString(url)
-        defer {
-            JSStringRelease(sourceString)
-            JSStringRelease(urlString)
-        }
         var exception: JSValueRef?
-        if !JSCheckScriptSyntax(ref, sourceString, urlString, 1, &exception), let exception {
-            throw scriptError(from: exception)
+        let valid = withJSStrings(source, url) { sourceString, urlString in
+            JSCheckScriptSyntax(ref, sourceString, urlString, 1, &exception)
         }
+        if !valid, let exception { throw scriptError(from: exception) }
+    }
+
+    /// JSEvaluateScript with Swift strings; the exception is left for the caller.
+    func rawEvaluate(_ source: String, url: String, line: Int, exception: inout JSValueRef?) -> JSValueRef? {
+        withJSStrings(source, url) { sourceString, urlString in
+            JSEvaluateScript(ref, sourceString, nil, urlString, Int32(line), &exception)
+        }
+    }
+
+    private func withJSStrings<T>(_ first: String, _ second: String, _ body: (JSStringRef, JSStringRef) -> T) -> T {
+        let a = Self.makeJSString(first)
+        let b = Self.makeJSString(second)
+        defer {
+            JSStringRelease(a)
+            JSStringRelease(b)
+        }
+        return body(a, b)
     }
 
     @discardableResult
@@ -243,14 +249,8 @@ extension ScriptContext {
     /// Evaluates `source`; an exception is rethrown to JS as the very same value, so a syntax
     /// error keeps its file, line and column.
     func evaluateKeepingException(_ source: String, url: String) throws -> JSValueRef {
-        let sourceString = Self.makeJSString(source)
-        let urlString = Self.makeJSString(url)
-        defer {
-            JSStringRelease(sourceString)
-            JSStringRelease(urlString)
-        }
         var exception: JSValueRef?
-        let result = JSEvaluateScript(ref, sourceString, nil, urlString, 1, &exception)
+        let result = rawEvaluate(source, url: url, line: 1, exception: &exception)
         if let exception { throw ThrownJSValue(value: exception) }
         return result ?? undefined
     }

@@ -227,7 +227,7 @@ struct TypeScriptDeclarationsTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.typeScriptCompiler))
-        process.arguments = ["--noEmit", "--strict", "--target", "es2020", "--lib", "es2020,dom", "--types", "",
+        process.arguments = ["--noEmit", "--strict", "--target", "es2020", "--lib", "es2020,dom",
                              "hybrid.d.ts", "uses.ts"]
         process.currentDirectoryURL = directory
         let output = Pipe()

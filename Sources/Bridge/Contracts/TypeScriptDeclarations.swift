@@ -19,7 +19,8 @@ import JSON
 /// result schema it appears in; a reference that resolves to nothing gives `unknown`.
 public enum TypeScriptDeclarations {
     /// The whole `.d.ts` text for these contracts (each the parsed JSON of one `services/*.json`),
-    /// sorted by target. A value that is not an object with a string `target` is left out.
+    /// sorted by target. A value that is not an object with a string `target` is left out; two
+    /// contracts of one target give a file TypeScript refuses, as they would a registry.
     public static func generate(contracts: [JSONValue]) -> String {
         var generator = Generator()
         return generator.generate(contracts: contracts)

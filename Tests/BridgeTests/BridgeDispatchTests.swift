@@ -1,0 +1,533 @@
+import Bridge
+import Engine
+import Foundation
+import JSON
+import Testing
+
+// Every E_* code reached from JS through a real engine, a real BridgeDispatcher and a test
+// service ("probe") registered with a contract written here.
+
+@Suite("bridge dispatch")
+struct BridgeDispatchTests {
+    @Test("a call reaches its service and answers with the result")
+    func roundTrip() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run(#"return await Hybrid.call("probe", "echo", {title: "milk", qty: 2, tags: ["a"], blob: new Uint8Array([1, 2])});"#)
+            #expect(answer == ["title": "milk", "qty": 2, "tags": ["a"], "blob": .bytes([1, 2])])
+            let worker = try await host.run(#"return await Hybrid.call("probe", "work", {i: 7});"#)
+            #expect(worker == ["i": 7])
+        }
+    }
+
+    @Test("an unknown target is E_UNKNOWN_TARGET, naming the registered targets")
+    func unknownTarget() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run(#"return await outcome(Hybrid.call("nowhere", "find", {}));"#)
+            #expect(error["code"] == "E_UNKNOWN_TARGET")
+            #expect(error["target"] == "nowhere")
+            #expect(error["action"] == "find")
+            #expect(error["isError"] == true)
+            #expect(error["message"]?.stringValue?.contains("bridge, probe, secret") == true)
+        }
+    }
+
+    @Test("an unknown action is E_UNKNOWN_ACTION, naming the target's actions")
+    func unknownAction() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run(#"return await outcome(Hybrid.call("probe", "teleport", {}));"#)
+            #expect(error["code"] == "E_UNKNOWN_ACTION")
+            #expect(error["target"] == "probe")
+            #expect(error["action"] == "teleport")
+            #expect(error["message"]?.stringValue?.contains("echo") == true)
+        }
+    }
+
+    @Test("params that break the contract are E_BAD_PARAMS with a JSON Pointer path", arguments: [
+        (#"{items: [{sku: "a", qty: 1}, {sku: "b", qty: "2"}]}"#, "/items/1/qty", "expected integer, got string"),
+        (#"{items: [{sku: "a"}]}"#, "/items/0/qty", "missing required property \"qty\""),
+        (#"{items: [{sku: "a", qty: 0}]}"#, "/items/0/qty", "must be at least 1"),
+        (#"{items: [], coupon: "FREE"}"#, "/coupon", "unexpected property"),
+        (#"{}"#, "/items", "missing required property \"items\""),
+        (#"{items: [], "we~ird/key": 1}"#, "/we~0ird~1key", "unexpected property"),
+    ])
+    func badParams(params: String, path: String, message: String) async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run("return await outcome(Hybrid.call(\"probe\", \"order\", \(params)));")
+            #expect(error["code"] == "E_BAD_PARAMS")
+            #expect(error["path"] == .string(path))
+            #expect(error["message"]?.stringValue?.contains(message) == true, "\(error)")
+            #expect(error["message"]?.stringValue?.hasPrefix("params\(path)") == true, "\(error)")
+        }
+    }
+
+    @Test("a target without a grant is E_DENIED, checked before the action")
+    func denied() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run(#"return await outcome(Hybrid.call("secret", "peek", {}));"#)
+            #expect(error["code"] == "E_DENIED")
+            #expect(error["target"] == "secret")
+            #expect(error["message"]?.stringValue?.contains("no grant for \"secret\"") == true)
+            let unknownAction = try await host.run(#"return await outcome(Hybrid.call("secret", "nope", {}));"#)
+            #expect(unknownAction["code"] == "E_DENIED")
+            #expect(host.observer.started(of: "peek") == 0)
+        }
+    }
+
+    @Test("a service that throws is E_FAILED with details.reason, and the host serves the next call", arguments: [
+        ("fail", "bridge", "out_of_stock"),
+        ("fail", "swift", "internal"),
+        ("failLater", "bridge", "out_of_stock"),
+        ("failLater", "swift", "internal"),
+    ])
+    func failed(action: String, kind: String, reason: String) async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("""
+                const failed = await outcome(Hybrid.call("probe", "\(action)", {kind: "\(kind)"}));
+                const next = await Hybrid.call("probe", "work", {i: 1});
+                return {failed, next};
+                """)
+            let error = try #require(answer["failed"])
+            #expect(error["code"] == "E_FAILED")
+            #expect(error["action"] == .string(action))
+            #expect(error["details"]?["reason"] == .string(reason))
+            if kind == "bridge" {
+                #expect(error["details"]?["item"] == "milk")
+                #expect(error["message"] == "no milk left")
+            } else {
+                #expect(error["message"]?.stringValue?.contains("probe.\(action) failed") == true)
+            }
+            #expect(answer["next"] == ["i": 1])
+        }
+    }
+
+    @Test("a call that outlives timeoutMs is E_TIMEOUT, and the service sees the cancellation")
+    func timeout() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run(#"return await outcome(Hybrid.call("probe", "hang", {}, {timeoutMs: 50}));"#)
+            #expect(error["code"] == "E_TIMEOUT")
+            #expect(error["target"] == "probe")
+            #expect(error["action"] == "hang")
+            #expect(error["message"]?.stringValue?.contains("50 ms") == true)
+            #expect(await host.observer.waitForCancellations(1))
+            #expect(try await host.pendingCount() == 0)
+        }
+    }
+
+    @Test("a call that answers within timeoutMs resolves normally")
+    func timeoutNotReached() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run(#"return await Hybrid.call("probe", "work", {i: 3}, {timeoutMs: 60000});"#)
+            #expect(answer == ["i": 3])
+        }
+    }
+
+    @Test("a timeoutMs that is not a positive number is E_BAD_PARAMS", arguments: ["-1", "0", "'soon'", "NaN", "Infinity"])
+    func badTimeout(timeout: String) async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run("return await outcome(Hybrid.call(\"probe\", \"work\", {i: 1}, {timeoutMs: \(timeout)}));")
+            #expect(error["code"] == "E_BAD_PARAMS")
+            #expect(error["message"]?.stringValue?.contains("timeoutMs") == true)
+        }
+    }
+
+    @Test("aborting the signal of a pending call is E_CANCELLED, and the service sees the cancellation")
+    func cancelled() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run("""
+                const controller = new AbortController();
+                const answer = outcome(Hybrid.call("probe", "hang", {}, {signal: controller.signal}));
+                setTimeout(() => controller.abort(), 5);
+                return await answer;
+                """)
+            #expect(error["code"] == "E_CANCELLED")
+            #expect(error["target"] == "probe")
+            #expect(error["action"] == "hang")
+            #expect(await host.observer.waitForCancellations(1))
+            #expect(try await host.pendingCount() == 0)
+        }
+    }
+
+    @Test("a signal aborted before the call is E_CANCELLED without reaching the service")
+    func cancelledBeforeStart() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run("""
+                const controller = new AbortController();
+                controller.abort();
+                return await outcome(Hybrid.call("probe", "hang", {}, {signal: controller.signal}));
+                """)
+            #expect(error["code"] == "E_CANCELLED")
+            #expect(host.observer.started(of: "hang") == 0)
+        }
+    }
+
+    @Test("params over 16 MiB are E_TOO_LARGE, and the host serves the next call")
+    func tooLarge() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("""
+                const big = await outcome(Hybrid.call("probe", "echo", {blob: "x".repeat(16 * 1024 * 1024 + 1)}));
+                const bytes = await outcome(Hybrid.call("probe", "work", {i: 1, bytes: new Uint8Array(17 * 1024 * 1024)}));
+                const next = await Hybrid.call("probe", "echo", {small: true});
+                return {big, bytes, next};
+                """)
+            #expect(answer["big"]?["code"] == "E_TOO_LARGE")
+            #expect(answer["big"]?["message"]?.stringValue?.contains("16 MiB") == true)
+            #expect(answer["bytes"]?["code"] == "E_TOO_LARGE")
+            #expect(answer["next"] == ["small": true])
+        }
+    }
+
+    @Test("a call pending at shutdown is E_SHUTDOWN, and the service sees the cancellation")
+    func shutdown() async throws {
+        let host = try await BridgeTestHost()
+        host.start(#"outcome(Hybrid.call("probe", "hang", {})).then(__report);"#)
+        #expect(await host.observer.waitForStarts(1))
+        host.engine.shutdown()
+        let reports = host.reports.read { $0 }
+        #expect(reports.count == 1)
+        #expect(reports.first?["code"] == "E_SHUTDOWN")
+        #expect(reports.first?["action"] == "hang")
+        #expect(await host.observer.waitForCancellations(1))
+    }
+
+    @Test("results are checked against the contract in test mode: a wrong shape is E_FAILED, reason contract", arguments: ["wrongShape", "wrongShapeLater"])
+    func resultValidation(action: String) async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run("return await outcome(Hybrid.call(\"probe\", \"\(action)\", {}));")
+            #expect(error["code"] == "E_FAILED")
+            #expect(error["details"]?["reason"] == "contract")
+            #expect(error["message"]?.stringValue?.contains("result/count: expected integer, got string") == true, "\(error)")
+        }
+    }
+
+    @Test("without result checking, a wrong shape is answered as the service gave it")
+    func resultValidationOff() async throws {
+        try await withBridge(validatesResults: false) { (host) async throws in
+            let answer = try await host.run(#"return await Hybrid.call("probe", "wrongShapeLater", {});"#)
+            #expect(answer == ["count": "three"])
+        }
+    }
+
+    @Test("an action registered without a contract fails with E_FAILED, reason no_contract")
+    func noContract() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run(#"return await outcome(Hybrid.call("probe", "uncontracted", {}));"#)
+            #expect(error["code"] == "E_FAILED")
+            #expect(error["details"]?["reason"] == "no_contract")
+        }
+    }
+
+    @Test("Hybrid.targets lists every contract with whether the app is granted it")
+    func targets() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("""
+                const targets = await Hybrid.targets();
+                return Object.fromEntries(Object.entries(targets).map(([name, t]) => [name, {granted: t.granted, actions: Object.keys(t.actions)}]));
+                """)
+            #expect(answer["bridge"]?["granted"] == true)
+            #expect(answer["probe"]?["granted"] == true)
+            #expect(answer["secret"]?["granted"] == false)
+            #expect(answer["probe"]?["actions"]?.arrayValue?.contains("hang") == true)
+        }
+    }
+
+    @Test("Hybrid.subscribe hands each answer to onEvent until stop() cancels the call in flight")
+    func subscribeStop() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("""
+                const events = [];
+                let subscription;
+                await new Promise((resolve) => {
+                    subscription = Hybrid.subscribe("probe", "work", {i: 5}, (event) => {
+                        events.push(event.i);
+                        if (events.length === 3) resolve();
+                    });
+                });
+                subscription.stop();
+                const stopped = events.length;
+                // A hanging subscription is cancelled by stop().
+                const hanging = Hybrid.subscribe("probe", "hang", {}, () => events.push("never"));
+                await new Promise((resolve) => setTimeout(resolve, 5));
+                hanging.stop();
+                await new Promise((resolve) => setTimeout(resolve, 5));
+                return {stopped, events};
+                """)
+            #expect(answer["stopped"] == 3)
+            #expect(answer["events"] == [5, 5, 5])
+            #expect(await host.observer.waitForCancellations(1))
+            #expect(try await host.pendingCount() == 0)
+        }
+    }
+}
+
+// MARK: - The test service and its host
+
+/// The contract of the test service, written here as services/probe.json would be.
+let probeContract: JSONValue = [
+    "target": "probe", "version": "1.0.0", "description": "A service made for the bridge's tests.",
+    "actions": [
+        "echo": action(params: ["type": "object"], result: ["type": "object"]),
+        "work": action(params: ["type": "object", "required": ["i"], "properties": ["i": ["type": "integer"]]],
+                       result: ["type": "object", "required": ["i"]]),
+        "delayed": action(params: ["type": "object", "required": ["i", "ms"]], result: ["type": "object", "required": ["i"]]),
+        "order": action(params: [
+            "type": "object", "additionalProperties": false, "required": ["items"],
+            "properties": ["items": ["type": "array", "items": [
+                "type": "object", "required": ["sku", "qty"],
+                "properties": ["sku": ["type": "string"], "qty": ["type": "integer", "minimum": 1]],
+            ]]],
+        ], result: ["type": "object"]),
+        "fail": action(params: ["type": "object", "properties": ["kind": ["enum": ["bridge", "swift"]]]], result: ["type": "object"]),
+        "failLater": action(params: ["type": "object", "properties": ["kind": ["enum": ["bridge", "swift"]]]], result: ["type": "object"]),
+        "hang": action(params: ["type": "object"], result: ["type": "object"]),
+        "wrongShape": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
+        "wrongShapeLater": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
+    ],
+]
+
+let secretContract: JSONValue = [
+    "target": "secret", "version": "1.0.0", "description": "A target no test app is granted.",
+    "actions": ["peek": action(params: ["type": "object"], result: ["type": "object"])],
+]
+
+private func action(params: JSONValue, result: JSONValue) -> JSONValue {
+    ["description": "A test action.", "params": params, "result": result, "errors": []]
+}
+
+/// The repository's own services/bridge.json: the built-in target needs its contract.
+func bridgeContract() throws -> Contract {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let path = root.appendingPathComponent("services/bridge.json").path
+    return try Contract(text: try String(contentsOfFile: path, encoding: .utf8), file: path)
+}
+
+struct ProbeFailure: Error, CustomStringConvertible {
+    var description: String { "the probe's disk caught fire" }
+}
+
+/// A service whose actions exercise every way a call can end.
+struct ProbeService: BridgeService {
+    let target = "probe"
+    let observer: ServiceObserver
+
+    var actions: [String: ServiceAction] {
+        let observer = self.observer
+        return [
+            "echo": .inline { $0.params },
+            "work": .worker { call in
+                observer.didStart("work")
+                return ["i": call.params["i"] ?? .null]
+            },
+            "delayed": .worker { call in
+                try await Task.sleep(for: .milliseconds(call.params["ms"]?.intValue ?? 0))
+                return ["i": call.params["i"] ?? .null, "tag": call.params["tag"] ?? .null]
+            },
+            "order": .inline { $0.params },
+            "fail": .inline { try Self.fail($0) },
+            "failLater": .worker { try Self.fail($0) },
+            "hang": .worker { _ in
+                observer.didStart("hang")
+                let gate = OneShotGate()
+                await withTaskCancellationHandler {
+                    await gate.wait()
+                } onCancel: {
+                    gate.open()
+                }
+                if Task.isCancelled { observer.didSeeCancellation() }
+                throw CancellationError()
+            },
+            "wrongShape": .inline { _ in ["count": "three"] },
+            "wrongShapeLater": .worker { _ in ["count": "three"] },
+            "uncontracted": .inline { _ in [:] },
+        ]
+    }
+}
+
+extension ProbeService {
+    static func fail(_ call: ServiceCall) throws -> JSONValue {
+        if call.params["kind"] == "swift" { throw ProbeFailure() }
+        throw BridgeError.failed(reason: "out_of_stock", "no milk left", details: ["item": "milk"])
+    }
+}
+
+struct SecretService: BridgeService {
+    let target = "secret"
+    let observer: ServiceObserver
+    var actions: [String: ServiceAction] {
+        let observer = self.observer
+        return ["peek": .inline { _ in observer.didStart("peek"); return [:] }]
+    }
+}
+
+/// What the test services saw: calls started, cancellations noticed. Tests wait on it with an
+/// upper bound only, never for a fixed time.
+final class ServiceObserver: Sendable {
+    private struct State {
+        var starts: [String: Int] = [:]
+        var cancellations = 0
+        var waiters: [(condition: @Sendable (State) -> Bool, gate: OneShotGate)] = []
+    }
+    private let state = Locked(State())
+
+    func didStart(_ action: String) { change { $0.starts[action, default: 0] += 1 } }
+    func didSeeCancellation() { change { $0.cancellations += 1 } }
+    func started(of action: String) -> Int { state.withLock { $0.starts[action] ?? 0 } }
+
+    /// True once `count` cancellations were seen; false after 30 s.
+    func waitForCancellations(_ count: Int) async -> Bool { await wait { $0.cancellations >= count } }
+    /// True once `count` calls of `hang` started; false after 30 s.
+    func waitForStarts(_ count: Int) async -> Bool { await wait { ($0.starts["hang"] ?? 0) >= count } }
+
+    private func change(_ body: (inout State) -> Void) {
+        let ready: [OneShotGate] = state.withLock { state in
+            body(&state)
+            let current = state
+            let ready = state.waiters.filter { $0.condition(current) }.map(\.gate)
+            state.waiters.removeAll { $0.condition(current) }
+            return ready
+        }
+        for gate in ready { gate.open() }
+    }
+
+    private func wait(until condition: @escaping @Sendable (State) -> Bool) async -> Bool {
+        let gate = OneShotGate()
+        let already = state.withLock { state -> Bool in
+            if condition(state) { return true }
+            state.waiters.append((condition, gate))
+            return false
+        }
+        if already { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await gate.wait(); return true }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                gate.open()
+                return false
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first && condition(state.withLock { $0 })
+        }
+    }
+}
+
+/// Opens once; every waiter, earlier or later, then goes on.
+final class OneShotGate: Sendable {
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if open { continuation.resume() }
+        }
+    }
+}
+
+/// A value under a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    func read<T>(_ body: (Value) -> T) -> T { withLock { body($0) } }
+}
+
+/// An engine with a bridge installed over the probe and secret services, granted probe only.
+final class BridgeTestHost: Sendable {
+    let engine: JSEngine
+    let bridge: BridgeDispatcher
+    let observer = ServiceObserver()
+    /// Values JS handed to `__report`, in order.
+    let reports = Locked<[JSONValue]>([])
+
+    init(validatesResults: Bool = true) async throws {
+        var contracts: [String: Contract] = ["bridge": try bridgeContract()]
+        contracts["probe"] = try Contract(json: probeContract, file: "probe.json")
+        contracts["secret"] = try Contract(json: secretContract, file: "secret.json")
+        let registry = ServiceRegistry([ProbeService(observer: observer), SecretService(observer: observer)])
+        let grants = try Grants.parse(["probe"], knownTargets: ["bridge", "probe", "secret"], source: "test")
+        let app = AppContext(name: "bridge-tests", version: "1.0.0", dataDirectory: "/nonexistent", grants: grants)
+        let engine = JSEngine(options: EngineOptions(output: { _, _ in }))
+        let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
+                                      options: BridgeOptions(validatesResults: validatesResults))
+        let reports = self.reports
+        try await engine.perform { context in
+            try bridge.install(into: context, engine: engine)
+            context.setFunction(context.global, "__report") { args in
+                let value = try args.context.jsonValue(from: args[0])
+                reports.withLock { $0.append(value) }
+                return nil
+            }
+            // A settled call as plain data: its result, or its error's fields.
+            try context.evaluate("""
+                globalThis.outcome = async (promise) => {
+                  try { return {ok: true, value: await promise}; }
+                  catch (e) {
+                    return {ok: false, isError: e instanceof Error, name: e.name, code: e.code, message: e.message,
+                            target: e.target, action: e.action, path: e.path, details: e.details};
+                  }
+                };
+                """, url: "/virtual/bridge-test-prelude.js")
+        }
+        self.engine = engine
+        self.bridge = bridge
+    }
+
+    /// Evaluates `source` as a task; an exception ends the run.
+    func start(_ source: String) {
+        let engine = self.engine
+        engine.post { context in
+            do throws(ScriptError) {
+                try context.evaluate(source, url: "/virtual/bridge-test.js")
+            } catch {
+                engine.fail(error)
+            }
+        }
+    }
+
+    /// Runs `body` as the body of an async function, waits until the loop is idle, and returns
+    /// what the function returned.
+    func run(_ body: String) async throws -> JSONValue {
+        let before = reports.read { $0.count }
+        start("(async () => {\n\(body)\n})().then((value) => __report({value}), (error) => __report({thrown: String(error && error.stack || error)}));")
+        let outcome = await engine.idle()
+        guard outcome == .idle else { throw BridgeTestFailure(description: "the run failed: \(outcome)") }
+        let report: JSONValue? = reports.read { $0.count > before ? $0[before] : nil }
+        guard let reported = report else { throw BridgeTestFailure(description: "the script never finished") }
+        if let thrown = reported["thrown"] { throw BridgeTestFailure(description: "the script threw: \(thrown)") }
+        return reported["value"] ?? .null
+    }
+
+    func pendingCount() async throws -> Int {
+        let bridge = self.bridge
+        return try await engine.perform { _ in bridge.pendingCount }
+    }
+}
+
+struct BridgeTestFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body` with a fresh bridge host, shut down however `body` ends.
+func withBridge(validatesResults: Bool = true, _ body: (BridgeTestHost) async throws -> Void) async throws {
+    let host = try await BridgeTestHost(validatesResults: validatesResults)
+    defer { host.engine.shutdown() }
+    try await body(host)
+}

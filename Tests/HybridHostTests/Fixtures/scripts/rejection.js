@@ -1,0 +1,4 @@
+async function load() {
+  throw new RangeError("no such page");
+}
+load();

@@ -1,0 +1,3 @@
+const total = 1;
+const broken = (;
+console.log(total);

@@ -1,0 +1,2 @@
+test("never registered", () => {});
+const x = ;
