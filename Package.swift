@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // HybridHost: a Linux host that runs JavaScript business scripts on JavaScriptCore against native
 // services over a bridge in which only JavaScript initiates calls. Layers point down:
-//   hybrid (CLI) -> HybridHost -> services (Device, ...) -> Bridge -> Engine -> JSON, C modules
+//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Views) -> Bridge -> Engine -> JSON, C modules
+//   (Storage -> Persistence -> GRDB; Views -> CUTF8Proc)
 import PackageDescription
 
 let package = Package(
@@ -12,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // C modules
@@ -20,6 +22,9 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // No pkgConfig: its cflags carry -DUTF8PROC_EXPORTS, which SwiftPM refuses; the header is in
+        // /usr/include and the module map links the library.
+        .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
@@ -27,10 +32,14 @@ let package = Package(
         .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON"]),
         // Envelopes, the service registry, contracts and their schema validator, grants.
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
+        // SQLite through GRDB, below the services that share it (storage, later sync).
+        .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON"]),
+        .target(name: "Storage", dependencies: ["Bridge", "Persistence", "JSON"]),
+        .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "JSON"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "JSON"]),
         // Benchmarks beside the code they measure; `hybrid bench` runs them.
         .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore"],
                 path: "Benchmarks"),
@@ -46,6 +55,9 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"]),
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"]),
     ]
 )
