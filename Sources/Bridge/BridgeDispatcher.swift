@@ -112,6 +112,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         for (name, source) in BridgeClientScript.sources {
             try context.runPrelude(source, url: "hybrid:\(name)", native: native)
         }
+        try context.runPrelude("Object.freeze(native.hybrid);", url: "hybrid:freeze", native: native)
     }
 
     /// The number of calls not yet answered.

@@ -124,7 +124,9 @@ if (typeof globalThis.AbortController !== "function") {
   }
 }
 
-Object.defineProperty(globalThis, "Hybrid", {
-  value: Object.freeze({ call, subscribe, targets, HybridError, args: Object.freeze(native.args || []) }),
-  enumerable: false,
-});
+// The Hybrid object. Runtime scripts loaded after this one (such as a service's JS client) add
+// their namespaces to `native.hybrid`; the host freezes it once they all have run.
+const Hybrid = { call, subscribe, targets, HybridError, args: Object.freeze(native.args || []) };
+native.hybrid = Hybrid;
+native.client = { call, subscribe };
+Object.defineProperty(globalThis, "Hybrid", { value: Hybrid, enumerable: false });

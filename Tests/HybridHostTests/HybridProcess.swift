@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The `hybrid` binary, run as a user runs it. `make test` builds it before `swift test`;
+/// `HYBRID_BINARY` may point at another build.
+enum HybridProcess {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["HYBRID_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return repository.appendingPathComponent(".build/debug/hybrid")
+    }
+
+    static func fixture(_ path: String) -> String { fixtures.appendingPathComponent(path).path }
+
+    struct Result: CustomStringConvertible {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+        let elapsed: Duration
+
+        var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
+    }
+
+    /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), and
+    /// waits for it to exit.
+    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path),
+                     "\(binary.path) is missing: run `swift build` (make test does) before `swift test`",
+                     sourceLocation: sourceLocation)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stdoutURL = folder.appendingPathComponent("stdout")
+        let stderrURL = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        let elapsed = clock.now - started
+        try stdout.close()
+        try stderr.close()
+        return Result(
+            status: status,
+            standardOutput: try String(contentsOf: stdoutURL, encoding: .utf8),
+            standardError: try String(contentsOf: stderrURL, encoding: .utf8),
+            elapsed: elapsed)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@Suite("hybrid run")
+struct RunCommandTests {
+    @Test("a syntax error exits 1 and names file:line:column")
+    func syntaxError() async throws {
+        let path = HybridProcess.fixture("scripts/syntax-error.js")
+        let result = try await HybridProcess.run(["run", path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("SyntaxError"), "\(result)")
+        #expect(result.standardError.contains("\(path):2:"), "\(result)")
+        let location = try #require(result.standardError.firstMatch(of: /syntax-error\.js:(\d+):(\d+)/), "\(result)")
+        #expect(location.1 == "2")
+        #expect(Int(location.2).map { $0 >= 1 } == true)
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("an uncaught throw in a timer exits 1 with the JS stack")
+    func throwInTimer() async throws {
+        let path = HybridProcess.fixture("scripts/timer-throw.js")
+        let result = try await HybridProcess.run(["run", path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("Uncaught Error: cart exploded: timer\n"), "\(result)")
+        #expect(result.standardError.contains("    at explode (\(path):3:"), "\(result)")
+        #expect(result.standardError.contains("    at onTick (\(path):6:"), "\(result)")
+    }
+
+    @Test("an unhandled rejection exits 1 with the JS stack")
+    func unhandledRejection() async throws {
+        let path = HybridProcess.fixture("scripts/rejection.js")
+        let result = try await HybridProcess.run(["run", path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("RangeError: no such page"), "\(result)")
+        #expect(result.standardError.contains("at load (\(path):2:"), "\(result)")
+    }
+
+    @Test("an app.json whose main module is missing exits 1, naming app.json: main")
+    func missingMain() async throws {
+        let result = try await HybridProcess.run(["run", HybridProcess.fixture("apps/missing-main")])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("app.json: main"), "\(result)")
+        #expect(result.standardError.contains("src/start.js"), "\(result)")
+    }
+
+    @Test("an unknown grant in app.json exits 1, naming grants[N] and the target, before any JS runs")
+    func unknownGrantInManifest() async throws {
+        let result = try await HybridProcess.run(["run", HybridProcess.fixture("apps/unknown-grant")])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("app.json: grants[1]"), "\(result)")
+        #expect(result.standardError.contains("\"teleport\""), "\(result)")
+        #expect(!result.standardOutput.contains("must not run"))
+    }
+
+    @Test("an unknown --grant is a usage error: exit 2, naming the flag and the target")
+    func unknownGrantFlag() async throws {
+        let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/hello.js"), "--grant", "device,bogus"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.standardError.contains("--grant[1]"), "\(result)")
+        #expect(result.standardError.contains("\"bogus\""), "\(result)")
+    }
+
+    @Test("a runaway loop under --time-limit 0.5 exits 1 and says time limit")
+    func runawayLoop() async throws {
+        let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/runaway.js"), "--time-limit", "0.5"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("--time-limit"), "\(result)")
+        #expect(result.standardError.contains("0.5 s"), "\(result)")
+        // An upper bound only: what matters is that it stopped at all.
+        #expect(result.elapsed < .seconds(30))
+    }
+
+    @Test("usage errors exit 2 with a message on stderr", arguments: [
+        ["run"],
+        ["frobnicate"],
+        ["run", "--no-such-flag", "x.js"],
+        ["run", "x.js", "--time-limit", "0"],
+        ["run", "x.js", "--time-limit", "soon"],
+        ["test", "/nonexistent/folder/for/hybrid/tests"],
+    ])
+    func usageErrors(arguments: [String]) async throws {
+        let result = try await HybridProcess.run(arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(!result.standardError.isEmpty)
+    }
+
+    @Test("a missing script exits 1 and says what was expected")
+    func missingScript() async throws {
+        let result = try await HybridProcess.run(["run", "/nonexistent/app.js"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("/nonexistent/app.js: no such file or folder"), "\(result)")
+    }
+
+    @Test("--version prints the host and engine versions and exits 0")
+    func version() async throws {
+        let result = try await HybridProcess.run(["--version"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.hasPrefix("hybrid "), "\(result)")
+        #expect(result.standardOutput.contains("JavaScriptCore"), "\(result)")
+    }
+
+    @Test("help exits 0 and lists the subcommands")
+    func help() async throws {
+        let result = try await HybridProcess.run(["help"])
+        #expect(result.status == 0, "\(result)")
+        for command in ["run", "test", "contracts"] {
+            #expect(result.standardOutput.contains(command), "\(result)")
+        }
+    }
+
+    @Test("a single file runs until idle and gets the arguments after --")
+    func singleFile() async throws {
+        let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/hello.js"), "--", "from", "tests"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput == "hello from tests\n", "\(result)")
+        #expect(result.standardError.isEmpty, "\(result)")
+    }
+
+    @Test("an app folder runs its main module with its grants and prints device info")
+    func appFolder() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-app-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let app = HybridProcess.fixture("apps/device-info")
+        let first = try await HybridProcess.run(["run", app, "--data-dir", data])
+        #expect(first.status == 0, "\(first)")
+        let lines = first.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "platform linux", "\(first)")
+        #expect(lines.contains { $0.hasPrefix("cpus ") && Int($0.dropFirst(5)).map { $0 >= 1 } == true }, "\(first)")
+        let id = try #require(lines.first { $0.hasPrefix("id ") }, "\(first)")
+        #expect(id.wholeMatch(of: /id [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil, "\(first)")
+
+        // The id is kept in the data folder: a second run prints the same one.
+        let second = try await HybridProcess.run(["run", app, "--data-dir", data])
+        #expect(second.standardOutput.split(separator: "\n").contains { $0 == id }, "\(second)")
+    }
+
+    @Test("a single file without a grant gets E_DENIED from device, and exits 1 when it leaves the error uncaught")
+    func deniedWithoutGrant() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-denied-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("denied.js")
+        try #"Hybrid.call("device", "info", {});"#.write(to: script, atomically: true, encoding: .utf8)
+
+        let denied = try await HybridProcess.run(["run", script.path])
+        #expect(denied.status == 1, "\(denied)")
+        #expect(denied.standardError.contains("no grant for \"device\""), "\(denied)")
+        let granted = try await HybridProcess.run(["run", script.path, "--grant", "device"])
+        #expect(granted.status == 0, "\(granted)")
+    }
+}
