@@ -159,15 +159,16 @@ public final class BridgeDispatcher: @unchecked Sendable {
         if let refusal = route.refusal { return failNow(refusal, target: route.target, action: route.action) }
 
         let timeout = args[3]
+        let timeoutType = JSValueGetType(context.ref, timeout)
         var timeoutMs: Double?
-        if JSValueIsNumber(context.ref, timeout) {
+        if timeoutType == kJSTypeNumber {
             let ms = JSValueToNumber(context.ref, timeout, nil)
             guard ms.isFinite, ms > 0 else {
                 return failNow(BridgeError(.badParams, "options.timeoutMs: expected a positive number of milliseconds, got \(ms)"),
                                target: route.target, action: route.action)
             }
             timeoutMs = ms
-        } else if !JSValueIsUndefined(context.ref, timeout) && !JSValueIsNull(context.ref, timeout) {
+        } else if timeoutType != kJSTypeUndefined && timeoutType != kJSTypeNull {
             return failNow(BridgeError(.badParams, "options.timeoutMs: expected a number of milliseconds"), target: route.target, action: route.action)
         }
 

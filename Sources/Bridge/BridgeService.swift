@@ -61,7 +61,8 @@ public struct ServiceCall: Sendable {
 }
 
 /// The app a call comes from.
-public struct AppContext: Sendable {
+/// A class: every call carries it, and one reference is cheaper to pass than its fields.
+public final class AppContext: Sendable {
     public let name: String
     public let version: String
     /// Where the app's data lives (databases, the device id, downloads). Created before the run.

@@ -77,20 +77,20 @@ struct JSValueWalker {
 
     /// nil for values JSON.stringify omits (undefined, functions, symbols).
     mutating func convertOrSkip(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue? {
-        let ctx = context.ref
-        switch JSValueGetType(ctx, value) {
-        case kJSTypeUndefined, kJSTypeSymbol: return nil
-        case kJSTypeObject:
-            if let object = JSValueToObject(ctx, value, nil), JSObjectIsFunction(ctx, object) { return nil }
-            return try convert(value, depth: depth)
-        default:
-            return try convert(value, depth: depth)
-        }
+        let type = JSValueGetType(context.ref, value)
+        if type == kJSTypeUndefined || type == kJSTypeSymbol { return nil }
+        return try convert(value, type: type, depth: depth, skippingFunctions: true)
     }
 
     mutating func convert(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue {
+        try convert(value, type: JSValueGetType(context.ref, value), depth: depth, skippingFunctions: false) ?? .null
+    }
+
+    /// One API call per question: every JavaScriptCore call takes the VM lock, which is most of a
+    /// small value's cost.
+    mutating func convert(_ value: JSValueRef, type: JSType, depth: Int, skippingFunctions: Bool) throws(ValueConversionError) -> JSONValue? {
         let ctx = context.ref
-        switch JSValueGetType(ctx, value) {
+        switch type {
         case kJSTypeNull, kJSTypeUndefined:
             try charge(4)
             return .null
@@ -110,7 +110,7 @@ struct JSValueWalker {
         case kJSTypeBigInt:
             throw failure(.unsupported("a BigInt"))
         default:
-            return try convertObject(value, depth: depth)
+            return try convertObject(value, depth: depth, skippingFunctions: skippingFunctions)
         }
     }
 
@@ -124,7 +124,7 @@ struct JSValueWalker {
         return text
     }
 
-    mutating func convertObject(_ value: JSValueRef, depth: Int) throws(ValueConversionError) -> JSONValue {
+    mutating func convertObject(_ value: JSValueRef, depth: Int, skippingFunctions: Bool) throws(ValueConversionError) -> JSONValue? {
         let ctx = context.ref
         guard depth < JSValueLimits.maximumDepth else { throw failure(.tooDeep) }
         guard let object = JSValueToObject(ctx, value, nil) else { return .null }
@@ -154,7 +154,7 @@ struct JSValueWalker {
             }
             return .null
         }
-        if JSObjectIsFunction(ctx, object) { return .null }
+        if JSObjectIsFunction(ctx, object) { return skippingFunctions ? nil : .null }
 
         let names = JSObjectCopyPropertyNames(ctx, object)!
         defer { JSPropertyNameArrayRelease(names) }
