@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // HybridHost: a Linux host that runs JavaScript business scripts on JavaScriptCore against native
 // services over a bridge in which only JavaScript initiates calls. Layers point down:
-//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Views) -> Bridge -> Engine -> JSON, C modules
+//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Views, Patches) -> Bridge -> Engine -> JSON, C modules
 //   (Storage -> Persistence -> GRDB; Views -> CUTF8Proc)
 import PackageDescription
 
@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C modules
@@ -38,8 +39,10 @@ let package = Package(
         .target(name: "Device", dependencies: ["Bridge", "JSON"]),
         .target(name: "Storage", dependencies: ["Bridge", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
+        // Signed hot-swap of JS modules in a running app, with rollback.
+        .target(name: "Patches", dependencies: ["Bridge", "Engine", "JSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "JSON"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "JSON"]),
         // Benchmarks beside the code they measure; `hybrid bench` runs them.
         .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore"],
                 path: "Benchmarks"),
@@ -59,5 +62,6 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"]),
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON"]),
     ]
 )
