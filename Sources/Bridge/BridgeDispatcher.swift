@@ -164,7 +164,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         if timeoutType == kJSTypeNumber {
             let ms = JSValueToNumber(context.ref, timeout, nil)
             guard ms.isFinite, ms > 0 else {
-                return failNow(BridgeError(.badParams, "options.timeoutMs: expected a positive number of milliseconds, got \(ms)"),
+                return failNow(BridgeError(.badParams, "options.timeoutMs: expected a positive number of milliseconds, got \(Self.format(ms))"),
                                target: route.target, action: route.action)
             }
             timeoutMs = ms

@@ -192,11 +192,19 @@ public final class JSEngine: @unchecked Sendable {
     public func addNativeTimer(delayMs: Double, _ body: @escaping () -> Void) -> Int {
         let id = nextTimerID
         nextTimerID += 1
-        let delay = UInt64(max(0, delayMs.isFinite ? delayMs : 0) * 1_000_000)
+        // Capped at about 31 years, so that the nanoseconds fit a UInt64 (timeoutMs: 1e300 must not trap).
+        let delay = UInt64(min(max(0, delayMs.isFinite ? delayMs : 0), 1e12) * 1_000_000)
         timerCallbacks[id] = TimerCallback(body: .native(body), interval: nil)
         nativeTimerIDs.insert(id)
         timers.insert(id: id, due: MonotonicClock.now() + delay)
         return id
+    }
+
+    /// `clearTimeout`/`clearInterval`: clears only a timer JS set. A native timer (a call's
+    /// timeout) is not JS's to clear, whatever id a script passes.
+    func clearScriptTimer(_ id: Int) {
+        guard !nativeTimerIDs.contains(id) else { return }
+        clearTimer(id)
     }
 
     public func clearTimer(_ id: Int) {

@@ -78,8 +78,9 @@ enum RuntimeInstaller {
             return args.context.number(Double(id))
         }
         let clear: NativeFunctionBody = { args in
+            // Any number may arrive here (1e300 included): only one that can be an id is looked up.
             let id = JSValueToNumber(args.context.ref, args[0], nil)
-            if id.isFinite { engine.clearTimer(Int(id)) }
+            if id.isFinite, abs(id) < 9.0e15 { engine.clearScriptTimer(Int(id)) }
             return nil
         }
         context.setFunction(context.global, "setTimeout") { try schedule($0, repeats: false) }

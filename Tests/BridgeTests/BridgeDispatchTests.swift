@@ -113,10 +113,22 @@ struct BridgeDispatchTests {
         }
     }
 
-    @Test("a call that answers within timeoutMs resolves normally")
-    func timeoutNotReached() async throws {
+    @Test("clearing every timer id from JS cannot disarm a call's timeout")
+    func clearTimeoutCannotDisarmTimeout() async throws {
         try await withBridge { (host) async throws in
-            let answer = try await host.run(#"return await Hybrid.call("probe", "work", {i: 3}, {timeoutMs: 60000});"#)
+            let error = try await host.run("""
+                const answer = outcome(Hybrid.call("probe", "hang", {}, {timeoutMs: 50}));
+                for (let id = -1; id < 1000; id++) { clearTimeout(id); clearInterval(id); }
+                return await answer;
+                """)
+            #expect(error["code"] == "E_TIMEOUT")
+        }
+    }
+
+    @Test("a call that answers within timeoutMs resolves normally, however large the timeout", arguments: ["60000", "2147483648", "1e300"])
+    func timeoutNotReached(timeout: String) async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("return await Hybrid.call(\"probe\", \"work\", {i: 3}, {timeoutMs: \(timeout)});")
             #expect(answer == ["i": 3])
         }
     }
@@ -507,12 +519,33 @@ final class BridgeTestHost: Sendable {
     func run(_ body: String) async throws -> JSONValue {
         let before = reports.read { $0.count }
         start("(async () => {\n\(body)\n})().then((value) => __report({value}), (error) => __report({thrown: String(error && error.stack || error)}));")
-        let outcome = await engine.idle()
+        guard let outcome = await idle(withinSeconds: 60) else {
+            throw BridgeTestFailure(description: "the loop never went idle: a call was left unanswered")
+        }
         guard outcome == .idle else { throw BridgeTestFailure(description: "the run failed: \(outcome)") }
         let report: JSONValue? = reports.read { $0.count > before ? $0[before] : nil }
         guard let reported = report else { throw BridgeTestFailure(description: "the script never finished") }
         if let thrown = reported["thrown"] { throw BridgeTestFailure(description: "the script threw: \(thrown)") }
         return reported["value"] ?? .null
+    }
+
+    /// The loop's outcome once idle; nil if it is still busy after `seconds` (an upper bound only).
+    func idle(withinSeconds seconds: Int) async -> EngineOutcome? {
+        let gate = OneShotGate()
+        let outcome = Locked<EngineOutcome?>(nil)
+        let engine = self.engine
+        Task {
+            let result = await engine.idle()
+            outcome.withLock { $0 = result }
+            gate.open()
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(seconds))
+            gate.open()
+        }
+        await gate.wait()
+        deadline.cancel()
+        return outcome.read { $0 }
     }
 
     func pendingCount() async throws -> Int {

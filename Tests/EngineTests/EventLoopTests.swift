@@ -54,6 +54,10 @@ struct EventLoopTests {
                 clearTimeout(a);
                 clearTimeout(undefined);
                 clearTimeout("nonsense");
+                clearTimeout(1e300);
+                clearInterval(-1e300);
+                clearTimeout(NaN);
+                clearTimeout(-7.5);
                 """)
             #expect(await host.idle() == .idle)
             #expect(try await host.evaluate("fired") == ["b"])

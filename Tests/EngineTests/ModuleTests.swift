@@ -166,6 +166,8 @@ struct ModuleTests {
                 #expect(failure.name == "SyntaxError")
                 #expect(failure.sourceURL == root + "/bad.js")
                 #expect(failure.line == 2)
+                // The column of the unexpected token.
+                #expect(failure.location == root + "/bad.js:2:12")
             }
         }
     }
