@@ -323,7 +323,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
     }
 
     static func format(_ ms: Double) -> String {
-        ms == ms.rounded() ? String(Int(ms)) : String(ms)
+        ms.isFinite && ms == ms.rounded() && abs(ms) < 1e15 ? String(Int(ms)) : String(ms)
     }
 
     static func bridgeError(from error: any Error, target: String, action: String) -> BridgeError {
