@@ -21,7 +21,11 @@ build: deps embed
 release: deps embed
 	$(SWIFT) build -c release
 
+# Each demo starts from a fresh data dir, so it shows the whole story: the bug, then the signed
+# patch dropped into the running app's patches/ folder, applied and confirmed.
 demo: release
+	@rm -rf $(DEMO_DATA) && mkdir -p $(DEMO_DATA)/patches
+	@cp js/apps/demo/patches/001-fix-report-alignment.patch.json $(DEMO_DATA)/patches/
 	$(RELEASE_BIN) run js/apps/demo --data-dir $(DEMO_DATA)
 
 test: deps
@@ -31,6 +35,7 @@ test: deps
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts --check
 	$(SWIFT) test
 	$(DEBUG_BIN) test js/tests
+	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
 
 dts: build
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts
@@ -38,6 +43,9 @@ dts: build
 bench: release
 	$(RELEASE_BIN) bench bridge
 	$(RELEASE_BIN) bench startup
+	$(RELEASE_BIN) bench storage
+	$(RELEASE_BIN) bench view
+	$(RELEASE_BIN) bench patch
 
 clean:
 	rm -rf .build .build-demo-data

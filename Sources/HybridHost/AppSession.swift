@@ -4,6 +4,7 @@ import Bridge
 import Engine
 import Glibc
 import JSON
+import Patches
 
 /// How to run an app.
 public struct AppRunOptions: Sendable {
@@ -34,6 +35,8 @@ public final class AppSession: @unchecked Sendable {
     public let app: AppContext
     public let engine: JSEngine
     public let bridge: BridgeDispatcher
+    /// Signed patches of this run (issue 6).
+    public let patches: PatchLoader
 
     /// Loads the manifest, checks grants, prepares the data folder and installs the bridge.
     public init(path: String, options: AppRunOptions) throws(AppLoadError) {
@@ -68,6 +71,19 @@ public final class AppSession: @unchecked Sendable {
             engine.shutdown()
             throw AppLoadError("internal: the bridge client failed to load: \(error)")
         }
+        // Patches: a patch launched before and never confirmed is rolled back, the one in effect
+        // is loaded before the main module runs, and <data dir>/patches/ is watched.
+        let output = options.output
+        let trust = PatchTrust(app: manifest.name, appVersion: manifest.version, keys: manifest.patchKeys, appDirectory: manifest.directory)
+        do {
+            patches = try PatchLoader(app: app, trust: trust, engine: engine) { message in
+                if let output { output(2, "hybrid: \(message)\n") } else { StandardStreams.write("hybrid: \(message)\n", to: 2) }
+            }
+        } catch {
+            engine.shutdown()
+            throw AppLoadError("\(PatchLedger.directory(dataDirectory: dataDirectory)): \(error.message)")
+        }
+        if !manifest.patchKeys.isEmpty { patches.watchDropFolder() }
         self.manifest = manifest
         self.app = app
         self.engine = engine
@@ -96,10 +112,12 @@ public final class AppSession: @unchecked Sendable {
 
     /// Ends the run: pending calls are rejected with E_SHUTDOWN, the JS thread stops.
     public func shutdown() {
+        patches.stop()
         engine.shutdown()
     }
 
     deinit {
+        patches.stop()
         engine.shutdown()
     }
 

@@ -307,5 +307,3292 @@ enum EmbeddedContracts {
   }
 }
 """#),
+        // services/kv.json
+        (name: "kv", source: #"""
+{
+  "target": "kv",
+  "version": "1.0.0",
+  "description": "A key-value store on SQLite (the extended YTKKeyValueStore design): buckets stop key clashes, metadata rides beside the value, items may expire, buckets may declare index columns for structured queries, and decoded values are cached in memory (bounded LRU, invalidated by commits). One file per app: .kv.sqlite in the data directory.",
+  "actions": {
+    "set": {
+      "description": "Stores a value under bucket + key in a transaction of its own, replacing any earlier one (createdAt is kept). An oversized value is E_BAD_PARAMS at /value. The bucket's index columns, if declared, are filled from the value and metadata.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "key": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "description": "The key within its bucket."
+          },
+          "value": {
+            "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+          },
+          "metadata": {
+            "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+          },
+          "ttlSeconds": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
+          }
+        },
+        "required": [
+          "bucket",
+          "key",
+          "value"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "createdAt": {
+            "type": "number",
+            "description": "When the key was first set, in milliseconds since the epoch."
+          },
+          "updatedAt": {
+            "type": "number",
+            "description": "When it was last set, in milliseconds since the epoch."
+          },
+          "expiresAt": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "description": "When it expires, in milliseconds since the epoch; null for never."
+          }
+        },
+        "required": [
+          "createdAt",
+          "updatedAt",
+          "expiresAt"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "setMany": {
+      "description": "Stores many items in one transaction: all or none. Each item takes the call's bucket unless it names its own.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "items": {
+            "type": "array",
+            "maxItems": 1000000,
+            "description": "The items.",
+            "items": {
+              "type": "object",
+              "properties": {
+                "bucket": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 1000,
+                  "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+                },
+                "key": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 10000,
+                  "description": "The key within its bucket."
+                },
+                "value": {
+                  "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+                },
+                "metadata": {
+                  "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+                },
+                "ttlSeconds": {
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
+                }
+              },
+              "required": [
+                "key",
+                "value"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "written": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many items were stored."
+          }
+        },
+        "required": [
+          "written"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "get": {
+      "description": "The item, or null when there is none or it has expired. Served from an in-memory LRU cache of decoded values (64 MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one primary-key read on a WAL reader).",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "key": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "description": "The key within its bucket."
+          }
+        },
+        "required": [
+          "bucket",
+          "key"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "createdAt": {
+                "type": "number",
+                "description": "When the key was first set, in milliseconds since the epoch."
+              },
+              "updatedAt": {
+                "type": "number",
+                "description": "When it was last set, in milliseconds since the epoch."
+              },
+              "expiresAt": {
+                "type": [
+                  "number",
+                  "null"
+                ],
+                "description": "When it expires, in milliseconds since the epoch; null for never."
+              },
+              "value": {
+                "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+              },
+              "metadata": {
+                "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+              }
+            },
+            "required": [
+              "value",
+              "metadata",
+              "createdAt",
+              "updatedAt",
+              "expiresAt"
+            ],
+            "additionalProperties": false
+          }
+        ],
+        "description": "The item, or null."
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "delete": {
+      "description": "Deletes the item.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "key": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "description": "The key within its bucket."
+          }
+        },
+        "required": [
+          "bucket",
+          "key"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "deleted": {
+            "type": "boolean",
+            "description": "Whether there was an item to delete."
+          }
+        },
+        "required": [
+          "deleted"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "keys": {
+      "description": "The bucket's live keys in ascending order, those starting with prefix when given.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "prefix": {
+            "type": "string",
+            "description": "Only keys starting with this."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "At most this many keys."
+          }
+        },
+        "required": [
+          "bucket"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "keys": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The keys."
+          }
+        },
+        "required": [
+          "keys"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "defineIndex": {
+      "description": "Declares the bucket's index columns (its index table), filled from each item: column NAME takes the value at `from`.NAME when `from` is a path (\"value\", \"value.task\", \"metadata\"), or at from[NAME] when `from` is an object {NAME: \"value.due\"}. A value missing or of the wrong type indexes as null. Existing items are indexed at once; declaring a different definition rebuilds the index; the same one changes nothing.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "columns": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "Column name → type: TEXT, INTEGER, REAL, NUMERIC, BOOLEAN, JSON."
+          },
+          "from": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string"
+                }
+              }
+            ],
+            "description": "Where the column values come from: a dotted path prefix, or one path per column."
+          }
+        },
+        "required": [
+          "bucket",
+          "columns",
+          "from"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "indexed": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many items the index holds."
+          }
+        },
+        "required": [
+          "indexed"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "query": {
+      "description": "The bucket's live items whose index columns match `where` (as storage.find's: {col: value}, {col: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, $or, $and), ordered by index columns. E_BAD_PARAMS at /bucket when the bucket has no index, at /where/... for an unknown column or a wrong type.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "bucket": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+          },
+          "where": {
+            "type": "object",
+            "description": "A structured filter over the index columns."
+          },
+          "orderBy": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ],
+            "description": "Index columns; a leading - sorts descending."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "At most this many items."
+          }
+        },
+        "required": [
+          "bucket"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "description": "The matching items.",
+            "items": {
+              "type": "object",
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "value": {
+                  "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+                },
+                "metadata": {
+                  "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+                }
+              },
+              "required": [
+                "key",
+                "value",
+                "metadata"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    }
+  }
+}
+"""#),
+        // services/patch.json
+        (name: "patch", source: ##"""
+{
+  "target": "patch",
+  "version": "1.0.0",
+  "description": "Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied` until the app confirms it with `ready`. An applied patch is rolled back automatically when a patched module throws while loading, when an amended function throws 3 times before confirmation, or when the app restarts without having confirmed it. Patches arrive as files dropped into `<data dir>/patches/` (or through `hybrid patch apply`); `check` will fetch them once the network module exists. The lifecycle is kept in `<data dir>/patch-ledger/`.",
+  "actions": {
+    "check": {
+      "description": "Fetches a patch from an HTTP patch endpoint and applies it. Not available yet: it needs the network module, so it always fails with E_FAILED, details.reason \"unavailable\".",
+      "params": {
+        "type": "object",
+        "properties": {
+          "url": {"type": "string", "description": "The patch endpoint, e.g. \"https://patches.example.com/tasks/1.2.0\"."}
+        },
+        "required": ["url"],
+        "additionalProperties": false
+      },
+      "result": {
+        "$ref": "#/$defs/current",
+        "$defs": {
+          "current": {
+            "type": "object",
+            "required": ["patchVersion", "state", "epoch", "highestVersion"],
+            "properties": {
+              "patchVersion": {"type": ["integer", "null"]},
+              "state": {"enum": ["shipped", "verified", "applied", "confirmed", "rolledBack"]},
+              "epoch": {"type": "integer", "minimum": 0},
+              "highestVersion": {"type": "integer", "minimum": 0}
+            }
+          }
+        }
+      },
+      "errors": ["E_BAD_PARAMS", "E_FAILED"]
+    },
+    "ready": {
+      "description": "Confirms the patch in effect: from now on it is kept across restarts and its functions' throws no longer roll it back. Call it once the app has checked that it works. With no patch in effect it changes nothing. Returns what `current` returns.",
+      "params": {"type": "object", "additionalProperties": false},
+      "result": {
+        "type": "object",
+        "required": ["patchVersion", "state", "epoch", "highestVersion"],
+        "properties": {
+          "patchVersion": {"type": ["integer", "null"], "description": "The patch in effect; null: the shipped code."},
+          "state": {"enum": ["shipped", "verified", "applied", "confirmed", "rolledBack"]},
+          "epoch": {"type": "integer", "minimum": 0},
+          "highestVersion": {"type": "integer", "minimum": 0}
+        }
+      },
+      "errors": ["E_FAILED"]
+    },
+    "current": {
+      "description": "The patch in effect: its version (null: the shipped code), its state (\"applied\" until `ready`, then \"confirmed\"; \"shipped\" without a patch), the module registry's epoch (one more per swap in this run) and the highest patch version this app has seen (a new patch must exceed it).",
+      "params": {"type": "object", "additionalProperties": false},
+      "result": {
+        "type": "object",
+        "required": ["patchVersion", "state", "epoch", "highestVersion"],
+        "properties": {
+          "patchVersion": {"type": ["integer", "null"], "description": "The patch in effect; null: the shipped code."},
+          "state": {"enum": ["shipped", "verified", "applied", "confirmed", "rolledBack"]},
+          "epoch": {"type": "integer", "minimum": 0, "description": "Swaps so far in this run."},
+          "highestVersion": {"type": "integer", "minimum": 0}
+        }
+      },
+      "errors": []
+    },
+    "history": {
+      "description": "The lifecycle of the app's patches, newest first, with the reason of every rollback.",
+      "params": {"type": "object", "additionalProperties": false},
+      "result": {
+        "type": "object",
+        "required": ["records"],
+        "properties": {
+          "records": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["patchVersion", "state", "at", "launched", "modules"],
+              "properties": {
+                "patchVersion": {"type": "integer", "minimum": 1},
+                "state": {"enum": ["verified", "applied", "confirmed", "rolledBack"]},
+                "reason": {"type": "string", "description": "Why it was rolled back."},
+                "at": {"type": "string", "description": "When it last changed state, ISO 8601 UTC."},
+                "launched": {"type": "boolean", "description": "Whether an app run has started with it."},
+                "modules": {"type": "array", "items": {"type": "string"}, "description": "The modules it patches, relative to the app folder."}
+              }
+            }
+          }
+        }
+      },
+      "errors": []
+    }
+  }
+}
+"""##),
+        // services/storage.json
+        (name: "storage", source: #"""
+{
+  "target": "storage",
+  "version": "1.0.0",
+  "description": "The DataCenter for JS (SPEC §5): databases of tables over SQLite (one file <database>.sqlite per database in the app's data directory, WAL, one serialized write path, concurrent reads). Filters are structured, never SQL; column names are checked against the schema and values bound. Everything returned is a value copy. Commits survive the process being killed (WAL, synchronous=NORMAL).",
+  "actions": {
+    "open": {
+      "description": "Creates the database from the schema, or migrates it to the schema's version, version node by version node, each inside its own transaction. A failing step rolls its version back, leaves the database at the previous version and fails with E_FAILED (details.reason \"migration\", details.version, details.step, details.op). A database newer than the schema, a missing version node, or migrations that leave tables other than the schema declares also fail with reason \"migration\". An invalid schema is E_BAD_PARAMS with a path into /schema. The schema is stored in the database, so a later process may use it without opening it again.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "schema": {
+            "type": "object",
+            "description": "The schema: {version, tables: {NAME: {columns: {COL: \"TYPE [NOT NULL] [UNIQUE] [DEFAULT literal]\"}, primaryKey: COL or [COLS], indexes: [{columns, unique?, name?}]}}, migrations: {\"2\": [steps], ...}}. TYPE is TEXT, INTEGER, REAL, NUMERIC, BLOB, BOOLEAN (0/1, read back as true/false) or JSON (any value, stored as JSON text). `tables` describes the latest version: a new database is created from it; an older one runs each migration version node after its own version, each in its own transaction. Steps: {op: \"addColumn\", table, column, type}, {op: \"renameColumn\", table, from, to}, {op: \"dropColumn\", table, column}, {op: \"createTable\", table, definition: {columns, primaryKey?, indexes?}}, {op: \"dropTable\", table}, {op: \"createIndex\", table, columns, unique?, name?}, {op: \"dropIndex\", name}.",
+            "required": [
+              "version",
+              "tables"
+            ],
+            "properties": {
+              "version": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000000,
+                "description": "The latest version."
+              },
+              "tables": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "object",
+                  "description": "A table: columns, primaryKey (a column or an array; default: SQLite's rowid), indexes.",
+                  "required": [
+                    "columns"
+                  ],
+                  "properties": {
+                    "columns": {
+                      "type": "object",
+                      "additionalProperties": {
+                        "type": "string"
+                      },
+                      "description": "Column name → declaration, e.g. \"TEXT NOT NULL DEFAULT ''\"."
+                    },
+                    "primaryKey": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "array",
+                          "items": {
+                            "type": "string"
+                          },
+                          "minItems": 1
+                        }
+                      ]
+                    },
+                    "indexes": {
+                      "type": "array",
+                      "items": {
+                        "anyOf": [
+                          {
+                            "type": "object"
+                          },
+                          {
+                            "type": "array",
+                            "items": {
+                              "type": "string"
+                            }
+                          },
+                          {
+                            "type": "string"
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                },
+                "description": "The tables at the latest version."
+              },
+              "migrations": {
+                "type": "object",
+                "description": "Version (\"2\", \"3\", ...) → the steps that bring the previous version to it.",
+                "additionalProperties": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "op"
+                    ],
+                    "description": "A migration step.",
+                    "properties": {
+                      "op": {
+                        "enum": [
+                          "addColumn",
+                          "renameColumn",
+                          "dropColumn",
+                          "createTable",
+                          "dropTable",
+                          "createIndex",
+                          "dropIndex"
+                        ]
+                      },
+                      "table": {
+                        "type": "string"
+                      },
+                      "column": {
+                        "type": "string"
+                      },
+                      "type": {
+                        "type": "string"
+                      },
+                      "from": {
+                        "type": "string"
+                      },
+                      "to": {
+                        "type": "string"
+                      },
+                      "definition": {
+                        "type": "object"
+                      },
+                      "columns": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      },
+                      "unique": {
+                        "type": "boolean"
+                      },
+                      "name": {
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                }
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "database",
+          "schema"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string"
+          },
+          "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The version the database is at now."
+          }
+        },
+        "required": [
+          "database",
+          "version"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "insert": {
+      "description": "Inserts records in one transaction (all or none). A record's columns must exist in the table and values fit their types (E_BAD_PARAMS at /records/I/COL); a constraint violation is E_FAILED with reason \"constraint\". A database never opened is reason \"unknown_database\".",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "table": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A table of the database's schema."
+          },
+          "records": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "description": "A record: column name → value. Names are checked against the table's schema.",
+              "additionalProperties": {
+                "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
+              }
+            },
+            "description": "The records to insert."
+          }
+        },
+        "required": [
+          "database",
+          "table",
+          "records"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "inserted": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many records were inserted."
+          }
+        },
+        "required": [
+          "inserted"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "update": {
+      "description": "Sets columns on every row the filter matches, in one transaction.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "table": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A table of the database's schema."
+          },
+          "where": {
+            "type": "object",
+            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+          },
+          "set": {
+            "type": "object",
+            "description": "Column name → new value.",
+            "additionalProperties": {
+              "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
+            }
+          }
+        },
+        "required": [
+          "database",
+          "table",
+          "set"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "changed": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many rows matched and were changed."
+          }
+        },
+        "required": [
+          "changed"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "delete": {
+      "description": "Deletes every row the filter matches (every row without one), in one transaction.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "table": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A table of the database's schema."
+          },
+          "where": {
+            "type": "object",
+            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+          }
+        },
+        "required": [
+          "database",
+          "table"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "deleted": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many rows were deleted."
+          }
+        },
+        "required": [
+          "deleted"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "find": {
+      "description": "The records the filter matches, in order, as value copies. Runs on a reader, concurrently with the writer.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "table": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A table of the database's schema."
+          },
+          "where": {
+            "type": "object",
+            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+          },
+          "orderBy": {
+            "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ]
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "At most this many records."
+          },
+          "offset": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Skip this many records first."
+          },
+          "columns": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "type": "string"
+            },
+            "description": "The columns to return (default: all)."
+          }
+        },
+        "required": [
+          "database",
+          "table"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "records": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "description": "A record, a value copy: column name → value (BOOLEAN columns as booleans, BLOB as Uint8Array, JSON columns as their value)."
+            },
+            "description": "The matching records."
+          }
+        },
+        "required": [
+          "records"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "count": {
+      "description": "How many rows the filter matches.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "table": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A table of the database's schema."
+          },
+          "where": {
+            "type": "object",
+            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+          }
+        },
+        "required": [
+          "database",
+          "table"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "count": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The number of matching rows."
+          }
+        },
+        "required": [
+          "count"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "transaction": {
+      "description": "Runs the operations in order in one transaction: all or nothing. A failing operation rolls back every one before it; its error's path points into /ops/I.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "ops": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "action",
+                "table"
+              ],
+              "description": "One operation: {action: \"insert\", table, records} | {action: \"update\", table, where?, set} | {action: \"delete\", table, where?} | {action: \"find\", table, where?, orderBy?, limit?, offset?, columns?} | {action: \"count\", table, where?}. Reads see the transaction's earlier writes.",
+              "properties": {
+                "action": {
+                  "enum": [
+                    "insert",
+                    "update",
+                    "delete",
+                    "find",
+                    "count"
+                  ]
+                },
+                "table": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "A table of the database's schema."
+                },
+                "records": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "description": "A record: column name → value. Names are checked against the table's schema.",
+                    "additionalProperties": {
+                      "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
+                    }
+                  }
+                },
+                "where": {
+                  "type": "object",
+                  "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+                },
+                "set": {
+                  "type": "object",
+                  "description": "A record: column name → value. Names are checked against the table's schema.",
+                  "additionalProperties": {
+                    "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
+                  }
+                },
+                "orderBy": {
+                  "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    }
+                  ]
+                },
+                "limit": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "At most this many records."
+                },
+                "offset": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Skip this many records first."
+                },
+                "columns": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "string"
+                  },
+                  "description": "The columns to return (default: all)."
+                }
+              },
+              "additionalProperties": false
+            },
+            "maxItems": 100000,
+            "description": "The operations."
+          }
+        },
+        "required": [
+          "database",
+          "ops"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "results": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "description": "The operation's result: {inserted}, {changed}, {deleted}, {records} or {count}."
+            },
+            "description": "One result per operation, in order."
+          }
+        },
+        "required": [
+          "results"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "watch": {
+      "description": "The next batch of committed change events (a long-poll: use Hybrid.subscribe, which passes each result's seq back as since). Resolves at once when events after `since` exist, else at the next commit that brings some, else with no events after timeoutMs. Events come from the one write path after commit, in commit order: a rolled-back transaction emits nothing. The last 10000 events are kept; a watcher that fell further behind gets one refresh event. At most 1000 events per batch.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+          },
+          "tables": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "Only events of these tables (default: all)."
+          },
+          "since": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The seq of the last batch seen; omitted: from now."
+          },
+          "timeoutMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 3600000,
+            "description": "How long to wait for a commit (default 30000)."
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "events": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "seq",
+                "type",
+                "table",
+                "key"
+              ],
+              "additionalProperties": false,
+              "description": "A committed change.",
+              "properties": {
+                "seq": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "The event's number: monotonic per database in this process, in commit order."
+                },
+                "type": {
+                  "enum": [
+                    "insert",
+                    "update",
+                    "delete",
+                    "refresh"
+                  ],
+                  "description": "refresh: the watcher fell behind the bounded buffer (or passed a seq from another process): reload what it shows, then watch from the batch's seq."
+                },
+                "table": {
+                  "type": "string",
+                  "description": "The table (\"*\" for refresh)."
+                },
+                "key": {
+                  "description": "The row's primary key value (an array for a composite key; the rowid for a table without one); null for refresh."
+                },
+                "record": {
+                  "type": "object",
+                  "description": "The row after an insert or update (an insert's record as given, with a generated INTEGER key filled in)."
+                }
+              }
+            }
+          },
+          "seq": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Pass as `since` next time."
+          }
+        },
+        "required": [
+          "events",
+          "seq"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    }
+  }
+}
+"""#),
+        // services/view.json
+        (name: "view", source: ##"""
+{
+  "target": "view",
+  "version": "1.0.0",
+  "description": "JSON-described views rendered as text in the terminal (SPEC §7): a node tree laid out with flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide. Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS client (Hybrid.view.run).",
+  "actions": {
+    "mount": {
+      "description": "Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border), applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are terminals, else prints plain text frames.",
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "tree"
+        ],
+        "$defs": {
+          "node": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "description": "stack, box, text, button, list, divider, spacer or input."
+              },
+              "id": {
+                "type": "string",
+                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
+              },
+              "style": {
+                "$ref": "#/$defs/style"
+              },
+              "text": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's value (same as text)."
+              },
+              "placeholder": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's text while its value is empty."
+              },
+              "children": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/node"
+                },
+                "description": "A stack's or box's children."
+              },
+              "on": {
+                "type": "object",
+                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
+                "properties": {
+                  "press": {
+                    "type": "string"
+                  },
+                  "change": {
+                    "type": "string"
+                  },
+                  "submit": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false
+              },
+              "items": {
+                "type": "string",
+                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
+              },
+              "template": {
+                "$ref": "#/$defs/node"
+              },
+              "key": {
+                "type": "string",
+                "description": "A list's item field that identifies an item across updates (such as \"id\")."
+              },
+              "fallback": {
+                "$ref": "#/$defs/node"
+              },
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Shorthand for style.direction on a stack, list or box."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Shorthand for style.gap."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Shorthand for style.align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Shorthand for style.justify."
+              }
+            }
+          },
+          "style": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Layout (flexbox on terminal cells) and paint.",
+            "properties": {
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Main axis of a stack, box or list (default column)."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Cells between children on the main axis."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Children on the cross axis (default stretch)."
+              },
+              "alignSelf": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "This node on its parent's cross axis, overriding the parent's align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Children on the main axis when space is left."
+              },
+              "grow": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the free space on the parent's main axis (default 0)."
+              },
+              "shrink": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the overflow taken away, weighted by basis (default 1)."
+              },
+              "basis": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "width": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "height": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "padding": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "margin": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "border": {
+                "enum": [
+                  "none",
+                  "single",
+                  "double",
+                  "rounded",
+                  "heavy"
+                ],
+                "description": "A box's border (one cell each side)."
+              },
+              "borderColor": {
+                "$ref": "#/$defs/color"
+              },
+              "background": {
+                "$ref": "#/$defs/color"
+              },
+              "color": {
+                "$ref": "#/$defs/color"
+              },
+              "bold": {
+                "type": "boolean",
+                "description": "Bold text."
+              },
+              "italic": {
+                "type": "boolean",
+                "description": "Italic text."
+              },
+              "underline": {
+                "type": "boolean",
+                "description": "Underlined text."
+              },
+              "dim": {
+                "type": "boolean",
+                "description": "Faint text."
+              },
+              "inverse": {
+                "type": "boolean",
+                "description": "Swapped foreground and background."
+              },
+              "overflow": {
+                "enum": [
+                  "wrap",
+                  "truncate"
+                ],
+                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
+              }
+            }
+          },
+          "color": {
+            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 255
+              }
+            ]
+          },
+          "rect": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "description": "An area of the canvas, in cells.",
+            "properties": {
+              "x": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Column of its left edge."
+              },
+              "y": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Row of its top edge."
+              },
+              "width": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Columns."
+              },
+              "height": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Rows."
+              }
+            }
+          },
+          "event": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "What the user did.",
+            "properties": {
+              "type": {
+                "enum": [
+                  "press",
+                  "quit"
+                ],
+                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
+              },
+              "id": {
+                "type": "string",
+                "description": "The pressed node's id."
+              },
+              "handler": {
+                "type": "string",
+                "description": "The JS handler its on.press names."
+              },
+              "key": {
+                "type": "string",
+                "description": "The key of the list item the node is in (its index when the list has no key)."
+              }
+            }
+          }
+        },
+        "properties": {
+          "tree": {
+            "$ref": "#/$defs/node"
+          },
+          "data": {
+            "description": "What the tree's ${path} templates read (default {})."
+          },
+          "width": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000,
+            "description": "Canvas width in cells (default: the terminal's columns, else 80)."
+          },
+          "height": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000,
+            "description": "Canvas height in cells (default: the content's; the terminal's rows when interactive)."
+          },
+          "output": {
+            "enum": [
+              "auto",
+              "terminal",
+              "plain",
+              "none"
+            ],
+            "description": "Where to draw: auto (default), terminal, plain (text frames on stdout) or none (read frames with view.frame)."
+          }
+        }
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "width",
+          "height",
+          "nodes",
+          "output",
+          "text"
+        ],
+        "description": "The mounted view.",
+        "properties": {
+          "width": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Canvas width in cells."
+          },
+          "height": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Canvas height in cells."
+          },
+          "nodes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Nodes after lists were expanded."
+          },
+          "output": {
+            "enum": [
+              "terminal",
+              "plain",
+              "none"
+            ],
+            "description": "Where it is drawn."
+          },
+          "text": {
+            "type": "string",
+            "description": "The frame as plain text."
+          }
+        }
+      },
+      "errors": [
+        "E_BAD_PARAMS"
+      ]
+    },
+    "update": {
+      "description": "Gives the view new data, whole or as RFC 6902 operations on the current data. The new tree is matched to the old by keys; only changed subtrees are laid out again and only changed cells are written (cursor moves plus changed runs, inside synchronized-output markers).",
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "Exactly one of data and patch.",
+        "properties": {
+          "data": {
+            "description": "The new data."
+          },
+          "patch": {
+            "type": "array",
+            "description": "RFC 6902 operations applied to the current data.",
+            "items": {
+              "type": "object",
+              "required": [
+                "op",
+                "path"
+              ],
+              "description": "One operation.",
+              "properties": {
+                "op": {
+                  "enum": [
+                    "add",
+                    "remove",
+                    "replace",
+                    "move",
+                    "copy",
+                    "test"
+                  ],
+                  "description": "The operation."
+                },
+                "path": {
+                  "type": "string",
+                  "description": "JSON Pointer to the target."
+                },
+                "from": {
+                  "type": "string",
+                  "description": "JSON Pointer to the source (move, copy)."
+                },
+                "value": {
+                  "description": "The value (add, replace, test)."
+                }
+              }
+            }
+          }
+        }
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "changedNodes",
+          "dirty",
+          "bytes"
+        ],
+        "description": "What changed.",
+        "properties": {
+          "changedNodes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Nodes added, removed or with changed properties."
+          },
+          "dirty": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/rect"
+            },
+            "description": "Areas repainted."
+          },
+          "bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Bytes written to the output (0 with output none)."
+          }
+        },
+        "$defs": {
+          "node": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "description": "stack, box, text, button, list, divider, spacer or input."
+              },
+              "id": {
+                "type": "string",
+                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
+              },
+              "style": {
+                "$ref": "#/$defs/style"
+              },
+              "text": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's value (same as text)."
+              },
+              "placeholder": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's text while its value is empty."
+              },
+              "children": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/node"
+                },
+                "description": "A stack's or box's children."
+              },
+              "on": {
+                "type": "object",
+                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
+                "properties": {
+                  "press": {
+                    "type": "string"
+                  },
+                  "change": {
+                    "type": "string"
+                  },
+                  "submit": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false
+              },
+              "items": {
+                "type": "string",
+                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
+              },
+              "template": {
+                "$ref": "#/$defs/node"
+              },
+              "key": {
+                "type": "string",
+                "description": "A list's item field that identifies an item across updates (such as \"id\")."
+              },
+              "fallback": {
+                "$ref": "#/$defs/node"
+              },
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Shorthand for style.direction on a stack, list or box."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Shorthand for style.gap."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Shorthand for style.align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Shorthand for style.justify."
+              }
+            }
+          },
+          "style": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Layout (flexbox on terminal cells) and paint.",
+            "properties": {
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Main axis of a stack, box or list (default column)."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Cells between children on the main axis."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Children on the cross axis (default stretch)."
+              },
+              "alignSelf": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "This node on its parent's cross axis, overriding the parent's align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Children on the main axis when space is left."
+              },
+              "grow": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the free space on the parent's main axis (default 0)."
+              },
+              "shrink": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the overflow taken away, weighted by basis (default 1)."
+              },
+              "basis": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "width": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "height": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "padding": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "margin": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "border": {
+                "enum": [
+                  "none",
+                  "single",
+                  "double",
+                  "rounded",
+                  "heavy"
+                ],
+                "description": "A box's border (one cell each side)."
+              },
+              "borderColor": {
+                "$ref": "#/$defs/color"
+              },
+              "background": {
+                "$ref": "#/$defs/color"
+              },
+              "color": {
+                "$ref": "#/$defs/color"
+              },
+              "bold": {
+                "type": "boolean",
+                "description": "Bold text."
+              },
+              "italic": {
+                "type": "boolean",
+                "description": "Italic text."
+              },
+              "underline": {
+                "type": "boolean",
+                "description": "Underlined text."
+              },
+              "dim": {
+                "type": "boolean",
+                "description": "Faint text."
+              },
+              "inverse": {
+                "type": "boolean",
+                "description": "Swapped foreground and background."
+              },
+              "overflow": {
+                "enum": [
+                  "wrap",
+                  "truncate"
+                ],
+                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
+              }
+            }
+          },
+          "color": {
+            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 255
+              }
+            ]
+          },
+          "rect": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "description": "An area of the canvas, in cells.",
+            "properties": {
+              "x": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Column of its left edge."
+              },
+              "y": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Row of its top edge."
+              },
+              "width": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Columns."
+              },
+              "height": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Rows."
+              }
+            }
+          },
+          "event": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "What the user did.",
+            "properties": {
+              "type": {
+                "enum": [
+                  "press",
+                  "quit"
+                ],
+                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
+              },
+              "id": {
+                "type": "string",
+                "description": "The pressed node's id."
+              },
+              "handler": {
+                "type": "string",
+                "description": "The JS handler its on.press names."
+              },
+              "key": {
+                "type": "string",
+                "description": "The key of the list item the node is in (its index when the list has no key)."
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "nextEvent": {
+      "description": "Long-poll: resolves with the next event (a press or quit), at once if one is waiting. Cancelled by a timeout or an abort; a newer call replaces an older one.",
+      "params": {
+        "type": "object",
+        "additionalProperties": false
+      },
+      "result": {
+        "$ref": "#/$defs/event",
+        "$defs": {
+          "node": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "description": "stack, box, text, button, list, divider, spacer or input."
+              },
+              "id": {
+                "type": "string",
+                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
+              },
+              "style": {
+                "$ref": "#/$defs/style"
+              },
+              "text": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's value (same as text)."
+              },
+              "placeholder": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's text while its value is empty."
+              },
+              "children": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/node"
+                },
+                "description": "A stack's or box's children."
+              },
+              "on": {
+                "type": "object",
+                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
+                "properties": {
+                  "press": {
+                    "type": "string"
+                  },
+                  "change": {
+                    "type": "string"
+                  },
+                  "submit": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false
+              },
+              "items": {
+                "type": "string",
+                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
+              },
+              "template": {
+                "$ref": "#/$defs/node"
+              },
+              "key": {
+                "type": "string",
+                "description": "A list's item field that identifies an item across updates (such as \"id\")."
+              },
+              "fallback": {
+                "$ref": "#/$defs/node"
+              },
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Shorthand for style.direction on a stack, list or box."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Shorthand for style.gap."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Shorthand for style.align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Shorthand for style.justify."
+              }
+            }
+          },
+          "style": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Layout (flexbox on terminal cells) and paint.",
+            "properties": {
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Main axis of a stack, box or list (default column)."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Cells between children on the main axis."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Children on the cross axis (default stretch)."
+              },
+              "alignSelf": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "This node on its parent's cross axis, overriding the parent's align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Children on the main axis when space is left."
+              },
+              "grow": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the free space on the parent's main axis (default 0)."
+              },
+              "shrink": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the overflow taken away, weighted by basis (default 1)."
+              },
+              "basis": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "width": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "height": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "padding": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "margin": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "border": {
+                "enum": [
+                  "none",
+                  "single",
+                  "double",
+                  "rounded",
+                  "heavy"
+                ],
+                "description": "A box's border (one cell each side)."
+              },
+              "borderColor": {
+                "$ref": "#/$defs/color"
+              },
+              "background": {
+                "$ref": "#/$defs/color"
+              },
+              "color": {
+                "$ref": "#/$defs/color"
+              },
+              "bold": {
+                "type": "boolean",
+                "description": "Bold text."
+              },
+              "italic": {
+                "type": "boolean",
+                "description": "Italic text."
+              },
+              "underline": {
+                "type": "boolean",
+                "description": "Underlined text."
+              },
+              "dim": {
+                "type": "boolean",
+                "description": "Faint text."
+              },
+              "inverse": {
+                "type": "boolean",
+                "description": "Swapped foreground and background."
+              },
+              "overflow": {
+                "enum": [
+                  "wrap",
+                  "truncate"
+                ],
+                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
+              }
+            }
+          },
+          "color": {
+            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 255
+              }
+            ]
+          },
+          "rect": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "description": "An area of the canvas, in cells.",
+            "properties": {
+              "x": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Column of its left edge."
+              },
+              "y": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Row of its top edge."
+              },
+              "width": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Columns."
+              },
+              "height": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Rows."
+              }
+            }
+          },
+          "event": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "What the user did.",
+            "properties": {
+              "type": {
+                "enum": [
+                  "press",
+                  "quit"
+                ],
+                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
+              },
+              "id": {
+                "type": "string",
+                "description": "The pressed node's id."
+              },
+              "handler": {
+                "type": "string",
+                "description": "The JS handler its on.press names."
+              },
+              "key": {
+                "type": "string",
+                "description": "The key of the list item the node is in (its index when the list has no key)."
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        "E_CANCELLED",
+        "E_TIMEOUT"
+      ]
+    },
+    "simulate": {
+      "description": "For tests: a press on the node with id (type press), or a key as if typed (tab, shift-tab, enter, space, q). The event also goes to nextEvent.",
+      "params": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "enum": [
+              "press",
+              "key"
+            ],
+            "description": "press a node, or type a key."
+          },
+          "id": {
+            "type": "string",
+            "description": "The node to press."
+          },
+          "key": {
+            "enum": [
+              "tab",
+              "shift-tab",
+              "enter",
+              "space",
+              "q"
+            ],
+            "description": "The key to type."
+          }
+        }
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "event"
+        ],
+        "description": "The event it caused.",
+        "properties": {
+          "event": {
+            "description": "The event, or null when the key caused none (Tab moves focus).",
+            "anyOf": [
+              {
+                "$ref": "#/$defs/event"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "$defs": {
+          "node": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "description": "stack, box, text, button, list, divider, spacer or input."
+              },
+              "id": {
+                "type": "string",
+                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
+              },
+              "style": {
+                "$ref": "#/$defs/style"
+              },
+              "text": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's value (same as text)."
+              },
+              "placeholder": {
+                "type": [
+                  "string",
+                  "number",
+                  "boolean"
+                ],
+                "description": "An input's text while its value is empty."
+              },
+              "children": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/node"
+                },
+                "description": "A stack's or box's children."
+              },
+              "on": {
+                "type": "object",
+                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
+                "properties": {
+                  "press": {
+                    "type": "string"
+                  },
+                  "change": {
+                    "type": "string"
+                  },
+                  "submit": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false
+              },
+              "items": {
+                "type": "string",
+                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
+              },
+              "template": {
+                "$ref": "#/$defs/node"
+              },
+              "key": {
+                "type": "string",
+                "description": "A list's item field that identifies an item across updates (such as \"id\")."
+              },
+              "fallback": {
+                "$ref": "#/$defs/node"
+              },
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Shorthand for style.direction on a stack, list or box."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Shorthand for style.gap."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Shorthand for style.align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Shorthand for style.justify."
+              }
+            }
+          },
+          "style": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Layout (flexbox on terminal cells) and paint.",
+            "properties": {
+              "direction": {
+                "enum": [
+                  "row",
+                  "column"
+                ],
+                "description": "Main axis of a stack, box or list (default column)."
+              },
+              "gap": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Cells between children on the main axis."
+              },
+              "align": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "Children on the cross axis (default stretch)."
+              },
+              "alignSelf": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "stretch"
+                ],
+                "description": "This node on its parent's cross axis, overriding the parent's align."
+              },
+              "justify": {
+                "enum": [
+                  "start",
+                  "center",
+                  "end",
+                  "space-between",
+                  "space-around",
+                  "space-evenly"
+                ],
+                "description": "Children on the main axis when space is left."
+              },
+              "grow": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the free space on the parent's main axis (default 0)."
+              },
+              "shrink": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+                "description": "Share of the overflow taken away, weighted by basis (default 1)."
+              },
+              "basis": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "width": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "height": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxWidth": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "minHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "maxHeight": {
+                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+                  }
+                ]
+              },
+              "padding": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "margin": {
+                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 10000
+                    },
+                    "minItems": 2,
+                    "maxItems": 4
+                  }
+                ]
+              },
+              "border": {
+                "enum": [
+                  "none",
+                  "single",
+                  "double",
+                  "rounded",
+                  "heavy"
+                ],
+                "description": "A box's border (one cell each side)."
+              },
+              "borderColor": {
+                "$ref": "#/$defs/color"
+              },
+              "background": {
+                "$ref": "#/$defs/color"
+              },
+              "color": {
+                "$ref": "#/$defs/color"
+              },
+              "bold": {
+                "type": "boolean",
+                "description": "Bold text."
+              },
+              "italic": {
+                "type": "boolean",
+                "description": "Italic text."
+              },
+              "underline": {
+                "type": "boolean",
+                "description": "Underlined text."
+              },
+              "dim": {
+                "type": "boolean",
+                "description": "Faint text."
+              },
+              "inverse": {
+                "type": "boolean",
+                "description": "Swapped foreground and background."
+              },
+              "overflow": {
+                "enum": [
+                  "wrap",
+                  "truncate"
+                ],
+                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
+              }
+            }
+          },
+          "color": {
+            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 255
+              }
+            ]
+          },
+          "rect": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "description": "An area of the canvas, in cells.",
+            "properties": {
+              "x": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Column of its left edge."
+              },
+              "y": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Row of its top edge."
+              },
+              "width": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Columns."
+              },
+              "height": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Rows."
+              }
+            }
+          },
+          "event": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ],
+            "description": "What the user did.",
+            "properties": {
+              "type": {
+                "enum": [
+                  "press",
+                  "quit"
+                ],
+                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
+              },
+              "id": {
+                "type": "string",
+                "description": "The pressed node's id."
+              },
+              "handler": {
+                "type": "string",
+                "description": "The JS handler its on.press names."
+              },
+              "key": {
+                "type": "string",
+                "description": "The key of the list item the node is in (its index when the list has no key)."
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "frame": {
+      "description": "The frame on screen: plain text, styled runs, size and the focused node's id.",
+      "params": {
+        "type": "object",
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "text",
+          "styles",
+          "width",
+          "height",
+          "focus"
+        ],
+        "description": "The current frame.",
+        "properties": {
+          "text": {
+            "type": "string",
+            "description": "Rows as plain text, trailing spaces dropped."
+          },
+          "styles": {
+            "type": "string",
+            "description": "Styled runs, one line each: row:firstColumn-lastColumn attributes."
+          },
+          "width": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Columns."
+          },
+          "height": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Rows."
+          },
+          "focus": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The focused node's id."
+          }
+        }
+      },
+      "errors": [
+        "E_FAILED"
+      ]
+    },
+    "unmount": {
+      "description": "Removes the view, restores the terminal and answers a waiting nextEvent with quit.",
+      "params": {
+        "type": "object",
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "Nothing."
+      },
+      "errors": []
+    }
+  }
+}
+"""##),
     ]
 }

@@ -2,6 +2,9 @@ import Bridge
 import Device
 import Engine
 import JSON
+import Patches
+import Views
+import Storage
 
 /// The host's identity and the services it registers: the one place that knows them all.
 public enum HostServices {
@@ -14,6 +17,10 @@ public enum HostServices {
     public static func registry() -> ServiceRegistry {
         ServiceRegistry([
             DeviceService(hostVersion: hostVersion, engine: engineName),
+            ViewService(),
+            StorageService(),
+            KeyValueService(),
+            PatchService(),
         ])
     }
 

@@ -2,6 +2,13 @@
 // CommonJS modules for app code, resolved as node resolves relative requires: "./cart" tries
 // cart, cart.js, cart.json, cart/index.js. One module object per resolved file (the cache), and a
 // cycle sees the partial exports of the module still loading, as in node.
+//
+// The registry also takes signed patches (SPEC §8), one at a time, each relative to the shipped
+// code: `amend` sets named functions on a live module's exports object (whoever holds the module
+// sees them at the next call), `replace` re-evaluates a module that called `module.hot.accept()`,
+// handing state over from `module.hot.dispose(data => ...)` to `module.hot.data`. A patch is
+// applied whole or not at all; each applied patch starts a new epoch. The host verifies patches
+// and runs `setPatch` as a task of its own, so a swap never lands in the middle of a call.
 const cache = new Map();
 
 function isPath(request) {
@@ -30,27 +37,48 @@ function makeRequire(parent) {
   return require;
 }
 
-function load(filename, parent) {
-  const cached = cache.get(filename);
-  if (cached) return cached;
+function makeModule(filename, parent, data) {
   const module = {
     id: filename, filename, path: native.dirname(filename),
     exports: {}, loaded: false, parent, children: [],
   };
+  const disposers = [];
+  module.hot = {
+    accepted: false,
+    /** What the module this one replaces left in its dispose handlers; {} on a first load. */
+    data,
+    epoch: patches.epoch,
+    accept() { this.accepted = true; },
+    dispose(handler) { disposers.push(handler); },
+  };
+  Object.defineProperty(module, "disposers", { value: disposers });
+  return module;
+}
+
+function load(filename, parent) {
+  const cached = cache.get(filename);
+  if (cached) return cached;
+  const module = makeModule(filename, parent, {});
   if (parent) parent.children.push(module);
   cache.set(filename, module);
   try {
-    const source = native.readFile(filename);
-    if (filename.endsWith(".json")) {
-      try {
-        module.exports = JSON.parse(source);
-      } catch (error) {
-        throw new SyntaxError(`${filename}: ${error.message}`);
-      }
+    const overlay = patches.overlays.get(filename);
+    if (overlay && overlay.mode === "replace") {
+      overlay.body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
     } else {
-      const body = native.compileModule(source, filename);
-      body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
+      const source = native.readFile(filename);
+      if (filename.endsWith(".json")) {
+        try {
+          module.exports = JSON.parse(source);
+        } catch (error) {
+          throw new SyntaxError(`${filename}: ${error.message}`);
+        }
+      } else {
+        const body = native.compileModule(source, filename);
+        body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
+      }
     }
+    if (overlay && overlay.mode === "amend") amend(module, overlay.functions, overlay.version);
     module.loaded = true;
   } catch (error) {
     cache.delete(filename);
@@ -59,10 +87,169 @@ function load(filename, parent) {
   return module;
 }
 
+// --- Patches ---------------------------------------------------------------------------------
+
+const patches = {
+  version: 0,
+  epoch: 0,
+  /** filename -> {mode, version, body (replace) or functions (amend)}: the current patch. */
+  overlays: new Map(),
+  /** filename -> Map(key -> {had, value}): shipped members an amend replaced. */
+  shipped: new Map(),
+  /** Called with (version, filename, key, error) when an amended function throws. */
+  onFault: null,
+};
+
+/** A patch refused whole: nothing was changed. */
+function patchError(code, message) {
+  const error = new Error(message);
+  error.name = "PatchRefusal";
+  error.code = code;
+  return error;
+}
+
+/** Wraps an amended function so that a throw is counted against its patch, then rethrown. */
+function guard(fn, filename, key, version) {
+  const guarded = function (...args) {
+    try {
+      return new.target ? Reflect.construct(fn, args, new.target) : fn.apply(this, args);
+    } catch (error) {
+      if (patches.onFault) patches.onFault(version, filename, key, error);
+      throw error;
+    }
+  };
+  Object.defineProperty(guarded, "name", { value: fn.name || key });
+  return guarded;
+}
+
+function amend(module, functions, version) {
+  let saved = patches.shipped.get(module.filename);
+  if (!saved) patches.shipped.set(module.filename, (saved = new Map()));
+  for (const [key, fn] of Object.entries(functions)) {
+    if (!saved.has(key)) {
+      const had = Object.prototype.hasOwnProperty.call(module.exports, key);
+      saved.set(key, { had, value: module.exports[key] });
+    }
+    module.exports[key] = guard(fn, module.filename, key, version);
+  }
+}
+
+/** Puts back the shipped members an amend replaced, except those in `keep`. */
+function unamend(module, keep) {
+  const saved = patches.shipped.get(module.filename);
+  if (!saved) return;
+  for (const [key, { had, value }] of saved) {
+    if (keep && Object.prototype.hasOwnProperty.call(keep, key)) continue;
+    if (had) module.exports[key] = value;
+    else delete module.exports[key];
+    saved.delete(key);
+  }
+}
+
+/** Evaluates an amend's source in a module of its own; its function exports are the amendment. */
+function amendment(filename, body) {
+  const scratch = makeModule(filename, null, {});
+  body.call(scratch.exports, scratch.exports, makeRequire(scratch), scratch, filename, scratch.path);
+  const functions = {};
+  for (const [key, value] of Object.entries(scratch.exports)) {
+    if (typeof value === "function") functions[key] = value;
+  }
+  return functions;
+}
+
+/** Re-evaluates `filename` with `body` in place of `live`, handing state over. */
+function swap(live, body) {
+  const data = {};
+  for (const handler of live.disposers) handler(data);
+  const next = makeModule(live.filename, live.parent, data);
+  next.hot.epoch = patches.epoch + 1;
+  cache.set(live.filename, next);
+  try {
+    body.call(next.exports, next.exports, makeRequire(next), next, live.filename, next.path);
+  } catch (error) {
+    cache.set(live.filename, live);
+    throw error;
+  }
+  next.loaded = true;
+  return next;
+}
+
+/**
+ * Makes `changes` ([{filename, mode, source}]) the current patch, in place of the one before:
+ * modules the old patch touched and the new one does not go back to their shipped code. All
+ * checks and evaluations come first; an error leaves every module as it was (a replaced module's
+ * dispose handlers will have run). Returns the new epoch.
+ */
+function setPatch(version, changes, onFault) {
+  const next = new Map();
+  for (const change of changes) {
+    if (change.mode !== "amend" && change.mode !== "replace") {
+      throw patchError("E_PATCH_MODE", `${change.filename}: mode: expected "amend" or "replace", got ${change.mode}`);
+    }
+    next.set(change.filename, { ...change, version });
+  }
+  // Modules whose code changes: replaced now, replaced before, or amended after a replace.
+  const reloads = [];
+  for (const filename of new Set([...patches.overlays.keys(), ...next.keys()])) {
+    const before = patches.overlays.get(filename);
+    const after = next.get(filename);
+    const live = cache.get(filename);
+    if (!live) continue;
+    if ((after && after.mode === "replace") || (before && before.mode === "replace")) {
+      if (!live.hot.accepted) {
+        throw patchError("E_NOT_ACCEPTED", `${filename} has not called module.hot.accept(), so it cannot be replaced; the patch was not applied`);
+      }
+      reloads.push(filename);
+    }
+  }
+  // Compile everything before anything changes.
+  for (const overlay of next.values()) {
+    overlay.body = native.compileModule(overlay.source, `${overlay.filename}?patch=${version}`);
+    delete overlay.source;
+  }
+  for (const overlay of next.values()) {
+    if (overlay.mode === "amend") overlay.functions = amendment(overlay.filename, overlay.body);
+  }
+  // Swap the reloaded modules; undo the earlier ones if a later one throws.
+  const swapped = [];
+  try {
+    for (const filename of reloads) {
+      const live = cache.get(filename);
+      const after = next.get(filename);
+      const body = after && after.mode === "replace"
+        ? after.body
+        : native.compileModule(native.readFile(filename), filename);
+      unamend(live);
+      swapped.push(live);
+      swap(live, body);
+    }
+  } catch (error) {
+    for (const live of swapped) cache.set(live.filename, live);
+    throw error;
+  }
+  // Amends, and amends the new patch drops.
+  for (const [filename, before] of patches.overlays) {
+    const live = cache.get(filename);
+    if (live && before.mode === "amend" && !reloads.includes(filename)) unamend(live, next.get(filename)?.functions);
+  }
+  for (const overlay of next.values()) {
+    const live = cache.get(overlay.filename);
+    if (live && overlay.mode === "amend") amend(live, overlay.functions, version);
+  }
+  patches.overlays = next;
+  patches.version = version;
+  patches.onFault = onFault || patches.onFault;
+  return ++patches.epoch;
+}
+
 Object.defineProperty(globalThis, "__hybridModules", {
   value: Object.freeze({
     /** Loads the app's main module (an absolute path) and returns its exports. */
     runMain: (filename) => load(filename, null).exports,
     cache,
+    setPatch,
+    /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */
+    get patchVersion() { return patches.version; },
+    get epoch() { return patches.epoch; },
   }),
 });

@@ -221,6 +221,697 @@ export interface DeviceScreenResult {
   colors: 0 | 8 | 16 | 256 | 16777216;
 }
 
+// kv 1.0.0 (services/kv.json)
+
+export interface KvDefineIndexParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: string;
+  /** Column name → type: TEXT, INTEGER, REAL, NUMERIC, BOOLEAN, JSON. */
+  columns: { [key: string]: string };
+  /** Where the column values come from: a dotted path prefix, or one path per column. */
+  from: string | { [key: string]: string };
+}
+
+export interface KvDefineIndexResult {
+  /** How many items the index holds. */
+  indexed: number;
+}
+
+export interface KvDeleteParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: string;
+  /** The key within its bucket. */
+  key: string;
+}
+
+export interface KvDeleteResult {
+  /** Whether there was an item to delete. */
+  deleted: boolean;
+}
+
+export interface KvGetParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: string;
+  /** The key within its bucket. */
+  key: string;
+}
+
+/** The item, or null. */
+export type KvGetResult = null | {
+  /** When the key was first set, in milliseconds since the epoch. */
+  createdAt: number;
+  /** When it was last set, in milliseconds since the epoch. */
+  updatedAt: number;
+  /** When it expires, in milliseconds since the epoch; null for never. */
+  expiresAt: number | null;
+  /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+  value: unknown;
+  /**
+   * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+   * none.
+   */
+  metadata: unknown;
+};
+
+export interface KvKeysParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: string;
+  /** Only keys starting with this. */
+  prefix?: string;
+  /** At most this many keys. */
+  limit?: number;
+}
+
+export interface KvKeysResult {
+  /** The keys. */
+  keys: string[];
+}
+
+export interface KvQueryParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: string;
+  /** A structured filter over the index columns. */
+  where?: { [key: string]: unknown };
+  /** Index columns; a leading - sorts descending. */
+  orderBy?: string | string[];
+  /** At most this many items. */
+  limit?: number;
+}
+
+export interface KvQueryResult {
+  /** The matching items. */
+  items: {
+    key: string;
+    /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+    value: unknown;
+    /**
+     * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+     * none.
+     */
+    metadata: unknown;
+  }[];
+}
+
+export interface KvSetParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: string;
+  /** The key within its bucket. */
+  key: string;
+  /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+  value: unknown;
+  /**
+   * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+   * none.
+   */
+  metadata?: unknown;
+  /** Seconds until the item expires: get then returns null, and keys and query skip it. */
+  ttlSeconds?: number;
+}
+
+export interface KvSetResult {
+  /** When the key was first set, in milliseconds since the epoch. */
+  createdAt: number;
+  /** When it was last set, in milliseconds since the epoch. */
+  updatedAt: number;
+  /** When it expires, in milliseconds since the epoch; null for never. */
+  expiresAt: number | null;
+}
+
+export interface KvSetManyParams {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket?: string;
+  /** The items. */
+  items: {
+    /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+    bucket?: string;
+    /** The key within its bucket. */
+    key: string;
+    /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+    value: unknown;
+    /**
+     * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+     * none.
+     */
+    metadata?: unknown;
+    /** Seconds until the item expires: get then returns null, and keys and query skip it. */
+    ttlSeconds?: number;
+  }[];
+}
+
+export interface KvSetManyResult {
+  /** How many items were stored. */
+  written: number;
+}
+
+// patch 1.0.0 (services/patch.json)
+
+export interface PatchCheckParams {
+  /** The patch endpoint, e.g. "https://patches.example.com/tasks/1.2.0". */
+  url: string;
+}
+
+export type PatchCheckResult = PatchCurrent;
+
+export interface PatchCurrentParams {
+  [key: string]: never;
+}
+
+export interface PatchCurrentResult {
+  /** The patch in effect; null: the shipped code. */
+  patchVersion: number | null;
+  state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
+  /** Swaps so far in this run. */
+  epoch: number;
+  highestVersion: number;
+}
+
+export interface PatchHistoryParams {
+  [key: string]: never;
+}
+
+export interface PatchHistoryResult {
+  records: {
+    patchVersion: number;
+    state: "verified" | "applied" | "confirmed" | "rolledBack";
+    /** Why it was rolled back. */
+    reason?: string;
+    /** When it last changed state, ISO 8601 UTC. */
+    at: string;
+    /** Whether an app run has started with it. */
+    launched: boolean;
+    /** The modules it patches, relative to the app folder. */
+    modules: string[];
+  }[];
+}
+
+export interface PatchReadyParams {
+  [key: string]: never;
+}
+
+export interface PatchReadyResult {
+  /** The patch in effect; null: the shipped code. */
+  patchVersion: number | null;
+  state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
+  epoch: number;
+  highestVersion: number;
+}
+
+export interface PatchCurrent {
+  patchVersion: number | null;
+  state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
+  epoch: number;
+  highestVersion: number;
+}
+
+// storage 1.0.0 (services/storage.json)
+
+export interface StorageCountParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** A table of the database's schema. */
+  table: string;
+  /**
+   * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
+   * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
+   * Columns are checked against the schema and values bound. Example: {done: false, due: {lt:
+   * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
+   * /where/due/lt.
+   */
+  where?: { [key: string]: unknown };
+}
+
+export interface StorageCountResult {
+  /** The number of matching rows. */
+  count: number;
+}
+
+export interface StorageDeleteParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** A table of the database's schema. */
+  table: string;
+  /**
+   * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
+   * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
+   * Columns are checked against the schema and values bound. Example: {done: false, due: {lt:
+   * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
+   * /where/due/lt.
+   */
+  where?: { [key: string]: unknown };
+}
+
+export interface StorageDeleteResult {
+  /** How many rows were deleted. */
+  deleted: number;
+}
+
+export interface StorageFindParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** A table of the database's schema. */
+  table: string;
+  /**
+   * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
+   * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
+   * Columns are checked against the schema and values bound. Example: {done: false, due: {lt:
+   * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
+   * /where/due/lt.
+   */
+  where?: { [key: string]: unknown };
+  /** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
+  orderBy?: string | string[];
+  /** At most this many records. */
+  limit?: number;
+  /** Skip this many records first. */
+  offset?: number;
+  /** The columns to return (default: all). */
+  columns?: string[];
+}
+
+export interface StorageFindResult {
+  /** The matching records. */
+  records: { [key: string]: unknown }[];
+}
+
+export interface StorageInsertParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** A table of the database's schema. */
+  table: string;
+  /** The records to insert. */
+  records: { [key: string]: unknown }[];
+}
+
+export interface StorageInsertResult {
+  /** How many records were inserted. */
+  inserted: number;
+}
+
+export interface StorageOpenParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /**
+   * The schema: {version, tables: {NAME: {columns: {COL: "TYPE [NOT NULL] [UNIQUE] [DEFAULT
+   * literal]"}, primaryKey: COL or [COLS], indexes: [{columns, unique?, name?}]}}, migrations:
+   * {"2": [steps], ...}}. TYPE is TEXT, INTEGER, REAL, NUMERIC, BLOB, BOOLEAN (0/1, read back as
+   * true/false) or JSON (any value, stored as JSON text). `tables` describes the latest version: a
+   * new database is created from it; an older one runs each migration version node after its own
+   * version, each in its own transaction. Steps: {op: "addColumn", table, column, type}, {op:
+   * "renameColumn", table, from, to}, {op: "dropColumn", table, column}, {op: "createTable", table,
+   * definition: {columns, primaryKey?, indexes?}}, {op: "dropTable", table}, {op: "createIndex",
+   * table, columns, unique?, name?}, {op: "dropIndex", name}.
+   */
+  schema: {
+    /** The latest version. */
+    version: number;
+    /** The tables at the latest version. */
+    tables: {
+      [key: string]: {
+        /** Column name → declaration, e.g. "TEXT NOT NULL DEFAULT ''". */
+        columns: { [key: string]: string };
+        primaryKey?: string | string[];
+        indexes?: ({ [key: string]: unknown } | string[] | string)[];
+      };
+    };
+    /** Version ("2", "3", ...) → the steps that bring the previous version to it. */
+    migrations?: {
+      [key: string]: {
+        op: "addColumn" | "renameColumn" | "dropColumn" | "createTable" | "dropTable" | "createIndex" | "dropIndex";
+        table?: string;
+        column?: string;
+        type?: string;
+        from?: string;
+        to?: string;
+        definition?: { [key: string]: unknown };
+        columns?: string[];
+        unique?: boolean;
+        name?: string;
+      }[];
+    };
+  };
+}
+
+export interface StorageOpenResult {
+  database: string;
+  /** The version the database is at now. */
+  version: number;
+}
+
+export interface StorageTransactionParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** The operations. */
+  ops: {
+    action: "insert" | "update" | "delete" | "find" | "count";
+    /** A table of the database's schema. */
+    table: string;
+    records?: { [key: string]: unknown }[];
+    /**
+     * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
+     * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
+     * Columns are checked against the schema and values bound. Example: {done: false, due: {lt:
+     * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
+     * /where/due/lt.
+     */
+    where?: { [key: string]: unknown };
+    /** A record: column name → value. Names are checked against the table's schema. */
+    set?: { [key: string]: unknown };
+    /** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
+    orderBy?: string | string[];
+    /** At most this many records. */
+    limit?: number;
+    /** Skip this many records first. */
+    offset?: number;
+    /** The columns to return (default: all). */
+    columns?: string[];
+  }[];
+}
+
+export interface StorageTransactionResult {
+  /** One result per operation, in order. */
+  results: { [key: string]: unknown }[];
+}
+
+export interface StorageUpdateParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** A table of the database's schema. */
+  table: string;
+  /**
+   * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
+   * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
+   * Columns are checked against the schema and values bound. Example: {done: false, due: {lt:
+   * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
+   * /where/due/lt.
+   */
+  where?: { [key: string]: unknown };
+  /** Column name → new value. */
+  set: { [key: string]: unknown };
+}
+
+export interface StorageUpdateResult {
+  /** How many rows matched and were changed. */
+  changed: number;
+}
+
+export interface StorageWatchParams {
+  /**
+   * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+   * not starting with a dot; no path separators.
+   */
+  database: string;
+  /** Only events of these tables (default: all). */
+  tables?: string[];
+  /** The seq of the last batch seen; omitted: from now. */
+  since?: number;
+  /** How long to wait for a commit (default 30000). */
+  timeoutMs?: number;
+}
+
+export interface StorageWatchResult {
+  events: {
+    /** The event's number: monotonic per database in this process, in commit order. */
+    seq: number;
+    /**
+     * refresh: the watcher fell behind the bounded buffer (or passed a seq from another process):
+     * reload what it shows, then watch from the batch's seq.
+     */
+    type: "insert" | "update" | "delete" | "refresh";
+    /** The table ("*" for refresh). */
+    table: string;
+    /**
+     * The row's primary key value (an array for a composite key; the rowid for a table without
+     * one); null for refresh.
+     */
+    key: unknown;
+    /**
+     * The row after an insert or update (an insert's record as given, with a generated INTEGER key
+     * filled in).
+     */
+    record?: { [key: string]: unknown };
+  }[];
+  /** Pass as `since` next time. */
+  seq: number;
+}
+
+// view 1.0.0 (services/view.json)
+
+export interface ViewFrameParams {
+  [key: string]: never;
+}
+
+/** The current frame. */
+export interface ViewFrameResult {
+  /** Rows as plain text, trailing spaces dropped. */
+  text: string;
+  /** Styled runs, one line each: row:firstColumn-lastColumn attributes. */
+  styles: string;
+  /** Columns. */
+  width: number;
+  /** Rows. */
+  height: number;
+  /** The focused node's id. */
+  focus: string | null;
+}
+
+export interface ViewMountParams {
+  tree: ViewNode;
+  /** What the tree's ${path} templates read (default {}). */
+  data?: unknown;
+  /** Canvas width in cells (default: the terminal's columns, else 80). */
+  width?: number;
+  /** Canvas height in cells (default: the content's; the terminal's rows when interactive). */
+  height?: number;
+  /**
+   * Where to draw: auto (default), terminal, plain (text frames on stdout) or none (read frames
+   * with view.frame).
+   */
+  output?: "auto" | "terminal" | "plain" | "none";
+}
+
+/** The mounted view. */
+export interface ViewMountResult {
+  /** Canvas width in cells. */
+  width: number;
+  /** Canvas height in cells. */
+  height: number;
+  /** Nodes after lists were expanded. */
+  nodes: number;
+  /** Where it is drawn. */
+  output: "terminal" | "plain" | "none";
+  /** The frame as plain text. */
+  text: string;
+}
+
+export interface ViewNextEventParams {
+  [key: string]: never;
+}
+
+export type ViewNextEventResult = ViewEvent;
+
+export interface ViewSimulateParams {
+  /** press a node, or type a key. */
+  type: "press" | "key";
+  /** The node to press. */
+  id?: string;
+  /** The key to type. */
+  key?: "tab" | "shift-tab" | "enter" | "space" | "q";
+}
+
+/** The event it caused. */
+export interface ViewSimulateResult {
+  /** The event, or null when the key caused none (Tab moves focus). */
+  event: ViewEvent | null;
+}
+
+export interface ViewUnmountParams {
+  [key: string]: never;
+}
+
+/** Nothing. */
+export interface ViewUnmountResult {
+  [key: string]: never;
+}
+
+/** Exactly one of data and patch. */
+export interface ViewUpdateParams {
+  /** The new data. */
+  data?: unknown;
+  /** RFC 6902 operations applied to the current data. */
+  patch?: {
+    /** The operation. */
+    op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+    /** JSON Pointer to the target. */
+    path: string;
+    /** JSON Pointer to the source (move, copy). */
+    from?: string;
+    /** The value (add, replace, test). */
+    value?: unknown;
+  }[];
+}
+
+/** What changed. */
+export interface ViewUpdateResult {
+  /** Nodes added, removed or with changed properties. */
+  changedNodes: number;
+  /** Areas repainted. */
+  dirty: ViewRect[];
+  /** Bytes written to the output (0 with output none). */
+  bytes: number;
+}
+
+/**
+ * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+ * instead.
+ */
+export interface ViewNode {
+  /** stack, box, text, button, list, divider, spacer or input. */
+  type: string;
+  /** Names the node in events and view.simulate; may hold templates ("done-${id}"). */
+  id?: string;
+  style?: ViewStyle;
+  /**
+   * Text with ${path} templates resolved against the data (inside a list, against the item first).
+   */
+  text?: string | number | boolean;
+  /** An input's value (same as text). */
+  value?: string | number | boolean;
+  /** An input's text while its value is empty. */
+  placeholder?: string | number | boolean;
+  /** A stack's or box's children. */
+  children?: ViewNode[];
+  /** Event → name of a JS handler the client dispatches to ("tasks.add"). */
+  on?: {
+    press?: string;
+    change?: string;
+    submit?: string;
+  };
+  /** A list's items: one template such as "${tasks}" naming an array in the data. */
+  items?: string;
+  template?: ViewNode;
+  /** A list's item field that identifies an item across updates (such as "id"). */
+  key?: string;
+  fallback?: ViewNode;
+  /** Shorthand for style.direction on a stack, list or box. */
+  direction?: "row" | "column";
+  /** Shorthand for style.gap. */
+  gap?: number;
+  /** Shorthand for style.align. */
+  align?: "start" | "center" | "end" | "stretch";
+  /** Shorthand for style.justify. */
+  justify?: "start" | "center" | "end" | "space-between" | "space-around" | "space-evenly";
+}
+
+/** Layout (flexbox on terminal cells) and paint. */
+export interface ViewStyle {
+  /** Main axis of a stack, box or list (default column). */
+  direction?: "row" | "column";
+  /** Cells between children on the main axis. */
+  gap?: number;
+  /** Children on the cross axis (default stretch). */
+  align?: "start" | "center" | "end" | "stretch";
+  /** This node on its parent's cross axis, overriding the parent's align. */
+  alignSelf?: "start" | "center" | "end" | "stretch";
+  /** Children on the main axis when space is left. */
+  justify?: "start" | "center" | "end" | "space-between" | "space-around" | "space-evenly";
+  /** Share of the free space on the parent's main axis (default 0). */
+  grow?: number;
+  /** Share of the overflow taken away, weighted by basis (default 1). */
+  shrink?: number;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  basis?: number | string;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  width?: number | string;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  height?: number | string;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  minWidth?: number | string;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  maxWidth?: number | string;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  minHeight?: number | string;
+  /** Cells (a whole number), a percentage of the parent's inner size ("50%"), or "auto". */
+  maxHeight?: number | string;
+  /** Cells on every side, [vertical, horizontal] or [top, right, bottom, left]. */
+  padding?: number | number[];
+  /** Cells on every side, [vertical, horizontal] or [top, right, bottom, left]. */
+  margin?: number | number[];
+  /** A box's border (one cell each side). */
+  border?: "none" | "single" | "double" | "rounded" | "heavy";
+  borderColor?: ViewColor;
+  background?: ViewColor;
+  color?: ViewColor;
+  /** Bold text. */
+  bold?: boolean;
+  /** Italic text. */
+  italic?: boolean;
+  /** Underlined text. */
+  underline?: boolean;
+  /** Faint text. */
+  dim?: boolean;
+  /** Swapped foreground and background. */
+  inverse?: boolean;
+  /**
+   * Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an
+   * ellipsis.
+   */
+  overflow?: "wrap" | "truncate";
+}
+
+/**
+ * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a
+ * 256-color index; or "#rrggbb".
+ */
+export type ViewColor = string | number;
+
+/** What the user did. */
+export interface ViewEvent {
+  /**
+   * press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was
+   * typed or the view was unmounted.
+   */
+  type: "press" | "quit";
+  /** The pressed node's id. */
+  id?: string;
+  /** The JS handler its on.press names. */
+  handler?: string;
+  /** The key of the list item the node is in (its index when the list has no key). */
+  key?: string;
+}
+
+/** An area of the canvas, in cells. */
+export interface ViewRect {
+  /** Column of its left edge. */
+  x: number;
+  /** Row of its top edge. */
+  y: number;
+  /** Columns. */
+  width: number;
+  /** Rows. */
+  height: number;
+}
+
 /** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */
 export interface HybridActions {
   /**
@@ -271,6 +962,167 @@ export interface HybridActions {
     languageTag: { params: DeviceLanguageTagParams; result: DeviceLanguageTagResult; errors: "E_FAILED" };
     /** The terminal's size in character cells and how many colours it shows. */
     screen: { params: DeviceScreenParams; result: DeviceScreenResult; errors: "E_FAILED" };
+  };
+  /**
+   * A key-value store on SQLite (the extended YTKKeyValueStore design): buckets stop key clashes,
+   * metadata rides beside the value, items may expire, buckets may declare index columns for
+   * structured queries, and decoded values are cached in memory (bounded LRU, invalidated by
+   * commits). One file per app: .kv.sqlite in the data directory.
+   */
+  kv: {
+    /**
+     * Declares the bucket's index columns (its index table), filled from each item: column NAME
+     * takes the value at `from`.NAME when `from` is a path ("value", "value.task", "metadata"), or
+     * at from[NAME] when `from` is an object {NAME: "value.due"}. A value missing or of the wrong
+     * type indexes as null. Existing items are indexed at once; declaring a different definition
+     * rebuilds the index; the same one changes nothing.
+     */
+    defineIndex: { params: KvDefineIndexParams; result: KvDefineIndexResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /** Deletes the item. */
+    delete: { params: KvDeleteParams; result: KvDeleteResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * The item, or null when there is none or it has expired. Served from an in-memory LRU cache of
+     * decoded values (64 MiB) that every commit touching the key invalidates; runs on the JS thread
+     * (a miss is one primary-key read on a WAL reader).
+     */
+    get: { params: KvGetParams; result: KvGetResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /** The bucket's live keys in ascending order, those starting with prefix when given. */
+    keys: { params: KvKeysParams; result: KvKeysResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * The bucket's live items whose index columns match `where` (as storage.find's: {col: value},
+     * {col: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, $or, $and), ordered by index columns.
+     * E_BAD_PARAMS at /bucket when the bucket has no index, at /where/... for an unknown column or
+     * a wrong type.
+     */
+    query: { params: KvQueryParams; result: KvQueryResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Stores a value under bucket + key in a transaction of its own, replacing any earlier one
+     * (createdAt is kept). An oversized value is E_BAD_PARAMS at /value. The bucket's index
+     * columns, if declared, are filled from the value and metadata.
+     */
+    set: { params: KvSetParams; result: KvSetResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Stores many items in one transaction: all or none. Each item takes the call's bucket unless
+     * it names its own.
+     */
+    setMany: { params: KvSetManyParams; result: KvSetManyResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+  };
+  /**
+   * Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's
+   * patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied`
+   * until the app confirms it with `ready`. An applied patch is rolled back automatically when a
+   * patched module throws while loading, when an amended function throws 3 times before
+   * confirmation, or when the app restarts without having confirmed it. Patches arrive as files
+   * dropped into `<data dir>/patches/` (or through `hybrid patch apply`); `check` will fetch them
+   * once the network module exists. The lifecycle is kept in `<data dir>/patch-ledger/`.
+   */
+  patch: {
+    /**
+     * Fetches a patch from an HTTP patch endpoint and applies it. Not available yet: it needs the
+     * network module, so it always fails with E_FAILED, details.reason "unavailable".
+     */
+    check: { params: PatchCheckParams; result: PatchCheckResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * The patch in effect: its version (null: the shipped code), its state ("applied" until
+     * `ready`, then "confirmed"; "shipped" without a patch), the module registry's epoch (one more
+     * per swap in this run) and the highest patch version this app has seen (a new patch must
+     * exceed it).
+     */
+    current: { params: PatchCurrentParams; result: PatchCurrentResult; errors: never };
+    /** The lifecycle of the app's patches, newest first, with the reason of every rollback. */
+    history: { params: PatchHistoryParams; result: PatchHistoryResult; errors: never };
+    /**
+     * Confirms the patch in effect: from now on it is kept across restarts and its functions'
+     * throws no longer roll it back. Call it once the app has checked that it works. With no patch
+     * in effect it changes nothing. Returns what `current` returns.
+     */
+    ready: { params: PatchReadyParams; result: PatchReadyResult; errors: "E_FAILED" };
+  };
+  /**
+   * The DataCenter for JS (SPEC §5): databases of tables over SQLite (one file <database>.sqlite
+   * per database in the app's data directory, WAL, one serialized write path, concurrent reads).
+   * Filters are structured, never SQL; column names are checked against the schema and values
+   * bound. Everything returned is a value copy. Commits survive the process being killed (WAL,
+   * synchronous=NORMAL).
+   */
+  storage: {
+    /** How many rows the filter matches. */
+    count: { params: StorageCountParams; result: StorageCountResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /** Deletes every row the filter matches (every row without one), in one transaction. */
+    delete: { params: StorageDeleteParams; result: StorageDeleteResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * The records the filter matches, in order, as value copies. Runs on a reader, concurrently
+     * with the writer.
+     */
+    find: { params: StorageFindParams; result: StorageFindResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Inserts records in one transaction (all or none). A record's columns must exist in the table
+     * and values fit their types (E_BAD_PARAMS at /records/I/COL); a constraint violation is
+     * E_FAILED with reason "constraint". A database never opened is reason "unknown_database".
+     */
+    insert: { params: StorageInsertParams; result: StorageInsertResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Creates the database from the schema, or migrates it to the schema's version, version node by
+     * version node, each inside its own transaction. A failing step rolls its version back, leaves
+     * the database at the previous version and fails with E_FAILED (details.reason "migration",
+     * details.version, details.step, details.op). A database newer than the schema, a missing
+     * version node, or migrations that leave tables other than the schema declares also fail with
+     * reason "migration". An invalid schema is E_BAD_PARAMS with a path into /schema. The schema is
+     * stored in the database, so a later process may use it without opening it again.
+     */
+    open: { params: StorageOpenParams; result: StorageOpenResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Runs the operations in order in one transaction: all or nothing. A failing operation rolls
+     * back every one before it; its error's path points into /ops/I.
+     */
+    transaction: { params: StorageTransactionParams; result: StorageTransactionResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /** Sets columns on every row the filter matches, in one transaction. */
+    update: { params: StorageUpdateParams; result: StorageUpdateResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * The next batch of committed change events (a long-poll: use Hybrid.subscribe, which passes
+     * each result's seq back as since). Resolves at once when events after `since` exist, else at
+     * the next commit that brings some, else with no events after timeoutMs. Events come from the
+     * one write path after commit, in commit order: a rolled-back transaction emits nothing. The
+     * last 10000 events are kept; a watcher that fell further behind gets one refresh event. At
+     * most 1000 events per batch.
+     */
+    watch: { params: StorageWatchParams; result: StorageWatchResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+  };
+  /**
+   * JSON-described views rendered as text in the terminal (SPEC §7): a node tree laid out with
+   * flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide.
+   * Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are
+   * the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS
+   * client (Hybrid.view.run).
+   */
+  view: {
+    /** The frame on screen: plain text, styled runs, size and the focused node's id. */
+    frame: { params: ViewFrameParams; result: ViewFrameResult; errors: "E_FAILED" };
+    /**
+     * Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border),
+     * applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws
+     * interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are
+     * terminals, else prints plain text frames.
+     */
+    mount: { params: ViewMountParams; result: ViewMountResult; errors: "E_BAD_PARAMS" };
+    /**
+     * Long-poll: resolves with the next event (a press or quit), at once if one is waiting.
+     * Cancelled by a timeout or an abort; a newer call replaces an older one.
+     */
+    nextEvent: { params: ViewNextEventParams; result: ViewNextEventResult; errors: "E_CANCELLED" | "E_TIMEOUT" };
+    /**
+     * For tests: a press on the node with id (type press), or a key as if typed (tab, shift-tab,
+     * enter, space, q). The event also goes to nextEvent.
+     */
+    simulate: { params: ViewSimulateParams; result: ViewSimulateResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /** Removes the view, restores the terminal and answers a waiting nextEvent with quit. */
+    unmount: { params: ViewUnmountParams; result: ViewUnmountResult; errors: never };
+    /**
+     * Gives the view new data, whole or as RFC 6902 operations on the current data. The new tree is
+     * matched to the old by keys; only changed subtrees are laid out again and only changed cells
+     * are written (cursor moves plus changed runs, inside synchronized-output markers).
+     */
+    update: { params: ViewUpdateParams; result: ViewUpdateResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
   };
 }
 

@@ -18,6 +18,19 @@ async function main() {
   report.line("battery", battery.present ? `${Math.round(battery.level * 100)}%${battery.charging ? ", charging" : ""}` : "none");
   report.line("device id", id);
 
+  report.section("Errors are data");
+  for (const attempt of [
+    () => Hybrid.call("network", "request", {}),
+    () => Hybrid.call("device", "reboot", {}),
+    () => Hybrid.call("device", "info", { verbose: true }),
+  ]) {
+    try {
+      await attempt();
+    } catch (error) {
+      report.line(error.code, error.path === undefined ? error.message : `${error.message} (path ${error.path})`);
+    }
+  }
+
   report.section("Bridge");
   const bytes = new Uint8Array([0xca, 0xfe, 0xba, 0xbe]);
   const echoed = await Hybrid.call("bridge", "echo", { greeting: "hello, 世界 👋", bytes });
@@ -31,18 +44,68 @@ async function main() {
   const targets = await Hybrid.targets();
   report.line("targets", Object.entries(targets).map(([name, t]) => `${name}${t.granted ? "" : " (not granted)"}`).join(", "));
 
-  report.section("Errors are data");
-  for (const attempt of [
-    () => Hybrid.call("storage", "find", {}),
-    () => Hybrid.call("device", "reboot", {}),
-    () => Hybrid.call("device", "info", { verbose: true }),
-  ]) {
-    try {
-      await attempt();
-    } catch (error) {
-      report.line(error.code, error.path === undefined ? error.message : `${error.message} (path ${error.path})`);
-    }
+  report.section("Storage");
+  const db = { database: "demo" };
+  await Hybrid.call("storage", "open", { ...db, schema: { version: 1, tables: { tasks: {
+    columns: { id: "INTEGER", title: "TEXT NOT NULL", done: "BOOLEAN NOT NULL DEFAULT FALSE", due: "INTEGER" },
+    primaryKey: "id" } } } });
+  await Hybrid.call("storage", "delete", { ...db, table: "tasks", where: {} });
+  const watch = Hybrid.call("storage", "watch", { ...db, timeoutMs: 1000 });
+  await Hybrid.call("storage", "insert", { ...db, table: "tasks", records: [
+    { title: "buy milk", due: 2 }, { title: "call mum", due: 1 }, { title: "file taxes", due: 3, done: true }] });
+  const { records } = await Hybrid.call("storage", "find", { ...db, table: "tasks", where: { done: false }, orderBy: ["due"], columns: ["title"] });
+  report.line("open tasks", records.map((r) => r.title).join(", "));
+  report.line("watch saw", `${(await watch).events.length} committed changes`);
+  await Hybrid.call("kv", "set", { bucket: "prefs", key: "theme", value: { dark: true }, metadata: { from: "demo" } });
+  report.line("kv", JSON.stringify((await Hybrid.call("kv", "get", { bucket: "prefs", key: "theme" })).value));
+  try {
+    await Hybrid.call("storage", "find", { ...db, table: "tasks", where: { "title; DROP TABLE tasks": 1 } });
+  } catch (error) {
+    report.line("injection", `refused: ${error.code} at ${error.path}`);
   }
+
+  report.section("View");
+  // The stored tasks as a JSON-described view (views/tasks.json), rendered as text. Its buttons
+  // name JS handlers ("tasks.toggle"); a press (simulated here, Enter in a terminal) runs them.
+  const tasksView = async () => {
+    const { records: all } = await Hybrid.call("storage", "find", { ...db, table: "tasks", orderBy: ["due"] });
+    const tasks = all.map((t) => ({ id: t.id, title: t.title, mark: t.done ? "x" : " " }));
+    return { title: "Tasks", tasks, total: all.length, doneCount: all.filter((t) => t.done).length };
+  };
+  let toggled;
+  const pressed = new Promise((resolve) => { toggled = resolve; });
+  const handlers = { tasks: {
+    async toggle(event, view) {
+      const id = Number(event.key);
+      const [task] = (await Hybrid.call("storage", "find", { ...db, table: "tasks", where: { id } })).records;
+      await Hybrid.call("storage", "update", { ...db, table: "tasks", where: { id }, set: { done: !task.done } });
+      await view.update(await tasksView());
+      toggled(task.title);
+    },
+    add() {},
+    clearDone() {},
+  } };
+  const data = await tasksView();
+  const view = await Hybrid.view.run(handlers, { tree: require("./views/tasks.json"), data, output: "none" });
+  console.log(view.mounted.text.replace(/^/gm, "  "));
+  await view.press(`toggle-${data.tasks[0].id}`);
+  report.line("pressed", `${await pressed}: toggled through storage, view updated`);
+  console.log((await view.frame()).text.replace(/^/gm, "  "));
+  await view.stop();
+
+  // `make demo` drops a signed patch into <data dir>/patches/ that fixes report.line's padding
+  // (the rows above with long labels are out of line). It arrives while the app runs.
+  report.section("Hot patch");
+  let current = await Hybrid.call("patch", "current");
+  for (let waited = 0; current.patchVersion === null && waited < 3000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    current = await Hybrid.call("patch", "current");
+  }
+  if (current.patchVersion === null) return report.line("patch", "none arrived");
+  report.line("patch", `${current.patchVersion} (${current.state}), epoch ${current.epoch}`);
+  report.line("E_UNKNOWN_ACTION", "the same report, now in line");
+  const confirmed = await Hybrid.call("patch", "ready");
+  report.line("confirmed", `patch ${confirmed.patchVersion} is ${confirmed.state}; it stays across restarts`);
 }
 
 main();

@@ -1,0 +1,74 @@
+import Glibc
+
+/// Watches `<data dir>/patches/` by polling: a `*.json` file whose size and time have not changed
+/// since the last look is applied, then removed (the ledger keeps its own copy). A refused file
+/// is renamed `NAME.refused`, with the reason beside it in `NAME.refused.txt`. Writers should
+/// write elsewhere (or to a dotfile) and rename into the folder.
+final class PatchDropFolder: @unchecked Sendable {
+    let directory: String
+    let intervalMs: Int
+    private weak var loader: PatchLoader?
+    private let lock = PatchLock()
+    private var stopped = false
+    private var seen: [String: (size: Int, modified: Int)] = [:]
+
+    init(directory: String, intervalMs: Int, loader: PatchLoader) {
+        self.directory = directory
+        self.intervalMs = max(1, min(intervalMs, 200))
+        self.loader = loader
+    }
+
+    func start() {
+        try? PatchFiles.createDirectory(directory)
+        let box = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let folder = Unmanaged<PatchDropFolder>.fromOpaque(raw!).takeRetainedValue()
+            folder.loop()
+            return nil
+        }, box.toOpaque())
+        if result != 0 {
+            box.release()
+        } else {
+            pthread_detach(thread)
+        }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
+
+    private func loop() {
+        while !lock.withLock({ stopped }) {
+            poll()
+            usleep(UInt32(intervalMs * 1000))
+        }
+    }
+
+    /// One look at the folder.
+    func poll() {
+        for name in PatchFiles.list(directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            guard let stamp = PatchFiles.stamp(path) else { continue }
+            if let before = seen[name], before == stamp {
+                seen[name] = nil
+                take(path)
+            } else {
+                seen[name] = stamp
+            }
+        }
+    }
+
+    private func take(_ path: String) {
+        guard let loader, !lock.withLock({ stopped }) else { return }
+        do {
+            let patch = try SignedPatch.parse(try PatchFiles.read(path), file: path)
+            try loader.apply(patch)
+            PatchFiles.remove(path)
+            loader.report("patch \(patch.manifest.patchVersion) applied from \(path)")
+        } catch {
+            if error.code == .storage && error.message.hasSuffix("the app has stopped") { return }
+            try? PatchFiles.write(error.message + "\n", to: path + ".refused.txt")
+            PatchFiles.move(path, to: path + ".refused")
+            loader.report("\(path): refused: \(error.message)")
+        }
+    }
+}

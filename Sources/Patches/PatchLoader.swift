@@ -1,0 +1,308 @@
+// The Patches module: signed hot-swap of JS modules in a running app (SPEC §8), with rollback.
+// It must never run a patch that has not been verified against app.json's patchKeys, never
+// swap code except as a task of its own on the JS thread, and never leave a patch half-applied.
+import Bridge
+import CJavaScriptCore
+import Engine
+import JSON
+
+/// The patches of one running app: verifies and applies them, counts faults of amended
+/// functions, confirms and rolls back, keeping the ledger in the data dir.
+///
+/// ```swift
+/// let loader = try PatchLoader(app: app, trust: trust, engine: engine)   // before the main module runs
+/// try loader.apply(SignedPatch.parse(text))     // from any thread but the JS thread
+/// try loader.confirm()                          // what patch.ready does
+/// ```
+///
+/// `apply` and `rollback` block their caller while the swap runs on the JS thread: never call
+/// them from the JS thread.
+public final class PatchLoader: @unchecked Sendable {
+    /// Rollback of an unconfirmed patch after this many throws of its amended functions.
+    public static let defaultFaultLimit = 3
+
+    public let trust: PatchTrust
+    public let dataDirectory: String
+    public let faultLimit: Int
+    let engine: JSEngine
+    let appIdentity: ObjectIdentifier
+    /// Where rollbacks and drop-folder refusals are reported (stderr in `hybrid run`).
+    let report: @Sendable (String) -> Void
+
+    private let state = PatchLock()
+    /// Made at the first apply (a second VM: not every run needs one), reused under `serial`:
+    /// making a context costs more than checking a small patch.
+    private lazy var scratch = ScratchCompiler()
+    private let serial = PatchLock()
+    // Under `state`.
+    private var ledger: PatchLedger
+    private var epoch = 0
+    private var faults: [Int: Int] = [:]
+    private var timings = PatchTimings()
+    private var watcher: PatchDropFolder?
+    // JS thread only.
+    private var faultHook: JSObjectRef?
+
+    /// Rolls back a patch that was launched before and never confirmed, then loads the patch in
+    /// effect (if any) so that the main module starts on it. Call before the main module runs.
+    public init(app: AppContext, trust: PatchTrust, engine: JSEngine, faultLimit: Int = PatchLoader.defaultFaultLimit,
+                report: @escaping @Sendable (String) -> Void = { _ in }) throws(PatchError) {
+        self.trust = trust
+        dataDirectory = app.dataDirectory
+        self.engine = engine
+        self.faultLimit = faultLimit
+        self.report = report
+        appIdentity = ObjectIdentifier(app)
+        ledger = try PatchLedger.load(dataDirectory: app.dataDirectory)
+        try installFaultHook()
+        try startUp()
+        PatchLoaders.register(self, for: appIdentity)
+    }
+
+    deinit {
+        PatchLoaders.unregister(appIdentity)
+    }
+
+    // MARK: - What JS and the CLI see
+
+    /// The patch in effect (nil: shipped code), its state and the module registry's epoch.
+    public var current: (patchVersion: Int?, state: PatchRecord.State?, epoch: Int) {
+        state.withLock {
+            let version = ledger.current
+            return (version, version.flatMap { ledger.record($0)?.state }, epoch)
+        }
+    }
+
+    public var history: [PatchRecord] { state.withLock { ledger.records } }
+
+    public var highestVersion: Int { state.withLock { ledger.highestVersion } }
+
+    /// How long each phase of the last apply took.
+    public var lastTimings: PatchTimings { state.withLock { timings } }
+
+    // MARK: - Applying
+
+    /// Verifies `patch`, compiles its sources off the JS thread, then swaps it in as a task on the
+    /// JS thread. A refusal changes nothing; a module that throws while loading rolls the patch
+    /// back (recorded) and throws ``PatchError/Code/threw``. Returns the new epoch.
+    @discardableResult
+    public func apply(_ patch: SignedPatch, now: Double = PatchClock.now()) throws(PatchError) -> Int {
+        try serial.withLock { () throws(PatchError) -> Int in
+            let started = MonotonicClock.now()
+            let highest = state.withLock { ledger.highestVersion }
+            try PatchVerifier.verify(patch, trust: trust, highestVersion: highest, now: now)
+            let verified = MonotonicClock.now()
+            try scratch.check(patch.manifest.modules.keys.sorted().map { ($0, patch.sources[$0]!) })
+            let compiled = MonotonicClock.now()
+            let version = patch.manifest.patchVersion
+            do throws(PatchError) {
+                let newEpoch = try swap(to: patch)
+                let swapped = MonotonicClock.now()
+                try state.withLock { () throws(PatchError) in
+                    var next = ledger
+                    try next.verified(patch)
+                    next.applied(version, launched: true)
+                    try next.save()
+                    ledger = next
+                    faults[version] = 0
+                    let done = MonotonicClock.now()
+                    timings.verify = verified - started
+                    timings.compile = compiled - verified
+                    timings.swap = swapped - compiled
+                    timings.ledger = done - swapped
+                    timings.total = done - started
+                }
+                return newEpoch
+            } catch let error where error.code == .threw {
+                try state.withLock { () throws(PatchError) in
+                    var next = ledger
+                    try next.verified(patch)
+                    next.rolledBack(version, reason: error.message, to: ledger.current)
+                    try next.save()
+                    ledger = next
+                }
+                report("patch \(version) rolled back: \(error.message)")
+                throw error
+            }
+        }
+    }
+
+    /// `patch.ready`: confirms the patch in effect. Returns it, or nil when the shipped code runs.
+    @discardableResult
+    public func confirm() throws(PatchError) -> PatchRecord? {
+        try state.withLock { () throws(PatchError) -> PatchRecord? in
+            guard let version = ledger.current else { return nil }
+            if ledger.record(version)?.state == .applied {
+                var next = ledger
+                next.confirmed(version)
+                try next.save()
+                ledger = next
+            }
+            return ledger.record(version)
+        }
+    }
+
+    /// Rolls the patch in effect back to the one before it (the last confirmed one kept, or the
+    /// shipped code), recording `reason`. Returns the version now in effect.
+    @discardableResult
+    public func rollback(reason: String) throws(PatchError) -> Int? {
+        try serial.withLock { () throws(PatchError) -> Int? in
+            guard let version = state.withLock({ ledger.current }) else {
+                throw PatchError(.nothing, "no patch to roll back: the app runs its shipped code")
+            }
+            let target = state.withLock { ledger.fallback(below: version) }
+            let previous = try target.map { v throws(PatchError) in try state.withLock { () throws(PatchError) in try ledger.patch(v) } }
+            do throws(PatchError) {
+                try swap(to: previous)
+            } catch {
+                // The fallback failed to load as well: the shipped code is the floor.
+                try swap(to: nil)
+                return try recordRollback(version, reason: reason + "; patch \(target ?? 0) failed to load again (\(error.message)), back to the shipped code", to: nil)
+            }
+            return try recordRollback(version, reason: reason, to: target)
+        }
+    }
+
+    private func recordRollback(_ version: Int, reason: String, to target: Int?) throws(PatchError) -> Int? {
+        try state.withLock { () throws(PatchError) in
+            var next = ledger
+            next.rolledBack(version, reason: reason, to: target)
+            try next.save()
+            ledger = next
+        }
+        report("patch \(version) rolled back: \(reason)")
+        return target
+    }
+
+    // MARK: - Drop folder
+
+    /// Watches `<data dir>/patches/` for patch files, polling every `intervalMs`.
+    public func watchDropFolder(intervalMs: Int = 100) {
+        let folder = PatchDropFolder(directory: dataDirectory + "/patches", intervalMs: intervalMs, loader: self)
+        state.withLock { watcher = folder }
+        folder.start()
+    }
+
+    public func stop() {
+        let folder = state.withLock { () -> PatchDropFolder? in
+            defer { watcher = nil }
+            return watcher
+        }
+        folder?.stop()
+    }
+
+    // MARK: - The swap
+
+    /// Makes `patch` (nil: none) the module registry's patch, as one task on the JS thread.
+    @discardableResult
+    private func swap(to patch: SignedPatch?) throws(PatchError) -> Int {
+        let version = patch?.manifest.patchVersion ?? 0
+        let changes: JSONValue = .array((patch?.manifest.modules ?? [:]).keys.sorted().map { name in
+            ["filename": .string(trust.appDirectory + "/" + name), "mode": .string(patch!.manifest.modules[name]!.mode.rawValue),
+             "source": .string(patch!.sources[name]!)]
+        })
+        let result: Result<(Int, UInt64), PatchError>
+        do {
+            result = try engine.performAndWait { [self] context in
+                let started = MonotonicClock.now()
+                let modules = context.get(context.global, "__hybridModules")
+                guard let registry = context.object(modules), let setPatch = context.object(context.get(registry, "setPatch")) else {
+                    return .failure(PatchError(.storage, "internal: the module registry is not installed"))
+                }
+                do throws(ScriptError) {
+                    let epoch = try context.call(setPatch, this: registry, [context.number(Double(version)), context.jsValue(from: changes), faultHook ?? context.undefined])
+                    return .success((Int(context.numberValue(epoch)), MonotonicClock.now() - started))
+                } catch {
+                    if error.name == "PatchRefusal" { return .failure(PatchError(.notAccepted, "patch \(version): \(error.message)")) }
+                    return .failure(PatchError(.threw, "patch \(version): a module threw while loading: \(error.name): \(error.message)"))
+                }
+            }
+        } catch {
+            throw PatchError(.storage, "patch \(version): the app has stopped")
+        }
+        let (newEpoch, pause) = try result.get()
+        state.withLock {
+            epoch = newEpoch
+            timings.pause = pause
+        }
+        return newEpoch
+    }
+
+    private func installFaultHook() throws(PatchError) {
+        do {
+            try engine.performAndWait { [self] context in
+                let hook = context.makeFunction { [weak self] args in
+                    let version = Int(args.context.numberValue(args[0]))
+                    let function = "\(args.context.stringify(args[1])).\(args.context.stringify(args[2]))"
+                    let message = args.context.stringify(args[3])
+                    self?.fault(version: version, function: function, message: message)
+                    return nil
+                }
+                context.protect(hook)
+                faultHook = hook
+            }
+        } catch {
+            throw PatchError(.storage, "internal: the engine has stopped")
+        }
+    }
+
+    /// An amended function threw (on the JS thread): past the limit, an unconfirmed patch is
+    /// rolled back, off the JS thread.
+    private func fault(version: Int, function: String, message: String) {
+        let rollBack = state.withLock { () -> Bool in
+            guard ledger.current == version, ledger.record(version)?.state == .applied else { return false }
+            faults[version, default: 0] += 1
+            return faults[version] == faultLimit
+        }
+        guard rollBack else { return }
+        let file = function.hasPrefix(trust.appDirectory + "/") ? String(function.dropFirst(trust.appDirectory.count + 1)) : function
+        let reason = "\(file) threw \(faultLimit) times before the patch was confirmed (last: \(message))"
+        Task.detached { [self] in
+            do {
+                guard state.withLock({ ledger.current }) == version else { return }
+                try rollback(reason: reason)
+            } catch {
+                report("patch \(version): rollback failed: \(error)")
+            }
+        }
+    }
+
+    // MARK: - Start-up
+
+    private func startUp() throws(PatchError) {
+        guard var version = ledger.current, let record = ledger.record(version) else { return }
+        if record.state == .applied && record.launched {
+            let target = ledger.fallback(below: version)
+            var next = ledger
+            next.rolledBack(version, reason: "not confirmed (patch.ready) before the app restarted", to: target)
+            try next.save()
+            ledger = next
+            report("patch \(version) rolled back: not confirmed (patch.ready) before the app restarted")
+            guard let target else { return }
+            version = target
+        }
+        let patch: SignedPatch
+        do throws(PatchError) {
+            patch = try ledger.patch(version)
+            // The kept file is checked again: the data dir is not trusted more than a download.
+            try PatchVerifier.verify(patch, trust: trust, highestVersion: 0, checkVersion: false)
+            try swap(to: patch)
+        } catch {
+            var next = ledger
+            next.rolledBack(version, reason: "failed to load at start-up: \(error.message)", to: nil)
+            try next.save()
+            ledger = next
+            report("patch \(version) rolled back: failed to load at start-up: \(error.message)")
+            return
+        }
+        var next = ledger
+        next.launched(version)
+        try next.save()
+        ledger = next
+    }
+}
+
+extension ScriptContext {
+    /// `Number(value)`, never throwing.
+    func numberValue(_ value: JSValueRef) -> Double { JSValueToNumber(ref, value, nil) }
+}

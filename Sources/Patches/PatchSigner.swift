@@ -1,0 +1,74 @@
+import Crypto
+import JSON
+
+/// Makes keys and signs patches (`hybrid patch keygen | sign`).
+///
+/// ```swift
+/// let key = PatchSigner.generateKey()            // keep `key.privateKey` secret
+/// // app.json: "patchKeys": [key.publicKey]
+/// let patch = try PatchSigner.sign(unsigned, privateKey: key.privateKey)
+/// ```
+public enum PatchSigner {
+    /// A new Ed25519 key pair, both halves base64 (the private half is its 32-byte seed).
+    public static func generateKey() -> (privateKey: String, publicKey: String) {
+        let key = Curve25519.Signing.PrivateKey()
+        return (Base64.encode(Array(key.rawRepresentation)), Base64.encode(Array(key.publicKey.rawRepresentation)))
+    }
+
+    /// The public half of a private key (base64).
+    public static func publicKey(of privateKey: String) throws(PatchError) -> String {
+        Base64.encode(Array(try signingKey(privateKey).publicKey.rawRepresentation))
+    }
+
+    /// Signs an unsigned patch: `{app, patchVersion, baseVersion, expires?, modules: {NAME: {mode,
+    /// source}}}`. `readSource` supplies a module's text when it names a `file` instead.
+    public static func sign(_ json: JSONValue, privateKey: String, file: String = "patch",
+                            readSource: (String) throws -> String = { _ in throw PatchError(.malformed, "no file access") }) throws(PatchError) -> SignedPatch {
+        let fields = try PatchFields(json: json, file: file)
+        var modules: [String: PatchManifest.Module] = [:]
+        var sources: [String: String] = [:]
+        for (name, entry) in fields.modules {
+            guard let mode = entry.mode else {
+                throw PatchError(.malformed, "\(file): modules.\(name).mode: expected \"amend\" or \"replace\"")
+            }
+            let source: String
+            if let text = entry.object["source"]?.stringValue {
+                source = text
+            } else if let path = entry.object["file"]?.stringValue {
+                do {
+                    source = try readSource(path)
+                } catch {
+                    throw PatchError(.malformed, "\(file): modules.\(name).file: cannot read \(path): \(error)")
+                }
+            } else {
+                throw PatchError(.malformed, "\(file): modules.\(name): expected source (the module's text) or file (a path)")
+            }
+            modules[name] = PatchManifest.Module(mode: mode, sha256: SignedPatch.sha256(source))
+            sources[name] = source
+        }
+        let manifest = PatchManifest(app: fields.app, patchVersion: fields.patchVersion, baseVersion: fields.baseVersion,
+                                     expires: fields.expires, modules: modules)
+        return try sign(manifest, sources: sources, privateKey: privateKey)
+    }
+
+    public static func sign(_ manifest: PatchManifest, sources: [String: String], privateKey: String) throws(PatchError) -> SignedPatch {
+        let key = try signingKey(privateKey)
+        let signature: [UInt8]
+        do {
+            signature = Array(try key.signature(for: manifest.canonicalBytes))
+        } catch {
+            throw PatchError(.badSignature, "signing failed: \(error)")
+        }
+        return SignedPatch(manifest: manifest, sources: sources, key: Base64.encode(Array(key.publicKey.rawRepresentation)),
+                           signature: Base64.encode(signature))
+    }
+
+    static func signingKey(_ text: String) throws(PatchError) -> Curve25519.Signing.PrivateKey {
+        let trimmed = text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "\r" }).first.map(String.init) ?? ""
+        guard let bytes = Base64.decode(trimmed), bytes.count == 32,
+              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes) else {
+            throw PatchError(.malformed, "private key: expected 32 bytes in base64, as `hybrid patch keygen` writes")
+        }
+        return key
+    }
+}

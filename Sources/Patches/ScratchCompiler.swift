@@ -1,0 +1,64 @@
+import CJavaScriptCore
+import Engine
+
+/// Compiles patch sources in a JavaScriptCore context of its own (its own VM, not the app's), on
+/// the calling thread, so that a syntax error is found before the app's JS thread is touched.
+/// Nothing is run. Use one instance from one thread at a time.
+public final class ScratchCompiler: @unchecked Sendable {
+    private let group: JSContextGroupRef
+    private let context: JSGlobalContextRef
+
+    public init() {
+        group = JSContextGroupCreate()
+        context = JSGlobalContextCreateInGroup(group, nil)
+    }
+
+    deinit {
+        JSGlobalContextRelease(context)
+        JSContextGroupRelease(group)
+    }
+
+    /// Checks with a context made for the purpose.
+    public static func check(_ sources: [(name: String, source: String)]) throws(PatchError) {
+        try ScratchCompiler().check(sources)
+    }
+
+    /// Throws ``PatchError/Code/syntax`` naming the module, line and message of the first error.
+    public func check(_ sources: [(name: String, source: String)]) throws(PatchError) {
+        for (name, source) in sources {
+            // The same wrapper the module loader uses, so `return` at the top level is as legal here.
+            let wrapped = "(function (exports, require, module, __filename, __dirname) {" + source + "\n})"
+            let script = JSStringCreateWithUTF8CString(wrapped)
+            let url = JSStringCreateWithUTF8CString(name)
+            defer {
+                JSStringRelease(script)
+                JSStringRelease(url)
+            }
+            var exception: JSValueRef?
+            if !JSCheckScriptSyntax(context, script, url, 1, &exception) {
+                throw PatchError(.syntax, "modules.\(name): does not compile: \(describe(exception, in: context))")
+            }
+        }
+    }
+
+    private func describe(_ exception: JSValueRef?, in context: JSGlobalContextRef?) -> String {
+        guard let exception else { return "syntax error" }
+        var text = string(exception, context)
+        if let object = JSValueToObject(context, exception, nil) {
+            let name = JSStringCreateWithUTF8CString("line")
+            defer { JSStringRelease(name) }
+            let line = JSObjectGetProperty(context, object, name, nil)
+            if let line, JSValueIsNumber(context, line) { text += " (line \(Int(JSValueToNumber(context, line, nil))))" }
+        }
+        return text
+    }
+
+    private func string(_ value: JSValueRef, _ context: JSGlobalContextRef?) -> String {
+        guard let string = JSValueToStringCopy(context, value, nil) else { return "" }
+        defer { JSStringRelease(string) }
+        let size = JSStringGetMaximumUTF8CStringSize(string)
+        var buffer = [CChar](repeating: 0, count: size)
+        let written = JSStringGetUTF8CString(string, &buffer, size)
+        return String(decoding: buffer.prefix(max(0, written - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

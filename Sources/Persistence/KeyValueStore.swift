@@ -1,0 +1,341 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import JSON
+
+/// A key-value store on SQLite (the extended YTKKeyValueStore design): buckets so keys do not
+/// clash, metadata beside each value, expiry, index tables for queries, a bounded LRU cache of
+/// decoded values dropped by commit events, and a pluggable ``Serializer``.
+///
+/// One file per data directory, `.kv.sqlite` (storage database names cannot start with a dot, so
+/// it never clashes with one). Writes go through its ``DataCenter``'s one write path.
+///
+/// ```swift
+/// let store = try KeyValueStore.shared(directory: dataDir)
+/// try await store.set(bucket: "feed", key: "1000", value: ["title": "hi", "at": 17], metadata: nil, ttlSeconds: nil)
+/// try store.get(bucket: "feed", key: "1000")?.value   // {"title": "hi", "at": 17}
+/// ```
+public final class KeyValueStore: Sendable {
+    public static let defaultCacheBytes = 64 * 1024 * 1024
+    /// A serialized value or metadata longer than this is refused.
+    public static let maximumValueBytes = 4 * 1024 * 1024
+
+    private struct CacheKey: Hashable { var bucket: String; var key: String }
+    private struct CacheState {
+        var cache: ValueCache<CacheKey, KeyValueEntry>
+        /// Bumped by every commit: a read that started before a commit must not fill the cache.
+        var generation: UInt64 = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    public let center: DataCenter
+    private let serializer: any Serializer
+    private let cache: Locked<CacheState>
+    private let indexes = Locked<[String: KeyValueIndex]>([:])
+    private let writesSincePurge = Locked(0)
+
+    private static let stores = Locked<[String: KeyValueStore]>([:])
+
+    /// The store of `directory`, opened once per process.
+    public static func shared(directory: String) throws(PersistenceError) -> KeyValueStore {
+        if let store = stores.withLock({ $0[directory] }) { return store }
+        return try stores.withLock { (stores: inout [String: KeyValueStore]) throws(PersistenceError) -> KeyValueStore in
+            if let store = stores[directory] { return store }
+            let store = try KeyValueStore(directory: directory)
+            stores[directory] = store
+            return store
+        }
+    }
+
+    public init(directory: String, serializer: any Serializer = JSONSerializer(), cacheBytes: Int = KeyValueStore.defaultCacheBytes) throws(PersistenceError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PersistenceError.failed(reason: "io", message: "cannot create \(directory): \(error)", details: [:])
+        }
+        center = try DataCenter(name: "kv", path: directory + "/.kv.sqlite")
+        self.serializer = serializer
+        cache = Locked(CacheState(cache: ValueCache(capacity: cacheBytes)))
+        try center.writeNow { session in
+            try session.db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS kv_items (id INTEGER PRIMARY KEY, bucket TEXT NOT NULL, key TEXT NOT NULL,
+                  value BLOB NOT NULL, metadata TEXT, createdAt INTEGER NOT NULL, updatedAt INTEGER NOT NULL, expiresAt INTEGER,
+                  UNIQUE (bucket, key));
+                CREATE INDEX IF NOT EXISTS kv_items_expiry ON kv_items(expiresAt) WHERE expiresAt IS NOT NULL;
+                CREATE TABLE IF NOT EXISTS kv_indexes (id INTEGER PRIMARY KEY, bucket TEXT NOT NULL UNIQUE, definition TEXT NOT NULL);
+                """)
+        }
+        let stored: [(Int64, String, String)] = try center.readNow { session in
+            var rows: [(Int64, String, String)] = []
+            let statement = try session.db.cachedStatement(sql: "SELECT id, bucket, definition FROM kv_indexes")
+            try SQLiteBinding.query(statement, [], db: session.db) { row in
+                rows.append((sqlite3_column_int64(row, 0),
+                             SQLiteBinding.column(1, as: .text, in: row).stringValue ?? "",
+                             SQLiteBinding.column(2, as: .text, in: row).stringValue ?? ""))
+            }
+            return rows
+        }
+        for (id, bucket, text) in stored {
+            guard let definition = try? JSONParser.parse(text),
+                  let index = try? KeyValueIndex.parse(bucket: bucket, columns: definition["columns"] ?? .null, from: definition["from"] ?? .null, id: id)
+            else { continue }
+            indexes.withLock { $0[bucket] = index }
+        }
+        center.changes.onCommit { [cache] events in
+            cache.withLock { state in
+                state.generation &+= 1
+                for event in events {
+                    if event.kind == .refresh { state.cache.removeAll(); continue }
+                    state.cache.remove(CacheKey(bucket: event.table, key: event.key.stringValue ?? ""))
+                }
+            }
+        }
+    }
+
+    static func now() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() }
+
+    // MARK: - Writing
+
+    /// One item for ``setMany(_:)``.
+    public struct Item: Sendable {
+        public var bucket: String
+        public var key: String
+        public var value: JSONValue
+        public var metadata: JSONValue
+        public var ttlSeconds: Double?
+        /// Where the item sits in the caller's params, for errors (`/items/3`).
+        public var path: String
+
+        public init(bucket: String, key: String, value: JSONValue, metadata: JSONValue = .null, ttlSeconds: Double? = nil, path: String = "") {
+            self.bucket = bucket
+            self.key = key
+            self.value = value
+            self.metadata = metadata
+            self.ttlSeconds = ttlSeconds
+            self.path = path
+        }
+    }
+
+    /// Writes one item in a transaction of its own; returns its entry's times.
+    @discardableResult
+    public func set(_ item: Item) async throws(PersistenceError) -> KeyValueEntry {
+        let prepared = try prepare(item)
+        return try await center.write { session in
+            let entry = try self.put(prepared, index: self.indexes.withLock { $0[item.bucket] }, in: session)
+            let purge = self.writesSincePurge.withLock { count -> Bool in
+                count += 1
+                if count >= 1000 { count = 0; return true }
+                return false
+            }
+            if purge { try self.purgeExpired(session, now: entry.updatedAt) }
+            return entry
+        }
+    }
+
+    /// Writes every item in one transaction: all or none.
+    public func setMany(_ items: [Item]) async throws(PersistenceError) -> Int {
+        var prepared: [Prepared] = []
+        prepared.reserveCapacity(items.count)
+        for item in items { prepared.append(try prepare(item)) }
+        let all = prepared
+        return try await center.write { session in
+            let indexes = self.indexes.withLock { $0 }
+            for item in all { _ = try self.put(item, index: indexes.isEmpty ? nil : indexes[item.item.bucket], in: session) }
+            try self.purgeExpired(session, now: Self.now())
+            return all.count
+        }
+    }
+
+    private struct Prepared: Sendable {
+        var item: Item
+        var bytes: [UInt8]
+    }
+
+    private func prepare(_ item: Item) throws(PersistenceError) -> Prepared {
+        guard !item.bucket.isEmpty else {
+            throw .invalid(path: item.path + "/bucket", message: "expected a bucket name, here or for the whole call")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try serializer.serialize(item.value, bucket: item.bucket, key: item.key)
+        } catch {
+            throw .invalid(path: item.path + "/value", message: "the serializer refused the value: \(error)")
+        }
+        guard bytes.count <= Self.maximumValueBytes else {
+            throw .invalid(path: item.path + "/value", message: "value too large: \(bytes.count) bytes serialized, at most \(Self.maximumValueBytes)")
+        }
+        if !item.metadata.isNull, JSONWriter.write(item.metadata).utf8.count > Self.maximumValueBytes {
+            throw .invalid(path: item.path + "/metadata", message: "metadata too large: at most \(Self.maximumValueBytes) bytes")
+        }
+        return Prepared(item: item, bytes: bytes)
+    }
+
+    private func put(_ prepared: Prepared, index: KeyValueIndex?, in session: WriteSession) throws -> KeyValueEntry {
+        let item = prepared.item
+        let now = Self.now()
+        let expiresAt = item.ttlSeconds.map { now + ($0 * 1000).rounded() }
+        let statement = try session.db.cachedStatement(sql: """
+            INSERT INTO kv_items (bucket, key, value, metadata, createdAt, updatedAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value, metadata = excluded.metadata,
+              updatedAt = excluded.updatedAt, expiresAt = excluded.expiresAt
+            RETURNING id, createdAt
+            """)
+        var id: Int64 = 0
+        var createdAt = now
+        try SQLiteBinding.query(statement, [
+            (.string(item.bucket), .text), (.string(item.key), .text), (.bytes(prepared.bytes), .blob),
+            (item.metadata, item.metadata.isNull ? .text : .json), (.number(now), .integer), (.number(now), .integer),
+            (expiresAt.map(JSONValue.number) ?? .null, .integer),
+        ], db: session.db) { row in
+            id = sqlite3_column_int64(row, 0)
+            createdAt = Double(sqlite3_column_int64(row, 1))
+        }
+        if let index {
+            let insert = try session.db.cachedStatement(sql: index.insertSQL)
+            try SQLiteBinding.execute(insert, [(.number(Double(id)), .integer)] + index.values(value: item.value, metadata: item.metadata), db: session.db)
+        }
+        session.record(ChangeEvent(kind: .update, table: item.bucket, key: .string(item.key)))
+        return KeyValueEntry(value: item.value, metadata: item.metadata, createdAt: createdAt, updatedAt: now, expiresAt: expiresAt)
+    }
+
+    private func purgeExpired(_ session: WriteSession, now: Double) throws {
+        let statement = try session.db.cachedStatement(sql: "DELETE FROM kv_items WHERE expiresAt IS NOT NULL AND expiresAt <= ? RETURNING bucket, key")
+        try SQLiteBinding.query(statement, [(.number(now), .integer)], db: session.db) { row in
+            session.record(ChangeEvent(kind: .delete, table: SQLiteBinding.column(0, as: .text, in: row).stringValue ?? "",
+                                       key: SQLiteBinding.column(1, as: .text, in: row)))
+        }
+    }
+
+    /// Deletes one item; returns whether it existed.
+    public func delete(bucket: String, key: String) async throws(PersistenceError) -> Bool {
+        try await center.write { session in
+            let statement = try session.db.cachedStatement(sql: "DELETE FROM kv_items WHERE bucket = ? AND key = ? RETURNING id")
+            var deleted = false
+            try SQLiteBinding.query(statement, [(.string(bucket), .text), (.string(key), .text)], db: session.db) { _ in deleted = true }
+            if deleted { session.record(ChangeEvent(kind: .delete, table: bucket, key: .string(key))) }
+            return deleted
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The item, from the cache when it holds it, else read (on the caller's thread) and cached.
+    /// Nil for a missing or expired item.
+    public func get(bucket: String, key: String) throws(PersistenceError) -> KeyValueEntry? {
+        let cacheKey = CacheKey(bucket: bucket, key: key)
+        let now = Self.now()
+        let (cached, generation): (KeyValueEntry?, UInt64) = cache.withLock { state in
+            if let entry = state.cache.value(for: cacheKey) {
+                state.hits += 1
+                return (entry, state.generation)
+            }
+            state.misses += 1
+            return (nil, state.generation)
+        }
+        if let cached { return cached.isExpired(at: now) ? nil : cached }
+        let found: (KeyValueEntry, Int)? = try center.readStatementNow { session in
+            let statement = try session.db.cachedStatement(sql: "SELECT value, metadata, createdAt, updatedAt, expiresAt FROM kv_items WHERE bucket = ? AND key = ?")
+            var found: (KeyValueEntry, Int)?
+            try SQLiteBinding.query(statement, [(.string(bucket), .text), (.string(key), .text)], db: session.db) { row in
+                let count = Int(sqlite3_column_bytes(row, 0))
+                let bytes = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 0), count: count))
+                let value = try self.serializer.deserialize(bytes, bucket: bucket, key: key)
+                let expires = SQLiteBinding.column(4, as: .integer, in: row).numberValue
+                found = (KeyValueEntry(value: value, metadata: SQLiteBinding.column(1, as: .json, in: row),
+                                       createdAt: Double(sqlite3_column_int64(row, 2)), updatedAt: Double(sqlite3_column_int64(row, 3)),
+                                       expiresAt: expires), count + key.utf8.count + bucket.utf8.count + 96)
+            }
+            return found
+        }
+        guard let (entry, cost) = found else { return nil }
+        cache.withLock { state in
+            if state.generation == generation { state.cache.insert(entry, for: cacheKey, cost: cost) }
+        }
+        return entry.isExpired(at: now) ? nil : entry
+    }
+
+    /// The bucket's live keys in order, those starting with `prefix` when given.
+    public func keys(bucket: String, prefix: String?, limit: Int?) async throws(PersistenceError) -> [String] {
+        var sql = "SELECT key FROM kv_items WHERE bucket = ? AND (expiresAt IS NULL OR expiresAt > ?)"
+        var arguments: [(JSONValue, ColumnType)] = [(.string(bucket), .text), (.number(Self.now()), .integer)]
+        if let prefix, !prefix.isEmpty {
+            sql += " AND substr(key, 1, length(?)) = ?"
+            arguments += [(.string(prefix), .text), (.string(prefix), .text)]
+        }
+        sql += " ORDER BY key"
+        if let limit { sql += " LIMIT \(limit)" }
+        let finalSQL = sql
+        let finalArguments = arguments
+        return try await center.read { session in
+            var keys: [String] = []
+            try SQLiteBinding.query(try session.db.cachedStatement(sql: finalSQL), finalArguments, db: session.db) { row in
+                keys.append(SQLiteBinding.column(0, as: .text, in: row).stringValue ?? "")
+            }
+            return keys
+        }
+    }
+
+    /// Declares the bucket's index columns and fills them from the items already stored.
+    /// Returns how many items were indexed.
+    public func defineIndex(bucket: String, columns: JSONValue, from: JSONValue) async throws(PersistenceError) -> Int {
+        _ = try KeyValueIndex.parse(bucket: bucket, columns: columns, from: from, id: 0)
+        return try await center.write { session in
+            let db = session.db
+            let existing = self.indexes.withLock { $0[bucket] }
+            if let existing, existing.definition == ["columns": columns, "from": from] {
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Identifier.quote(existing.tableName))") ?? 0
+            }
+            if let existing { try db.execute(sql: "DROP TABLE \(Identifier.quote(existing.tableName))") }
+            try db.execute(sql: "DELETE FROM kv_indexes WHERE bucket = ?", arguments: [bucket])
+            try db.execute(sql: "INSERT INTO kv_indexes (bucket, definition) VALUES (?, ?)",
+                           arguments: [bucket, JSONWriter.write(["columns": columns, "from": from])])
+            let index = try KeyValueIndex.parse(bucket: bucket, columns: columns, from: from, id: db.lastInsertedRowID)
+            for sql in index.createSQL { try db.execute(sql: sql) }
+            let insert = try db.cachedStatement(sql: index.insertSQL)
+            var count = 0
+            let select = try db.makeStatement(sql: "SELECT id, value, metadata, key FROM kv_items WHERE bucket = ?")
+            var rows: [(Int64, JSONValue, JSONValue)] = []
+            try SQLiteBinding.query(select, [(.string(bucket), .text)], db: db) { row in
+                let size = Int(sqlite3_column_bytes(row, 1))
+                let bytes = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 1), count: size))
+                let key = SQLiteBinding.column(3, as: .text, in: row).stringValue ?? ""
+                rows.append((sqlite3_column_int64(row, 0), try self.serializer.deserialize(bytes, bucket: bucket, key: key),
+                             SQLiteBinding.column(2, as: .json, in: row)))
+            }
+            for (id, value, metadata) in rows {
+                try SQLiteBinding.execute(insert, [(.number(Double(id)), .integer)] + index.values(value: value, metadata: metadata), db: db)
+                count += 1
+            }
+            self.indexes.withLock { $0[bucket] = index }
+            return count
+        }
+    }
+
+    /// The items whose index columns match `where`, in `orderBy` order: `{key, value, metadata}`.
+    public func query(bucket: String, where filter: JSONValue?, orderBy: JSONValue?, limit: JSONValue?) async throws(PersistenceError) -> [JSONValue] {
+        guard let index = indexes.withLock({ $0[bucket] }) else {
+            throw .invalid(path: "/bucket", message: "bucket \(Quoted(bucket)) has no index; declare its columns with kv.defineIndex first")
+        }
+        let query = try QueryCommand(table: index.table, where: filter, orderBy: orderBy, limit: limit, qualifier: "i.")
+        let sql = "SELECT m.key, m.value, m.metadata FROM kv_items m JOIN \(Identifier.quote(index.tableName)) i ON i.item = m.id"
+            + " WHERE m.bucket = ? AND (m.expiresAt IS NULL OR m.expiresAt > ?) AND " + query.whereSQL + query.tail
+        let arguments: [(JSONValue, ColumnType)] = [(.string(bucket), .text), (.number(Self.now()), .integer)] + query.arguments
+        return try await center.read { session in
+            var items: [JSONValue] = []
+            try SQLiteBinding.query(try session.db.cachedStatement(sql: sql), arguments, db: session.db) { row in
+                let key = SQLiteBinding.column(0, as: .text, in: row).stringValue ?? ""
+                let size = Int(sqlite3_column_bytes(row, 1))
+                let bytes = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 1), count: size))
+                items.append(["key": .string(key), "value": try self.serializer.deserialize(bytes, bucket: bucket, key: key),
+                              "metadata": SQLiteBinding.column(2, as: .json, in: row)])
+            }
+            return items
+        }
+    }
+
+    /// Cache hits and misses so far, and the bytes the cache holds.
+    public var cacheStatistics: (hits: Int, misses: Int, bytes: Int, entries: Int) {
+        cache.withLock { ($0.hits, $0.misses, $0.cache.totalCost, $0.cache.count) }
+    }
+}

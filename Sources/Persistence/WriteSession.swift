@@ -1,0 +1,36 @@
+import GRDB
+
+/// A connection lent to a read: valid only inside the closure it is handed to.
+public class ReadSession {
+    let db: Database
+
+    init(db: Database) { self.db = db }
+}
+
+/// The one write path's handle inside a transaction: the connection, and the change events the
+/// transaction will publish if, and only if, it commits.
+public final class WriteSession: ReadSession {
+    private(set) var events: [ChangeEvent] = []
+    /// Events recorded but not kept: a transaction larger than the change log's buffer keeps only
+    /// its last events (watchers behind it get a refresh anyway), so memory stays bounded.
+    private(set) var droppedEvents = 0
+    private let eventLimit: Int
+    /// Tables' writes record events only when someone may read them (a watcher, a cache).
+    let recordsEvents: Bool
+
+    init(db: Database, eventLimit: Int = ChangeLog.defaultCapacity, recordsEvents: Bool = true) {
+        self.recordsEvents = recordsEvents
+        self.eventLimit = eventLimit
+        super.init(db: db)
+    }
+
+    /// Adds an event to publish at commit: for writes that do not go through a ``Table`` (kv).
+    public func record(_ event: ChangeEvent) {
+        guard recordsEvents else { return }
+        events.append(event)
+        if events.count >= 2 * eventLimit {
+            events.removeFirst(eventLimit)
+            droppedEvents += eventLimit
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Bridge
+import JSON
+import Persistence
+
+/// The `kv` target (SPEC §5, contract `services/kv.json`): a key-value store with buckets,
+/// metadata, expiry, index columns for queries and an in-memory cache of decoded values.
+///
+/// ```js
+/// await Hybrid.call("kv", "set", { bucket: "feed", key: "1000", value: { title: "hi", at: 17 } });
+/// const entry = await Hybrid.call("kv", "get", { bucket: "feed", key: "1000" }); // {value, metadata, createdAt, updatedAt, expiresAt}
+/// ```
+///
+/// `get` runs inline on the JS thread: a cache hit is a dictionary look-up, and a miss one primary
+/// key read on a reader connection of the WAL pool, which never waits for the writer. Everything
+/// else runs on a worker.
+public struct KeyValueService: BridgeService {
+    public let target = "kv"
+
+    public init() {}
+
+    public var actions: [String: ServiceAction] {
+        [
+            "set": .worker { call in
+                try await bridged {
+                    let entry = try await store(call).set(item(call.params, path: ""))
+                    return ["createdAt": .number(entry.createdAt), "updatedAt": .number(entry.updatedAt),
+                            "expiresAt": entry.expiresAt.map(JSONValue.number) ?? .null]
+                }
+            },
+            "setMany": .worker { call in
+                try await bridged {
+                    let bucket = call.params["bucket"]?.stringValue ?? ""
+                    let items = (call.params["items"]?.arrayValue ?? []).enumerated().map { i, value in
+                        var object = value.objectValue ?? [:]
+                        if object["bucket"] == nil { object["bucket"] = .string(bucket) }
+                        return item(.object(object), path: "/items/\(i)")
+                    }
+                    return ["written": .number(Double(try await store(call).setMany(items)))]
+                }
+            },
+            "get": .inline { call in
+                try bridged {
+                    let entry = try store(call).get(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "")
+                    return entry?.jsonValue ?? .null
+                }
+            },
+            "delete": .worker { call in
+                try await bridged {
+                    let deleted = try await store(call).delete(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "")
+                    return ["deleted": .bool(deleted)]
+                }
+            },
+            "keys": .worker { call in
+                try await bridged {
+                    let keys = try await store(call).keys(bucket: call.params["bucket"]?.stringValue ?? "", prefix: call.params["prefix"]?.stringValue,
+                                                          limit: call.params["limit"]?.intValue)
+                    return ["keys": .array(keys.map(JSONValue.string))]
+                }
+            },
+            "defineIndex": .worker { call in
+                try await bridged {
+                    let indexed = try await store(call).defineIndex(bucket: call.params["bucket"]?.stringValue ?? "",
+                                                                    columns: call.params["columns"] ?? .null, from: call.params["from"] ?? .null)
+                    return ["indexed": .number(Double(indexed))]
+                }
+            },
+            "query": .worker { call in
+                try await bridged {
+                    let items = try await store(call).query(bucket: call.params["bucket"]?.stringValue ?? "", where: call.params["where"],
+                                                            orderBy: call.params["orderBy"], limit: call.params["limit"])
+                    return ["items": .array(items)]
+                }
+            },
+        ]
+    }
+
+    private func store(_ call: ServiceCall) throws -> KeyValueStore {
+        try KeyValueStore.shared(directory: call.app.dataDirectory)
+    }
+
+    private func item(_ params: JSONValue, path: String) -> KeyValueStore.Item {
+        KeyValueStore.Item(bucket: params["bucket"]?.stringValue ?? "", key: params["key"]?.stringValue ?? "",
+                           value: params["value"] ?? .null, metadata: params["metadata"] ?? .null,
+                           ttlSeconds: params["ttlSeconds"]?.numberValue, path: path)
+    }
+}

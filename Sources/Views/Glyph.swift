@@ -1,0 +1,78 @@
+import CUTF8Proc
+
+/// One grapheme cluster and the cells it takes: 2 for East Asian wide characters and emoji, 1 for
+/// most others, 0 for combining marks on their own and control characters.
+public struct Glyph: Sendable, Hashable {
+    public var text: String
+    public var width: Int
+
+    public init(_ text: String, width: Int) {
+        self.text = text
+        self.width = width
+    }
+
+    static let space = Glyph(" ", width: 1)
+    static let ellipsis = Glyph("…", width: 1)
+
+    /// Splits `text` into grapheme clusters (utf8proc's extended grapheme rules) with their widths.
+    /// Tabs become one space; other control characters are dropped.
+    public static func segment(_ text: Substring) -> [Glyph] {
+        var glyphs: [Glyph] = []
+        glyphs.reserveCapacity(text.utf8.count)
+        // ASCII fast path: one byte, one glyph, one cell.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            for byte in text.utf8 { glyphs.append(Glyph(String(UnicodeScalar(byte)), width: 1)) }
+            return glyphs
+        }
+        var state: utf8proc_int32_t = 0
+        var previous: Int32 = -1
+        var cluster = String.UnicodeScalarView()
+        func flush() {
+            guard !cluster.isEmpty else { return }
+            glyphs.append(Glyph(String(cluster), width: clusterWidth(cluster)))
+            cluster = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            let c = Int32(bitPattern: scalar.value)
+            if scalar == "\t" {
+                flush(); glyphs.append(.space); previous = -1; state = 0; continue
+            }
+            if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) {
+                flush(); previous = -1; state = 0; continue
+            }
+            if previous >= 0, utf8proc_grapheme_break_stateful(previous, c, &state) { flush() }
+            cluster.append(scalar)
+            previous = c
+        }
+        flush()
+        return glyphs
+    }
+
+    public static func segment(_ text: String) -> [Glyph] { segment(text[...]) }
+
+    /// Width of a cluster: that of its first non-zero-width scalar, or 2 when emoji presentation
+    /// is asked for with U+FE0F.
+    static func clusterWidth(_ scalars: String.UnicodeScalarView) -> Int {
+        var width = 0
+        for scalar in scalars {
+            // U+FE0F asks for emoji presentation; a regional-indicator pair is a flag.
+            if scalar.value == 0xFE0F || (0x1F1E6...0x1F1FF).contains(scalar.value) { return 2 }
+            if width == 0 {
+                let w = Int(utf8proc_charwidth(Int32(bitPattern: scalar.value)))
+                if w > 0 { width = w }
+            }
+        }
+        return width
+    }
+
+    /// Cells `text` takes on one line.
+    public static func width(of text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return segment(text).reduce(0) { $0 + $1.width }
+    }
+
+    /// Whether a line may break before or after this glyph without a space: CJK and other wide
+    /// characters.
+    var breaksFreely: Bool { width == 2 }
+    var isSpace: Bool { text == " " }
+}

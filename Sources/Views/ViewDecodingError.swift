@@ -1,0 +1,15 @@
+/// A view JSON that cannot be used: where (a JSON Pointer into the view) and what was expected.
+///
+/// `/children/2/style/border: expected one of none, single, double, rounded, heavy`
+public struct ViewDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// JSON Pointer into the document the error is about ("" for its root).
+    public var path: String
+    public var message: String
+
+    public init(_ path: String, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path.isEmpty ? "/" : path): \(message)" }
+}

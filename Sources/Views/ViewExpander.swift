@@ -1,0 +1,77 @@
+import JSON
+
+/// Applies data to a ``ViewSpec``: resolves `${path}` templates and expands lists, one node per
+/// item, each identified by its `key` field (or its index when the list has no key).
+///
+/// Given the tree on screen, a list item whose data is unchanged, and whose templates read only
+/// that item, is not expanded again: its node is kept as it is, layout included. So an update
+/// costs what changed, not what is shown.
+public enum ViewExpander {
+    public static func expand(_ spec: ViewSpec, data: JSONValue, previous: ViewNode? = nil) throws(ViewDecodingError) -> ViewNode {
+        var lowest = Int.max
+        return try node(spec, key: "root", scopes: [data], previous: previous, lowest: &lowest)
+    }
+
+    static func node(_ spec: ViewSpec, key: String, scopes: [JSONValue], previous: ViewNode?, lowest: inout Int) throws(ViewDecodingError) -> ViewNode {
+        var children: [ViewNode] = []
+        if spec.kind == .list, let items = spec.items, let path = items.singlePath, let template = spec.template.first {
+            let value = TemplateString.lookup(path, scopes, lowest: &lowest) ?? .null
+            let array: [JSONValue]
+            switch value {
+            case .array(let a): array = a
+            case .null: array = []
+            default:
+                throw ViewDecodingError(spec.pointer + "/items", "expected \"${\(path.joined(separator: "."))}\" to be an array in the data, got \(value.typeName)")
+            }
+            children.reserveCapacity(array.count)
+            var seen = Set<String>()
+            var previousItems: [String: ViewNode] = [:]
+            if let previous, previous.kind == .list {
+                previousItems.reserveCapacity(previous.children.count)
+                for child in previous.children { previousItems[child.key] = child }
+            }
+            let itemScope = scopes.count
+            for (i, item) in array.enumerated() {
+                var itemKey = "#" + String(i)
+                if let keyField = spec.key {
+                    let keyValue = item[keyField]
+                    switch keyValue {
+                    case .string(let s)?: itemKey = "k:" + s
+                    case .number?: itemKey = "k:" + JSONWriter.write(keyValue!)
+                    default:
+                        throw ViewDecodingError(spec.pointer + "/key", "item \(i) of \"${\(path.joined(separator: "."))}\" has no string or number \"\(keyField)\"")
+                    }
+                    guard seen.insert(itemKey).inserted else {
+                        throw ViewDecodingError(spec.pointer + "/key", "item \(i) repeats the key \(itemKey.dropFirst(2)); keys must be unique")
+                    }
+                }
+                let old = previousItems[itemKey]
+                if let old, old.lowestScope >= itemScope, old.sourceItem == item {
+                    children.append(old)
+                    lowest = min(lowest, old.lowestScope)
+                    continue
+                }
+                var inner = scopes
+                inner.append(item)
+                var itemLowest = Int.max
+                let child = try node(template, key: itemKey, scopes: inner, previous: old, lowest: &itemLowest)
+                child.sourceItem = item
+                child.lowestScope = itemLowest
+                lowest = min(lowest, itemLowest)
+                children.append(child)
+            }
+        } else {
+            children.reserveCapacity(spec.children.count)
+            let previousChildren = previous?.children ?? []
+            for (i, child) in spec.children.enumerated() {
+                let old = i < previousChildren.count ? previousChildren[i] : nil
+                children.append(try node(child, key: String(i), scopes: scopes, previous: old, lowest: &lowest))
+            }
+        }
+        let node = ViewNode(kind: spec.kind, id: spec.id?.render(scopes, lowest: &lowest), key: key, style: spec.style,
+                            text: spec.text?.render(scopes, lowest: &lowest) ?? "",
+                            placeholder: spec.placeholder?.render(scopes, lowest: &lowest) ?? "",
+                            handlers: spec.handlers, children: children, pointer: spec.pointer)
+        return node
+    }
+}

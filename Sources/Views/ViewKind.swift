@@ -1,0 +1,19 @@
+// The Views module: JSON-described view trees (SPEC §7), laid out with flexbox semantics on integer
+// terminal cells and rendered to a cell canvas, then to plain text or ANSI escapes; `view.*` is its
+// bridge target. It must never call into JS on its own (events wait for `view.nextEvent`), never
+// import another service, and never leave the terminal in raw mode.
+
+/// The node types a view may use.
+public enum ViewKind: String, Sendable, CaseIterable {
+    case stack, box, text, button, list, divider, spacer, input
+
+    /// Whether the node lays out children.
+    var isContainer: Bool {
+        switch self {
+        case .stack, .box, .list: true
+        default: false
+        }
+    }
+
+    static let names = allCases.map(\.rawValue).joined(separator: ", ")
+}

@@ -1,0 +1,108 @@
+import Bridge
+import JSON
+
+/// The `view` target (SPEC §7, contract `services/view.json`): mounts a JSON view, updates it from
+/// data or a JSON Patch, and hands events (presses, quit) to JS through the `nextEvent` long-poll.
+///
+/// ```js
+/// await Hybrid.call("view", "mount", {tree, data: {tasks}});
+/// await Hybrid.call("view", "update", {patch: [{op: "replace", path: "/tasks/0/done", value: true}]});
+/// const event = await Hybrid.call("view", "nextEvent");   // {type: "press", id, handler}
+/// ```
+///
+/// Each registry holds one session, so each app run has its own view.
+public struct ViewService: BridgeService {
+    public let target = "view"
+    let session = ViewSession()
+
+    public init() {}
+
+    public var actions: [String: ServiceAction] {
+        let session = self.session
+        return [
+            "mount": .inline { call in try Self.mount(call.params, session) },
+            "update": .inline { call in try Self.update(call.params, session) },
+            "nextEvent": .worker { _ in
+                guard let event = await session.events.next() else {
+                    throw BridgeError(.cancelled, "view.nextEvent was cancelled")
+                }
+                return event
+            },
+            "simulate": .inline { call in try Self.simulate(call.params, session) },
+            "frame": .inline { _ in
+                guard let frame = session.frame() else { throw Self.notMounted }
+                return ["text": .string(frame.text), "styles": .string(frame.styles),
+                        "width": .number(Double(frame.width)), "height": .number(Double(frame.height)),
+                        "focus": frame.focus.map(JSONValue.string) ?? .null]
+            },
+            "unmount": .inline { _ in
+                session.unmount()
+                return [:]
+            },
+        ]
+    }
+
+    static let notMounted = BridgeError.failed(reason: "not-mounted", "no view is mounted; call view.mount first")
+
+    static func mount(_ params: JSONValue, _ session: ViewSession) throws(BridgeError) -> JSONValue {
+        let tree = params["tree"] ?? .null
+        let spec: ViewSpec
+        do {
+            spec = try ViewDecoder.decode(tree)
+        } catch {
+            throw BridgeError.badParams("/tree" + error.path, error.message)
+        }
+        let mounted: ViewSession.Mounted
+        do {
+            mounted = try session.mount(spec: spec, data: params["data"] ?? .object([:]), width: params["width"]?.intValue,
+                                        height: params["height"]?.intValue, output: params["output"]?.stringValue ?? "auto")
+        } catch {
+            throw BridgeError.badParams("/tree" + error.path, error.message)
+        }
+        return ["width": .number(Double(mounted.width)), "height": .number(Double(mounted.height)),
+                "nodes": .number(Double(mounted.nodes)), "output": .string(mounted.output.rawValue), "text": .string(mounted.text)]
+    }
+
+    static func update(_ params: JSONValue, _ session: ViewSession) throws(BridgeError) -> JSONValue {
+        let data = params["data"], patch = params["patch"]
+        guard (data == nil) != (patch == nil) else {
+            throw BridgeError.badParams("", "expected exactly one of data or patch")
+        }
+        let updated: ViewSession.Updated
+        do {
+            updated = try session.update(data: data, patch: patch)
+        } catch {
+            switch error {
+            case .notMounted: throw notMounted
+            case .patch(let e): throw BridgeError.badParams("/patch" + e.path, e.message)
+            case .view(let e): throw BridgeError.badParams("/data", "the view cannot show this data: \(e)")
+            }
+        }
+        let dirty: [JSONValue] = updated.dirty.map {
+            ["x": .number(Double($0.x)), "y": .number(Double($0.y)), "width": .number(Double($0.width)), "height": .number(Double($0.height))]
+        }
+        return ["changedNodes": .number(Double(updated.changedNodes)), "dirty": .array(dirty), "bytes": .number(Double(updated.bytes))]
+    }
+
+    static func simulate(_ params: JSONValue, _ session: ViewSession) throws(BridgeError) -> JSONValue {
+        switch params["type"]?.stringValue {
+        case "press":
+            guard let id = params["id"]?.stringValue else { throw BridgeError.badParams("/id", "missing; a press names the node's id") }
+            do {
+                return ["event": try session.press(id: id)]
+            } catch {
+                switch error {
+                case .notMounted: throw notMounted
+                case .noSuchNode(let id): throw BridgeError.badParams("/id", "no node has the id \"\(id)\"")
+                case .noHandler(let id): throw BridgeError.badParams("/id", "node \"\(id)\" has no press handler (on.press)")
+                }
+            }
+        default:
+            guard let name = params["key"]?.stringValue, let key = ViewKey(rawValue: name) else {
+                throw BridgeError.badParams("/key", "expected one of \(ViewKey.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard session.frame() != nil else { throw notMounted }
+            return ["event": session.key(key) ?? .null]
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Glibc
+import JSON
+import Synchronization
+
+/// The view one app has mounted, its output and its events. Mount, update and simulate arrive on
+/// the JS thread, keys on the key reader's thread, so the document is behind a lock; events reach
+/// JS only through `nextEvent`.
+final class ViewSession: @unchecked Sendable {
+    private let lock = Mutex(())
+    private var document: ViewDocument?
+    private var output = ViewOutput.none
+    private var colorMode = ColorMode.none
+    private var keyReaderRunning = false
+    let events = ViewEventQueue()
+    /// Bytes written to the terminal by the last mount or update, for `view.update`'s answer.
+    private(set) var lastWrite = 0
+
+    struct Mounted {
+        var width: Int
+        var height: Int
+        var nodes: Int
+        var output: ViewOutput
+        var text: String
+    }
+
+    func mount(spec: ViewSpec, data: JSONValue, width: Int?, height: Int?, output requested: String) throws(ViewDecodingError) -> Mounted {
+        let output = Self.resolve(requested)
+        let columns = width ?? (output == .terminal ? Self.terminalSize()?.columns : nil) ?? 80
+        let rows = height ?? (output == .terminal ? Self.terminalSize()?.rows : nil)
+        let document = try ViewDocument(spec: spec, data: data, width: columns, height: rows)
+        events.clear()
+        return lock.withLock { _ in
+            self.document = document
+            self.output = output
+            colorMode = ColorMode.detect { getenv($0).map { String(cString: $0) } }
+            if output == .terminal {
+                if !TerminalMode.isActive, !TerminalMode.enter() { self.output = .plain }
+            }
+            document.moveFocus()
+            _ = document.repaint(document.focusedNode().map { [$0.frame] } ?? [])
+            switch self.output {
+            case .terminal:
+                let frame = FrameWriter.full(document.canvas, mode: colorMode)
+                TerminalMode.write(frame)
+                lastWrite = frame.utf8.count
+                startKeyReader()
+            case .plain:
+                let text = document.canvas.plainText
+                TerminalMode.write(text)
+                lastWrite = text.utf8.count
+            case .none:
+                lastWrite = 0
+            }
+            return Mounted(width: document.canvas.width, height: document.canvas.height, nodes: document.root.nodeCount,
+                           output: self.output, text: document.canvas.plainText)
+        }
+    }
+
+    enum Failure: Error {
+        case notMounted
+        case view(ViewDecodingError)
+        case patch(JSONPatchError)
+    }
+
+    struct Updated {
+        var changedNodes: Int
+        var dirty: [Rect]
+        var bytes: Int
+    }
+
+    func update(data: JSONValue?, patch: JSONValue?) throws(Failure) -> Updated {
+        try lock.withLock { _ throws(Failure) -> Updated in
+            guard let document else { throw .notMounted }
+            let change: ViewDocument.Change
+            if let patch {
+                do { change = try document.update(patch: patch) } catch let error as ViewUpdateError {
+                    switch error {
+                    case .patch(let e): throw .patch(e)
+                    case .view(let e): throw .view(e)
+                    }
+                } catch { throw .notMounted }
+            } else {
+                do { change = try document.update(data: data ?? .object([:])) } catch let error as ViewDecodingError {
+                    throw .view(error)
+                } catch { throw .notMounted }
+            }
+            let bytes = emit(change, document)
+            return Updated(changedNodes: change.changedNodes, dirty: change.dirty, bytes: bytes)
+        }
+    }
+
+    /// Writes what changed to the output; returns the bytes written.
+    private func emit(_ change: ViewDocument.Change, _ document: ViewDocument) -> Int {
+        guard let previous = change.previous else { return 0 }
+        switch output {
+        case .terminal:
+            let text = change.resized ? FrameWriter.full(document.canvas, mode: colorMode)
+                : FrameWriter.changes(from: previous, to: document.canvas, in: change.dirty, mode: colorMode)
+            TerminalMode.write(text)
+            lastWrite = text.utf8.count
+        case .plain:
+            guard previous != document.canvas else { return 0 }
+            let text = "\n" + document.canvas.plainText
+            TerminalMode.write(text)
+            lastWrite = text.utf8.count
+        case .none:
+            lastWrite = 0
+        }
+        return lastWrite
+    }
+
+    /// The current frame.
+    func frame() -> (text: String, styles: String, width: Int, height: Int, focus: String?)? {
+        lock.withLock { _ in
+            guard let document else { return nil }
+            return (document.canvas.plainText, document.canvas.styleRuns, document.canvas.width, document.canvas.height, document.focusedNode()?.id)
+        }
+    }
+
+    enum SimulateFailure: Error {
+        case notMounted
+        case noSuchNode(String)
+        case noHandler(String)
+    }
+
+    /// A press on the node with `id`, as if it had been focused and Enter pressed.
+    func press(id: String) throws(SimulateFailure) -> JSONValue {
+        let event = try lock.withLock { _ throws(SimulateFailure) -> JSONValue in
+            guard let document else { throw .notMounted }
+            guard let node = document.node(id: id) else { throw .noSuchNode(id) }
+            guard let handler = node.handlers["press"] else { throw .noHandler(id) }
+            return Self.pressEvent(node, handler: handler, document: document)
+        }
+        events.post(event)
+        return event
+    }
+
+    /// A key, handled exactly as one typed in the terminal. Returns the event it caused, if any.
+    @discardableResult
+    func key(_ key: ViewKey) -> JSONValue? {
+        let event: JSONValue? = lock.withLock { _ in
+            guard let document else { return nil }
+            switch key {
+            case .tab, .shiftTab:
+                let rects = document.moveFocus(backward: key == .shiftTab)
+                let previous = document.repaint(rects)
+                if output == .terminal {
+                    TerminalMode.write(FrameWriter.changes(from: previous, to: document.canvas, in: rects, mode: colorMode))
+                }
+                return nil
+            case .enter, .space:
+                guard let node = document.focusedNode(), let handler = node.handlers["press"] else { return nil }
+                return Self.pressEvent(node, handler: handler, document: document)
+            case .quit:
+                return ["type": "quit"]
+            }
+        }
+        if key == .quit { TerminalMode.restore() }
+        if let event { events.post(event) }
+        return event
+    }
+
+    static func pressEvent(_ node: ViewNode, handler: String, document: ViewDocument) -> JSONValue {
+        var event: JSONObject = ["type": "press", "handler": .string(handler)]
+        if let id = node.id { event["id"] = .string(id) }
+        if let key = document.itemKey(of: node) { event["key"] = .string(key) }
+        return .object(event)
+    }
+
+    func unmount() {
+        lock.withLock { _ in
+            document = nil
+            if output == .terminal { TerminalMode.restore() }
+            output = .none
+        }
+        events.post(["type": "quit"], onlyIfWaiting: true)
+        events.clear()
+    }
+
+    // MARK: terminal
+
+    static func resolve(_ requested: String) -> ViewOutput {
+        switch requested {
+        case "terminal": .terminal
+        case "plain": .plain
+        case "none": .none
+        default: isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 ? .terminal : .plain
+        }
+    }
+
+    static func terminalSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Reads raw keys on a thread of its own until `q` or the end of input.
+    private func startKeyReader() {
+        guard !keyReaderRunning else { return }
+        keyReaderRunning = true
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { raw in
+            let session = Unmanaged<ViewSession>.fromOpaque(raw!).takeRetainedValue()
+            session.readKeys()
+            return nil
+        }, context)
+        pthread_detach(thread)
+    }
+
+    private func readKeys() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while TerminalMode.isActive {
+            let n = read(STDIN_FILENO, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { key(.quit); break }
+            for key in ViewKey.parse(Array(buffer[0..<n])) {
+                self.key(key)
+                if key == .quit { break }
+            }
+        }
+        lock.withLock { _ in keyReaderRunning = false }
+    }
+}

@@ -1,0 +1,69 @@
+import Bridge
+import JSON
+import Testing
+@testable import Views
+
+func call(_ service: ViewService, _ action: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+    let call = ServiceCall(target: "view", action: action, params: params,
+                           app: AppContext(name: "test", version: "1", dataDirectory: "/nonexistent", grants: .all))
+    switch try #require(service.actions[action]).placement {
+    case .inline(let body): return try body(call)
+    case .worker(let body): return try await body(call)
+    }
+}
+
+@Suite("view service")
+struct ViewServiceTests {
+    @Test("mount refuses a bad tree with E_BAD_PARAMS and a path under /tree")
+    func mountError() async throws {
+        let service = ViewService()
+        let tree = try JSONParser.parse(##"{"type": "stack", "children": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}, {"type": "box", "style": {"border": "wavy"}}]}"##)
+        let error = try await #require(throws: BridgeError.self) { try await call(service, "mount", ["tree": tree, "output": "none"]) }
+        #expect(error.code == .badParams)
+        #expect(error.path == "/tree/children/2/style/border")
+        #expect(error.message == "params/tree/children/2/style/border: expected one of none, single, double, rounded, heavy, got \"wavy\"")
+    }
+
+    @Test("a press reaches a waiting nextEvent with the handler the view names")
+    func pressReachesNextEvent() async throws {
+        let service = ViewService()
+        let tree = try JSONParser.parse(taskView)
+        _ = try await call(service, "mount", ["tree": tree, "data": taskData([(7, "milk")]), "output": "none", "width": 30])
+        async let event = call(service, "nextEvent")
+        try await Task.sleep(for: .milliseconds(20))
+        _ = try await call(service, "simulate", ["type": "press", "id": "done-7"])
+        #expect(try await event == ["type": "press", "handler": "tasks.toggle", "id": "done-7", "key": "7"])
+    }
+
+    @Test("a cancelled nextEvent ends, and the next event waits for the next call")
+    func cancelledNextEvent() async throws {
+        let service = ViewService()
+        _ = try await call(service, "mount", ["tree": try JSONParser.parse(taskView), "data": taskData([(1, "a")]), "output": "none"])
+        let waiting = Task { try await call(service, "nextEvent") }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        let error = await #expect(throws: BridgeError.self) { try await waiting.value }
+        #expect(error?.code == .cancelled)
+        _ = try await call(service, "simulate", ["type": "key", "key": "enter"])
+        #expect(try await call(service, "nextEvent")["id"] == "done-1")
+    }
+
+    @Test("simulate names what is wrong", arguments: [
+        (["type": "press", "id": "nope"], "/id"), (["type": "press"], "/id"), (["type": "key", "key": "f1"], "/key"),
+    ] as [(JSONValue, String)])
+    func simulateErrors(_ params: JSONValue, _ path: String) async throws {
+        let service = ViewService()
+        _ = try await call(service, "mount", ["tree": try JSONParser.parse(taskView), "data": taskData([(1, "a")]), "output": "none"])
+        let error = try await #require(throws: BridgeError.self) { try await call(service, "simulate", params) }
+        #expect(error.code == .badParams && error.path == path)
+    }
+
+    @Test("update and frame before mount fail as not-mounted")
+    func notMounted() async throws {
+        let service = ViewService()
+        for (action, params) in [("update", ["data": [:]] as JSONValue), ("frame", [:])] {
+            let error = try await #require(throws: BridgeError.self) { try await call(service, action, params) }
+            #expect(error.details?["reason"] == "not-mounted")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Drives `hybrid run js/apps/tasks-view` in tmux: Tab/Shift-Tab focus, Enter/Space press, q quits,
+# Ctrl-C (SIGINT) ends it; after each, the terminal must be back in canonical mode.
+# Usage: Tests/ViewsTests/tmux-interactive.sh [path/to/hybrid]   (default .build/debug/hybrid)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+HYBRID=${1:-.build/debug/hybrid}
+SOCKET="hybrid-views-sh-$$"
+fail() { echo "not ok - $1"; tmux -L "$SOCKET" capture-pane -p -t 0 2>/dev/null || true; tmux -L "$SOCKET" kill-server 2>/dev/null || true; exit 1; }
+start() {
+  tmux -L "$SOCKET" -f /dev/null new-session -d -x 80 -y 24 \
+    "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 $HYBRID run js/apps/tasks-view --data-dir /tmp/$SOCKET; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; sleep 30"
+}
+wait_for() {
+  for _ in $(seq 100); do
+    if tmux -L "$SOCKET" capture-pane -p -t 0 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+    sleep 0.1
+  done
+  fail "the screen never showed \"$1\""
+}
+keys() { tmux -L "$SOCKET" send-keys -t 0 "$@"; }
+
+start
+wait_for "1/3 done"; wait_for "[   ] Buy milk"
+keys Enter;                 wait_for "2/3 done"; wait_for "[ x ] Buy milk"
+keys Tab Tab Tab Enter;     wait_for "New task 4"; wait_for "2/4 done"
+keys BTab BTab Space;       wait_for "1/4 done"
+keys q;                     wait_for "EXIT=0"
+wait_for "tasks-view: quit; 1 of 4 tasks done"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after q"
+echo "ok 1 - Tab moves focus, Enter and Space press, q quits, the terminal is restored"
+tmux -L "$SOCKET" kill-server
+
+start
+wait_for "1/3 done"
+keys C-c;                   wait_for "EXIT=130"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after SIGINT"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -q "Buy milk" && fail "the alternate screen was left after SIGINT"
+echo "ok 2 - SIGINT ends the app and restores the terminal"
+tmux -L "$SOCKET" kill-server
