@@ -4,12 +4,19 @@ import JSON
 /// measurements of the bridge itself), `describe` returns the contracts.
 public struct BridgeTarget: BridgeService {
     public let target = "bridge"
-    let described: JSONValue
+    let contracts: [String: Contract]
+    let grants: Grants
 
     /// - Parameters:
     ///   - contracts: every registered target's contract.
     ///   - grants: the app's grants, to mark which targets it may call.
     public init(contracts: [String: Contract], grants: Grants) {
+        self.contracts = contracts
+        self.grants = grants
+    }
+
+    /// Built when asked for, not at start-up: most runs never call describe.
+    static func describe(_ contracts: [String: Contract], grants: Grants) -> JSONValue {
         var targets = JSONObject()
         for name in contracts.keys.sorted() {
             let contract = contracts[name]!
@@ -30,14 +37,15 @@ public struct BridgeTarget: BridgeService {
                 "actions": .object(actions),
             ]
         }
-        described = ["targets": .object(targets)]
+        return ["targets": .object(targets)]
     }
 
     public var actions: [String: ServiceAction] {
-        let described = self.described
+        let contracts = self.contracts
+        let grants = self.grants
         return [
             "echo": .inline { call in call.params },
-            "describe": .inline { _ in described },
+            "describe": .inline { _ in Self.describe(contracts, grants: grants) },
         ]
     }
 }
