@@ -39,6 +39,20 @@ public enum FileReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Names of a folder's entries (not "." or ".."), sorted; empty when it cannot be read.
+    public static func entries(of directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// `path` made absolute against the working directory, with `.` and `..` folded.
     public static func absolute(_ path: String) -> String {
         var base = path

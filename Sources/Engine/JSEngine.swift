@@ -258,11 +258,7 @@ public final class JSEngine: @unchecked Sendable {
                 signal.unlock()
                 break
             }
-            let batch = posted
-            posted.removeAll(keepingCapacity: true)
-            signal.unlock()
-
-            for task in batch {
+            for task in takePostedAndUnlock() {
                 task(context)
                 if checkFailure() { break }
             }
@@ -282,16 +278,13 @@ public final class JSEngine: @unchecked Sendable {
         timerCallbacks.removeAll()
         context = nil
         JSContextGroupRelease(group)
-        signal.withLock {
+        let (waiters, final): ([(EngineOutcome) -> Void], EngineOutcome) = signal.withLock {
             finished = true
             if outcome == nil { outcome = .idle }
-            let waiters = idleWaiters
-            idleWaiters.removeAll()
-            let final = outcome!
-            signal.unlock()
-            for waiter in waiters { waiter(final) }
-            signal.lock()
+            defer { idleWaiters.removeAll() }
+            return (idleWaiters, outcome!)
         }
+        for waiter in waiters { waiter(final) }
     }
 
     private func runHostTasksUntilShutdown() {
@@ -302,11 +295,16 @@ public final class JSEngine: @unchecked Sendable {
                 signal.unlock()
                 return
             }
-            let batch = posted
-            posted.removeAll(keepingCapacity: true)
-            signal.unlock()
-            for task in batch { task(context) }
+            for task in takePostedAndUnlock() { task(context) }
         }
+    }
+
+    /// The posted tasks, taken with the lock held; returns with the lock released.
+    private func takePostedAndUnlock() -> [(ScriptContext) -> Void] {
+        let batch = posted
+        posted.removeAll(keepingCapacity: true)
+        signal.unlock()
+        return batch
     }
 
     /// Tasks posted before shutdown still run, so every `perform` returns.

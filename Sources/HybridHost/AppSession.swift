@@ -165,16 +165,8 @@ enum Directories {
     static func removeTree(_ path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFDIR, let dir = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(dir)
-            for name in names { removeTree(path + "/" + name) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            for name in FileReader.entries(of: path) { removeTree(path + "/" + name) }
             rmdir(path)
         } else {
             unlink(path)

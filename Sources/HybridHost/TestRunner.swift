@@ -180,17 +180,7 @@ public struct TestRunner {
 enum TestFileSearch {
     static func find(in directory: String) -> [String] {
         var found: [String] = []
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.hasPrefix(".") || name == "node_modules" { continue }
-            names.append(name)
-        }
-        for name in names.sorted() {
+        for name in FileReader.entries(of: directory) where !name.hasPrefix(".") && name != "node_modules" {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             switch FileReader.kind(of: path) {
             case .directory: found += find(in: path)

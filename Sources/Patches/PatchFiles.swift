@@ -40,18 +40,7 @@ enum PatchFiles {
     static func move(_ from: String, to: String) { rename(from, to) }
 
     /// Names of the entries of a folder (not "." or ".."); empty when it cannot be read.
-    static func list(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    static func list(_ directory: String) -> [String] { FileReader.entries(of: directory) }
 
     /// Size and modification time, to tell when a dropped file has stopped growing.
     static func stamp(_ path: String) -> (size: Int, modified: Int)? {
