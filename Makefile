@@ -48,6 +48,7 @@ bench: release
 	$(RELEASE_BIN) bench storage
 	$(RELEASE_BIN) bench view
 	$(RELEASE_BIN) bench patch
+	$(RELEASE_BIN) bench network
 
 clean:
 	rm -rf .build .build-demo-data

@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 // HybridHost: a Linux host that runs JavaScript business scripts on JavaScriptCore against native
 // services over a bridge in which only JavaScript initiates calls. Layers point down:
-//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Views, Patches) -> Bridge -> Engine -> JSON, C modules
-//   (Storage -> Persistence -> GRDB; Views -> CUTF8Proc)
+//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Views, Patches, Networking) -> Bridge -> Engine -> JSON, C modules
+//   (Storage -> Persistence -> GRDB; Networking -> CurlTransport -> CCurl; Views -> CUTF8Proc)
 import PackageDescription
 
 let package = Package(
@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C modules
@@ -26,6 +27,7 @@ let package = Package(
         // No pkgConfig: its cflags carry -DUTF8PROC_EXPORTS, which SwiftPM refuses; the header is in
         // /usr/include and the module map links the library.
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
@@ -35,17 +37,22 @@ let package = Package(
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
         // SQLite through GRDB, below the services that share it (storage, later sync).
         .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
+        // HTTP over libcurl's multi interface on one thread: below the services that share it
+        // (network, later sync).
+        .target(name: "CurlTransport", dependencies: ["CCurl"]),
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON"]),
         .target(name: "Storage", dependencies: ["Bridge", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
+        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "Engine", "JSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "JSON"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "JSON"]),
         // Benchmarks beside the code they measure; `hybrid bench` runs them.
-        .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore", "Persistence",
-                                                 .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore", "Persistence", "CurlTransport",
+                                                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                                                 .product(name: "Hummingbird", package: "hummingbird")],
                 path: "Benchmarks"),
         .executableTarget(
             name: "hybrid",
@@ -63,6 +70,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"], exclude: ["Goldens", "tmux-interactive.sh"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
+                                                         .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON"]),
     ]
 )

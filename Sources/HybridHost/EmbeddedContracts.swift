@@ -755,6 +755,389 @@ enum EmbeddedContracts {
   }
 }
 """#),
+        // services/network.json
+        (name: "network", source: #"""
+{
+  "target": "network",
+  "version": "1.0.0",
+  "description": "HTTP over libcurl: every request of the process runs on one curl multi handle on its own thread (connection reuse, HTTP/2 where offered, TLS verification on). HTTP statuses are results, not errors; a transfer that produced no answer is E_FAILED with details.reason one of dns, connect, timeout, tls, too_many_redirects, body_too_large, cancelled, protocol, io. Hosts outside the app's network:HOST grants are E_DENIED, checked again at every redirect. A call cancelled or timed out through the bridge aborts its transfer and closes its connection.",
+  "actions": {
+    "request": {
+      "description": "Sends one HTTP request and answers with the response. Identical GETs in flight at the same time share one transfer. With cache: true, a GET is answered from a small HTTP cache in the data folder while fresh (Cache-Control max-age, Expires) and revalidated with If-None-Match / If-Modified-Since when stale.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "url": {
+            "type": "string",
+            "minLength": 1,
+            "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
+          },
+          "method": {
+            "type": "string",
+            "enum": [
+              "GET",
+              "POST",
+              "PUT",
+              "PATCH",
+              "DELETE",
+              "HEAD",
+              "OPTIONS"
+            ],
+            "description": "Default GET, or POST when a body is given."
+          },
+          "headers": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "Request headers by name. Values may not contain line breaks."
+          },
+          "timeoutMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
+          },
+          "connectTimeoutMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Limit for establishing the connection."
+          },
+          "maxBytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
+          },
+          "followRedirects": {
+            "type": "boolean",
+            "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
+          },
+          "body": {
+            "type": "string",
+            "description": "A text body, sent as UTF-8."
+          },
+          "json": {
+            "description": "A JSON body; sets Content-Type: application/json unless a header says otherwise."
+          },
+          "bytes": {
+            "type": "string",
+            "format": "binary",
+            "description": "A binary body: a Uint8Array or ArrayBuffer."
+          },
+          "responseType": {
+            "type": "string",
+            "enum": [
+              "json",
+              "text",
+              "bytes"
+            ],
+            "description": "How to read the body. Default: json when the Content-Type is application/json or ends in +json, else text. An empty body reads as null in json."
+          },
+          "cache": {
+            "type": "boolean",
+            "description": "GET only: use the HTTP cache (default false)."
+          }
+        },
+        "required": [
+          "url"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "status": {
+            "type": "integer",
+            "description": "The HTTP status of the final answer."
+          },
+          "headers": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
+          },
+          "body": {
+            "description": "The body, read as responseType says: a JSON value, a string, or a Uint8Array."
+          },
+          "url": {
+            "type": "string",
+            "description": "The URL that answered, after redirects."
+          },
+          "timing": {
+            "type": "object",
+            "properties": {
+              "totalMs": {
+                "type": "number",
+                "description": "From the first request to the last byte of the final answer, redirects included."
+              },
+              "connectMs": {
+                "type": "number",
+                "description": "Until the final hop's connection was ready; 0 for a reused connection."
+              },
+              "firstByteMs": {
+                "type": "number",
+                "description": "Until the final hop's first response byte."
+              }
+            },
+            "required": [
+              "totalMs",
+              "connectMs",
+              "firstByteMs"
+            ],
+            "additionalProperties": false
+          },
+          "cache": {
+            "type": "string",
+            "enum": [
+              "hit",
+              "revalidated",
+              "miss"
+            ],
+            "description": "Present when cache: true was asked: hit (served without asking the server), revalidated (the server said 304), miss (fetched)."
+          }
+        },
+        "required": [
+          "status",
+          "headers",
+          "body",
+          "url",
+          "timing"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_DENIED",
+        "E_FAILED",
+        "E_TIMEOUT",
+        "E_CANCELLED"
+      ]
+    },
+    "download": {
+      "description": "Fetches a URL into a file inside the app's data folder, answering when it is complete. The body goes to a hidden file beside the target and is renamed into place only for a 2xx answer, so a failed or refused download leaves no partial file and an error page never replaces the file. Progress is read with progress {requestId}.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "url": {
+            "type": "string",
+            "minLength": 1,
+            "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
+          },
+          "method": {
+            "type": "string",
+            "enum": [
+              "GET",
+              "POST",
+              "PUT",
+              "PATCH",
+              "DELETE",
+              "HEAD",
+              "OPTIONS"
+            ],
+            "description": "Default GET, or POST when a body is given."
+          },
+          "headers": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "Request headers by name. Values may not contain line breaks."
+          },
+          "timeoutMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
+          },
+          "connectTimeoutMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Limit for establishing the connection."
+          },
+          "maxBytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
+          },
+          "followRedirects": {
+            "type": "boolean",
+            "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
+          },
+          "path": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Where to write, relative to the app's data folder. Absolute paths, .. that leaves the folder, and symbolic links on the way are E_BAD_PARAMS. Missing folders are created."
+          },
+          "requestId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "description": "A name for this download, chosen by the app, to read its progress by. One running download per id."
+          }
+        },
+        "required": [
+          "url",
+          "path"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "requestId": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string",
+            "description": "The file, relative to the data folder, normalised."
+          },
+          "saved": {
+            "type": "boolean",
+            "description": "Whether the file was written: true for a 2xx answer."
+          },
+          "status": {
+            "type": "integer"
+          },
+          "bytes": {
+            "type": "integer",
+            "description": "The body's size in bytes."
+          },
+          "headers": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
+          },
+          "url": {
+            "type": "string",
+            "description": "The URL that answered, after redirects."
+          },
+          "timing": {
+            "type": "object",
+            "properties": {
+              "totalMs": {
+                "type": "number",
+                "description": "From the first request to the last byte of the final answer, redirects included."
+              },
+              "connectMs": {
+                "type": "number",
+                "description": "Until the final hop's connection was ready; 0 for a reused connection."
+              },
+              "firstByteMs": {
+                "type": "number",
+                "description": "Until the final hop's first response byte."
+              }
+            },
+            "required": [
+              "totalMs",
+              "connectMs",
+              "firstByteMs"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "requestId",
+          "path",
+          "saved",
+          "status",
+          "bytes",
+          "headers",
+          "url",
+          "timing"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_DENIED",
+        "E_FAILED",
+        "E_TIMEOUT",
+        "E_CANCELLED"
+      ]
+    },
+    "progress": {
+      "description": "A long-poll on a download's progress: answers at once when the download has moved on since `since` (its seq), else at its next step, else unchanged after timeoutMs. May be called before the download starts; it then waits for it. Use with Hybrid.subscribe, which passes the last seq back as since.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "requestId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "description": "The download's requestId."
+          },
+          "since": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The seq last seen (default 0: answer with the first news)."
+          },
+          "timeoutMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 300000,
+            "description": "How long to wait for news (default 30000)."
+          }
+        },
+        "required": [
+          "requestId"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "requestId": {
+            "type": "string"
+          },
+          "seq": {
+            "type": "integer",
+            "description": "Grows with every step; 0 while the download has not started."
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "waiting",
+              "running",
+              "done",
+              "failed"
+            ]
+          },
+          "received": {
+            "type": "integer",
+            "description": "Body bytes received so far."
+          },
+          "total": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The body's size when the server said it."
+          },
+          "error": {
+            "type": "string",
+            "description": "Why it failed (state failed)."
+          }
+        },
+        "required": [
+          "requestId",
+          "seq",
+          "state",
+          "received",
+          "total"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_DENIED",
+        "E_TIMEOUT",
+        "E_CANCELLED"
+      ]
+    }
+  }
+}
+"""#),
         // services/patch.json
         (name: "patch", source: ##"""
 {

@@ -2,6 +2,7 @@ import Bridge
 import Device
 import Engine
 import JSON
+import Networking
 import Patches
 import Views
 import Storage
@@ -21,6 +22,7 @@ public enum HostServices {
             StorageService(),
             KeyValueService(),
             PatchService(),
+            NetworkService(),
         ])
     }
 

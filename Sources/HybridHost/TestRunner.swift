@@ -5,7 +5,7 @@ import JSON
 
 /// `hybrid test` (SPEC §4): runs JS test files inside the engine against the real services, each
 /// in a fresh session with a fresh temporary data folder, and prints TAP 14.
-public struct TestRunner {
+public struct TestRunner: Sendable {
     public struct Totals: Sendable, Equatable {
         public var passed = 0
         public var failed = 0
@@ -22,6 +22,8 @@ public struct TestRunner {
     /// Grants for test files without a `// @grants a,b` line of their own. Default: all.
     public var grantFlags: [String] = ["all"]
     public var timeLimitSeconds: Double?
+    /// Passed to every file as `Hybrid.args` (a test server's URL, say).
+    public var arguments: [String] = []
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
 
     public init(filter: String? = nil) { self.filter = filter }
@@ -81,6 +83,7 @@ public struct TestRunner {
         var options = AppRunOptions(dataDirectory: dataDirectory, grantFlags: grants, timeLimitSeconds: timeLimitSeconds,
                                     validatesResults: true)
         options.output = { fd, text in StandardStreams.write(text, to: fd) }
+        options.arguments = arguments
         let session: AppSession
         do {
             session = try AppSession(path: file, options: options)

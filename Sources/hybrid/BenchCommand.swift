@@ -5,10 +5,10 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure our path and its baseline in one run, and print the ratio.",
-        discussion: "bridge: raw JSC callback vs Hybrid.call echo. startup: hybrid run hello.js vs node -e 0. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it."
+        discussion: "bridge: raw JSC callback vs Hybrid.call echo. startup: hybrid run hello.js vs node -e 0. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel."
     )
 
-    @Argument(help: "Which benchmark: bridge, startup, storage, view or patch.")
+    @Argument(help: "Which benchmark: bridge, startup, storage, view, patch or network.")
     var name: String
 
     @Option(help: "Repetitions (benchmark-specific default).")
@@ -21,7 +21,8 @@ struct BenchCommand: ParsableCommand {
         case "patch": PatchBenchmark(iterations: iterations).run()
         case "view": ViewBenchmark(iterations: iterations).run()
         case "storage": StorageBenchmark(iterations: iterations).run()
-        default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, startup, storage, view or patch")
+        case "network": NetworkBenchmark(iterations: iterations).run()
+        default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, startup, storage, view, patch or network")
         }
     }
 }

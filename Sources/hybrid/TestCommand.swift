@@ -25,6 +25,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS longer than this many seconds.")
     var timeLimit: Double?
 
+    @Option(name: .customLong("arg"), help: "A value for Hybrid.args in every test file (repeatable), such as a test server's URL.")
+    var scriptArguments: [String] = []
+
     func run() throws {
         let files: [String]
         do {
@@ -38,6 +41,7 @@ struct TestCommand: ParsableCommand {
         var runner = TestRunner(filter: filter)
         if !grants.isEmpty { runner.grantFlags = grants.flatMap { $0.split(separator: ",").map(String.init) } }
         runner.timeLimitSeconds = timeLimit
+        runner.arguments = scriptArguments
         let totals = runner.run(files: files)
         if !totals.succeeded { throw CLIFailure(message: "", code: 1) }
     }

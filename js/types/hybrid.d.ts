@@ -363,6 +363,152 @@ export interface KvSetManyResult {
   written: number;
 }
 
+// network 1.0.0 (services/network.json)
+
+export interface NetworkDownloadParams {
+  /** An absolute http or https URL. Its host must be granted (network:HOST). */
+  url: string;
+  /** Default GET, or POST when a body is given. */
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  /** Request headers by name. Values may not contain line breaks. */
+  headers?: { [key: string]: string };
+  /**
+   * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
+   * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+   */
+  timeoutMs?: number;
+  /** Limit for establishing the connection. */
+  connectTimeoutMs?: number;
+  /**
+   * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
+   * body_too_large.
+   */
+  maxBytes?: number;
+  /**
+   * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
+   * redirect to an ungranted host is E_DENIED.
+   */
+  followRedirects?: boolean;
+  /**
+   * Where to write, relative to the app's data folder. Absolute paths, .. that leaves the folder,
+   * and symbolic links on the way are E_BAD_PARAMS. Missing folders are created.
+   */
+  path: string;
+  /**
+   * A name for this download, chosen by the app, to read its progress by. One running download per
+   * id.
+   */
+  requestId?: string;
+}
+
+export interface NetworkDownloadResult {
+  requestId: string;
+  /** The file, relative to the data folder, normalised. */
+  path: string;
+  /** Whether the file was written: true for a 2xx answer. */
+  saved: boolean;
+  status: number;
+  /** The body's size in bytes. */
+  bytes: number;
+  /** Response headers, names lower-cased; repeated headers joined with ", ". */
+  headers: { [key: string]: string };
+  /** The URL that answered, after redirects. */
+  url: string;
+  timing: {
+    /** From the first request to the last byte of the final answer, redirects included. */
+    totalMs: number;
+    /** Until the final hop's connection was ready; 0 for a reused connection. */
+    connectMs: number;
+    /** Until the final hop's first response byte. */
+    firstByteMs: number;
+  };
+}
+
+export interface NetworkProgressParams {
+  /** The download's requestId. */
+  requestId: string;
+  /** The seq last seen (default 0: answer with the first news). */
+  since?: number;
+  /** How long to wait for news (default 30000). */
+  timeoutMs?: number;
+}
+
+export interface NetworkProgressResult {
+  requestId: string;
+  /** Grows with every step; 0 while the download has not started. */
+  seq: number;
+  state: "waiting" | "running" | "done" | "failed";
+  /** Body bytes received so far. */
+  received: number;
+  /** The body's size when the server said it. */
+  total: number | null;
+  /** Why it failed (state failed). */
+  error?: string;
+}
+
+export interface NetworkRequestParams {
+  /** An absolute http or https URL. Its host must be granted (network:HOST). */
+  url: string;
+  /** Default GET, or POST when a body is given. */
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  /** Request headers by name. Values may not contain line breaks. */
+  headers?: { [key: string]: string };
+  /**
+   * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
+   * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+   */
+  timeoutMs?: number;
+  /** Limit for establishing the connection. */
+  connectTimeoutMs?: number;
+  /**
+   * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
+   * body_too_large.
+   */
+  maxBytes?: number;
+  /**
+   * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
+   * redirect to an ungranted host is E_DENIED.
+   */
+  followRedirects?: boolean;
+  /** A text body, sent as UTF-8. */
+  body?: string;
+  /** A JSON body; sets Content-Type: application/json unless a header says otherwise. */
+  json?: unknown;
+  /** A binary body: a Uint8Array or ArrayBuffer. */
+  bytes?: Uint8Array;
+  /**
+   * How to read the body. Default: json when the Content-Type is application/json or ends in +json,
+   * else text. An empty body reads as null in json.
+   */
+  responseType?: "json" | "text" | "bytes";
+  /** GET only: use the HTTP cache (default false). */
+  cache?: boolean;
+}
+
+export interface NetworkRequestResult {
+  /** The HTTP status of the final answer. */
+  status: number;
+  /** Response headers, names lower-cased; repeated headers joined with ", ". */
+  headers: { [key: string]: string };
+  /** The body, read as responseType says: a JSON value, a string, or a Uint8Array. */
+  body: unknown;
+  /** The URL that answered, after redirects. */
+  url: string;
+  timing: {
+    /** From the first request to the last byte of the final answer, redirects included. */
+    totalMs: number;
+    /** Until the final hop's connection was ready; 0 for a reused connection. */
+    connectMs: number;
+    /** Until the final hop's first response byte. */
+    firstByteMs: number;
+  };
+  /**
+   * Present when cache: true was asked: hit (served without asking the server), revalidated (the
+   * server said 304), miss (fetched).
+   */
+  cache?: "hit" | "revalidated" | "miss";
+}
+
 // patch 1.0.0 (services/patch.json)
 
 export interface PatchCheckParams {
@@ -1006,6 +1152,37 @@ export interface HybridActions {
      * it names its own.
      */
     setMany: { params: KvSetManyParams; result: KvSetManyResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+  };
+  /**
+   * HTTP over libcurl: every request of the process runs on one curl multi handle on its own thread
+   * (connection reuse, HTTP/2 where offered, TLS verification on). HTTP statuses are results, not
+   * errors; a transfer that produced no answer is E_FAILED with details.reason one of dns, connect,
+   * timeout, tls, too_many_redirects, body_too_large, cancelled, protocol, io. Hosts outside the
+   * app's network:HOST grants are E_DENIED, checked again at every redirect. A call cancelled or
+   * timed out through the bridge aborts its transfer and closes its connection.
+   */
+  network: {
+    /**
+     * Fetches a URL into a file inside the app's data folder, answering when it is complete. The
+     * body goes to a hidden file beside the target and is renamed into place only for a 2xx answer,
+     * so a failed or refused download leaves no partial file and an error page never replaces the
+     * file. Progress is read with progress {requestId}.
+     */
+    download: { params: NetworkDownloadParams; result: NetworkDownloadResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * A long-poll on a download's progress: answers at once when the download has moved on since
+     * `since` (its seq), else at its next step, else unchanged after timeoutMs. May be called
+     * before the download starts; it then waits for it. Use with Hybrid.subscribe, which passes the
+     * last seq back as since.
+     */
+    progress: { params: NetworkProgressParams; result: NetworkProgressResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * Sends one HTTP request and answers with the response. Identical GETs in flight at the same
+     * time share one transfer. With cache: true, a GET is answered from a small HTTP cache in the
+     * data folder while fresh (Cache-Control max-age, Expires) and revalidated with If-None-Match /
+     * If-Modified-Since when stale.
+     */
+    request: { params: NetworkRequestParams; result: NetworkRequestResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
   };
   /**
    * Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's

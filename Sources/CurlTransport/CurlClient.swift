@@ -1,0 +1,87 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's HTTP client: libcurl's multi interface on one thread (``CurlLoop``), with
+/// redirects followed here rather than by curl, so that every hop's host is checked before a byte
+/// is sent to it.
+///
+/// ```swift
+/// let response = try await CurlClient.shared.perform(TransferRequest(url: "http://127.0.0.1:8080/v1/health"))
+/// print(response.status, String(decoding: response.body, as: UTF8.self))
+/// ```
+///
+/// Cancelling the calling task aborts the transfer at once and closes its connection.
+public struct CurlClient: Sendable {
+    public static let shared = CurlClient()
+
+    private init() {}
+
+    /// Runs `request`, following redirects when it asks to. `allowHost` is asked for the first URL
+    /// and for every redirect target; a refusal ends the request with ``TransferError/Reason/denied``.
+    public func perform(_ request: TransferRequest, allowHost: @Sendable (String) -> Bool = { _ in true }) async throws(TransferError) -> TransferResponse {
+        let started = Self.nowMs()
+        var current = request
+        var target = try URLTarget(request.url)
+        var hops = 0
+        while true {
+            guard allowHost(target.host) else {
+                throw TransferError(.denied, "host \"\(target.host)\" is not granted to this app (add \"network:\(target.host)\" to app.json grants)",
+                                    url: target.url)
+            }
+            current.url = target.url
+            let hop = try await once(current)
+            var response = hop.response
+            if current.followRedirects, [301, 302, 303, 307, 308].contains(response.status), let next = hop.redirectURL {
+                hops += 1
+                guard hops <= current.maxRedirects else {
+                    throw TransferError(.tooManyRedirects, "more than \(current.maxRedirects) redirects, the last to \(next)", url: request.url)
+                }
+                target = try URLTarget(next)
+                // 301/302/303 turn into a body-less GET, as browsers and curl -L do; 307/308 repeat the request.
+                if [301, 302, 303].contains(response.status), current.method != "HEAD" {
+                    current.method = "GET"
+                    current.body = nil
+                    current.headers.removeAll { $0.name.lowercased() == "content-type" || $0.name.lowercased() == "content-length" }
+                }
+                continue
+            }
+            response.timing.totalMs = Self.nowMs() - started
+            return response
+        }
+    }
+
+    /// One hop, on the curl thread.
+    private func once(_ request: TransferRequest) async throws(TransferError) -> TransferResponse.Hop {
+        let slot = Mutex<CurlTransfer?>(nil)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CurlTransfer.Hop, any Error>) in
+                    let transfer = CurlTransfer(request: request, continuation: continuation)
+                    slot.withLock { $0 = transfer }
+                    // Cancelled before the slot was filled: the handler below saw nothing to stop.
+                    if Task.isCancelled { transfer.cancel(); return }
+                    CurlLoop.shared.start(transfer)
+                }
+            } onCancel: {
+                if let transfer = slot.withLock({ $0 }) { CurlLoop.shared.cancel(transfer) }
+            }
+        } catch let error as TransferError {
+            throw error
+        } catch {
+            throw TransferError(.protocol, "\(error)", url: request.url)
+        }
+    }
+
+    /// A monotonic clock in milliseconds, the one timings are measured on.
+    public static func nowMs() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+    }
+}
+
+extension TransferResponse {
+    typealias Hop = CurlTransfer.Hop
+}

@@ -1,0 +1,116 @@
+import CCurl
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One curl multi handle, driven by one thread of its own (`curl_multi_poll`, woken by
+/// `curl_multi_wakeup` when work arrives). Every transfer of the process runs here, so they share
+/// one connection cache (keep-alive reuse, HTTP/2 multiplexing) and one DNS cache.
+///
+/// Threading contract: the multi handle, the easy handles and ``CurlTransfer``'s state are touched
+/// only on the loop thread. Other threads talk to it through `inbox` and the wake-up call.
+final class CurlLoop: @unchecked Sendable {
+    static let shared = CurlLoop()
+
+    private enum Command {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex<[Command]>([])
+    // Loop thread only:
+    private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    private var cancelledEarly: Set<ObjectIdentifier> = []
+    /// Reset easy handles kept for the next transfers: creating one costs more than resetting it.
+    private var spareHandles: [UnsafeMutableRawPointer] = []
+    private static let spareLimit = 128
+
+    private init() {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        multi = curl_multi_init()
+        // Up to 256 idle connections stay open for reuse (curl's default grows with the handles).
+        hh_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 256)
+        let unmanaged = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { argument in
+            let loop = Unmanaged<CurlLoop>.fromOpaque(argument!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, unmanaged.toOpaque())
+        precondition(created == 0, "could not start the curl thread: \(created)")
+        pthread_detach(thread)
+    }
+
+    func start(_ transfer: CurlTransfer) { send(.start(transfer)) }
+
+    func cancel(_ transfer: CurlTransfer) { send(.cancel(transfer)) }
+
+    private func send(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    private func run() {
+        var active: Int32 = 0
+        while true {
+            let commands = inbox.withLock { inbox -> [Command] in
+                let taken = inbox
+                inbox.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for command in commands {
+                switch command {
+                case .start(let transfer): begin(transfer)
+                case .cancel(let transfer): stop(transfer)
+                }
+            }
+            curl_multi_perform(multi, &active)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                      let transfer = running[easy] else { continue }
+                let result = hh_message_result(message)
+                transfer.finish(result)
+                release(easy)
+            }
+            var ready: Int32 = 0
+            curl_multi_poll(multi, nil, 0, 1000, &ready)
+        }
+    }
+
+    private func begin(_ transfer: CurlTransfer) {
+        if cancelledEarly.remove(ObjectIdentifier(transfer)) != nil {
+            transfer.cancel()
+            return
+        }
+        let easy = spareHandles.popLast() ?? curl_easy_init()!
+        transfer.configure(easy)
+        running[easy] = transfer
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func stop(_ transfer: CurlTransfer) {
+        guard let easy = transfer.handle, running[easy] === transfer else {
+            // Not started yet (the cancel overtook the start), or already finished.
+            if transfer.handle == nil { cancelledEarly.insert(ObjectIdentifier(transfer)) }
+            return
+        }
+        transfer.cancel()
+        release(easy)
+    }
+
+    /// Takes a handle off the multi handle. A transfer cut short closes its connection; a finished
+    /// one leaves it in the cache for the next request to the same host.
+    private func release(_ easy: UnsafeMutableRawPointer) {
+        curl_multi_remove_handle(multi, easy)
+        running[easy] = nil
+        if spareHandles.count < Self.spareLimit {
+            curl_easy_reset(easy)
+            spareHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One hop of a request on one curl easy handle: what curl is told, and what comes back.
+///
+/// Lives on ``CurlLoop``'s thread from `start` to `finish`; only the continuation crosses threads.
+/// curl's callbacks reach it through an unretained pointer: the loop's table of running transfers
+/// keeps it alive until curl is done with the handle.
+final class CurlTransfer: @unchecked Sendable {
+    let request: TransferRequest
+    private var continuation: CheckedContinuation<Hop, any Error>?
+
+    var handle: UnsafeMutableRawPointer?
+    /// Set when a cancel arrived before the loop started it.
+    var cancelRequested = false
+
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var bodyCopy: UnsafeMutableRawBufferPointer?
+    private var received: [UInt8] = []
+    private var receivedCount: Int64 = 0
+    private var headers: [(name: String, value: String)] = []
+    private var overLimit = false
+    private var writeFailed = false
+    private var lastProgress: Int64 = -1
+
+    /// What one hop produced: the response, and where a 3xx pointed.
+    struct Hop: Sendable {
+        var response: TransferResponse
+        var redirectURL: String?
+    }
+
+    init(request: TransferRequest, continuation: CheckedContinuation<Hop, any Error>) {
+        self.request = request
+        self.continuation = continuation
+    }
+
+    deinit {
+        if let headerList { curl_slist_free_all(headerList) }
+        bodyCopy?.deallocate()
+    }
+
+    /// Configures `handle` (fresh or reset) for this hop.
+    func configure(_ handle: UnsafeMutableRawPointer) {
+        self.handle = handle
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        hh_easy_setopt_string(handle, CURLOPT_URL, request.url)
+        hh_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        hh_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        hh_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        hh_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        hh_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        hh_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+        hh_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        hh_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
+        hh_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
+        hh_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader)
+        hh_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
+        if let timeout = request.timeoutMs { hh_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, timeout)) }
+        if let timeout = request.connectTimeoutMs { hh_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, timeout)) }
+        if let maxBytes = request.maxBytes { hh_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)) }
+        if request.onProgress != nil {
+            hh_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+            hh_easy_setopt_xferinfo_function(handle, curlProgress)
+            hh_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in request.headers {
+            // "Name;" is curl's way to send a header with an empty value; "Name:" would remove it.
+            list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        let method = request.method.uppercased()
+        if let body = request.body {
+            // No "Expect: 100-continue" round trip before bodies over 1 KB.
+            list = curl_slist_append(list, "Expect:")
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
+            copy.copyBytes(from: body)
+            bodyCopy = copy
+            hh_easy_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            hh_easy_setopt_pointer(handle, CURLOPT_POSTFIELDS, copy.baseAddress)
+            if method != "POST" { hh_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method) }
+        } else if method == "GET" {
+            hh_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        } else if method == "HEAD" {
+            hh_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
+        } else {
+            hh_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+        }
+        headerList = list
+        if let list { hh_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list) }
+        if case .file(let fd) = request.sink {
+            _ = ftruncate(fd, 0)
+            _ = lseek(fd, 0, SEEK_SET)
+        }
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let maxBytes = request.maxBytes, receivedCount + Int64(bytes.count) > Int64(maxBytes) {
+            overLimit = true
+            return 0
+        }
+        switch request.sink {
+        case .memory:
+            received.append(contentsOf: bytes)
+        case .file(let fd):
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    writeFailed = true
+                    return 0
+                }
+                offset += n
+            }
+        }
+        receivedCount += Int64(bytes.count)
+        return bytes.count
+    }
+
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var line = String(decoding: bytes, as: UTF8.self)
+        while line.last == "\n" || line.last == "\r" || line.last == "\r\n" { line.removeLast() }
+        if line.hasPrefix("HTTP/") {
+            // A new status line (after 100 Continue, say): the headers so far belonged to another.
+            headers.removeAll(keepingCapacity: true)
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            headers.append((name, String(value)))
+        }
+        return bytes.count
+    }
+
+    fileprivate func progress(total: Int64, now: Int64) -> Int32 {
+        if now != lastProgress, let onProgress = request.onProgress {
+            lastProgress = now
+            onProgress(now, total > 0 ? total : nil)
+        }
+        return 0
+    }
+
+    /// Resumes the waiting task with curl's verdict. Called once, on the loop thread.
+    func finish(_ code: CURLcode) {
+        guard let continuation else { return }
+        self.continuation = nil
+        guard code == CURLE_OK, let handle else {
+            continuation.resume(throwing: failure(code))
+            return
+        }
+        var status = 0
+        hh_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var total: curl_off_t = 0, connect: curl_off_t = 0, firstByte: curl_off_t = 0
+        hh_easy_getinfo_offset(handle, CURLINFO_TOTAL_TIME_T, &total)
+        hh_easy_getinfo_offset(handle, CURLINFO_CONNECT_TIME_T, &connect)
+        hh_easy_getinfo_offset(handle, CURLINFO_STARTTRANSFER_TIME_T, &firstByte)
+        var effective: UnsafeMutablePointer<CChar>?
+        hh_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        var redirect: UnsafeMutablePointer<CChar>?
+        hh_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
+        let timing = TransferTiming(totalMs: Double(total) / 1000, connectMs: Double(connect) / 1000, firstByteMs: Double(firstByte) / 1000)
+        let response = TransferResponse(status: status, headers: headers, body: received,
+                                        url: effective.map { String(cString: $0) } ?? request.url, timing: timing, bodySize: receivedCount)
+        continuation.resume(returning: Hop(response: response, redirectURL: redirect.map { String(cString: $0) }))
+    }
+
+    /// Ends a transfer that never ran or was taken off the loop.
+    func cancel() {
+        guard let continuation else { return }
+        self.continuation = nil
+        continuation.resume(throwing: TransferError(.cancelled, "the request was cancelled", url: request.url))
+    }
+
+    private func failure(_ code: CURLcode) -> TransferError {
+        let curlMessage = String(cString: curl_easy_strerror(code))
+        if overLimit || code == CURLE_FILESIZE_EXCEEDED {
+            return TransferError(.bodyTooLarge, "the response body is larger than maxBytes (\(request.maxBytes ?? 0) bytes)",
+                                 curlCode: Int(code.rawValue), url: request.url)
+        }
+        if writeFailed {
+            return TransferError(.io, "could not write the response body: \(String(cString: strerror(errno)))",
+                                 curlCode: Int(code.rawValue), url: request.url)
+        }
+        return TransferError(TransferError.reason(for: code), "\(curlMessage) (curl error \(code.rawValue)) fetching \(request.url)",
+                             curlCode: Int(code.rawValue), url: request.url)
+    }
+}
+
+private func transfer(_ pointer: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(pointer!).takeUnretainedValue()
+}
+
+private let curlWriteBody: curl_write_callback = { data, size, count, userdata in
+    transfer(userdata).receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlWriteHeader: curl_write_callback = { data, size, count, userdata in
+    transfer(userdata).receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlProgress: curl_xferinfo_callback = { userdata, total, now, _, _ in
+    transfer(userdata).progress(total: Int64(total), now: Int64(now))
+}

@@ -1,0 +1,44 @@
+/// A finished HTTP exchange. Any status is a response: 404 and 500 are answers, not errors.
+public struct TransferResponse: Sendable {
+    public var status: Int
+    /// Names lower-cased, in the order received, repeated names kept.
+    public var headers: [(name: String, value: String)]
+    /// Empty when the body went to a file.
+    public var body: [UInt8]
+    /// The URL that answered, after redirects.
+    public var url: String
+    public var timing: TransferTiming
+    /// The body's size, also when it went to a file.
+    public var bodySize: Int64
+
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], url: String, timing: TransferTiming, bodySize: Int64) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.timing = timing
+        self.bodySize = bodySize
+    }
+
+    /// The first value of a header, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name == wanted }?.value
+    }
+}
+
+/// Where the time went, in milliseconds.
+public struct TransferTiming: Sendable, Equatable {
+    /// From the first request to the last byte of the final answer, redirects included.
+    public var totalMs: Double
+    /// Until the final hop's connection was ready (0 for a reused connection).
+    public var connectMs: Double
+    /// Until the final hop's first response byte.
+    public var firstByteMs: Double
+
+    public init(totalMs: Double, connectMs: Double, firstByteMs: Double) {
+        self.totalMs = totalMs
+        self.connectMs = connectMs
+        self.firstByteMs = firstByteMs
+    }
+}

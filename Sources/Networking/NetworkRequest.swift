@@ -1,0 +1,81 @@
+import Bridge
+import CurlTransport
+import JSON
+
+/// A `request` or `download` call's params, checked beyond what the contract's schema can say
+/// (one body at most, header values without line breaks) and turned into a transport request.
+struct NetworkRequest: Sendable {
+    enum ResponseType: String, Sendable {
+        case json, text, bytes
+    }
+
+    static let defaultMaxBytes = 64 << 20
+
+    var transfer: TransferRequest
+    /// nil: decided by the response's content type (json for JSON media types, else text).
+    var responseType: ResponseType?
+    var useCache: Bool
+
+    init(_ params: JSONValue) throws(BridgeError) {
+        let url = params["url"]?.stringValue ?? ""
+        var headers: [(name: String, value: String)] = []
+        for (name, value) in params["headers"]?.objectValue ?? [:] {
+            let text = value.stringValue ?? ""
+            guard Self.isToken(name) else {
+                throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", "\"\(name)\" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)")
+            }
+            // By bytes: "\r\n" is a single Character, which a Character comparison would miss.
+            guard !text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", "header values may not contain line breaks or NUL")
+            }
+            headers.append((name, text))
+        }
+        var body: [UInt8]?
+        var bodyField: String?
+        func setBody(_ field: String, _ bytes: [UInt8]) throws(BridgeError) {
+            if let bodyField { throw BridgeError.badParams("/\(field)", "give one of body, json or bytes, not both \(bodyField) and \(field)") }
+            bodyField = field
+            body = bytes
+        }
+        if let text = params["body"] { try setBody("body", Array((text.stringValue ?? "").utf8)) }
+        if let json = params["json"] {
+            try setBody("json", Array(JSONWriter.write(json).utf8))
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/json")) }
+        }
+        if let bytes = params["bytes"] {
+            guard let raw = bytes.bytesValue else { throw BridgeError.badParams("/bytes", "expected a Uint8Array or ArrayBuffer, got \(bytes.typeName)") }
+            try setBody("bytes", raw)
+        }
+        let method = params["method"]?.stringValue ?? (body == nil ? "GET" : "POST")
+        if body != nil, method == "GET" || method == "HEAD" {
+            throw BridgeError.badParams("/\(bodyField!)", "a \(method) request cannot carry a body; use POST, PUT or PATCH")
+        }
+        transfer = TransferRequest(url: url, method: method, headers: headers, body: body,
+                                   timeoutMs: params["timeoutMs"]?.intValue, connectTimeoutMs: params["connectTimeoutMs"]?.intValue,
+                                   maxBytes: params["maxBytes"]?.intValue ?? Self.defaultMaxBytes,
+                                   followRedirects: params["followRedirects"]?.boolValue ?? true)
+        responseType = params["responseType"]?.stringValue.flatMap(ResponseType.init(rawValue:))
+        useCache = params["cache"]?.boolValue ?? false
+        if useCache, method != "GET" { throw BridgeError.badParams("/cache", "only GET responses are cached; \(method) cannot use cache: true") }
+    }
+
+    /// What makes two GETs the same transfer: identical ones in flight at once share it.
+    var sharingKey: String? {
+        guard transfer.method == "GET", transfer.body == nil else { return nil }
+        var key = transfer.url
+        for (name, value) in transfer.headers.sorted(by: { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) }) {
+            key += "\n\(name.lowercased()): \(value)"
+        }
+        key += "\n#\(transfer.timeoutMs ?? -1),\(transfer.connectTimeoutMs ?? -1),\(transfer.maxBytes ?? -1),\(transfer.followRedirects)"
+        return key
+    }
+
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Bridge
+import CurlTransport
+import JSON
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `network` target (SPEC §5, contract `services/network.json`): HTTP over libcurl, many
+/// requests at once on one multi handle, for hosts the app's `network:HOST` grants name.
+///
+/// ```js
+/// const res = await Hybrid.call("network", "request", { url: "http://127.0.0.1:8080/todos", json: { title: "milk" } });
+/// res.status; res.body; res.timing.totalMs;
+/// ```
+///
+/// HTTP statuses are results; only a transfer that produced no answer is an error (`E_FAILED` with
+/// `details.reason`). Every hop of a redirect is checked against the grants before it is fetched.
+public struct NetworkService: BridgeService {
+    public let target = "network"
+
+    public init() {}
+
+    public var actions: [String: ServiceAction] {
+        [
+            "request": .worker { call in try await request(call) },
+            "download": .worker { call in try await download(call) },
+            "progress": .worker { call in
+                let id = call.params["requestId"]?.stringValue ?? ""
+                let since = call.params["since"]?.intValue ?? 0
+                let snapshot = await ProgressBoard.shared.wait(scoped(id, call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
+                return snapshot.json(requestId: id)
+            },
+        ]
+    }
+
+    private func request(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+        let request = try NetworkRequest(call.params)
+        let allowHost = hostPolicy(call)
+        guard request.useCache, let key = request.sharingKey else {
+            return try ResponseEncoder.json(try await fetch(request.transfer, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
+        }
+        let cache = HTTPCache.shared(dataDirectory: call.app.dataDirectory)
+        let started = CurlClient.nowMs()
+        var transfer = request.transfer
+        if var entry = cache.load(key) {
+            if entry.isFresh(at: HTTPDate.now()) {
+                // The host must still be granted: a cached answer is no way around the grants.
+                do { _ = try checkedTarget(transfer.url, allowHost: allowHost) } catch { throw error.bridgeError }
+                var response = entry.response
+                response.timing.totalMs = CurlClient.nowMs() - started
+                return try ResponseEncoder.json(response, as: request.responseType, cache: "hit")
+            }
+            if let etag = entry.etag { transfer.headers.append(("If-None-Match", etag)) }
+            if let modified = entry.lastModified { transfer.headers.append(("If-Modified-Since", modified)) }
+            let response = try await fetch(transfer, sharingKey: key + "\n#revalidate", allowHost: allowHost)
+            if response.status == 304 {
+                entry.revalidated(by: response, now: HTTPDate.now())
+                cache.save(entry)
+                var answer = entry.response
+                answer.timing = response.timing
+                return try ResponseEncoder.json(answer, as: request.responseType, cache: "revalidated")
+            }
+            store(response, key: key, in: cache)
+            return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
+        }
+        let response = try await fetch(transfer, sharingKey: key, allowHost: allowHost)
+        store(response, key: key, in: cache)
+        return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
+    }
+
+    private func store(_ response: TransferResponse, key: String, in cache: HTTPCache) {
+        if let entry = CacheEntry(key: key, response: response, now: HTTPDate.now()) {
+            cache.save(entry)
+        } else if response.status == 200 {
+            cache.remove(key)
+        }
+    }
+
+    private func fetch(_ transfer: TransferRequest, sharingKey: String?, allowHost: @escaping @Sendable (String) -> Bool) async throws(BridgeError) -> TransferResponse {
+        do {
+            guard let sharingKey else { return try await CurlClient.shared.perform(transfer, allowHost: allowHost) }
+            // The grant is checked before joining a shared transfer, not only by whoever started it.
+            _ = try checkedTarget(transfer.url, allowHost: allowHost)
+            return try await SharedTransfers.shared.fetch(key: sharingKey) { () async throws(TransferError) -> TransferResponse in
+                try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+            }
+        } catch {
+            throw error.bridgeError
+        }
+    }
+
+    private func checkedTarget(_ url: String, allowHost: (String) -> Bool) throws(TransferError) -> URLTarget {
+        let target = try URLTarget(url)
+        guard allowHost(target.host) else {
+            throw TransferError(.denied, "host \"\(target.host)\" is not granted to this app (add \"network:\(target.host)\" to app.json grants)", url: url)
+        }
+        return target
+    }
+
+    private func download(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+        let request = try NetworkRequest(call.params)
+        let destination = try DownloadTarget(call.params["path"]?.stringValue ?? "", dataDirectory: call.app.dataDirectory)
+        let id = call.params["requestId"]?.stringValue ?? Self.nextRequestId()
+        let key = scoped(id, call)
+        guard !ProgressBoard.shared.isRunning(key) else {
+            throw BridgeError.badParams("/requestId", "a download with requestId \"\(id)\" is already running")
+        }
+        let partial = "\(destination.folder)/.\(destination.path.split(separator: "/").last!).\(getpid()).part"
+        let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw BridgeError.failed(reason: "io", "cannot write \(destination.relative): \(String(cString: strerror(errno)))") }
+        var transfer = request.transfer
+        transfer.sink = .file(fd)
+        transfer.onProgress = { received, total in
+            ProgressBoard.shared.update(key) { $0.state = .running; $0.received = received; $0.total = total }
+        }
+        ProgressBoard.shared.update(key) { $0 = ProgressBoard.Snapshot(seq: $0.seq, state: .running) }
+        let response: TransferResponse
+        do {
+            response = try await CurlClient.shared.perform(transfer, allowHost: hostPolicy(call))
+        } catch {
+            close(fd)
+            unlink(partial)
+            ProgressBoard.shared.update(key) { $0.state = .failed; $0.error = "\(error.reason.rawValue): \(error.message)" }
+            throw error.bridgeError
+        }
+        let saved = (200..<300).contains(response.status)
+        let synced = fsync(fd) == 0
+        close(fd)
+        if saved {
+            guard synced, rename(partial, destination.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(partial)
+                ProgressBoard.shared.update(key) { $0.state = .failed; $0.error = "io: \(reason)" }
+                throw BridgeError.failed(reason: "io", "cannot save \(destination.relative): \(reason)")
+            }
+        } else {
+            // An error page is an answer, not the file that was asked for.
+            unlink(partial)
+        }
+        ProgressBoard.shared.update(key) { $0.state = .done; $0.received = response.bodySize; $0.total = $0.total ?? response.bodySize }
+        return [
+            "requestId": .string(id), "path": .string(destination.relative), "saved": .bool(saved),
+            "status": .number(Double(response.status)), "bytes": .number(Double(response.bodySize)),
+            "headers": .object(ResponseEncoder.headers(response.headers)), "url": .string(response.url),
+            "timing": ResponseEncoder.timing(response.timing),
+        ]
+    }
+
+    private func hostPolicy(_ call: ServiceCall) -> @Sendable (String) -> Bool {
+        let grants = call.app.grants
+        return { host in grants.allows(target: "network", qualifier: host) }
+    }
+
+    /// Request ids are the app's own names; two apps in one process never see each other's.
+    private func scoped(_ id: String, _ call: ServiceCall) -> String { call.app.dataDirectory + "\n" + id }
+
+    private static let counter = Atomic<Int>(0)
+    private static func nextRequestId() -> String { "download-\(counter.add(1, ordering: .relaxed).newValue)" }
+}
+
+extension TransferError {
+    /// `E_DENIED` for an ungranted host, `E_BAD_PARAMS` at /url for a malformed URL, else
+    /// `E_FAILED` with the reason and curl's message.
+    var bridgeError: BridgeError {
+        switch reason {
+        case .denied:
+            return BridgeError(.denied, message, details: ["reason": "host", "url": url.map(JSONValue.string) ?? .null])
+        case .badURL:
+            return BridgeError.badParams("/url", message)
+        default:
+            var details: JSONObject = [:]
+            if let curlCode { details["curlCode"] = .number(Double(curlCode)) }
+            if let url { details["url"] = .string(url) }
+            return BridgeError.failed(reason: reason.rawValue, message, details: details)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Bridge
+import CurlTransport
+import JSON
+
+/// Turns a transport response into what JS receives: `{status, headers, body, url, timing}`.
+enum ResponseEncoder {
+    static func json(_ response: TransferResponse, as type: NetworkRequest.ResponseType?, cache: String? = nil) throws(BridgeError) -> JSONValue {
+        var object = JSONObject(minimumCapacity: 6)
+        object.appendUnique("status", .number(Double(response.status)))
+        object.appendUnique("headers", .object(headers(response.headers)))
+        object.appendUnique("body", try body(response, as: type ?? inferredType(response)))
+        object.appendUnique("url", .string(response.url))
+        object.appendUnique("timing", timing(response.timing))
+        if let cache { object.appendUnique("cache", .string(cache)) }
+        return .object(object)
+    }
+
+    /// Header names lower-cased; repeated headers joined with ", " as fetch's Headers does.
+    static func headers(_ headers: [(name: String, value: String)]) -> JSONObject {
+        var object = JSONObject(minimumCapacity: headers.count)
+        for (name, value) in headers {
+            if let earlier = object[name]?.stringValue {
+                object[name] = .string(earlier + ", " + value)
+            } else {
+                object.appendUnique(name, .string(value))
+            }
+        }
+        return object
+    }
+
+    static func timing(_ timing: TransferTiming) -> JSONValue {
+        ["totalMs": .number(rounded(timing.totalMs)), "connectMs": .number(rounded(timing.connectMs)),
+         "firstByteMs": .number(rounded(timing.firstByteMs))]
+    }
+
+    private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+
+    private static func inferredType(_ response: TransferResponse) -> NetworkRequest.ResponseType {
+        let media = (response.header("content-type") ?? "").lowercased().split(separator: ";").first.map(String.init) ?? ""
+        let trimmed = media.trimmingCharacters(in: " \t")
+        return trimmed == "application/json" || trimmed.hasSuffix("+json") ? .json : .text
+    }
+
+    private static func body(_ response: TransferResponse, as type: NetworkRequest.ResponseType) throws(BridgeError) -> JSONValue {
+        switch type {
+        case .bytes:
+            return .bytes(response.body)
+        case .text:
+            return .string(String(decoding: response.body, as: UTF8.self))
+        case .json:
+            if response.body.isEmpty { return .null }
+            do {
+                return try JSONParser.parse(response.body)
+            } catch {
+                throw BridgeError.failed(reason: "protocol", "the response body (status \(response.status)) is not JSON: \(error); ask for responseType \"text\" to read it",
+                                         details: ["status": .number(Double(response.status))])
+            }
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let first = s.first, set.contains(first) { s = s.dropFirst() }
+        while let last = s.last, set.contains(last) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,43 @@
+import Bridge
+import Foundation
+import JSON
+import Networking
+
+/// The network service called the way the bridge calls it (validated params aside), with an app
+/// whose grants and data folder the test chooses.
+struct NetworkCall {
+    let grants: Grants
+    let dataDirectory: String
+
+    init(grants: [String] = ["network"]) throws {
+        self.grants = try Grants.parse(grants, knownTargets: ["network"], source: "test")
+        dataDirectory = NSTemporaryDirectory() + "network-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+    }
+
+    func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
+        guard case .worker(let body) = NetworkService().actions[action]!.placement else { fatalError("network actions run on workers") }
+        let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants)
+        return try await body(ServiceCall(target: "network", action: action, params: params, app: app))
+    }
+
+    /// The error a call failed with; the test fails if it succeeded.
+    func failure(_ action: String, _ params: JSONValue) async -> BridgeError? {
+        do {
+            _ = try await self(action, params)
+            return nil
+        } catch let error as BridgeError {
+            return error
+        } catch {
+            return BridgeError(.failed, "not a BridgeError: \(error)")
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: dataDirectory) }
+}
+
+/// One server for the whole test run: tests keep their hit counts apart by naming their routes.
+enum SharedServer {
+    private static let server = Task { try await TestHTTPServer.start() }
+    static func get() async throws -> TestHTTPServer { try await server.value }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// A real HTTP server on 127.0.0.1 and an ephemeral port, started by a test: Hummingbird 2 with
+/// the routes the network tests need, counting the hits each route takes.
+final class TestHTTPServer: Sendable {
+    let port: Int
+    let hits: HitCounter
+    private let task: Task<Void, any Error>
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    private init(port: Int, hits: HitCounter, task: Task<Void, any Error>) {
+        self.port = port
+        self.hits = hits
+        self.task = task
+    }
+
+    static func start() async throws -> TestHTTPServer {
+        let hits = HitCounter()
+        let router = Router()
+        addRoutes(to: router, hits: hits)
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test-http-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await app.run() }
+        var port = 0
+        for await bound in portStream { port = bound }
+        return TestHTTPServer(port: port, hits: hits, task: task)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    private static func addRoutes(to router: Router<BasicRequestContext>, hits: HitCounter) {
+        // Answers with what it received: method, headers and body, as JSON; the body also goes back
+        // raw with ?raw=1 (binary round trips).
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options] {
+            router.on("/echo", method: method) { request, context -> Response in
+                hits.add("echo")
+                let body = try await request.body.collect(upTo: 16 << 20)
+                let bytes = Array(body.readableBytesView)
+                if request.uri.queryParameters.get("raw") != nil {
+                    var headers = HTTPFields()
+                    headers[.contentType] = request.headers[.contentType] ?? "application/octet-stream"
+                    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                }
+                var seen: [String: String] = [:]
+                for field in request.headers { seen[field.name.canonicalName] = field.value }
+                let object: [String: Any] = ["method": request.method.rawValue, "headers": seen,
+                                             "body": String(decoding: bytes, as: UTF8.self), "size": bytes.count]
+                return json(object)
+            }
+        }
+        router.head("/echo") { _, _ in hits.add("echo"); return Response(status: .ok, headers: [.contentLength: "5"]) }
+        router.get("/status/:code") { request, context -> Response in
+            let code = context.parameters.get("code", as: Int.self) ?? 500
+            return Response(status: .init(code: code), headers: [.contentType: "text/plain"],
+                            body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))
+        }
+        router.get("/redirect") { request, _ -> Response in
+            hits.add("redirect")
+            let target = request.uri.queryParameters.get("to") ?? "/echo"
+            let code = request.uri.queryParameters.get("code", as: Int.self) ?? 302
+            return Response(status: .init(code: code), headers: [.location: target])
+        }
+        router.post("/redirect") { request, _ -> Response in
+            let target = request.uri.queryParameters.get("to") ?? "/echo"
+            let code = request.uri.queryParameters.get("code", as: Int.self) ?? 302
+            return Response(status: .init(code: code), headers: [.location: target])
+        }
+        router.get("/chain/:n") { _, context -> Response in
+            let n = context.parameters.get("n", as: Int.self) ?? 0
+            if n <= 0 { return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "end"))) }
+            return Response(status: .found, headers: [.location: "/chain/\(n - 1)"])
+        }
+        // Counts, then waits ?ms= before answering: identical GETs in flight overlap here.
+        router.get("/count/:name") { request, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            let n = hits.add("count/" + name)
+            let ms = request.uri.queryParameters.get("ms", as: Int.self) ?? 0
+            if ms > 0 { try await Task.sleep(for: .milliseconds(ms)) }
+            return json(["name": name, "hit": n])
+        }
+        router.get("/slow") { request, _ -> Response in
+            let ms = request.uri.queryParameters.get("ms", as: Int.self) ?? 1000
+            try await Task.sleep(for: .milliseconds(ms))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "slow")))
+        }
+        // A cacheable resource with a validator: ?maxAge= sets its freshness; If-None-Match "v1" is a 304.
+        router.get("/cached/:name") { request, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            let maxAge = request.uri.queryParameters.get("maxAge", as: Int.self) ?? 60
+            var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "max-age=\(maxAge)", .eTag: "\"v1\""]
+            if request.headers[.ifNoneMatch] == "\"v1\"" {
+                hits.add("cached/\(name)/304")
+                headers[.contentType] = nil
+                return Response(status: .notModified, headers: headers)
+            }
+            let n = hits.add("cached/\(name)/200")
+            return json(["name": name, "served": n], headers: headers)
+        }
+        router.get("/nostore") { _, _ -> Response in
+            let n = hits.add("nostore")
+            return json(["served": n], headers: [.contentType: "application/json", .cacheControl: "no-store"])
+        }
+        // ?n= bytes in ?chunks= pieces, ?chunkMs= apart, with a Content-Length: progress to watch.
+        router.get("/bytes") { request, _ -> Response in
+            let n = request.uri.queryParameters.get("n", as: Int.self) ?? 1024
+            let chunks = max(1, request.uri.queryParameters.get("chunks", as: Int.self) ?? 1)
+            let pause = request.uri.queryParameters.get("chunkMs", as: Int.self) ?? 0
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            let size = (n + chunks - 1) / chunks
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                            body: ResponseBody(contentLength: n) { writer in
+                                var offset = 0
+                                while offset < n {
+                                    let end = min(n, offset + size)
+                                    try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+                                    offset = end
+                                    if pause > 0, offset < n { try await Task.sleep(for: .milliseconds(pause)) }
+                                }
+                                try await writer.finish(nil)
+                            })
+        }
+        router.get("/small") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
+        }
+        router.get("/notjson") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "<html>")))
+        }
+    }
+
+    private static func json(_ object: [String: Any], headers: HTTPFields = [.contentType: "application/json"]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Array(data))))
+    }
+}
