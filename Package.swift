@@ -39,14 +39,14 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
-        .target(name: "CurlTransport", dependencies: ["CCurl"]),
+        .target(name: "CurlTransport", dependencies: ["CCurl", "Bridge", "JSON"]),
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON"]),
         .target(name: "Storage", dependencies: ["Bridge", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
-        .target(name: "Patches", dependencies: ["Bridge", "Engine", "JSON", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "JSON"]),
         // Benchmarks beside the code they measure; `hybrid bench` runs them.
@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON"]),
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON",
+                                                       .product(name: "Hummingbird", package: "hummingbird")]),
     ]
 )

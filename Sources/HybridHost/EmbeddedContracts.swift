@@ -1139,38 +1139,35 @@ enum EmbeddedContracts {
 }
 """#),
         // services/patch.json
-        (name: "patch", source: ##"""
+        (name: "patch", source: #"""
 {
   "target": "patch",
   "version": "1.0.0",
-  "description": "Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied` until the app confirms it with `ready`. An applied patch is rolled back automatically when a patched module throws while loading, when an amended function throws 3 times before confirmation, or when the app restarts without having confirmed it. Patches arrive as files dropped into `<data dir>/patches/` (or through `hybrid patch apply`); `check` will fetch them once the network module exists. The lifecycle is kept in `<data dir>/patch-ledger/`.",
+  "description": "Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied` until the app confirms it with `ready`. An applied patch is rolled back automatically when a patched module throws while loading, when an amended function throws 3 times before confirmation, or when the app restarts without having confirmed it. Patches arrive as files dropped into `<data dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch endpoint through `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.",
   "actions": {
     "check": {
-      "description": "Fetches a patch from an HTTP patch endpoint and applies it. Not available yet: it needs the network module, so it always fails with E_FAILED, details.reason \"unavailable\".",
+      "description": "Asks an HTTP patch endpoint for a newer patch and applies it: CodePush's checkForUpdate + install in one call. The GET carries X-Hybrid-App, X-Hybrid-App-Version and X-Hybrid-Patch-Version (the highest patch version seen). The endpoint answers 204 (or 304) when there is nothing newer, or 200 with a signed patch file, which is verified, compiled and swapped in exactly as one dropped into <data dir>/patches/. The endpoint's host needs a network:HOST grant (E_DENIED otherwise). A refused patch changes nothing: E_FAILED with details.reason the refusal (bad_signature, unknown_key, stale, wrong_base, expired, bad_hash, ...). A network failure is E_FAILED with the network's reason (dns, connect, timeout, ...); any other HTTP status is E_FAILED reason http_status.",
       "params": {
         "type": "object",
         "properties": {
-          "url": {"type": "string", "description": "The patch endpoint, e.g. \"https://patches.example.com/tasks/1.2.0\"."}
+          "url": {"type": "string", "minLength": 1, "description": "The patch endpoint, e.g. \"https://patches.example.com/tasks/1.2.0\"."},
+          "timeoutMs": {"type": "integer", "minimum": 1, "description": "Limit for the fetch (default 30000)."}
         },
         "required": ["url"],
         "additionalProperties": false
       },
       "result": {
-        "$ref": "#/$defs/current",
-        "$defs": {
-          "current": {
-            "type": "object",
-            "required": ["patchVersion", "state", "epoch", "highestVersion"],
-            "properties": {
-              "patchVersion": {"type": ["integer", "null"]},
-              "state": {"enum": ["shipped", "verified", "applied", "confirmed", "rolledBack"]},
-              "epoch": {"type": "integer", "minimum": 0},
-              "highestVersion": {"type": "integer", "minimum": 0}
-            }
-          }
+        "type": "object",
+        "required": ["patchVersion", "state", "epoch", "highestVersion", "outcome"],
+        "properties": {
+          "patchVersion": {"type": ["integer", "null"]},
+          "state": {"enum": ["shipped", "verified", "applied", "confirmed", "rolledBack"]},
+          "epoch": {"type": "integer", "minimum": 0},
+          "highestVersion": {"type": "integer", "minimum": 0},
+          "outcome": {"enum": ["applied", "upToDate"], "description": "applied: a newer patch was installed; upToDate: the endpoint had nothing newer."}
         }
       },
-      "errors": ["E_BAD_PARAMS", "E_FAILED"]
+      "errors": ["E_BAD_PARAMS", "E_DENIED", "E_FAILED", "E_TIMEOUT", "E_CANCELLED"]
     },
     "ready": {
       "description": "Confirms the patch in effect: from now on it is kept across restarts and its functions' throws no longer roll it back. Call it once the app has checked that it works. With no patch in effect it changes nothing. Returns what `current` returns.",
@@ -1230,7 +1227,7 @@ enum EmbeddedContracts {
     }
   }
 }
-"""##),
+"""#),
         // services/storage.json
         (name: "storage", source: #"""
 {

@@ -1,9 +1,11 @@
 import Bridge
+import CurlTransport
+import Foundation
 import JSON
 
 /// The `patch` target (`services/patch.json`): JS confirms the patch it runs on (`ready`), asks
-/// which one that is (`current`) and what happened before (`history`), and fetches patches
-/// (`check`, once the network module exists).
+/// which one that is (`current`) and what happened before (`history`), and fetches patches from
+/// an HTTP patch endpoint (`check`), as CodePush's `checkForUpdate` + `install` in one call.
 public struct PatchService: BridgeService {
     public let target = "patch"
 
@@ -11,10 +13,7 @@ public struct PatchService: BridgeService {
 
     public var actions: [String: ServiceAction] {
         [
-            "check": .worker { call in
-                throw BridgeError.failed(reason: "unavailable",
-                                         "patch.check needs the network module, which this host does not have yet; drop patch files into <data dir>/patches/ instead")
-            },
+            "check": .worker { call in try await Self.check(call) },
             "ready": .worker { call in
                 let loader = try Self.loader(call)
                 do throws(PatchError) {
@@ -33,6 +32,63 @@ public struct PatchService: BridgeService {
                 return ["records": .array(loader.history.reversed().map(\.jsonValue))]
             },
         ]
+    }
+
+    /// Largest patch file accepted from an endpoint.
+    static let largestPatch = 16 << 20
+
+    /// GETs the endpoint, telling it which app, app version and patch this is; a 204 or 304 means
+    /// nothing newer, a 200 carries a signed patch file, which is verified and applied exactly as
+    /// one dropped into the patches folder. The endpoint's host needs a `network:HOST` grant: a
+    /// patch is code, and its source must be one the app was allowed to reach.
+    static func check(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+        let loader: PatchLoader
+        do { loader = try self.loader(call) } catch { throw error as? BridgeError ?? BridgeError(.failed, "\(error)") }
+        let url = call.params["url"]?.stringValue ?? ""
+        let grants = call.app.grants
+        let request = TransferRequest(url: url, headers: [
+            ("Accept", "application/json"), ("X-Hybrid-App", call.app.name), ("X-Hybrid-App-Version", call.app.version),
+            ("X-Hybrid-Patch-Version", String(loader.highestVersion)),
+        ], timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000, maxBytes: largestPatch)
+        let response: TransferResponse
+        do {
+            response = try await CurlClient.shared.perform(request) { host in grants.allows(target: "network", qualifier: host) }
+        } catch {
+            throw error.bridgeError
+        }
+        switch response.status {
+        case 204, 304:
+            return current(loader, outcome: "upToDate")
+        case 200:
+            break
+        default:
+            throw BridgeError.failed(reason: "http_status", "the patch endpoint \(url) answered \(response.status); expected 200 with a patch, or 204 when there is none",
+                                     details: ["status": .number(Double(response.status))])
+        }
+        let patch: SignedPatch
+        do throws(PatchError) {
+            patch = try SignedPatch.parse(String(decoding: response.body, as: UTF8.self), file: url)
+        } catch {
+            throw BridgeError.failed(reason: error.code.rawValue, error.message)
+        }
+        // The endpoint offering the patch the app already runs is "nothing newer", not a replay.
+        if patch.manifest.patchVersion == loader.highestVersion, loader.current.patchVersion == patch.manifest.patchVersion {
+            return current(loader, outcome: "upToDate")
+        }
+        // apply blocks while the JS thread swaps: keep it off the cooperative pool.
+        let outcome: Result<Int, PatchError> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                do throws(PatchError) { continuation.resume(returning: .success(try loader.apply(patch))) } catch { continuation.resume(returning: .failure(error)) }
+            }
+        }
+        if case .failure(let error) = outcome { throw BridgeError.failed(reason: error.code.rawValue, error.message) }
+        return current(loader, outcome: "applied")
+    }
+
+    private static func current(_ loader: PatchLoader, outcome: String) -> JSONValue {
+        var object = current(loader, record: loader.current.patchVersion.flatMap { v in loader.history.last { $0.patchVersion == v } }).objectValue ?? [:]
+        object["outcome"] = .string(outcome)
+        return .object(object)
     }
 
     static func loader(_ call: ServiceCall) throws -> PatchLoader {

@@ -14,13 +14,14 @@ final class PatchFixture: @unchecked Sendable {
     let stderr = LockedText()
     private(set) var session: AppSession?
 
-    init(files: [String: String], version: String = "1.0.0", extraKeys: [String] = []) throws {
+    init(files: [String: String], version: String = "1.0.0", extraKeys: [String] = [], grants: [String] = ["patch", "device"]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("patch-tests-\(UUID().uuidString)").path
         appDirectory = root + "/app"
         dataDirectory = root + "/data"
         var files = files
         let keys = ([key.publicKey] + extraKeys).map { "\"\($0)\"" }.joined(separator: ", ")
-        files["app.json"] = #"{"name": "patched", "version": "\#(version)", "main": "main.js", "grants": ["patch", "device"], "patchKeys": [\#(keys)]}"#
+        let granted = grants.map { "\"\($0)\"" }.joined(separator: ", ")
+        files["app.json"] = #"{"name": "patched", "version": "\#(version)", "main": "main.js", "grants": [\#(granted)], "patchKeys": [\#(keys)]}"#
         for (path, text) in files {
             let url = URL(fileURLWithPath: appDirectory + "/" + path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -15,9 +15,9 @@ describe("patch service", () => {
     await expect(Hybrid.call("patch", "history")).resolves.toEqual({ records: [] });
   });
 
-  test("check is unavailable until the network module exists", async () => {
+  test("check refuses an endpoint whose host the app was not granted", async () => {
     await expect(Hybrid.call("patch", "check", { url: "https://patches.example.com/demo" }))
-      .rejects.toMatchObject({ code: "E_FAILED", details: { reason: "unavailable" } });
+      .rejects.toMatchObject({ code: "E_DENIED" });
   });
 
   test("check needs a url", async () => {

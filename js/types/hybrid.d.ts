@@ -514,9 +514,18 @@ export interface NetworkRequestResult {
 export interface PatchCheckParams {
   /** The patch endpoint, e.g. "https://patches.example.com/tasks/1.2.0". */
   url: string;
+  /** Limit for the fetch (default 30000). */
+  timeoutMs?: number;
 }
 
-export type PatchCheckResult = PatchCurrent;
+export interface PatchCheckResult {
+  patchVersion: number | null;
+  state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
+  epoch: number;
+  highestVersion: number;
+  /** applied: a newer patch was installed; upToDate: the endpoint had nothing newer. */
+  outcome: "applied" | "upToDate";
+}
 
 export interface PatchCurrentParams {
   [key: string]: never;
@@ -556,13 +565,6 @@ export interface PatchReadyParams {
 
 export interface PatchReadyResult {
   /** The patch in effect; null: the shipped code. */
-  patchVersion: number | null;
-  state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
-  epoch: number;
-  highestVersion: number;
-}
-
-export interface PatchCurrent {
   patchVersion: number | null;
   state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
   epoch: number;
@@ -1190,15 +1192,22 @@ export interface HybridActions {
    * until the app confirms it with `ready`. An applied patch is rolled back automatically when a
    * patched module throws while loading, when an amended function throws 3 times before
    * confirmation, or when the app restarts without having confirmed it. Patches arrive as files
-   * dropped into `<data dir>/patches/` (or through `hybrid patch apply`); `check` will fetch them
-   * once the network module exists. The lifecycle is kept in `<data dir>/patch-ledger/`.
+   * dropped into `<data dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch
+   * endpoint through `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.
    */
   patch: {
     /**
-     * Fetches a patch from an HTTP patch endpoint and applies it. Not available yet: it needs the
-     * network module, so it always fails with E_FAILED, details.reason "unavailable".
+     * Asks an HTTP patch endpoint for a newer patch and applies it: CodePush's checkForUpdate +
+     * install in one call. The GET carries X-Hybrid-App, X-Hybrid-App-Version and
+     * X-Hybrid-Patch-Version (the highest patch version seen). The endpoint answers 204 (or 304)
+     * when there is nothing newer, or 200 with a signed patch file, which is verified, compiled and
+     * swapped in exactly as one dropped into <data dir>/patches/. The endpoint's host needs a
+     * network:HOST grant (E_DENIED otherwise). A refused patch changes nothing: E_FAILED with
+     * details.reason the refusal (bad_signature, unknown_key, stale, wrong_base, expired, bad_hash,
+     * ...). A network failure is E_FAILED with the network's reason (dns, connect, timeout, ...);
+     * any other HTTP status is E_FAILED reason http_status.
      */
-    check: { params: PatchCheckParams; result: PatchCheckResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    check: { params: PatchCheckParams; result: PatchCheckResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
     /**
      * The patch in effect: its version (null: the shipped code), its state ("applied" until
      * `ready`, then "confirmed"; "shipped" without a patch), the module registry's epoch (one more
