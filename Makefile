@@ -24,11 +24,13 @@ release: deps embed
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # Each demo starts from a fresh data dir, so it shows the whole story: the bug, then the signed
-# patch dropped into the running app's patches/ folder, applied and confirmed.
+# patch dropped into the running app's patches/ folder, applied and confirmed. A reference sync
+# server runs beside it (scripts/with-sync-server) for the sync section, and stops with it.
 demo: release
 	@rm -rf $(DEMO_DATA) && mkdir -p $(DEMO_DATA)/patches
 	@cp js/apps/demo/patches/001-fix-report-alignment.patch.json $(DEMO_DATA)/patches/
-	$(RELEASE_BIN) run js/apps/demo --data-dir $(DEMO_DATA)
+	scripts/with-sync-server $(RELEASE_BIN) $(DEMO_DATA)/sync-server.sqlite -- \
+	  $(RELEASE_BIN) run js/apps/demo --data-dir $(DEMO_DATA) -- {URL}
 
 test: deps
 	python3 scripts/embed-js --check

@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Imported directly where Hummingbird servers are started and stopped (quiet logs, graceful shutdown).
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // C modules
@@ -36,7 +39,9 @@ let package = Package(
         // Envelopes, the service registry, contracts and their schema validator, grants.
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
         // SQLite through GRDB, below the services that share it (storage, later sync).
-        .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Persistence", dependencies: ["Bridge", "JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
+        // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
+        .target(name: "SyncProtocol", dependencies: ["JSON"]),
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
         .target(name: "CurlTransport", dependencies: ["CCurl", "Bridge", "JSON"]),
@@ -45,19 +50,28 @@ let package = Package(
         .target(name: "Storage", dependencies: ["Bridge", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON"]),
+        .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncProtocol", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "JSON"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "JSON"]),
         // Benchmarks beside the code they measure; `hybrid bench` runs them.
         .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore", "Persistence", "CurlTransport",
+                                                 "Storage", "Sync", "SyncServer",
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                                                 .product(name: "Hummingbird", package: "hummingbird")],
+                                                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                 path: "Benchmarks"),
+        // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite.
+        .target(name: "SyncServer", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+                                                  .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "Crypto", package: "swift-crypto"),
+                                                  .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // Test support: a fault-injecting HTTP proxy on 127.0.0.1 for the sync tests and benchmarks.
+        .target(name: "FaultProxy"),
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "HybridHost", "HostBenchmarks", "JSON",
+                "HybridHost", "HostBenchmarks", "JSON", "SyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,8 +85,12 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
-                                                         .product(name: "Hummingbird", package: "hummingbird")]),
+                                                         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON"]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON",
-                                                       .product(name: "Hummingbird", package: "hummingbird")]),
+                                                       .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
+                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
+        .testTarget(name: "FaultProxyTests", dependencies: ["FaultProxy", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ]
 )

@@ -105,7 +105,7 @@ public struct NetworkBenchmark {
         let urls = self.urls(base: base, round: round)
         let inFlight = self.inFlight
         let done = DispatchSemaphore(value: 0)
-        let elapsed = Mutexed(0.0)
+        let elapsed = Locked(0.0)
         Task {
             let started = CurlClient.nowMs()
             await withTaskGroup(of: Void.self) { group in
@@ -121,11 +121,11 @@ public struct NetworkBenchmark {
                     group.addTask { _ = try? await CurlClient.shared.perform(TransferRequest(url: url)) }
                 }
             }
-            elapsed.value = (CurlClient.nowMs() - started) / 1000
+            elapsed.set((CurlClient.nowMs() - started) / 1000)
             done.signal()
         }
         done.wait()
-        return elapsed.value
+        return elapsed.get()
     }
 
     private func curlVersion() -> String? { runCurl(["--version"]) }
@@ -152,10 +152,4 @@ public struct NetworkBenchmark {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
-}
-
-/// A value written by one task and read after a semaphore: the semaphore orders the two.
-private final class Mutexed<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

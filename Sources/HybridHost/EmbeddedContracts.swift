@@ -1309,6 +1309,21 @@ enum EmbeddedContracts {
                           }
                         ]
                       }
+                    },
+                    "sync": {
+                      "type": "object",
+                      "description": "Takes the table into sync (SPEC §6, the sync target). Needs a primary key of one TEXT column and no BLOB columns; a oneWay table gains the columns _identifier, _dirty and _deleted, and its deletes are logical until the server confirms them.",
+                      "properties": {
+                        "mode": {
+                          "enum": ["oneWay", "twoWay"]
+                        },
+                        "conflict": {
+                          "enum": ["lastWriteWins", "ask"],
+                          "description": "What a remote change to a row with unsent local changes does: lastWriteWins (default: the later timestamp wins) or ask (recorded for sync.resolve)."
+                        }
+                      },
+                      "required": ["mode"],
+                      "additionalProperties": false
                     }
                   },
                   "additionalProperties": false
@@ -1912,6 +1927,557 @@ enum EmbeddedContracts {
       "errors": [
         "E_BAD_PARAMS",
         "E_FAILED"
+      ]
+    }
+  }
+}
+"""#),
+        // services/sync.json
+        (name: "sync", source: #"""
+{
+  "target": "sync",
+  "version": "1.0.0",
+  "description": "Sync with the reference sync server (hybrid sync-server), SPEC \u00a76. Tables opt in through their schema: sync: {mode: \"oneWay\" | \"twoWay\", conflict: \"lastWriteWins\" | \"ask\"}, with a primary key of one TEXT column. Every local write to a synced table is journaled in the same transaction (two-way: an operation in the to-sync table; one-way: a DirtyList entry, the row carrying _identifier, _dirty and _deleted, deletes logical until confirmed). A run pulls (into the to-execute table), executes the pulled operations in one transaction, rebasing local operations not yet pulled back on top, then pushes packets that each depend on the one before. The server's host needs a network:HOST grant. Failures of the server or the network are E_FAILED with details.reason (server, not_connected, not_synced, or the network's reason); nothing is lost: the next run resumes.",
+  "actions": {
+    "connect": {
+      "description": "Registers this device with a sync server (POST /v1/devices) and keeps its id and token in the database. Calling it again with the same server is a no-op; one database syncs with one server.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          },
+          "server": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The server's base URL, e.g. http://127.0.0.1:8390."
+          },
+          "deviceName": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "A name for this device on the server (default: the app's name)."
+          }
+        },
+        "required": [
+          "database",
+          "server"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          },
+          "server": {
+            "type": "string"
+          },
+          "registered": {
+            "type": "boolean",
+            "description": "false when the database was already connected."
+          }
+        },
+        "required": [
+          "deviceId",
+          "server",
+          "registered"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_DENIED",
+        "E_FAILED",
+        "E_TIMEOUT",
+        "E_CANCELLED"
+      ]
+    },
+    "run": {
+      "description": "One sync run: pull and execute (two-way tables), then push. Runs of one database are serialized.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "pushed": {
+            "type": "integer",
+            "description": "Operations the server acknowledged."
+          },
+          "pulled": {
+            "type": "integer",
+            "description": "Operations pulled from the server's log (this device's own included)."
+          },
+          "applied": {
+            "type": "integer",
+            "description": "Rows rewritten from pulled operations."
+          },
+          "conflicts": {
+            "type": "integer",
+            "description": "Remote changes to rows with local changes not yet sent (settled by timestamp, or recorded under conflict: ask)."
+          },
+          "held": {
+            "type": "integer",
+            "description": "Packets the server holds until their dependency arrives."
+          },
+          "failed": {
+            "type": "integer",
+            "description": "Operations the server refused (see status.failed)."
+          }
+        },
+        "required": [
+          "pushed",
+          "pulled",
+          "applied",
+          "conflicts",
+          "held",
+          "failed"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_DENIED",
+        "E_FAILED",
+        "E_TIMEOUT",
+        "E_CANCELLED"
+      ]
+    },
+    "status": {
+      "description": "Where sync stands for a database.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "connected": {
+            "type": "boolean"
+          },
+          "server": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "deviceId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "cursor": {
+            "type": "integer",
+            "description": "The server log position pulled up to."
+          },
+          "pending": {
+            "type": "integer",
+            "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
+          },
+          "sending": {
+            "type": "integer",
+            "description": "In a packet sent but not yet answered (sent again next run)."
+          },
+          "acknowledged": {
+            "type": "integer",
+            "description": "Two-way operations the server applied, waiting for the pull that brings them back."
+          },
+          "failed": {
+            "type": "array",
+            "description": "Operations the server refused, with its reason; sync.retry sends them again.",
+            "items": {
+              "type": "object",
+              "properties": {
+                "opId": {
+                  "type": "string"
+                },
+                "table": {
+                  "type": "string"
+                },
+                "dataId": {
+                  "type": "string"
+                },
+                "type": {
+                  "type": "string"
+                },
+                "error": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "opId",
+                "table",
+                "dataId",
+                "type",
+                "error"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "conflicts": {
+            "type": "integer",
+            "description": "Open conflicts waiting for sync.resolve."
+          },
+          "heldPackets": {
+            "type": "integer",
+            "description": "Packets the server holds until the one they depend on arrives."
+          },
+          "rejectedPackets": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "connected",
+          "server",
+          "deviceId",
+          "cursor",
+          "pending",
+          "sending",
+          "acknowledged",
+          "failed",
+          "conflicts",
+          "heldPackets",
+          "rejectedPackets"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "retry": {
+      "description": "Queues failed operations to be sent again by the next run (all of them when opIds is absent).",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          },
+          "opIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 10000
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "requeued": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "requeued"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "conflicts": {
+      "description": "Open conflicts of tables with conflict: \"ask\": a remote change to a row whose local changes were not yet sent. The local changes wait, unsent, until resolved.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "conflicts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "conflictId": {
+                  "type": "string"
+                },
+                "table": {
+                  "type": "string"
+                },
+                "dataId": {
+                  "type": "string"
+                },
+                "local": {
+                  "description": "The row as this device had it (null when deleted)."
+                },
+                "remote": {
+                  "description": "The server's row (null when deleted)."
+                },
+                "createdAt": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "conflictId",
+                "table",
+                "dataId",
+                "local",
+                "remote",
+                "createdAt"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "conflicts"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "resolve": {
+      "description": "Settles a conflict: keep \"local\" sends the local changes again, stamped now so that they win; keep \"remote\" drops them and shows the server's row.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          },
+          "conflictId": {
+            "type": "string",
+            "minLength": 1
+          },
+          "keep": {
+            "enum": [
+              "local",
+              "remote"
+            ]
+          }
+        },
+        "required": [
+          "database",
+          "conflictId",
+          "keep"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "resolved": {
+            "type": "boolean"
+          },
+          "table": {
+            "type": "string"
+          },
+          "dataId": {
+            "type": "string"
+          },
+          "keep": {
+            "enum": [
+              "local",
+              "remote"
+            ]
+          }
+        },
+        "required": [
+          "resolved",
+          "table",
+          "dataId",
+          "keep"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
+    "watch": {
+      "description": "A long-poll on sync state: answers when it changed after since (a run, a retry, a resolve), else after timeoutMs, with the status. Use with Hybrid.subscribe.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+          },
+          "since": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "timeoutMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 300000
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "seq": {
+            "type": "integer"
+          },
+          "status": {
+            "type": "object",
+            "properties": {
+              "connected": {
+                "type": "boolean"
+              },
+              "server": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "deviceId": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "cursor": {
+                "type": "integer",
+                "description": "The server log position pulled up to."
+              },
+              "pending": {
+                "type": "integer",
+                "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
+              },
+              "sending": {
+                "type": "integer",
+                "description": "In a packet sent but not yet answered (sent again next run)."
+              },
+              "acknowledged": {
+                "type": "integer",
+                "description": "Two-way operations the server applied, waiting for the pull that brings them back."
+              },
+              "failed": {
+                "type": "array",
+                "description": "Operations the server refused, with its reason; sync.retry sends them again.",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "opId": {
+                      "type": "string"
+                    },
+                    "table": {
+                      "type": "string"
+                    },
+                    "dataId": {
+                      "type": "string"
+                    },
+                    "type": {
+                      "type": "string"
+                    },
+                    "error": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "opId",
+                    "table",
+                    "dataId",
+                    "type",
+                    "error"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "conflicts": {
+                "type": "integer",
+                "description": "Open conflicts waiting for sync.resolve."
+              },
+              "heldPackets": {
+                "type": "integer",
+                "description": "Packets the server holds until the one they depend on arrives."
+              },
+              "rejectedPackets": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "connected",
+              "server",
+              "deviceId",
+              "cursor",
+              "pending",
+              "sending",
+              "acknowledged",
+              "failed",
+              "conflicts",
+              "heldPackets",
+              "rejectedPackets"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "seq",
+          "status"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED",
+        "E_CANCELLED"
       ]
     }
   }

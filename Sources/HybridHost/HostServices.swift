@@ -6,6 +6,7 @@ import Networking
 import Patches
 import Views
 import Storage
+import Sync
 
 /// The host's identity and the services it registers: the one place that knows them all.
 public enum HostServices {
@@ -23,6 +24,7 @@ public enum HostServices {
             KeyValueService(),
             PatchService(),
             NetworkService(),
+            SyncService(),
         ])
     }
 

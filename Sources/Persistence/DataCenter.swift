@@ -136,7 +136,13 @@ public final class DataCenter: Sendable {
     @discardableResult
     public func open(schema: DatabaseSchema) async throws(PersistenceError) -> Int {
         do {
-            let version = try await pool.writeWithoutTransaction { db in try self.migrate(db, to: schema) }
+            let version = try await pool.writeWithoutTransaction { db in
+                let version = try self.migrate(db, to: schema)
+                if schema.tables.values.contains(where: { $0.sync != nil }) {
+                    for sql in SyncTables.createSQL { try db.execute(sql: sql) }
+                }
+                return version
+            }
             current.withLock { $0 = schema }
             return version
         } catch {

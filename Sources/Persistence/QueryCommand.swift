@@ -21,6 +21,8 @@ public struct QueryCommand: Sendable {
     public private(set) var orderSQL = ""
     public private(set) var selected: [ColumnDefinition]
     public private(set) var limit: Int?
+    /// The `where` as the caller wrote it: a synced table's batch operation carries it.
+    public private(set) var filter: JSONValue?
     public private(set) var offset: Int?
     /// Qualifies column names (`"i".`), for queries that join another table.
     private let qualifier: String
@@ -36,6 +38,12 @@ public struct QueryCommand: Sendable {
         selected = table.columns
         if let filter, !filter.isNull {
             whereSQL = try compileWhere(filter, path: path + "/where")
+            self.filter = filter
+        }
+        // A one-way table's deletes are logical until the server confirms them: they are gone for
+        // every query but sync's own.
+        if table.sync?.mode == .oneWay {
+            whereSQL = whereSQL == "1" ? qualifier + "\"_deleted\" = 0" : "(" + qualifier + "\"_deleted\" = 0 AND " + whereSQL + ")"
         }
         if let orderBy, !orderBy.isNull { orderSQL = try compileOrder(orderBy, path: path + "/orderBy") }
         if let limit, !limit.isNull {

@@ -10,6 +10,8 @@ public struct TableSchema: Sendable, Equatable {
     /// Empty: the table is keyed by SQLite's rowid.
     public var primaryKey: [String]
     public var indexes: [IndexDefinition]
+    /// Set when the table takes part in sync.
+    public var sync: SyncPolicy?
     private var positions: [String: Int]
 
     public init(name: String, columns: [ColumnDefinition], primaryKey: [String] = [], indexes: [IndexDefinition] = []) {
@@ -57,7 +59,7 @@ public struct TableSchema: Sendable, Equatable {
             throw .invalid(path: path, message: "expected a table: {columns, primaryKey?, indexes?}, got \(value.typeName)")
         }
         for key in object.keys where !["columns", "primaryKey", "indexes", "sync"].contains(key) {
-            throw .invalid(path: JSONPointer.appending(path, key: key), message: "unknown table property; expected columns, primaryKey or indexes")
+            throw .invalid(path: JSONPointer.appending(path, key: key), message: "unknown table property; expected columns, primaryKey, indexes or sync")
         }
         guard let columnsObject = object["columns"]?.objectValue, !columnsObject.isEmpty else {
             throw .invalid(path: path + "/columns", message: "expected an object of at least one column: {NAME: \"TYPE ...\"}")
@@ -105,7 +107,27 @@ public struct TableSchema: Sendable, Equatable {
                 table.indexes.append(index)
             }
         }
+        if let sync = object["sync"] {
+            try table.adopt(try SyncPolicy.parse(sync, path: path + "/sync"), path: path)
+        }
         return table
+    }
+
+    /// A synced table is keyed by one TEXT column (a UUID, so devices never collide) and its values
+    /// travel as JSON, so no BLOB columns; a one-way table gains its bookkeeping columns.
+    private mutating func adopt(_ policy: SyncPolicy, path: String) throws(PersistenceError) {
+        guard primaryKey.count == 1, let key = column(named: primaryKey[0]), key.type == .text else {
+            throw .invalid(path: path + "/primaryKey", message: "a synced table needs a primary key of one TEXT column (a UUID, so that devices never collide)")
+        }
+        if let blob = columns.first(where: { $0.type == .blob }) {
+            throw .invalid(path: JSONPointer.appending(path + "/columns", key: blob.name), message: "a synced table cannot have BLOB columns: its rows travel as JSON")
+        }
+        if policy.mode == .oneWay {
+            for (name, declaration) in SyncPolicy.oneWayColumns where column(named: name) == nil {
+                addColumn(try ColumnDefinition.parse(name: name, declaration: declaration, path: path + "/sync"))
+            }
+        }
+        sync = policy
     }
 
     /// CREATE TABLE and CREATE INDEX statements.
@@ -125,6 +147,7 @@ public struct TableSchema: Sendable, Equatable {
         var object: JSONObject = ["columns": .object(columnsObject)]
         if !primaryKey.isEmpty { object["primaryKey"] = .array(primaryKey.map(JSONValue.string)) }
         if !indexes.isEmpty { object["indexes"] = .array(indexes.map(\.jsonValue)) }
+        if let sync { object["sync"] = sync.jsonValue }
         return .object(object)
     }
 }

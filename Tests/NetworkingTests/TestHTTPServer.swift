@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A real HTTP server on 127.0.0.1 and an ephemeral port, started by a test: Hummingbird 2 with
 /// the routes the network tests need, counting the hits each route takes.
@@ -8,13 +9,15 @@ final class TestHTTPServer: Sendable {
     let port: Int
     let hits: HitCounter
     private let task: Task<Void, any Error>
+    private let group: ServiceGroup
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    private init(port: Int, hits: HitCounter, task: Task<Void, any Error>) {
+    private init(port: Int, hits: HitCounter, task: Task<Void, any Error>, group: ServiceGroup) {
         self.port = port
         self.hits = hits
         self.task = task
+        self.group = group
     }
 
     static func start() async throws -> TestHTTPServer {
@@ -33,14 +36,17 @@ final class TestHTTPServer: Sendable {
             },
             logger: logger
         )
-        let task = Task { try await app.run() }
+        // Stopped by a graceful shutdown, not by cancelling: cancelling traps in NIO when a
+        // connection was accepted but not yet served (apple/swift-nio#3481).
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
         var port = 0
         for await bound in portStream { port = bound }
-        return TestHTTPServer(port: port, hits: hits, task: task)
+        return TestHTTPServer(port: port, hits: hits, task: task, group: group)
     }
 
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// An HTTP patch endpoint on 127.0.0.1 for `patch.check`: answers 204 until a test gives it a
 /// patch file to serve, and remembers the headers of the last request.
@@ -10,6 +11,7 @@ final class PatchEndpoint: @unchecked Sendable {
     private var lastHeaders: [String: String] = [:]
     private(set) var port = 0
     private var task: Task<Void, any Error>?
+    private var group: ServiceGroup?
 
     var url: String { "http://127.0.0.1:\(port)/patches/latest" }
 
@@ -32,12 +34,16 @@ final class PatchEndpoint: @unchecked Sendable {
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0); continuation.finish() },
                               logger: logger)
-        task = Task { try await app.run() }
+        // Stopped by a graceful shutdown, not by cancelling: cancelling traps in NIO when a
+        // connection was accepted but not yet served (apple/swift-nio#3481).
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        self.group = group
+        task = Task { try await group.run() }
         for await bound in ports { port = bound }
     }
 
     func stop() async {
-        task?.cancel()
+        await group?.triggerGracefulShutdown()
         _ = await task?.result
     }
 }

@@ -145,7 +145,7 @@ struct PatchLifecycleTests {
         }
     }
 
-    @Test("the patch service reports the patch in effect and the history; check is unavailable until the network module exists")
+    @Test("the patch service reports the patch in effect and the history; check needs a network grant for its endpoint")
     func service() async throws {
         try await withPatchApp(libraryApp) { app in
             try await app.start()
@@ -155,7 +155,7 @@ struct PatchLifecycleTests {
             let history = try await app.jsAwait("Hybrid.call('patch', 'history')")
             #expect(history["records"]?[0]?["patchVersion"] == 4)
             #expect(history["records"]?[0]?["state"] == "applied")
-            #expect(try await app.jsAwait("Hybrid.call('patch', 'check', {url: 'http://127.0.0.1:1/'}).catch(e => [e.code, e.details.reason])") == ["E_FAILED", "unavailable"])
+            #expect(try await app.jsAwait("Hybrid.call('patch', 'check', {url: 'http://127.0.0.1:1/'}).catch(e => [e.code, e.details.reason])") == ["E_DENIED", "host"])
         }
     }
 }

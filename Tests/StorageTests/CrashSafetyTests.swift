@@ -38,7 +38,7 @@ struct CrashSafetyTests {
 
     @Test("a writer killed 50 times at random leaves a sound file holding every acknowledged write",
           .enabled(if: hybrid != nil, "needs the hybrid binary beside the tests (swift build first)"))
-    func killedWriter() throws {
+    func killedWriter() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let script = directory.path + "/writer.js"
@@ -53,10 +53,16 @@ struct CrashSafetyTests {
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(useconds_t(Int.random(in: 80_000...500_000)))
+            // Sleeping and waiting without holding one of Swift's few cooperative threads, which
+            // the tests running beside this one need.
+            try await Task.sleep(for: .milliseconds(Int.random(in: 80...500)))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let output = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    process.waitUntilExit()
+                    continuation.resume(returning: String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+                }
+            }
             // Only whole lines count: a line cut by the kill was not fully acknowledged.
             let acknowledged = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                 .compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }

@@ -694,6 +694,19 @@ export interface StorageOpenParams {
         columns: { [key: string]: string };
         primaryKey?: string | string[];
         indexes?: ({ [key: string]: unknown } | string[] | string)[];
+        /**
+         * Takes the table into sync (SPEC §6, the sync target). Needs a primary key of one TEXT
+         * column and no BLOB columns; a oneWay table gains the columns _identifier, _dirty and
+         * _deleted, and its deletes are logical until the server confirms them.
+         */
+        sync?: {
+          mode: "oneWay" | "twoWay";
+          /**
+           * What a remote change to a row with unsent local changes does: lastWriteWins (default:
+           * the later timestamp wins) or ask (recorded for sync.resolve).
+           */
+          conflict?: "lastWriteWins" | "ask";
+        };
       };
     };
     /** Version ("2", "3", ...) → the steps that bring the previous version to it. */
@@ -821,6 +834,158 @@ export interface StorageWatchResult {
   }[];
   /** Pass as `since` next time. */
   seq: number;
+}
+
+// sync 1.0.0 (services/sync.json)
+
+export interface SyncConflictsParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+}
+
+export interface SyncConflictsResult {
+  conflicts: {
+    conflictId: string;
+    table: string;
+    dataId: string;
+    /** The row as this device had it (null when deleted). */
+    local: unknown;
+    /** The server's row (null when deleted). */
+    remote: unknown;
+    createdAt: number;
+  }[];
+}
+
+export interface SyncConnectParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+  /** The server's base URL, e.g. http://127.0.0.1:8390. */
+  server: string;
+  /** A name for this device on the server (default: the app's name). */
+  deviceName?: string;
+}
+
+export interface SyncConnectResult {
+  deviceId: string;
+  server: string;
+  /** false when the database was already connected. */
+  registered: boolean;
+}
+
+export interface SyncResolveParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+  conflictId: string;
+  keep: "local" | "remote";
+}
+
+export interface SyncResolveResult {
+  resolved: boolean;
+  table: string;
+  dataId: string;
+  keep: "local" | "remote";
+}
+
+export interface SyncRetryParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+  opIds?: string[];
+}
+
+export interface SyncRetryResult {
+  requeued: number;
+}
+
+export interface SyncRunParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+}
+
+export interface SyncRunResult {
+  /** Operations the server acknowledged. */
+  pushed: number;
+  /** Operations pulled from the server's log (this device's own included). */
+  pulled: number;
+  /** Rows rewritten from pulled operations. */
+  applied: number;
+  /**
+   * Remote changes to rows with local changes not yet sent (settled by timestamp, or recorded under
+   * conflict: ask).
+   */
+  conflicts: number;
+  /** Packets the server holds until their dependency arrives. */
+  held: number;
+  /** Operations the server refused (see status.failed). */
+  failed: number;
+}
+
+export interface SyncStatusParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+}
+
+export interface SyncStatusResult {
+  connected: boolean;
+  server: string | null;
+  deviceId: string | null;
+  /** The server log position pulled up to. */
+  cursor: number;
+  /** Local operations (two-way) or DirtyList entries (one-way) not yet sent. */
+  pending: number;
+  /** In a packet sent but not yet answered (sent again next run). */
+  sending: number;
+  /** Two-way operations the server applied, waiting for the pull that brings them back. */
+  acknowledged: number;
+  /** Operations the server refused, with its reason; sync.retry sends them again. */
+  failed: {
+    opId: string;
+    table: string;
+    dataId: string;
+    type: string;
+    error: string;
+  }[];
+  /** Open conflicts waiting for sync.resolve. */
+  conflicts: number;
+  /** Packets the server holds until the one they depend on arrives. */
+  heldPackets: number;
+  rejectedPackets: number;
+}
+
+export interface SyncWatchParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: string;
+  since?: number;
+  timeoutMs?: number;
+}
+
+export interface SyncWatchResult {
+  seq: number;
+  status: {
+    connected: boolean;
+    server: string | null;
+    deviceId: string | null;
+    /** The server log position pulled up to. */
+    cursor: number;
+    /** Local operations (two-way) or DirtyList entries (one-way) not yet sent. */
+    pending: number;
+    /** In a packet sent but not yet answered (sent again next run). */
+    sending: number;
+    /** Two-way operations the server applied, waiting for the pull that brings them back. */
+    acknowledged: number;
+    /** Operations the server refused, with its reason; sync.retry sends them again. */
+    failed: {
+      opId: string;
+      table: string;
+      dataId: string;
+      type: string;
+      error: string;
+    }[];
+    /** Open conflicts waiting for sync.resolve. */
+    conflicts: number;
+    /** Packets the server holds until the one they depend on arrives. */
+    heldPackets: number;
+    rejectedPackets: number;
+  };
 }
 
 // view 1.0.0 (services/view.json)
@@ -1273,6 +1438,52 @@ export interface HybridActions {
      * most 1000 events per batch.
      */
     watch: { params: StorageWatchParams; result: StorageWatchResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+  };
+  /**
+   * Sync with the reference sync server (hybrid sync-server), SPEC §6. Tables opt in through their
+   * schema: sync: {mode: "oneWay" | "twoWay", conflict: "lastWriteWins" | "ask"}, with a primary
+   * key of one TEXT column. Every local write to a synced table is journaled in the same
+   * transaction (two-way: an operation in the to-sync table; one-way: a DirtyList entry, the row
+   * carrying _identifier, _dirty and _deleted, deletes logical until confirmed). A run pulls (into
+   * the to-execute table), executes the pulled operations in one transaction, rebasing local
+   * operations not yet pulled back on top, then pushes packets that each depend on the one before.
+   * The server's host needs a network:HOST grant. Failures of the server or the network are
+   * E_FAILED with details.reason (server, not_connected, not_synced, or the network's reason);
+   * nothing is lost: the next run resumes.
+   */
+  sync: {
+    /**
+     * Open conflicts of tables with conflict: "ask": a remote change to a row whose local changes
+     * were not yet sent. The local changes wait, unsent, until resolved.
+     */
+    conflicts: { params: SyncConflictsParams; result: SyncConflictsResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Registers this device with a sync server (POST /v1/devices) and keeps its id and token in the
+     * database. Calling it again with the same server is a no-op; one database syncs with one
+     * server.
+     */
+    connect: { params: SyncConnectParams; result: SyncConnectResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * Settles a conflict: keep "local" sends the local changes again, stamped now so that they win;
+     * keep "remote" drops them and shows the server's row.
+     */
+    resolve: { params: SyncResolveParams; result: SyncResolveResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Queues failed operations to be sent again by the next run (all of them when opIds is absent).
+     */
+    retry: { params: SyncRetryParams; result: SyncRetryResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * One sync run: pull and execute (two-way tables), then push. Runs of one database are
+     * serialized.
+     */
+    run: { params: SyncRunParams; result: SyncRunResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /** Where sync stands for a database. */
+    status: { params: SyncStatusParams; result: SyncStatusResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * A long-poll on sync state: answers when it changed after since (a run, a retry, a resolve),
+     * else after timeoutMs, with the status. Use with Hybrid.subscribe.
+     */
+    watch: { params: SyncWatchParams; result: SyncWatchResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_CANCELLED" };
   };
   /**
    * JSON-described views rendered as text in the terminal (SPEC §7): a node tree laid out with

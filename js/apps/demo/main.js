@@ -64,6 +64,8 @@ async function main() {
     report.line("injection", `refused: ${error.code} at ${error.path}`);
   }
 
+  await syncSection(Hybrid.args[0]);
+
   report.section("View");
   // The stored tasks as a JSON-described view (views/tasks.json), rendered as text. Its buttons
   // name JS handlers ("tasks.toggle"); a press (simulated here, Enter in a terminal) runs them.
@@ -106,6 +108,47 @@ async function main() {
   report.line("E_UNKNOWN_ACTION", "the same report, now in line");
   const confirmed = await Hybrid.call("patch", "ready");
   report.line("confirmed", `patch ${confirmed.patchVersion} is ${confirmed.state}; it stays across restarts`);
+}
+
+// Two devices, a phone and a laptop, each a database of this app connected to the reference sync
+// server as a device of its own: they sync, edit the same task while apart, and the laptop settles
+// the conflict (the table asks rather than letting the later write win).
+async function syncSection(server) {
+  report.section("Sync");
+  if (!server) return report.line("sync", "no server given (make demo starts one: hybrid run js/apps/demo -- URL)");
+  const health = await Hybrid.call("network", "request", { url: `${server}/v1/health` });
+  report.line("server", `${server}: ${health.status} ${JSON.stringify(health.body)} in ${health.timing.totalMs.toFixed(1)} ms (libcurl)`);
+  const schema = { version: 1, tables: { tasks: {
+    columns: { id: "TEXT NOT NULL", title: "TEXT NOT NULL", done: "BOOLEAN NOT NULL DEFAULT 0" },
+    primaryKey: "id", sync: { mode: "twoWay", conflict: "ask" } } } };
+  const phone = { database: "phone" }, laptop = { database: "laptop" };
+  for (const device of [phone, laptop]) {
+    await Hybrid.call("storage", "open", { ...device, schema });
+    await Hybrid.call("sync", "connect", { ...device, server, deviceName: device.database });
+  }
+  const run = async (device) => {
+    const r = await Hybrid.call("sync", "run", device);
+    return `pushed ${r.pushed}, pulled ${r.pulled}, applied ${r.applied}, conflicts ${r.conflicts}`;
+  };
+  const titles = async (device) => (await Hybrid.call("storage", "find", { ...device, table: "tasks", orderBy: "id" }))
+    .records.map((t) => `${t.title}${t.done ? " ✓" : ""}`).join(", ");
+  await Hybrid.call("storage", "insert", { ...phone, table: "tasks", records: [{ id: "t1", title: "buy milk" }, { id: "t2", title: "call mum" }] });
+  report.line("phone run", await run(phone));
+  report.line("laptop run", await run(laptop));
+  report.line("laptop sees", await titles(laptop));
+  // Apart, both edit t1; the laptop also marks every task done in one batch operation.
+  await Hybrid.call("storage", "update", { ...phone, table: "tasks", where: { id: "t1" }, set: { title: "buy oat milk" } });
+  report.line("phone run", await run(phone));
+  await Hybrid.call("storage", "update", { ...laptop, table: "tasks", where: { id: "t1" }, set: { title: "buy milk and eggs" } });
+  report.line("laptop run", await run(laptop));
+  const [conflict] = (await Hybrid.call("sync", "conflicts", laptop)).conflicts;
+  report.line("conflict", `${conflict.table}/${conflict.dataId}: here "${conflict.local.title}", server "${conflict.remote.title}"`);
+  await Hybrid.call("sync", "resolve", { ...laptop, conflictId: conflict.conflictId, keep: "local" });
+  await Hybrid.call("storage", "update", { ...laptop, table: "tasks", where: { done: false }, set: { done: true } });
+  report.line("resolved", `kept the laptop's; laptop run: ${await run(laptop)}`);
+  report.line("phone run", await run(phone));
+  report.line("phone sees", await titles(phone));
+  report.line("laptop sees", await titles(laptop));
 }
 
 main();

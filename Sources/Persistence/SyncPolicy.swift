@@ -1,0 +1,56 @@
+import JSON
+
+/// How a table takes part in sync (SPEC §6), as its schema says:
+/// `"sync": {"mode": "oneWay" | "twoWay", "conflict": "lastWriteWins" | "ask"}`.
+///
+/// - one-way (chat messages): rows carry `_identifier`, `_dirty` and `_deleted`; deletes are
+///   logical until the server confirms them; the client pushes and never pulls.
+/// - two-way (tasks): every local write becomes an operation in the to-sync table; pulled
+///   operations go through the to-execute table and are rebased under the ones not yet pulled.
+public struct SyncPolicy: Sendable, Equatable {
+    public enum Mode: String, Sendable {
+        case oneWay, twoWay
+    }
+
+    public enum Conflict: String, Sendable {
+        /// The later (timestamp, opId) wins, as the server's fold decides.
+        case lastWriteWins
+        /// A remote change to a row with local changes not yet sent is recorded for `sync.resolve`.
+        case ask
+    }
+
+    public var mode: Mode
+    public var conflict: Conflict
+
+    /// The bookkeeping columns a one-way table gets.
+    public static let oneWayColumns = [("_identifier", "TEXT"), ("_dirty", "INTEGER NOT NULL DEFAULT 0"), ("_deleted", "INTEGER NOT NULL DEFAULT 0")]
+
+    static func isBookkeeping(_ column: String) -> Bool { oneWayColumns.contains { $0.0 == column } }
+
+    public init(mode: Mode, conflict: Conflict = .lastWriteWins) {
+        self.mode = mode
+        self.conflict = conflict
+    }
+
+    static func parse(_ value: JSONValue, path: String) throws(PersistenceError) -> SyncPolicy {
+        guard let object = value.objectValue else {
+            throw .invalid(path: path, message: "expected {mode: \"oneWay\" | \"twoWay\", conflict?: \"lastWriteWins\" | \"ask\"}, got \(value.typeName)")
+        }
+        for key in object.keys where key != "mode" && key != "conflict" {
+            throw .invalid(path: JSONPointer.appending(path, key: key), message: "unknown sync property; expected mode or conflict")
+        }
+        guard let mode = object["mode"]?.stringValue.flatMap(Mode.init(rawValue:)) else {
+            throw .invalid(path: path + "/mode", message: "expected \"oneWay\" or \"twoWay\"")
+        }
+        var conflict = Conflict.lastWriteWins
+        if let given = object["conflict"] {
+            guard let parsed = given.stringValue.flatMap(Conflict.init(rawValue:)) else {
+                throw .invalid(path: path + "/conflict", message: "expected \"lastWriteWins\" or \"ask\"")
+            }
+            conflict = parsed
+        }
+        return SyncPolicy(mode: mode, conflict: conflict)
+    }
+
+    var jsonValue: JSONValue { ["mode": .string(mode.rawValue), "conflict": .string(conflict.rawValue)] }
+}

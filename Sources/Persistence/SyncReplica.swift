@@ -1,0 +1,317 @@
+import Foundation
+import GRDB
+import JSON
+import SyncProtocol
+
+/// The client side of sync for one database, below the `sync` service (which does the talking):
+/// what to push, what a push's answer means for the rows, and how pulled operations are executed
+/// and rebased under the local ones not yet pulled back. Every method is one transaction on the
+/// database's one write path, so a crash between two steps leaves a state the next run resumes.
+///
+/// The app's rows of a two-way table always equal the server's state as pulled so far (kept in
+/// `_hybrid_sync_base`) with the local operations not yet pulled back folded on top, in their
+/// order, by the server's own rule (``OperationFold``). So a pulled state never overwrites an
+/// unacknowledged local edit: the edit is rebased onto it, and once the server's log carries both,
+/// every replica folds them in the same order.
+public final class SyncReplica: Sendable {
+    public let center: DataCenter
+
+    public init(center: DataCenter) { self.center = center }
+
+    // MARK: - Connection and cursor
+
+    public struct Connection: Sendable, Equatable {
+        public var server: String
+        public var deviceId: String
+        public var token: String
+        public init(server: String, deviceId: String, token: String) {
+            self.server = server
+            self.deviceId = deviceId
+            self.token = token
+        }
+    }
+
+    public func connection() throws(PersistenceError) -> Connection? {
+        let state = try self.state()
+        guard let server = state["server"], let deviceId = state["deviceId"], let token = state["token"] else { return nil }
+        return Connection(server: server, deviceId: deviceId, token: token)
+    }
+
+    public func connect(_ connection: Connection) throws(PersistenceError) {
+        try center.writeNow { session in
+            try Self.setState(["server": connection.server, "deviceId": connection.deviceId, "token": connection.token, "cursor": "0"], in: session.db)
+        }
+    }
+
+    public func cursor() throws(PersistenceError) -> Int { Int(try state()["cursor"] ?? "0") ?? 0 }
+
+    private func state() throws(PersistenceError) -> [String: String] {
+        try center.readNow { session in
+            guard try session.db.tableExists("_hybrid_sync_state") else {
+                throw PersistenceError.failed("not_synced", "database \(Quoted(self.center.name)) has no synced tables; declare sync: {mode} on a table in its schema")
+            }
+            return Dictionary(try Row.fetchAll(session.db, sql: "SELECT key, value FROM _hybrid_sync_state").map { ($0["key"] as String, $0["value"] as String) },
+                              uniquingKeysWith: { $1 })
+        }
+    }
+
+    private static func setState(_ values: [String: String], in db: Database) throws {
+        for (key, value) in values {
+            try db.execute(sql: "INSERT OR REPLACE INTO _hybrid_sync_state (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    // MARK: - Pushing
+
+    /// A packet as it goes on the wire, kept so that a retry sends the same packet.
+    public struct Packet: Sendable {
+        public var packetId: String
+        public var body: String
+        public var opIds: [String]
+    }
+
+    /// Packets sent before whose answer never came (or that the server held), oldest first, then
+    /// at most one new packet of up to `maxOps` operations. The new packet is recorded, and its
+    /// operations marked as sending, before it leaves.
+    public func packetsToSend(deviceId: String, maxOps: Int) throws(PersistenceError) -> [Packet] {
+        guard let schema = center.schema else { return [] }
+        return try center.writeNow { session in
+            let db = session.db
+            var packets = try Row.fetchAll(db, sql: "SELECT packet_id, body, op_ids FROM _hybrid_sync_packets WHERE state IN ('sending', 'held') ORDER BY seq")
+                .map { row in
+                    Packet(packetId: row["packet_id"], body: row["body"],
+                           opIds: ((try? JSONParser.parse(row["op_ids"] as String))?.arrayValue ?? []).compactMap(\.stringValue))
+                }
+            let pending = try Row.fetchAll(db, sql: "SELECT seq, op_id, table_name, data_id, type, data, timestamp FROM _hybrid_sync_outbox WHERE state = 'pending' ORDER BY seq LIMIT ?",
+                                           arguments: [maxOps])
+            guard !pending.isEmpty else { return packets }
+            var ops: [JSONValue] = []
+            var opIds: [String] = []
+            var seqs: [Int64] = []
+            var oneWayRows: Set<String> = []
+            for row in pending {
+                let tableName: String = row["table_name"]
+                guard let table = schema.tables[tableName], let sync = table.sync else { continue }
+                seqs.append(row["seq"])
+                switch sync.mode {
+                case .twoWay:
+                    let op = SyncOperation(opId: row["op_id"], dataId: row["data_id"], table: tableName,
+                                           type: SyncOperationType(rawValue: row["type"]) ?? .update,
+                                           data: (row["data"] as String?).flatMap { try? JSONParser.parse($0).objectValue }, timestamp: row["timestamp"])
+                    ops.append(.object(op.json))
+                    opIds.append(op.opId)
+                case .oneWay:
+                    // The DirtyList names rows; the row goes as it is now, once, however often it changed.
+                    let dataId: String = row["data_id"]
+                    guard oneWayRows.insert(tableName + "\n" + dataId).inserted,
+                          let op = try Self.oneWayOperation(table: table, dataId: dataId, db: db) else { continue }
+                    ops.append(.object(op.json))
+                    opIds.append(op.opId)
+                }
+            }
+            guard let lastSeq = seqs.max() else { return packets }
+            let state = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM _hybrid_sync_state").map { ($0["key"] as String, $0["value"] as String) },
+                                   uniquingKeysWith: { $1 })
+            let packetId = SyncJournal.newIdentifier()
+            let dependency = state["lastPacket"]
+            let sequence = (Int(state["packetSeq"] ?? "0") ?? 0) + 1
+            let body: JSONValue = ["deviceId": .string(deviceId), "packetId": .string(packetId),
+                                   "dependencyIdentifier": dependency.map(JSONValue.string) ?? .null, "ops": .array(ops)]
+            let text = JSONWriter.write(body)
+            try db.execute(sql: "INSERT INTO _hybrid_sync_packets (packet_id, seq, dependency, body, op_ids, state, created_at) VALUES (?, ?, ?, ?, ?, 'sending', ?)",
+                           arguments: [packetId, sequence, dependency, text, JSONWriter.write(.array(opIds.map(JSONValue.string))), Date().timeIntervalSince1970])
+            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'sending', packet_id = ? WHERE state = 'pending' AND seq <= ?",
+                           arguments: [packetId, lastSeq])
+            try Self.setState(["lastPacket": packetId, "packetSeq": String(sequence)], in: db)
+            packets.append(Packet(packetId: packetId, body: text, opIds: opIds))
+            return packets
+        }
+    }
+
+    /// A one-way row as one operation: its current data under its current identifier.
+    private static func oneWayOperation(table: TableSchema, dataId: String, db: Database) throws -> SyncOperation? {
+        let key = table.primaryKey[0]
+        let query = try QueryCommand(table: TableSchema(name: table.name, columns: table.columns, primaryKey: table.primaryKey),
+                                     where: .object([key: .string(dataId)]))
+        guard let row = try Table(schema: TableSchema(name: table.name, columns: table.columns, primaryKey: table.primaryKey))
+            .find(query, in: ReadSession(db: db)).first else { return nil }
+        let deleted = row["_deleted"] == .number(1)
+        return SyncOperation(opId: row["_identifier"]?.stringValue ?? SyncJournal.newIdentifier(), dataId: dataId, table: table.name,
+                             type: deleted ? .delete : .insert, data: deleted ? nil : SyncJournal.canonical(row, schema: table),
+                             timestamp: SyncJournal.timestamp())
+    }
+
+    /// The server applied the packet (now or earlier). Two-way operations wait, acknowledged, until
+    /// the pull brings them back; one-way rows are clean unless written again since they left.
+    public func packetApplied(_ packet: Packet) throws(PersistenceError) {
+        guard let schema = center.schema else { return }
+        try center.writeNow { session in
+            let db = session.db
+            try db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'applied' WHERE packet_id = ?", arguments: [packet.packetId])
+            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'acked' WHERE packet_id = ? AND state = 'sending'", arguments: [packet.packetId])
+            guard let body = try? JSONParser.parse(packet.body), let ops = body["ops"]?.arrayValue else { return }
+            for op in ops {
+                guard let tableName = op["table"]?.stringValue, let table = schema.tables[tableName], table.sync?.mode == .oneWay,
+                      let dataId = op["dataId"]?.stringValue, let opId = op["opId"]?.stringValue else { continue }
+                let quoted = Identifier.quote(table.name), key = Identifier.quote(table.primaryKey[0])
+                try db.execute(sql: "DELETE FROM \(quoted) WHERE \(key) = ? AND \"_identifier\" = ? AND \"_deleted\" = 1", arguments: [dataId, opId])
+                try db.execute(sql: "UPDATE \(quoted) SET \"_dirty\" = 0 WHERE \(key) = ? AND \"_identifier\" = ?", arguments: [dataId, opId])
+                try db.execute(sql: "DELETE FROM _hybrid_sync_outbox WHERE table_name = ? AND data_id = ? AND packet_id = ?",
+                               arguments: [table.name, dataId, packet.packetId])
+            }
+        }
+    }
+
+    /// The server holds the packet until the one it depends on arrives: it is sent again next run.
+    public func packetHeld(_ packet: Packet) throws(PersistenceError) {
+        try center.writeNow { session in
+            try session.db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'held' WHERE packet_id = ?", arguments: [packet.packetId])
+        }
+    }
+
+    /// The server refused the packet for good: its operations fail, with the reason, until the app
+    /// retries them; the packet chain goes on from the last packet not refused.
+    public func packetRejected(_ packet: Packet, reason: String) throws(PersistenceError) {
+        try center.writeNow { session in
+            let db = session.db
+            try db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'rejected', reason = ? WHERE packet_id = ?", arguments: [reason, packet.packetId])
+            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'failed', error = ? WHERE packet_id = ?", arguments: [reason, packet.packetId])
+            let last = try String.fetchOne(db, sql: "SELECT packet_id FROM _hybrid_sync_packets WHERE state != 'rejected' ORDER BY seq DESC LIMIT 1")
+            if let last { try Self.setState(["lastPacket": last], in: db) } else { try db.execute(sql: "DELETE FROM _hybrid_sync_state WHERE key = 'lastPacket'") }
+        }
+    }
+
+    /// Failed operations back to pending (all when `opIds` is nil); returns how many.
+    public func retry(opIds: [String]?) throws(PersistenceError) -> Int {
+        try center.writeNow { session in
+            let db = session.db
+            if let opIds {
+                var count = 0
+                for opId in opIds {
+                    try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE op_id = ? AND state = 'failed'", arguments: [opId])
+                    count += db.changesCount
+                }
+                return count
+            }
+            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE state = 'failed'")
+            return db.changesCount
+        }
+    }
+
+    // MARK: - Pulling and executing
+
+    /// Keeps a page of pulled operations in the to-execute table and moves the cursor, together.
+    public func storePulled(_ ops: [JSONValue], cursor: Int) throws(PersistenceError) {
+        try center.writeNow { session in
+            let insert = try session.db.cachedStatement(sql: "INSERT OR IGNORE INTO _hybrid_sync_inbox (seq, op) VALUES (?, ?)")
+            for op in ops {
+                guard let seq = op["seq"]?.intValue else { continue }
+                try insert.execute(arguments: [seq, JSONWriter.write(op)])
+            }
+            try Self.setState(["cursor": String(cursor)], in: session.db)
+        }
+    }
+
+    public struct Execution: Sendable, Equatable {
+        /// Pulled operations executed (own ones coming back included).
+        public var executed = 0
+        /// App rows rewritten.
+        public var applied = 0
+        /// Remote changes to rows with local changes not yet sent.
+        public var conflicts = 0
+    }
+
+    /// Executes every pulled operation in one transaction: folds it into the server state, records
+    /// conflicts, then rewrites each row it touched as that state with the local operations not yet
+    /// pulled back on top. A reader never sees half of a pull.
+    public func executePulled(deviceId: String) throws(PersistenceError) -> Execution {
+        guard let schema = center.schema else { return Execution() }
+        return try center.writeNow { session in
+            var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)
+            return try execution.run()
+        }
+    }
+
+    // MARK: - Conflicts and status
+
+    public func conflicts() throws(PersistenceError) -> [JSONValue] {
+        try center.readNow { session in
+            try Row.fetchAll(session.db, sql: "SELECT conflict_id, table_name, data_id, local, remote, created_at FROM _hybrid_sync_conflicts ORDER BY created_at").map { row in
+                [
+                    "conflictId": .string(row["conflict_id"]), "table": .string(row["table_name"]), "dataId": .string(row["data_id"]),
+                    "local": (row["local"] as String?).flatMap { try? JSONParser.parse($0) } ?? .null,
+                    "remote": (row["remote"] as String?).flatMap { try? JSONParser.parse($0) } ?? .null,
+                    "createdAt": .number(row["created_at"]),
+                ]
+            }
+        }
+    }
+
+    /// Settles a conflict: `local` sends the local changes again, stamped now so that they win;
+    /// `remote` drops them and shows the server's row. Returns the conflict's table and row.
+    public func resolve(conflictId: String, keepLocal: Bool) throws(PersistenceError) -> (table: String, dataId: String) {
+        guard let schema = center.schema else { throw .failed("not_synced", "the database has no schema") }
+        return try center.writeNow { session in
+            let db = session.db
+            guard let row = try Row.fetchOne(db, sql: "SELECT table_name, data_id FROM _hybrid_sync_conflicts WHERE conflict_id = ?", arguments: [conflictId]) else {
+                throw PersistenceError.invalid(path: "/conflictId", message: "no open conflict \(Quoted(conflictId)); sync.conflicts lists them")
+            }
+            let tableName: String = row["table_name"], dataId: String = row["data_id"]
+            if keepLocal {
+                let ids = try String.fetchAll(db, sql: "SELECT op_id FROM _hybrid_sync_outbox WHERE conflict_id = ? ORDER BY seq", arguments: [conflictId])
+                for id in ids {
+                    try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', conflict_id = NULL, timestamp = ? WHERE op_id = ?",
+                                   arguments: [SyncJournal.timestamp(), id])
+                }
+            } else {
+                try db.execute(sql: "DELETE FROM _hybrid_sync_outbox WHERE conflict_id = ?", arguments: [conflictId])
+            }
+            try db.execute(sql: "DELETE FROM _hybrid_sync_conflicts WHERE conflict_id = ?", arguments: [conflictId])
+            var execution = SyncExecution(schema: schema, session: session, deviceId: "")
+            try execution.rebase([SyncExecution.RowKey(table: tableName, dataId: dataId)])
+            return (tableName, dataId)
+        }
+    }
+
+    /// Rows of one-way tables deleted here whose delete the server has not confirmed yet: they stay
+    /// in the table, hidden from every query, until it does.
+    public func deletesAwaitingConfirmation() throws(PersistenceError) -> Int {
+        guard let schema = center.schema else { return 0 }
+        return try center.readNow { session in
+            var count = 0
+            for table in schema.tables.values where table.sync?.mode == .oneWay {
+                count += try Int.fetchOne(session.db, sql: "SELECT COUNT(*) FROM \(Identifier.quote(table.name)) WHERE \"_deleted\" = 1") ?? 0
+            }
+            return count
+        }
+    }
+
+    public func status() throws(PersistenceError) -> JSONValue {
+        let connection = try connection()
+        let cursor = try cursor()
+        return try center.readNow { session in
+            let db = session.db
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM _hybrid_sync_outbox GROUP BY state") {
+                counts[row["state"]] = row["n"]
+            }
+            var packets: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM _hybrid_sync_packets GROUP BY state") {
+                packets[row["state"]] = row["n"]
+            }
+            let failed = try Row.fetchAll(db, sql: "SELECT op_id, table_name, data_id, type, error FROM _hybrid_sync_outbox WHERE state = 'failed' ORDER BY seq LIMIT 1000").map { row -> JSONValue in
+                ["opId": .string(row["op_id"]), "table": .string(row["table_name"]), "dataId": .string(row["data_id"]),
+                 "type": .string(row["type"]), "error": .string(row["error"] ?? "")]
+            }
+            let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _hybrid_sync_conflicts") ?? 0
+            return [
+                "connected": .bool(connection != nil), "server": connection.map { .string($0.server) } ?? .null,
+                "deviceId": connection.map { .string($0.deviceId) } ?? .null, "cursor": .number(Double(cursor)),
+                "pending": .number(Double(counts["pending", default: 0])), "sending": .number(Double(counts["sending", default: 0])),
+                "acknowledged": .number(Double(counts["acked", default: 0])), "failed": .array(failed),
+                "conflicts": .number(Double(conflicts)), "heldPackets": .number(Double(packets["held", default: 0])),
+                "rejectedPackets": .number(Double(packets["rejected", default: 0])),
+            ]
+        }
+    }
+}

@@ -1,0 +1,105 @@
+// The Sync module: the `sync` service (SPEC §6), the client of the reference sync server. The
+// bookkeeping (to-sync, to-execute, packets, conflicts) lives in Persistence, written at the one
+// write path; this module talks to the server, through CurlTransport, and never touches SQL.
+import Bridge
+import CurlTransport
+import JSON
+import Persistence
+import Synchronization
+
+/// The `sync` target (contract `services/sync.json`).
+///
+/// ```js
+/// await Hybrid.call("sync", "connect", { database: "tasks", server: "http://127.0.0.1:8390" });
+/// await Hybrid.call("sync", "run", { database: "tasks" });  // { pushed, pulled, applied, conflicts, held, failed }
+/// ```
+public struct SyncService: BridgeService {
+    public let target = "sync"
+    private let registry: DataCenterRegistry
+
+    public init(registry: DataCenterRegistry = .shared) { self.registry = registry }
+
+    public var actions: [String: ServiceAction] {
+        [
+            "connect": .worker { call in try await connect(call) },
+            "run": .worker { call in try await run(call) },
+            "status": .worker { call in try bridged { try syncReplica(call).status() } },
+            "retry": .worker { call in
+                let ids = call.params["opIds"]?.arrayValue?.compactMap(\.stringValue)
+                let count = try bridged { try syncReplica(call).retry(opIds: ids) }
+                SyncStateBoard.shared.bump(key(call))
+                return ["requeued": .number(Double(count))]
+            },
+            "conflicts": .worker { call in ["conflicts": .array(try bridged { try syncReplica(call).conflicts() })] },
+            "resolve": .worker { call in
+                let keep = call.params["keep"]?.stringValue ?? ""
+                let (table, dataId) = try bridged {
+                    try syncReplica(call).resolve(conflictId: call.params["conflictId"]?.stringValue ?? "", keepLocal: keep == "local")
+                }
+                SyncStateBoard.shared.bump(key(call))
+                return ["resolved": true, "table": .string(table), "dataId": .string(dataId), "keep": .string(keep)]
+            },
+            "watch": .worker { call in
+                let since = call.params["since"]?.intValue ?? 0
+                let seq = await SyncStateBoard.shared.wait(key(call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
+                return ["seq": .number(Double(seq)), "status": try bridged { try syncReplica(call).status() }]
+            },
+        ]
+    }
+
+    private func syncReplica(_ call: ServiceCall) throws(PersistenceError) -> SyncReplica {
+        let center = try registry.dataCenter(directory: call.app.dataDirectory, name: call.params["database"]?.stringValue ?? "", create: false)
+        guard let schema = center.schema else {
+            throw .failed(reason: "unknown_database", message: "database \"\(center.name)\" has no schema; open it with storage.open first", details: [:])
+        }
+        guard schema.tables.values.contains(where: { $0.sync != nil }) else {
+            throw .failed(reason: "not_synced", message: "database \"\(center.name)\" has no synced tables; give a table sync: {mode: \"twoWay\"} in its schema", details: [:])
+        }
+        return SyncReplica(center: center)
+    }
+
+    private func key(_ call: ServiceCall) -> String { call.app.dataDirectory + "\n" + (call.params["database"]?.stringValue ?? "") }
+
+    private func hostPolicy(_ call: ServiceCall) -> @Sendable (String) -> Bool {
+        let grants = call.app.grants
+        return { host in grants.allows(target: "network", qualifier: host) }
+    }
+
+    private func connect(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+        let replica = try bridged { try syncReplica(call) }
+        let server = call.params["server"]?.stringValue ?? ""
+        do { _ = try URLTarget(server) } catch { throw BridgeError.badParams("/server", error.message) }
+        if let existing = try bridged({ try replica.connection() }) {
+            guard existing.server == server else {
+                throw BridgeError.badParams("/server", "database \"\(replica.center.name)\" already syncs with \(existing.server); one database syncs with one server")
+            }
+            return ["deviceId": .string(existing.deviceId), "server": .string(existing.server), "registered": false]
+        }
+        let client = SyncServerClient(server: server, token: nil, allowHost: hostPolicy(call))
+        let name = call.params["deviceName"]?.stringValue ?? call.app.name
+        let answer = try await client.post("/v1/devices", body: JSONWriter.write(["name": .string(name)]))
+        guard answer.status == 201 || answer.status == 200, let deviceId = answer.body["deviceId"]?.stringValue,
+              let token = answer.body["token"]?.stringValue else {
+            throw BridgeError.failed(reason: "server", "registering with \(server) answered \(answer.status): \(SyncServerClient.message(answer))",
+                                     details: ["status": .number(Double(answer.status))])
+        }
+        try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }
+        SyncStateBoard.shared.bump(key(call))
+        return ["deviceId": .string(deviceId), "server": .string(server), "registered": true]
+    }
+
+    private func run(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+        let replica = try bridged { try syncReplica(call) }
+        guard let connection = try bridged({ try replica.connection() }) else {
+            throw BridgeError.failed(reason: "not_connected", "database \"\(replica.center.name)\" is not connected to a sync server; call sync.connect first")
+        }
+        let pulls = replica.center.schema?.tables.values.contains { $0.sync?.mode == .twoWay } ?? false
+        let client = SyncServerClient(server: connection.server, token: connection.token, allowHost: hostPolicy(call))
+        let runKey = key(call)
+        defer { SyncStateBoard.shared.bump(runKey) }
+        // One run per database at a time: a second caller waits for the first to finish, then runs.
+        return try await SyncRunLock.shared.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
+            try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls).run().json
+        }
+    }
+}

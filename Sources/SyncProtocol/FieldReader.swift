@@ -1,0 +1,68 @@
+import JSON
+
+/// Reads the typed fields of one JSON object of a request, naming each field by its JSON Pointer
+/// when it is missing or of the wrong type.
+///
+/// Request bodies are read with our JSON module rather than Codable so that every refusal says which
+/// field, where, and what was expected (`ops/3/timestamp: expected number, got string`).
+public struct FieldReader {
+    public let object: JSONObject
+    /// The pointer of ``object`` itself ("" for the body).
+    public let pointer: String
+
+    /// Reads `value` as an object; `pointer` names it in the error when it is not one.
+    public init(_ value: JSONValue?, at pointer: String) throws(SyncWireError) {
+        guard case .object(let object)? = value else {
+            throw SyncWireError.field(pointer, expected: "object", got: value)
+        }
+        self.object = object
+        self.pointer = pointer
+    }
+
+    public func path(_ key: String) -> String { JSONPointer.appending(pointer, key: key) }
+
+    /// A required, non-empty string.
+    public func string(_ key: String) throws(SyncWireError) -> String {
+        guard case .string(let text)? = object[key] else {
+            throw SyncWireError.field(path(key), expected: "string", got: object[key])
+        }
+        guard !text.isEmpty else { throw SyncWireError.invalid(path(key), "expected a non-empty string") }
+        return text
+    }
+
+    /// A string, null or absent; an empty string is refused like a missing required one would be.
+    public func optionalString(_ key: String) throws(SyncWireError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?:
+            guard !text.isEmpty else { throw SyncWireError.invalid(path(key), "expected a non-empty string or null") }
+            return text
+        case let other?: throw SyncWireError.field(path(key), expected: "string or null", got: other)
+        }
+    }
+
+    /// A required number (field must be present, even though JSON numbers have no integer type).
+    public func number(_ key: String) throws(SyncWireError) -> Double {
+        guard case .number(let number)? = object[key] else {
+            throw SyncWireError.field(path(key), expected: "number", got: object[key])
+        }
+        return number
+    }
+
+    /// An object, null or absent.
+    public func optionalObject(_ key: String) throws(SyncWireError) -> JSONObject? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .object(let value)?: return value
+        case let other?: throw SyncWireError.field(path(key), expected: "object or null", got: other)
+        }
+    }
+
+    /// A required array.
+    public func array(_ key: String) throws(SyncWireError) -> [JSONValue] {
+        guard case .array(let elements)? = object[key] else {
+            throw SyncWireError.field(path(key), expected: "array", got: object[key])
+        }
+        return elements
+    }
+}

@@ -1,0 +1,72 @@
+// The SyncProtocol module: what the sync server and its clients must agree on, and nothing else:
+// the operations on the wire, the rule that folds them into state, batch filters. Pure values over
+// JSON; it never does I/O.
+import JSON
+
+/// One two-way sync operation as a client pushes it and as the log hands it back.
+///
+/// Wire form: `{"opId", "dataId", "table", "type", "data", "dependencyId", "timestamp"}`, with
+/// `timestamp` in milliseconds. For `batch`, `data` is `{"where": {...}, "set": {...}}` (see
+/// ``BatchChange``) and `dataId` is ignored ("*" by convention).
+public struct SyncOperation: Sendable, Equatable {
+    /// Unique across the whole log: a second op with the same id is a retry and is skipped.
+    public var opId: String
+    /// The row's key within ``table``.
+    public var dataId: String
+    public var table: String
+    public var type: SyncOperationType
+    /// The row's fields (insert), the fields to merge (update), `{where, set}` (batch); may be nil
+    /// for delete.
+    public var data: JSONObject?
+    /// The op this one was made after, as the client saw it; recorded, not interpreted.
+    public var dependencyId: String?
+    /// Milliseconds; with ``opId`` it orders writes to a row (last writer wins).
+    public var timestamp: Double
+
+    public init(opId: String, dataId: String, table: String, type: SyncOperationType, data: JSONObject?,
+                dependencyId: String? = nil, timestamp: Double) {
+        self.opId = opId
+        self.dataId = dataId
+        self.table = table
+        self.type = type
+        self.data = data
+        self.dependencyId = dependencyId
+        self.timestamp = timestamp
+    }
+
+    /// The wire form.
+    public var json: JSONObject {
+        [
+            "opId": .string(opId), "dataId": .string(dataId), "table": .string(table), "type": .string(type.rawValue),
+            "data": data.map(JSONValue.object) ?? .null, "dependencyId": dependencyId.map(JSONValue.string) ?? .null,
+            "timestamp": .number(timestamp),
+        ]
+    }
+
+    /// Reads one op of a push; `pointer` (`/ops/3`) prefixes the path of any field at fault. A batch
+    /// op's filter is checked here too, so a packet that would fail half-way is refused whole.
+    public static func decode(_ value: JSONValue, at pointer: String) throws(SyncWireError) -> SyncOperation {
+        let fields = try FieldReader(value, at: pointer)
+        let opId = try fields.string("opId")
+        let dataId = try fields.string("dataId")
+        let table = try fields.string("table")
+        let typeName = try fields.string("type")
+        let expectedTypes = SyncOperationType.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let type = SyncOperationType(rawValue: typeName) else {
+            throw SyncWireError.invalid(fields.path("type"), "unknown op type \"\(typeName)\", expected one of \(expectedTypes)")
+        }
+        let data = try fields.optionalObject("data")
+        switch type {
+        case .insert, .update:
+            guard data != nil else { throw SyncWireError.field(fields.path("data"), expected: "object", got: fields.object["data"]) }
+        case .batch:
+            _ = try BatchChange(value: fields.object["data"], at: fields.path("data"))
+        case .delete:
+            break
+        }
+        let dependencyId = try fields.optionalString("dependencyId")
+        let timestamp = try fields.number("timestamp")
+        return SyncOperation(opId: opId, dataId: dataId, table: table, type: type, data: data,
+                             dependencyId: dependencyId, timestamp: timestamp)
+    }
+}

@@ -1,0 +1,91 @@
+// The SyncServer module: the reference server for HybridHost's two-way sync (SPEC §6), HTTP+JSON on
+// Hummingbird with its state in SQLite. It is a peer of the host, not part of it: no JavaScript, no
+// bridge, no services; the host's sync client talks to it over the network like any other server.
+// It must never change state for a request it refuses, nor believe a deviceId its token does not back.
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The reference sync server: devices push packets of ops, the server applies them in dependency
+/// order into one global log, and every device pulls the log after its cursor.
+///
+/// ```swift
+/// let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: path))
+/// let port = try await server.start()   // bound, serving on http://127.0.0.1:port
+/// // ...
+/// await server.stop()
+/// ```
+///
+/// Endpoints: `POST /v1/devices`, `POST /v1/push`, `GET /v1/pull`, `GET /v1/packets/{packetId}`,
+/// `GET /v1/snapshot`, `GET /v1/health`. Everything it knows is in ``SyncServerConfiguration/databasePath``:
+/// a new server on the same file carries on.
+public actor SyncServer {
+    public nonisolated let configuration: SyncServerConfiguration
+    public nonisolated let store: any SyncStore
+    private let logger: Logger
+    private var group: ServiceGroup?
+    private var running: Task<Void, any Error>?
+
+    /// Opens (or creates) the SQLite store at `configuration.databasePath`.
+    public init(configuration: SyncServerConfiguration) throws {
+        try self.init(configuration: configuration, store: SQLiteSyncStore(path: configuration.databasePath))
+    }
+
+    /// A server over any store.
+    public init(configuration: SyncServerConfiguration, store: any SyncStore) {
+        self.configuration = configuration
+        self.store = store
+        // Hummingbird logs to stdout at info level by default; the command line promises one line
+        // there, so the server reports only trouble, and on stderr.
+        var logger = Logger(label: "hybrid.sync-server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        self.logger = logger
+    }
+
+    /// Binds and starts serving; returns the bound port (the real one when the configuration says 0).
+    /// Throws when the address cannot be bound. A server starts once; make a new one (on the same
+    /// database, if need be) to serve again.
+    public func start() async throws -> Int {
+        precondition(running == nil, "SyncServer.start() called twice")
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let application = Application(
+            router: SyncEndpoints(store: store, configuration: configuration).router(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? 0)
+                portSink.finish()
+            },
+            logger: logger
+        )
+        let sweeper = HeldPacketSweeper(store: store, holdSeconds: configuration.holdSeconds,
+                                        interval: configuration.sweepInterval, logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [application, sweeper],
+            gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
+            logger: logger
+        ))
+        self.group = group
+        let running = Task {
+            defer { portSink.finish() }
+            try await group.run()
+        }
+        self.running = running
+        for await port in ports { return port }
+        // The group ended before the server came up: its error says why (the address in use, say).
+        try await running.value
+        throw SyncServerError(.internalError, "the server stopped before it was listening on \(configuration.host):\(configuration.port)")
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, and returns once it has stopped.
+    public func stop() async {
+        await group?.triggerGracefulShutdown()
+        _ = try? await running?.value
+    }
+
+    /// Returns when the server has stopped (after ``stop()``, or SIGINT/SIGTERM when
+    /// ``SyncServerConfiguration/stopsOnTerminationSignals`` is set); rethrows what stopped it, if
+    /// it failed.
+    public func waitUntilStopped() async throws {
+        try await running?.value
+    }
+}

@@ -1,0 +1,36 @@
+/// How a ``SyncServer`` listens and where it keeps its state.
+///
+/// ```swift
+/// var configuration = SyncServerConfiguration(databasePath: "/tmp/sync.sqlite")
+/// configuration.port = 0          // any free port; `start()` returns the one bound
+/// configuration.holdSeconds = 0.3 // tests need not wait 30 s for a rejection
+/// ```
+public struct SyncServerConfiguration: Sendable {
+    /// The address to bind; loopback unless told otherwise, since the server has no TLS.
+    public var host: String
+    /// 0 for an ephemeral port.
+    public var port: Int
+    /// The SQLite file (created when missing); its `-wal` and `-shm` files sit beside it.
+    public var databasePath: String
+    /// How long a held packet may wait for its dependency to arrive before it is rejected.
+    public var holdSeconds: Double
+    /// The largest request body accepted; larger ones get 413 before they are parsed.
+    public var maxBodyBytes: Int
+    /// Whether SIGINT and SIGTERM stop the server gracefully. The command line sets it; tests leave
+    /// it off, since signal handlers belong to the whole process.
+    public var stopsOnTerminationSignals: Bool
+
+    public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, holdSeconds: Double = 30,
+                maxBodyBytes: Int = 8 * 1024 * 1024, stopsOnTerminationSignals: Bool = false) {
+        self.databasePath = databasePath
+        self.host = host
+        self.port = port
+        self.holdSeconds = holdSeconds
+        self.maxBodyBytes = maxBodyBytes
+        self.stopsOnTerminationSignals = stopsOnTerminationSignals
+    }
+
+    /// How often held packets are swept: every second, or more often when the hold is short, so an
+    /// overdue packet waits at most about a quarter of its hold beyond its deadline.
+    public var sweepInterval: Double { min(1, max(0.05, holdSeconds / 4)) }
+}

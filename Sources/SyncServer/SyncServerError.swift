@@ -1,0 +1,70 @@
+import JSON
+
+/// Why a request was refused: a stable code, a message that says what was expected and where, and
+/// the JSON Pointer of the offending field when there is one.
+///
+/// Every refusal leaves the server's state as it was, so a client can fix the request and send it
+/// again. On the wire it is `{"error": {"code", "message", "path"?}}` with ``status``.
+public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stable codes a client may branch on.
+    public enum Code: String, Sendable {
+        case badRequest = "bad_request"
+        case unauthorized
+        case forbidden
+        case notFound = "not_found"
+        case tooLarge = "too_large"
+        case conflict
+        /// The server failed (a database error): the request may be retried as it is.
+        case internalError = "internal"
+    }
+
+    public let code: Code
+    public let message: String
+    /// An RFC 6901 pointer into the request body or query (`/ops/3/timestamp`), when one field is
+    /// at fault.
+    public let path: String?
+
+    public init(_ code: Code, _ message: String, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
+    /// The HTTP status that carries this error.
+    public var status: Int {
+        switch code {
+        case .badRequest: 400
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .notFound: 404
+        case .conflict: 409
+        case .tooLarge: 413
+        case .internalError: 500
+        }
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// The response body.
+    public var json: JSONValue {
+        var error: JSONObject = ["code": .string(code.rawValue), "message": .string(message)]
+        if let path { error["path"] = .string(path) }
+        return ["error": .object(error)]
+    }
+
+    /// A field of the wrong type, or missing: `ops/3/timestamp: expected number, got string`.
+    static func field(_ pointer: String, expected: String, got value: JSONValue?) -> SyncServerError {
+        let got = value.map { "got \($0.typeName)" } ?? "missing"
+        return SyncServerError(.badRequest, "\(readable(pointer)): expected \(expected), \(got)", path: pointer)
+    }
+
+    /// A field whose type is right but whose value is not: `ops/0/type: unknown op type "upsert" ...`.
+    static func invalid(_ pointer: String, _ message: String) -> SyncServerError {
+        SyncServerError(.badRequest, "\(readable(pointer)): \(message)", path: pointer)
+    }
+
+    /// The pointer as people read it in a message: `ops/3/timestamp`, or `body` for the root.
+    static func readable(_ pointer: String) -> String {
+        pointer.isEmpty ? "body" : String(pointer.dropFirst())
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+
+/// One refused request of the bad-request table: what is sent, and the answer it must get. `$A` and
+/// `$B` in the URI and body stand for the ids of the two devices each case starts with; requests
+/// are sent as device A unless ``token`` says otherwise.
+struct BadRequest: Sendable, CustomTestStringConvertible {
+    enum Token: Sendable {
+        case deviceA
+        case none
+        case unknown
+    }
+
+    enum Body: Sendable {
+        case none
+        case text(String)
+        /// A valid packet padded past this many bytes.
+        case larger(than: Int)
+        /// A valid packet of this many ops.
+        case ops(Int)
+    }
+
+    let name: String
+    var method = "POST"
+    var uri = "/v1/push"
+    var token = Token.deviceA
+    let body: Body
+    let status: Int
+    let code: String
+    var path: String?
+    /// Text the error message must contain.
+    var message: String?
+
+    var testDescription: String { name }
+
+    /// A packet from device A, `packetId` "bad", with `ops` as JSON text.
+    static func packet(ops: String, extra: String = "") -> Body {
+        .text(#"{"deviceId": "$A", "packetId": "bad", "dependencyIdentifier": null\#(extra), "ops": [\#(ops)]}"#)
+    }
+
+    static let goodOp = #"{"opId": "bad-1", "dataId": "d", "table": "tasks", "type": "insert", "data": {"a": 1}, "dependencyId": null, "timestamp": 5}"#
+
+    static let table: [BadRequest] = [
+        BadRequest(name: "malformed JSON names its line and column",
+                   body: .text("{\n  \"deviceId\": \"$A\",\n  \"packetId\" \"p\"\n}"), status: 400, code: "bad_request",
+                   message: "malformed JSON at line 3, column 14: expected ':' after a key"),
+        BadRequest(name: "an empty push body", body: .none, status: 400, code: "bad_request", message: "malformed JSON at line 1, column 1"),
+        BadRequest(name: "a body that is not an object", body: .text("[1, 2]"), status: 400, code: "bad_request", path: "",
+                   message: "body: expected object, got array"),
+        BadRequest(name: "a missing packetId", body: .text(#"{"deviceId": "$A", "ops": []}"#), status: 400, code: "bad_request",
+                   path: "/packetId", message: "packetId: expected string, missing"),
+        BadRequest(name: "missing ops", body: .text(#"{"deviceId": "$A", "packetId": "bad", "dependencyIdentifier": null}"#),
+                   status: 400, code: "bad_request", path: "/ops", message: "ops: expected array, missing"),
+        BadRequest(name: "a timestamp given as a string, in the second op",
+                   body: packet(ops: goodOp + #", {"opId": "bad-2", "dataId": "d", "table": "tasks", "type": "update", "data": {}, "timestamp": "5"}"#),
+                   status: 400, code: "bad_request", path: "/ops/1/timestamp", message: "ops/1/timestamp: expected number, got string"),
+        BadRequest(name: "an op that is not an object", body: packet(ops: "42"), status: 400, code: "bad_request", path: "/ops/0",
+                   message: "ops/0: expected object, got number"),
+        BadRequest(name: "an unknown op type",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "d", "table": "tasks", "type": "upsert", "data": {}, "timestamp": 5}"#),
+                   status: 400, code: "bad_request", path: "/ops/0/type", message: "unknown op type \"upsert\""),
+        BadRequest(name: "an insert without data",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "d", "table": "tasks", "type": "insert", "data": null, "timestamp": 5}"#),
+                   status: 400, code: "bad_request", path: "/ops/0/data", message: "ops/0/data: expected object, got null"),
+        BadRequest(name: "a batch with an unknown comparison",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "*", "table": "tasks", "type": "batch", "data": {"where": {"due": {"between": 1}}, "set": {}}, "timestamp": 5}"#),
+                   status: 400, code: "bad_request", path: "/ops/0/data/where/due/between"),
+        BadRequest(name: "a batch without set",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "*", "table": "tasks", "type": "batch", "data": {"where": {}}, "timestamp": 5}"#),
+                   status: 400, code: "bad_request", path: "/ops/0/data/set"),
+        BadRequest(name: "a dependencyIdentifier that is a number",
+                   body: .text(#"{"deviceId": "$A", "packetId": "bad", "dependencyIdentifier": 7, "ops": []}"#),
+                   status: 400, code: "bad_request", path: "/dependencyIdentifier",
+                   message: "dependencyIdentifier: expected string or null, got number"),
+        BadRequest(name: "a packet that depends on itself",
+                   body: .text(#"{"deviceId": "$A", "packetId": "bad", "dependencyIdentifier": "bad", "ops": []}"#),
+                   status: 400, code: "bad_request", path: "/dependencyIdentifier"),
+        BadRequest(name: "an unknown token", token: .unknown, body: packet(ops: goodOp), status: 401, code: "unauthorized"),
+        BadRequest(name: "no token", token: .none, body: packet(ops: goodOp), status: 401, code: "unauthorized"),
+        BadRequest(name: "another device's id in the push",
+                   body: .text(#"{"deviceId": "$B", "packetId": "bad", "dependencyIdentifier": null, "ops": [\#(goodOp)]}"#),
+                   status: 403, code: "forbidden", path: "/deviceId"),
+        BadRequest(name: "a body larger than maxBodyBytes", body: .larger(than: LiveBadRequestLimit.maxBodyBytes), status: 413, code: "too_large"),
+        BadRequest(name: "more than 10,000 ops in one packet", body: .ops(10_001), status: 413, code: "too_large", path: "/ops"),
+        BadRequest(name: "a pull for another device", method: "GET", uri: "/v1/pull?deviceId=$B&after=0", body: .none,
+                   status: 403, code: "forbidden"),
+        BadRequest(name: "a pull without deviceId", method: "GET", uri: "/v1/pull?after=0", body: .none, status: 400, code: "bad_request"),
+        BadRequest(name: "a pull with a negative cursor", method: "GET", uri: "/v1/pull?deviceId=$A&after=-1", body: .none,
+                   status: 400, code: "bad_request", path: "/after"),
+        BadRequest(name: "a pull without a token", method: "GET", uri: "/v1/pull?deviceId=$A&after=0", token: .none, body: .none,
+                   status: 401, code: "unauthorized"),
+        BadRequest(name: "a snapshot with an unknown token", method: "GET", uri: "/v1/snapshot", token: .unknown, body: .none,
+                   status: 401, code: "unauthorized"),
+        BadRequest(name: "a packet record of another device", method: "GET", uri: "/v1/packets/p1?deviceId=$B", body: .none,
+                   status: 403, code: "forbidden"),
+        BadRequest(name: "a device name that is not a string", uri: "/v1/devices", token: .none, body: .text(#"{"name": 5}"#),
+                   status: 400, code: "bad_request", path: "/name"),
+    ]
+}
+
+/// The body limit the bad-request servers run with: small, so the oversized case stays quick, but
+/// above the 10,001-op packet so that one reaches the op count check.
+enum LiveBadRequestLimit {
+    static let maxBodyBytes = 4 * 1024 * 1024
+}

@@ -1,0 +1,180 @@
+import CurlTransport
+import Foundation
+import JSON
+import Persistence
+import Testing
+
+/// Creates devices against a fresh server, runs `body`, removes everything.
+func withSync(devices names: [String], holdSeconds: Double = 30, _ body: (RunningSyncServer, [SyncDevice]) async throws -> Void) async throws {
+    let server = try await RunningSyncServer.start(holdSeconds: holdSeconds)
+    var devices: [SyncDevice] = []
+    do {
+        for name in names {
+            let device = try SyncDevice(name)
+            devices.append(device)
+            try await device.start(server: server.base)
+        }
+        try await body(server, devices)
+    } catch {
+        devices.forEach { $0.remove() }
+        await server.stop()
+        throw error
+    }
+    devices.forEach { $0.remove() }
+    await server.stop()
+}
+
+@Suite("sync: two-way tables")
+struct SyncTwoWayTests {
+    @Test("inserts, updates, deletes and a batch op from two devices converge on both and on the server")
+    func converge() async throws {
+        try await withSync(devices: ["a", "b"]) { server, devices in
+            let (a, b) = (devices[0], devices[1])
+            try await a.insert("tasks", [["id": "a1", "title": "milk", "done": false, "due": 5], ["id": "a2", "title": "bread", "done": false, "due": 50]])
+            try await b.insert("tasks", [["id": "b1", "title": "eggs", "done": false, "due": 7]])
+            try await a.run()
+            try await b.run()
+            try await a.run()
+            try await b.update("tasks", where: ["id": "a2"], set: ["title": "rye bread"])
+            try await a.delete("tasks", where: ["id": "b1"])
+            // "mark every task due before 10 done": one op, applied where it lands.
+            try await b.update("tasks", where: ["due": ["lt": 10]], set: ["done": true])
+            for _ in 0..<2 { try await a.run(); try await b.run() }
+            let expected: [String: JSONObject] = [
+                "a1": ["id": "a1", "title": "milk", "done": true, "due": 5],
+                "a2": ["id": "a2", "title": "rye bread", "done": false, "due": 50],
+            ]
+            let (rowsA, rowsB, rowsServer) = (try await a.rows("tasks"), try await b.rows("tasks"), try await server.liveRows("tasks"))
+            #expect(rowsA == expected, "\(rowsA)")
+            #expect(rowsB == expected, "\(rowsB)")
+            #expect(rowsServer == expected, "\(rowsServer)")
+            let status = try await a.sync("status")
+            #expect(status["pending"] == 0)
+            #expect(status["acknowledged"] == 0)
+        }
+    }
+
+    @Test("a pulled change never overwrites a local edit not yet sent: the edit is rebased on top")
+    func rebase() async throws {
+        try await withSync(devices: ["a", "b"]) { _, devices in
+            let (a, b) = (devices[0], devices[1])
+            try await a.insert("tasks", [["id": "t", "title": "first", "due": 1]])
+            try await a.run()
+            try await b.run()
+            try await a.update("tasks", where: ["id": "t"], set: ["due": 2])
+            try await a.run()
+            // b edits another field, then pulls a's change before pushing its own.
+            try await b.update("tasks", where: ["id": "t"], set: ["title": "second"])
+            let pulled = try await b.run()
+            #expect(pulled["conflicts"] == 1)
+            #expect(try await b.rows("tasks")["t"] == ["id": "t", "title": "second", "done": false, "due": 2])
+            try await a.run()
+            #expect(try await a.rows("tasks")["t"] == ["id": "t", "title": "second", "done": false, "due": 2])
+        }
+    }
+
+    @Test("concurrent edits of one field: the later write wins everywhere")
+    func lastWriteWins() async throws {
+        try await withSync(devices: ["a", "b"]) { server, devices in
+            let (a, b) = (devices[0], devices[1])
+            try await a.insert("tasks", [["id": "t", "title": "base"]])
+            try await a.run()
+            try await b.run()
+            try await a.update("tasks", where: ["id": "t"], set: ["title": "from a"])
+            try await Task.sleep(for: .milliseconds(5))
+            try await b.update("tasks", where: ["id": "t"], set: ["title": "from b (later)"])
+            try await b.run()
+            try await a.run()
+            try await b.run()
+            #expect(try await a.rows("tasks")["t"]?["title"] == "from b (later)")
+            #expect(try await b.rows("tasks")["t"]?["title"] == "from b (later)")
+            #expect(try await server.liveRows("tasks")["t"]?["title"] == "from b (later)")
+        }
+    }
+
+    @Test("conflict: ask records the conflict; resolve keeps local (sent again, wins) or remote (dropped)")
+    func ask() async throws {
+        try await withSync(devices: ["a", "b"]) { server, devices in
+            let (a, b) = (devices[0], devices[1])
+            try await a.insert("notes", [["id": "n1", "text": "v0"], ["id": "n2", "text": "v0"]])
+            try await a.run()
+            try await b.run()
+            try await a.update("notes", where: ["id": ["in": ["n1", "n2"]]], set: ["text": "a's"])
+            try await a.run()
+            try await b.update("notes", where: ["id": ["in": ["n1", "n2"]]], set: ["text": "b's"])
+            let run = try await b.run()
+            #expect(run["conflicts"] == 2)
+            #expect(run["pushed"] == 0)
+            let conflicts = try await b.sync("conflicts")["conflicts"]?.arrayValue ?? []
+            #expect(conflicts.count == 2)
+            let byRow = Dictionary(uniqueKeysWithValues: conflicts.map { ($0["dataId"]?.stringValue ?? "", $0) })
+            #expect(byRow["n1"]?["remote"]?["text"] == "a's")
+            #expect(byRow["n1"]?["local"]?["text"] == "b's")
+            _ = try await b.sync("resolve", ["conflictId": byRow["n1"]!["conflictId"]!, "keep": "local"])
+            _ = try await b.sync("resolve", ["conflictId": byRow["n2"]!["conflictId"]!, "keep": "remote"])
+            #expect(try await b.sync("conflicts")["conflicts"] == [])
+            #expect(try await b.rows("notes")["n2"]?["text"] == "a's")
+            try await b.run()
+            try await a.run()
+            for device in [a, b] {
+                #expect(try await device.rows("notes")["n1"]?["text"] == "b's")
+                #expect(try await device.rows("notes")["n2"]?["text"] == "a's")
+            }
+            #expect(try await server.liveRows("notes")["n1"]?["text"] == "b's")
+        }
+    }
+
+    @Test("a packet the server holds is sent again and applied once its dependency arrives")
+    func heldThenApplied() async throws {
+        try await withSync(devices: ["a"]) { server, devices in
+            let a = devices[0]
+            let replica = try a.replica
+            let deviceId = try replica.connection()!.deviceId
+            try await a.insert("tasks", [["id": "1", "title": "one"]])
+            let first = try replica.packetsToSend(deviceId: deviceId, maxOps: 100)
+            try await a.insert("tasks", [["id": "2", "title": "two"]])
+            let both = try replica.packetsToSend(deviceId: deviceId, maxOps: 100)
+            #expect(both.count == 2)
+            // The second packet arrives first: the server holds it.
+            let answer = try await post(server, both[1], token: replica.connection()!.token)
+            #expect(answer == 202)
+            #expect(first.count == 1)
+            let run = try await a.run()
+            #expect(run["pushed"] == 2)
+            #expect(try await server.liveRows("tasks").keys.sorted() == ["1", "2"])
+        }
+    }
+
+    @Test("a packet whose dependency never arrives is rejected after the limit; the app sees why and can retry")
+    func rejectedThenRetried() async throws {
+        try await withSync(devices: ["a"], holdSeconds: 0.3) { server, devices in
+            let a = devices[0]
+            let replica = try a.replica
+            let connection = try replica.connection()!
+            try await a.insert("tasks", [["id": "1", "title": "one"]])
+            _ = try replica.packetsToSend(deviceId: connection.deviceId, maxOps: 100)
+            try await a.insert("tasks", [["id": "2", "title": "two"]])
+            let packets = try replica.packetsToSend(deviceId: connection.deviceId, maxOps: 100)
+            #expect(try await post(server, packets[1], token: connection.token) == 202)
+            // Packet 1 does not arrive within the limit: the server gives up on packet 2.
+            try await Task.sleep(for: .milliseconds(1500))
+            let run = try await a.run()
+            #expect(run["failed"] == 1)
+            let status = try await a.sync("status")
+            let failed = status["failed"]?.arrayValue ?? []
+            #expect(failed.count == 1)
+            #expect(failed.first?["dataId"] == "2")
+            #expect(failed.first?["error"]?.stringValue?.contains("not received") == true)
+            #expect(try await a.sync("retry")["requeued"] == 1)
+            try await a.run()
+            #expect(try await server.liveRows("tasks").keys.sorted() == ["1", "2"])
+            #expect(try await a.sync("status")["failed"] == [])
+        }
+    }
+
+    private func post(_ server: RunningSyncServer, _ packet: SyncReplica.Packet, token: String) async throws -> Int {
+        let request = TransferRequest(url: server.base + "/v1/push", method: "POST",
+                                      headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")], body: Array(packet.body.utf8))
+        return try await CurlClient.shared.perform(request).status
+    }
+}
