@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                          .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "FaultProxy", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON"]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON",
                                                        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
