@@ -59,13 +59,17 @@ let package = Package(
         .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore", "Persistence", "CurlTransport",
                                                  "Storage", "Sync", "SyncServer",
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                                                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                                                 "FaultProxy", "LocalHTTPServer", .product(name: "Hummingbird", package: "hummingbird")],
                 path: "Benchmarks"),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite.
         .target(name: "SyncServer", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // Test and benchmark support: a Hummingbird server on loopback, stopped gracefully.
+        .target(name: "LocalHTTPServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
+                                                       .product(name: "Logging", package: "swift-log"),
+                                                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Test support: a fault-injecting HTTP proxy on 127.0.0.1 for the sync tests and benchmarks.
         .target(name: "FaultProxy"),
         .executableTarget(
@@ -85,12 +89,12 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
-                                                         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                                         .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "FaultProxy", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON"]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON",
-                                                       .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                                       .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "FaultProxyTests", dependencies: ["FaultProxy", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        .testTarget(name: "FaultProxyTests", dependencies: ["FaultProxy", .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
     ]
 )

@@ -43,7 +43,12 @@ public struct NetworkBenchmark {
 
     public func run() {
         let server = BenchHTTPServer()
-        server.start()
+        do {
+            try server.start()
+        } catch {
+            print("bench network: cannot start the server: \(error)")
+            return
+        }
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         print("bench network: \(requests) GETs of a 2-byte answer, \(inFlight) in flight, best of \(rounds) rounds; server: Hummingbird on \(base)")

@@ -1,3 +1,4 @@
+import Foundation
 import Bridge
 import Engine
 import Glibc
@@ -39,6 +40,20 @@ public struct TestRunner: Sendable {
             }
         }
         return files
+    }
+
+    /// Runs `files` on a thread of its own (a run blocks while its engine works, which must not
+    /// hold one of Swift's few cooperative threads) and returns what it printed.
+    public func runCapturing(files: [String]) async -> (totals: Totals, output: String) {
+        let output = Box("")
+        let lock = NSLock()
+        var runner = self
+        runner.write = { text in lock.withLock { output.value += text } }
+        let configured = runner
+        let totals = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: configured.run(files: files)) }
+        }
+        return (totals, lock.withLock { output.value })
     }
 
     public func run(files: [String]) -> Totals {

@@ -4,10 +4,21 @@ import SyncProtocol
 
 /// One execution of pulled operations inside one write transaction (see ``SyncReplica``): fold
 /// them into the server state, record conflicts, rebase the local operations on the rows touched.
+///
+/// The outbox is read once, at the start, into memory: the rows a pull touches are then rebased
+/// without a query each, and the outbox needs no index beyond its own order (an index would be one
+/// more B-tree insert on every journaled write).
 struct SyncExecution {
     struct RowKey: Hashable {
         var table: String
         var dataId: String
+    }
+
+    /// One outbox entry, as read at the start.
+    private struct LocalOp {
+        var seq: Int64
+        var op: SyncOperation
+        var state: String
     }
 
     let schema: DatabaseSchema
@@ -20,6 +31,14 @@ struct SyncExecution {
     private var touched: [RowKey] = []
     private var touchedSet: Set<RowKey> = []
     private var execution = SyncReplica.Execution()
+    private var outboxLoaded = false
+    /// Local operations by row, and a table's batch operations, each in outbox order.
+    private var localByRow: [RowKey: [LocalOp]] = [:]
+    private var localBatches: [String: [LocalOp]] = [:]
+    /// Op id → its row (or "*" and the table, for a batch), to find our own operations coming back.
+    private var localIds: [String: RowKey] = [:]
+    /// INSERT OR REPLACE statements by table and column list.
+    private var upserts: [String: Statement] = [:]
 
     init(schema: DatabaseSchema, session: WriteSession, deviceId: String) {
         self.schema = schema
@@ -32,6 +51,7 @@ struct SyncExecution {
     mutating func run() throws -> SyncReplica.Execution {
         let rows = try Row.fetchAll(db, sql: "SELECT seq, op FROM _hybrid_sync_inbox ORDER BY seq")
         guard !rows.isEmpty else { return execution }
+        try loadOutbox()
         for row in rows {
             let value = try JSONParser.parse(row["op"] as String)
             let op: SyncOperation
@@ -42,7 +62,7 @@ struct SyncExecution {
             }
             execution.executed += 1
             // An operation of ours coming back: the server's log carries it now, so base does too.
-            try db.cachedStatement(sql: "DELETE FROM _hybrid_sync_outbox WHERE op_id = ?").execute(arguments: [op.opId])
+            if let key = localIds.removeValue(forKey: op.opId) { try forget(op.opId, at: key) }
             guard let table = schema.tables[op.table], let sync = table.sync, sync.mode == .twoWay else { continue }
             let remote = value["deviceId"]?.stringValue != deviceId
             if op.type == .batch {
@@ -67,6 +87,29 @@ struct SyncExecution {
         }
         try rebase(touched)
         return execution
+    }
+
+    private mutating func loadOutbox() throws {
+        guard !outboxLoaded else { return }
+        outboxLoaded = true
+        for entry in try Row.fetchAll(db, sql: "SELECT seq, op_id, table_name, data_id, type, data, timestamp, state FROM _hybrid_sync_outbox ORDER BY seq") {
+            let op = SyncOperation(opId: entry["op_id"], dataId: entry["data_id"], table: entry["table_name"],
+                                   type: SyncOperationType(rawValue: entry["type"]) ?? .update,
+                                   data: (entry["data"] as String?).flatMap { try? JSONParser.parse($0).objectValue }, timestamp: entry["timestamp"])
+            let local = LocalOp(seq: entry["seq"], op: op, state: entry["state"])
+            let key = RowKey(table: op.table, dataId: op.dataId)
+            localIds[op.opId] = key
+            if op.dataId == "*" { localBatches[op.table, default: []].append(local) } else { localByRow[key, default: []].append(local) }
+        }
+    }
+
+    private mutating func forget(_ opId: String, at key: RowKey) throws {
+        let entries = key.dataId == "*" ? localBatches[key.table] ?? [] : localByRow[key] ?? []
+        guard let index = entries.firstIndex(where: { $0.op.opId == opId }) else { return }
+        try db.cachedStatement(sql: "DELETE FROM _hybrid_sync_outbox WHERE seq = ?").execute(arguments: [entries[index].seq])
+        var remaining = entries
+        remaining.remove(at: index)
+        if key.dataId == "*" { localBatches[key.table] = remaining } else { localByRow[key] = remaining.isEmpty ? nil : remaining }
     }
 
     private mutating func store(_ row: MaterializedRow, at key: RowKey, remote: Bool, policy: SyncPolicy.Conflict) throws {
@@ -104,9 +147,9 @@ struct SyncExecution {
     /// has settled it (the rebase keeps whichever write is later); under `ask` the local operations
     /// wait, unsent, for `sync.resolve`.
     private mutating func checkConflict(_ key: RowKey, policy: SyncPolicy.Conflict, remote: MaterializedRow) throws {
-        let local = try String.fetchAll(try db.cachedStatement(sql: "SELECT op_id FROM _hybrid_sync_outbox WHERE table_name = ? AND data_id = ? AND state IN ('pending', 'failed', 'conflict')"),
-                                        arguments: [key.table, key.dataId])
-        guard !local.isEmpty else { return }
+        guard var entries = localByRow[key] else { return }
+        let unsent = entries.indices.filter { ["pending", "failed", "conflict"].contains(entries[$0].state) }
+        guard !unsent.isEmpty else { return }
         execution.conflicts += 1
         guard policy == .ask else { return }
         let open = try String.fetchOne(db, sql: "SELECT conflict_id FROM _hybrid_sync_conflicts WHERE table_name = ? AND data_id = ?", arguments: [key.table, key.dataId])
@@ -119,25 +162,23 @@ struct SyncExecution {
                            arguments: [conflictId, key.table, key.dataId, visible.map { JSONWriter.write(.object($0)) },
                                        remote.deleted ? nil : JSONWriter.write(.object(remote.data)), SyncJournal.timestamp() / 1000])
         }
-        try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'conflict', conflict_id = ? WHERE table_name = ? AND data_id = ? AND state IN ('pending', 'failed')",
-                       arguments: [conflictId, key.table, key.dataId])
+        for index in unsent where entries[index].state != "conflict" {
+            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'conflict', conflict_id = ? WHERE seq = ?", arguments: [conflictId, entries[index].seq])
+            entries[index].state = "conflict"
+        }
+        localByRow[key] = entries
     }
 
     /// Rewrites each row as the server state with the local operations not yet pulled back folded
     /// on top, in their order, by the server's rule.
     mutating func rebase(_ keys: [RowKey]) throws {
+        try loadOutbox()
         for key in keys {
             guard let table = schema.tables[key.table] else { continue }
             var row = try baseRow(key)
-            // data_id IN (row, '*'): both through the (table_name, data_id) index.
-            let local = try Row.fetchAll(try db.cachedStatement(sql: """
-                SELECT op_id, data_id, type, data, timestamp FROM _hybrid_sync_outbox
-                WHERE table_name = ? AND data_id IN (?, '*') AND state IN ('pending', 'sending', 'acked', 'failed', 'conflict') ORDER BY seq
-                """), arguments: [key.table, key.dataId])
+            let local = ((localByRow[key] ?? []) + (localBatches[key.table] ?? [])).sorted { $0.seq < $1.seq }
             for entry in local {
-                let op = SyncOperation(opId: entry["op_id"], dataId: entry["data_id"], table: key.table,
-                                       type: SyncOperationType(rawValue: entry["type"]) ?? .update,
-                                       data: (entry["data"] as String?).flatMap { try? JSONParser.parse($0).objectValue }, timestamp: entry["timestamp"])
+                let op = entry.op
                 if op.type == .batch {
                     guard let current = row, let change = try? BatchChange(value: op.data.map(JSONValue.object), at: "/data"),
                           let next = OperationFold.apply(change, of: op, to: current) else { continue }
@@ -151,7 +192,7 @@ struct SyncExecution {
         }
     }
 
-    private func write(_ row: MaterializedRow?, key: RowKey, table: TableSchema) throws {
+    private mutating func write(_ row: MaterializedRow?, key: RowKey, table: TableSchema) throws {
         let quoted = Identifier.quote(table.name)
         let keyColumn = table.primaryKey[0]
         let existed = try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM \(quoted) WHERE \(Identifier.quote(keyColumn)) = ?"), arguments: [key.dataId]) ?? false
@@ -161,16 +202,22 @@ struct SyncExecution {
             session.record(ChangeEvent(kind: .delete, table: table.name, key: .string(key.dataId)))
             return
         }
-        var values = JSONObject()
-        for (name, value) in row.data where name != keyColumn {
-            guard let column = table.column(named: name) else { continue }
-            values.appendUnique(column.name, value)
+        var values = JSONObject(minimumCapacity: row.data.count + 1)
+        for (name, value) in row.data where name != keyColumn && table.column(named: name) != nil {
+            values.appendUnique(name, value)
         }
-        values[keyColumn] = .string(key.dataId)
+        values.appendUnique(keyColumn, .string(key.dataId))
         let columns = values.members.map { table.column(named: $0.key)! }
-        let sql = "INSERT OR REPLACE INTO \(quoted) (" + columns.map { Identifier.quote($0.name) }.joined(separator: ", ") + ") VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        try SQLiteBinding.execute(try db.cachedStatement(sql: sql), zip(values.members, columns).map { ($0.value, $1.type) }, db: db)
-        session.record(ChangeEvent(kind: existed ? .update : .insert, table: table.name, key: .string(key.dataId), record: values))
+        let shape = table.name + "\n" + values.keys.joined(separator: ",")
+        let statement: Statement
+        if let cached = upserts[shape] {
+            statement = cached
+        } else {
+            statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quoted) (" + columns.map { Identifier.quote($0.name) }.joined(separator: ", ")
+                + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+            upserts[shape] = statement
+        }
+        try SQLiteBinding.execute(statement, zip(values.members, columns).map { ($0.value, $1.type) }, db: db)
+        if session.recordsEvents { session.record(ChangeEvent(kind: existed ? .update : .insert, table: table.name, key: .string(key.dataId), record: values)) }
     }
 }

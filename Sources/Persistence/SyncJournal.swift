@@ -17,15 +17,45 @@ enum SyncJournal {
         }
     }
 
-    static func newIdentifier() -> String { UUID().uuidString.lowercased() }
+    /// 64 random bits drawn once per process, then a counter: unique across devices (a collision
+    /// needs two processes to draw the same 64 bits) at the cost of an increment, where a UUID
+    /// costs a read of the system's random source per write.
+    private static let prefix: String = {
+        var generator = SystemRandomNumberGenerator()
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }()
+    private static let counter = Locked(UInt64(0))
+
+    static func newIdentifier() -> String {
+        let n = counter.withLock { value -> UInt64 in
+            value += 1
+            return value
+        }
+        return prefix + "-" + String(n, radix: 16)
+    }
 
     private static let insertSQL = "INSERT INTO _hybrid_sync_outbox (op_id, table_name, data_id, type, data, timestamp) VALUES (?, ?, ?, ?, ?, ?)"
 
     static func record(opId: String, table: String, dataId: String, type: String, data: JSONValue?, in session: WriteSession) throws {
-        let statement = try session.db.cachedStatement(sql: insertSQL)
-        let dataText: JSONValue = data.map { .string(JSONWriter.write($0)) } ?? .null
-        try SQLiteBinding.execute(statement, [(.string(opId), .text), (.string(table), .text), (.string(dataId), .text), (.string(type), .text),
-                                              (dataText, .text), (.number(timestamp()), .real)], db: session.db)
+        try Writer(session).record(opId: opId, table: table, dataId: dataId, type: type, data: data)
+    }
+
+    /// The to-sync insert of one write path call, prepared once for all its rows.
+    struct Writer {
+        let statement: Statement
+        let db: Database
+
+        init(_ session: WriteSession) throws {
+            db = session.db
+            statement = try db.cachedStatement(sql: SyncJournal.insertSQL)
+        }
+
+        func record(opId: String, table: String, dataId: String, type: String, data: JSONValue?) throws {
+            let dataText: JSONValue = data.map { .string(JSONWriter.write($0)) } ?? .null
+            try SQLiteBinding.execute(statement, [(.string(opId), .text), (.string(table), .text), (.string(dataId), .text), (.string(type), .text),
+                                                  (dataText, .text), (.number(SyncJournal.timestamp()), .real)], db: db)
+        }
     }
 
     /// The row's key as sync names it: the single TEXT primary key's value.

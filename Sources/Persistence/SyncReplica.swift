@@ -156,8 +156,11 @@ public final class SyncReplica: Sendable {
                 let quoted = Identifier.quote(table.name), key = Identifier.quote(table.primaryKey[0])
                 try db.execute(sql: "DELETE FROM \(quoted) WHERE \(key) = ? AND \"_identifier\" = ? AND \"_deleted\" = 1", arguments: [dataId, opId])
                 try db.execute(sql: "UPDATE \(quoted) SET \"_dirty\" = 0 WHERE \(key) = ? AND \"_identifier\" = ?", arguments: [dataId, opId])
-                try db.execute(sql: "DELETE FROM _hybrid_sync_outbox WHERE table_name = ? AND data_id = ? AND packet_id = ?",
-                               arguments: [table.name, dataId, packet.packetId])
+            }
+            // The one-way DirtyList entries this packet carried (two-way ones wait, acknowledged, for the pull).
+            let oneWay = schema.tables.values.filter { $0.sync?.mode == .oneWay }.map(\.name)
+            for table in oneWay {
+                try db.execute(sql: "DELETE FROM _hybrid_sync_outbox WHERE packet_id = ? AND table_name = ?", arguments: [packet.packetId, table])
             }
         }
     }
@@ -258,10 +261,10 @@ public final class SyncReplica: Sendable {
             }
             let tableName: String = row["table_name"], dataId: String = row["data_id"]
             if keepLocal {
-                let ids = try String.fetchAll(db, sql: "SELECT op_id FROM _hybrid_sync_outbox WHERE conflict_id = ? ORDER BY seq", arguments: [conflictId])
-                for id in ids {
-                    try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', conflict_id = NULL, timestamp = ? WHERE op_id = ?",
-                                   arguments: [SyncJournal.timestamp(), id])
+                let seqs = try Int64.fetchAll(db, sql: "SELECT seq FROM _hybrid_sync_outbox WHERE conflict_id = ? ORDER BY seq", arguments: [conflictId])
+                for seq in seqs {
+                    try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', conflict_id = NULL, timestamp = ? WHERE seq = ?",
+                                   arguments: [SyncJournal.timestamp(), seq])
                 }
             } else {
                 try db.execute(sql: "DELETE FROM _hybrid_sync_outbox WHERE conflict_id = ?", arguments: [conflictId])

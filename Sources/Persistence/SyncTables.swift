@@ -13,12 +13,13 @@
 enum SyncTables {
     static let createSQL = [
         """
-        CREATE TABLE IF NOT EXISTS _hybrid_sync_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL UNIQUE,
+        CREATE TABLE IF NOT EXISTS _hybrid_sync_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL,
           table_name TEXT NOT NULL, data_id TEXT NOT NULL, type TEXT NOT NULL, data TEXT, timestamp REAL NOT NULL,
           state TEXT NOT NULL DEFAULT 'pending', packet_id TEXT, error TEXT, conflict_id TEXT)
         """,
-        "CREATE INDEX IF NOT EXISTS _hybrid_sync_outbox_row ON _hybrid_sync_outbox (table_name, data_id)",
-        "CREATE INDEX IF NOT EXISTS _hybrid_sync_outbox_state ON _hybrid_sync_outbox (state, seq)",
+        // No index: every journaled write would pay for it. A push reads pending entries in seq
+        // order (the table's own), an execution reads the outbox once into memory, and an ack
+        // updates by packet (a scan per packet, not per row).
         """
         CREATE TABLE IF NOT EXISTS _hybrid_sync_base (table_name TEXT NOT NULL, data_id TEXT NOT NULL, data TEXT NOT NULL,
           deleted INTEGER NOT NULL, timestamp REAL NOT NULL, op_id TEXT NOT NULL, PRIMARY KEY (table_name, data_id)) WITHOUT ROWID

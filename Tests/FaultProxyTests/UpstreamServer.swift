@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
+import LocalHTTPServer
 
 /// The server behind the proxy: Hummingbird 2 on 127.0.0.1 and an ephemeral port, stopped by a
 /// graceful shutdown rather than by cancelling its task: cancelling traps in NIO when a connection
@@ -10,16 +9,14 @@ import ServiceLifecycle
 /// - `POST /echo[?status=N]`: logs the body, answers it back with status N (200 by default).
 /// - `GET /stream?n=N`: N numbered lines in separate writes and no length: a chunked response.
 final class UpstreamServer: Sendable {
-    let port: Int
     let log: UpstreamLog
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let server: LocalHTTPServer
 
-    private init(port: Int, log: UpstreamLog, group: ServiceGroup, task: Task<Void, any Error>) {
-        self.port = port
+    var port: Int { server.port }
+
+    private init(server: LocalHTTPServer, log: UpstreamLog) {
+        self.server = server
         self.log = log
-        self.group = group
-        self.task = task
     }
 
     static func start() async throws -> UpstreamServer {
@@ -38,29 +35,10 @@ final class UpstreamServer: Sendable {
                 try await writer.finish(nil)
             })
         }
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "fault-proxy-upstream")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        var port = 0
-        for await bound in portStream { port = bound }
-        return UpstreamServer(port: port, log: log, group: group, task: task)
+        return UpstreamServer(server: try await LocalHTTPServer.start(router: router, label: "fault-proxy-upstream"), log: log)
     }
 
-    func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await task.result
-    }
+    func stop() async { await server.stop() }
 
     /// The body `POST /stream?n=` sends, to compare with what came through.
     static func streamBody(lines n: Int) -> String {

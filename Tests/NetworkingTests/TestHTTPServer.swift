@@ -1,54 +1,29 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
+import LocalHTTPServer
 
 /// A real HTTP server on 127.0.0.1 and an ephemeral port, started by a test: Hummingbird 2 with
 /// the routes the network tests need, counting the hits each route takes.
 final class TestHTTPServer: Sendable {
-    let port: Int
     let hits: HitCounter
-    private let task: Task<Void, any Error>
-    private let group: ServiceGroup
+    private let server: LocalHTTPServer
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    var port: Int { server.port }
+    var base: String { server.base }
 
-    private init(port: Int, hits: HitCounter, task: Task<Void, any Error>, group: ServiceGroup) {
-        self.port = port
+    private init(server: LocalHTTPServer, hits: HitCounter) {
+        self.server = server
         self.hits = hits
-        self.task = task
-        self.group = group
     }
 
     static func start() async throws -> TestHTTPServer {
         let hits = HitCounter()
         let router = Router()
         addRoutes(to: router, hits: hits)
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "test-http-server")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        // Stopped by a graceful shutdown, not by cancelling: cancelling traps in NIO when a
-        // connection was accepted but not yet served (apple/swift-nio#3481).
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        var port = 0
-        for await bound in portStream { port = bound }
-        return TestHTTPServer(port: port, hits: hits, task: task, group: group)
+        return TestHTTPServer(server: try await LocalHTTPServer.start(router: router, label: "network-tests"), hits: hits)
     }
 
-    func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await task.result
-    }
+    func stop() async { await server.stop() }
 
     private static func addRoutes(to router: Router<BasicRequestContext>, hits: HitCounter) {
         // Answers with what it received: method, headers and body, as JSON; the body also goes back
