@@ -14,7 +14,8 @@ import SyncServer
 /// - pushing 10k operations through `sync.run` vs POSTing the same packets raw to a server of its
 ///   own (goal ≥ 10k ops/s);
 /// - pulling and applying those 10k operations on a second device through `sync.run` vs fetching
-///   the same pages raw without applying them (goal ≥ 20k ops/s).
+///   the same pages raw without applying them (goal ≥ 20k ops/s);
+/// - the time 4 devices × 1,000 operations take to converge once a faulty network heals.
 public struct SyncBenchmark: Sendable {
     let operations: Int
 
@@ -93,6 +94,9 @@ public struct SyncBenchmark: Sendable {
                                  unit: "ops/s  (\(BenchmarkTable.format(rawPull / pullSeconds))x raw; goal >= 20k ops/s)"))
         let rows = try await puller.storage("count", ["table": "tracked"])["count"]?.intValue ?? 0
         print("check: the second device holds \(rows) rows after pulling \(count) operations")
+
+        // 4. Convergence after healing, 4 devices × 1,000 operations under faults.
+        try await SyncConvergenceBenchmark().run(folder: folder)
     }
 
     private func rawPush(port: Int) async throws -> Double {

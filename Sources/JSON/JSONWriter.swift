@@ -16,90 +16,121 @@ public enum JSONWriter {
     }
 
     public static func write(_ value: JSONValue, options: Options = Options()) -> String {
-        var out = ""
+        String(decoding: bytes(value, options: options), as: UTF8.self)
+    }
+
+    /// The JSON text as UTF-8 bytes. Written into a byte buffer rather than a String: appending
+    /// to a String checks and updates its UTF-8 bookkeeping at every append, several times the
+    /// cost of a byte copy (it dominated `hybrid bench sync`).
+    public static func bytes(_ value: JSONValue, options: Options = Options()) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
         write(value, into: &out, options: options, indent: 0)
         return out
     }
 
-    static func write(_ value: JSONValue, into out: inout String, options: Options, indent: Int) {
+    static func write(_ value: JSONValue, into out: inout [UInt8], options: Options, indent: Int) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let n): writeNumber(n, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .bytes(let bytes): writeString(Base64.encode(bytes), into: &out)
         case .array(let array):
-            if array.isEmpty { out += "[]"; return }
-            out += "["
+            if array.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
             for (i, element) in array.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 if options.pretty { newline(into: &out, indent: indent + 1) }
                 write(element, into: &out, options: options, indent: indent + 1)
             }
             if options.pretty { newline(into: &out, indent: indent) }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.isEmpty { out += "{}"; return }
-            out += "{"
+            if object.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
             let members = options.sortedKeys ? object.members.sorted { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) } : object.members
             for (i, member) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 if options.pretty { newline(into: &out, indent: indent + 1) }
                 writeString(member.key, into: &out)
-                out += options.pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if options.pretty { out.append(UInt8(ascii: " ")) }
                 write(member.value, into: &out, options: options, indent: indent + 1)
             }
             if options.pretty { newline(into: &out, indent: indent) }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func newline(into out: inout String, indent: Int) {
-        out += "\n"
-        for _ in 0..<indent { out += "  " }
+    static func newline(into out: inout [UInt8], indent: Int) {
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent { out.append(contentsOf: "  ".utf8) }
     }
 
     /// Integers print without a fraction; other finite numbers in their shortest round-tripping
     /// form; NaN and the infinities as null, as JSON.stringify does.
     public static func writeNumber(_ n: Double, into out: inout String) {
-        guard n.isFinite else { out += "null"; return }
+        var bytes: [UInt8] = []
+        writeNumber(n, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func writeNumber(_ n: Double, into out: inout [UInt8]) {
+        guard n.isFinite else { out.append(contentsOf: "null".utf8); return }
         if n == n.rounded(.towardZero), abs(n) < 1e16 {
-            out += String(Int64(n))
+            let value = Int64(n)
+            if value == 0 { out.append(UInt8(ascii: "0")); return }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            // Digits without a String: most numbers here are ids, counts and timestamps.
+            var magnitude = value.magnitude
+            let start = out.count
+            while magnitude > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            }
+            out[start...].reverse()
         } else {
-            out += String(n)
+            out.append(contentsOf: String(n).utf8)
         }
     }
 
     public static func writeString(_ s: String, into out: inout String) {
-        out += "\""
+        var bytes: [UInt8] = []
+        writeString(s, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         var needsEscape = false
         for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
             needsEscape = true
             break
         }
         if !needsEscape {
-            out += s
+            out.append(contentsOf: s.utf8)
         } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
+            for byte in s.utf8 {
+                switch byte {
+                case 0x22: out.append(contentsOf: "\\\"".utf8)
+                case 0x5C: out.append(contentsOf: "\\\\".utf8)
+                case 0x0A: out.append(contentsOf: "\\n".utf8)
+                case 0x0D: out.append(contentsOf: "\\r".utf8)
+                case 0x09: out.append(contentsOf: "\\t".utf8)
+                case 0x08: out.append(contentsOf: "\\b".utf8)
+                case 0x0C: out.append(contentsOf: "\\f".utf8)
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
                 default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
+                    out.append(byte)
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

@@ -184,7 +184,7 @@ struct SyncEndpoints: Sendable {
     static func response(_ status: Int, _ body: JSONValue) -> Response {
         Response(status: HTTPResponse.Status(code: status),
                  headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: JSONWriter.write(body))))
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
