@@ -51,6 +51,7 @@ bench: release
 	$(RELEASE_BIN) bench view
 	$(RELEASE_BIN) bench patch
 	$(RELEASE_BIN) bench network
+	$(RELEASE_BIN) bench sync
 
 clean:
 	rm -rf .build .build-demo-data

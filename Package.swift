@@ -30,7 +30,8 @@ let package = Package(
         // No pkgConfig: its cflags carry -DUTF8PROC_EXPORTS, which SwiftPM refuses; the header is in
         // /usr/include and the module map links the library.
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // No pkgConfig: its flags would link libcurl, which the shim loads on first use instead.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),

@@ -28,8 +28,8 @@ final class CurlLoop: @unchecked Sendable {
     private static let spareLimit = 128
 
     private init() {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        multi = curl_multi_init()
+        hh_global_init(Int(CURL_GLOBAL_DEFAULT))
+        multi = hh_multi_init()
         // Up to 256 idle connections stay open for reuse (curl's default grows with the handles).
         hh_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 256)
         let unmanaged = Unmanaged.passRetained(self)
@@ -49,7 +49,7 @@ final class CurlLoop: @unchecked Sendable {
 
     private func send(_ command: Command) {
         inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        hh_multi_wakeup(multi)
     }
 
     private func run() {
@@ -66,9 +66,9 @@ final class CurlLoop: @unchecked Sendable {
                 case .cancel(let transfer): stop(transfer)
                 }
             }
-            curl_multi_perform(multi, &active)
+            hh_multi_perform(multi, &active)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = hh_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let transfer = running[easy] else { continue }
                 let result = hh_message_result(message)
@@ -76,7 +76,7 @@ final class CurlLoop: @unchecked Sendable {
                 release(easy)
             }
             var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &ready)
+            hh_multi_poll(multi, 1000, &ready)
         }
     }
 
@@ -85,10 +85,10 @@ final class CurlLoop: @unchecked Sendable {
             transfer.cancel()
             return
         }
-        let easy = spareHandles.popLast() ?? curl_easy_init()!
+        let easy = spareHandles.popLast() ?? hh_easy_init()!
         transfer.configure(easy)
         running[easy] = transfer
-        curl_multi_add_handle(multi, easy)
+        hh_multi_add_handle(multi, easy)
     }
 
     private func stop(_ transfer: CurlTransfer) {
@@ -104,13 +104,13 @@ final class CurlLoop: @unchecked Sendable {
     /// Takes a handle off the multi handle. A transfer cut short closes its connection; a finished
     /// one leaves it in the cache for the next request to the same host.
     private func release(_ easy: UnsafeMutableRawPointer) {
-        curl_multi_remove_handle(multi, easy)
+        hh_multi_remove_handle(multi, easy)
         running[easy] = nil
         if spareHandles.count < Self.spareLimit {
-            curl_easy_reset(easy)
+            hh_easy_reset(easy)
             spareHandles.append(easy)
         } else {
-            curl_easy_cleanup(easy)
+            hh_easy_cleanup(easy)
         }
     }
 }

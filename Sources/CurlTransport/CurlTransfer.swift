@@ -37,7 +37,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { hh_slist_free_all(headerList) }
         bodyCopy?.deallocate()
     }
 
@@ -69,12 +69,12 @@ final class CurlTransfer: @unchecked Sendable {
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers {
             // "Name;" is curl's way to send a header with an empty value; "Name:" would remove it.
-            list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+            list = hh_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
         let method = request.method.uppercased()
         if let body = request.body {
             // No "Expect: 100-continue" round trip before bodies over 1 KB.
-            list = curl_slist_append(list, "Expect:")
+            list = hh_slist_append(list, "Expect:")
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
             copy.copyBytes(from: body)
             bodyCopy = copy
@@ -174,7 +174,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func failure(_ code: CURLcode) -> TransferError {
-        let curlMessage = String(cString: curl_easy_strerror(code))
+        let curlMessage = String(cString: hh_easy_strerror(code))
         if overLimit || code == CURLE_FILESIZE_EXCEEDED {
             return TransferError(.bodyTooLarge, "the response body is larger than maxBytes (\(request.maxBytes ?? 0) bytes)",
                                  curlCode: Int(code.rawValue), url: request.url)

@@ -10,11 +10,11 @@ public struct URLTarget: Sendable, Equatable {
     public let host: String
 
     public init(_ text: String) throws(TransferError) {
-        guard let handle = curl_url() else { throw TransferError(.badURL, "out of memory parsing a URL", url: text) }
-        defer { curl_url_cleanup(handle) }
-        let code = curl_url_set(handle, CURLUPART_URL, text, 0)
+        guard let handle = hh_url() else { throw TransferError(.badURL, "out of memory parsing a URL", url: text) }
+        defer { hh_url_cleanup(handle) }
+        let code = hh_url_set(handle, CURLUPART_URL, text, 0)
         guard code == CURLUE_OK else {
-            throw TransferError(.badURL, "\"\(text)\" is not an absolute URL (\(String(cString: curl_url_strerror(code))))", url: text)
+            throw TransferError(.badURL, "\"\(text)\" is not an absolute URL (\(String(cString: hh_url_strerror(code))))", url: text)
         }
         let scheme = (Self.part(handle, CURLUPART_SCHEME) ?? "").lowercased()
         guard scheme == "http" || scheme == "https" else {
@@ -31,8 +31,8 @@ public struct URLTarget: Sendable, Equatable {
 
     private static func part(_ handle: OpaquePointer, _ part: CURLUPart) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, part, &value, 0) == CURLUE_OK, let value else { return nil }
-        defer { curl_free(value) }
+        guard hh_url_get(handle, part, &value, 0) == CURLUE_OK, let value else { return nil }
+        defer { hh_free(value) }
         return String(cString: value)
     }
 }
