@@ -137,7 +137,7 @@ public enum JSONParser {
                 guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            let text = Self.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             guard let number = Double(text) else { throw error("invalid number") }
             return number
         }
@@ -165,7 +165,7 @@ public enum JSONParser {
                 switch byte {
                 case UInt8(ascii: "\""):
                     index += 1
-                    let text = String(validating: scratch, as: UTF8.self)
+                    let text = scratch.withUnsafeBufferPointer { Self.utf8String($0) }
                     guard let text else { throw error("invalid UTF-8 in a string") }
                     return text
                 case UInt8(ascii: "\\"):
@@ -226,8 +226,24 @@ public enum JSONParser {
             return value
         }
 
+        /// Bytes known to be ASCII as a String, without String(decoding:as:)'s generic path.
+        static func asciiString(_ slice: UnsafeBufferPointer<UInt8>) -> String {
+            String(unsafeUninitializedCapacity: slice.count) { buffer in
+                _ = buffer.initialize(fromContentsOf: slice)
+                return slice.count
+            }
+        }
+
+        /// The string, or nil for invalid UTF-8. ASCII, nearly every string in practice, skips
+        /// String(validating:as:), which is generic and looked up type metadata at run time on
+        /// every call (a few percent of `hybrid bench sync`).
+        static func utf8String(_ slice: UnsafeBufferPointer<UInt8>) -> String? {
+            for byte in slice where byte >= 0x80 { return String(validating: slice, as: UTF8.self) }
+            return asciiString(slice)
+        }
+
         func validatedUTF8(_ slice: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONSyntaxError) -> String {
-            guard let string = String(validating: slice, as: UTF8.self) else {
+            guard let string = Self.utf8String(slice) else {
                 var copy = self
                 copy.index = offset
                 throw copy.error("invalid UTF-8 in a string")
