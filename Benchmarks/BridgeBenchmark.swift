@@ -121,6 +121,13 @@ enum BenchmarkTable {
         label.padding(to: 36) + format(value).leftPadding(to: 12) + " " + unit
     }
 
+    /// The nearest-rank percentile (`p` in 0...1) of `values`; 0 for none.
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
+    }
+
     static func format(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         return String(rounded)

@@ -76,10 +76,10 @@ public struct NetworkBenchmark {
         print(BenchmarkTable.row("JS Hybrid.call network.request", jsBest, unit: "requests/s  (\(BenchmarkTable.format(jsBest / curlBest))x curl)"))
         print(BenchmarkTable.row("Swift CurlClient (transport only)", swiftBest, unit: "requests/s  (\(BenchmarkTable.format(swiftBest / curlBest))x curl)"))
         print("single request, one at a time (\(jsLatencies.count) samples):")
-        print(BenchmarkTable.row("  JS request p50", percentile(jsLatencies, 0.5), unit: "ms"))
-        print(BenchmarkTable.row("  JS request p99", percentile(jsLatencies, 0.99), unit: "ms"))
-        print(BenchmarkTable.row("  curl time_total p50 (baseline)", percentile(curlLatencies, 0.5), unit: "ms"))
-        print(BenchmarkTable.row("  curl time_total p99 (baseline)", percentile(curlLatencies, 0.99), unit: "ms"))
+        print(BenchmarkTable.row("  JS request p50", BenchmarkTable.percentile(jsLatencies, 0.5), unit: "ms"))
+        print(BenchmarkTable.row("  JS request p99", BenchmarkTable.percentile(jsLatencies, 0.99), unit: "ms"))
+        print(BenchmarkTable.row("  curl time_total p50 (baseline)", BenchmarkTable.percentile(curlLatencies, 0.5), unit: "ms"))
+        print(BenchmarkTable.row("  curl time_total p99 (baseline)", BenchmarkTable.percentile(curlLatencies, 0.99), unit: "ms"))
         print("ratio JS / curl requests/s: \(BenchmarkTable.format(jsBest / curlBest))x (goal >= 0.8x: \(jsBest / curlBest >= 0.8 ? "met" : "NOT met"))")
     }
 
@@ -109,27 +109,18 @@ public struct NetworkBenchmark {
     private func swiftParallel(base: String, round: String) -> Double {
         let urls = self.urls(base: base, round: round)
         let inFlight = self.inFlight
-        let done = DispatchSemaphore(value: 0)
         let elapsed = Locked(0.0)
-        Task {
+        try? blocking {
             let started = CurlClient.nowMs()
             await withTaskGroup(of: Void.self) { group in
-                var next = 0
-                for _ in 0..<inFlight {
-                    let url = urls[next]
-                    next += 1
-                    group.addTask { _ = try? await CurlClient.shared.perform(TransferRequest(url: url)) }
-                }
-                while await group.next() != nil, next < urls.count {
-                    let url = urls[next]
-                    next += 1
+                for (index, url) in urls.enumerated() {
+                    // Keep `inFlight` transfers running: start the next as one ends.
+                    if index >= inFlight { await group.next() }
                     group.addTask { _ = try? await CurlClient.shared.perform(TransferRequest(url: url)) }
                 }
             }
             elapsed.set((CurlClient.nowMs() - started) / 1000)
-            done.signal()
         }
-        done.wait()
         return elapsed.get()
     }
 
@@ -150,11 +141,5 @@ public struct NetworkBenchmark {
             return nil
         }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    private func percentile(_ values: [Double], _ p: Double) -> Double {
-        guard !values.isEmpty else { return .nan }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 }

@@ -110,10 +110,10 @@ public struct PatchBenchmark {
         print("amend of one function (\(small.total.count) patches)")
         print(Self.row("  apply: verify+compile+swap+ledger", small.total))
         print(Self.row("  JS thread pause (the swap task)", small.pause))
-        let p50 = { (values: [Double]) in Self.percentile(values, 0.5) }
+        let p50 = { (values: [Double]) in BenchmarkTable.percentile(values, 0.5) }
         print("ratio replace apply / first require (p50): \(BenchmarkTable.format(p50(big.total) / p50(baseline)))x; "
               + "replace pause / first require (p50): \(BenchmarkTable.format(p50(big.pause) / p50(baseline)))x")
-        print("goals: 200 KB apply p99 <= 50 ms: \(Self.percentile(big.total, 0.99) <= 50 ? "met" : "NOT met"); "
+        print("goals: 200 KB apply p99 <= 50 ms: \(BenchmarkTable.percentile(big.total, 0.99) <= 50 ? "met" : "NOT met"); "
               + "longest pause <= 1 ms: replace \(big.pause.max()! <= 1 ? "met" : "NOT met") (\(BenchmarkTable.format(big.pause.max()!)) ms), "
               + "amend \(small.pause.max()! <= 1 ? "met" : "NOT met") (\(BenchmarkTable.format(small.pause.max()!)) ms)")
     }
@@ -147,14 +147,8 @@ public struct PatchBenchmark {
     static let header = "".padding(to: 42) + "p50 ms".leftPadding(to: 10) + "p99 ms".leftPadding(to: 10) + "max ms".leftPadding(to: 10)
 
     static func row(_ label: String, _ values: [Double]) -> String {
-        label.padding(to: 42) + BenchmarkTable.format(percentile(values, 0.5)).leftPadding(to: 10)
-            + BenchmarkTable.format(percentile(values, 0.99)).leftPadding(to: 10)
+        label.padding(to: 42) + BenchmarkTable.format(BenchmarkTable.percentile(values, 0.5)).leftPadding(to: 10)
+            + BenchmarkTable.format(BenchmarkTable.percentile(values, 0.99)).leftPadding(to: 10)
             + BenchmarkTable.format(values.max() ?? 0).leftPadding(to: 10)
-    }
-
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
     }
 }

@@ -127,7 +127,7 @@ public struct StorageBenchmark {
             sqlite3_prepare_v2(db, "INSERT INTO t (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement, nil)
             func text(_ s: String, _ i: Int32) {
                 var s = s
-                s.withUTF8 { sqlite3_bind_text(statement, i, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), Int32($0.count), transient) }
+                _ = s.withUTF8 { sqlite3_bind_text(statement, i, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), Int32($0.count), transient) }
             }
             for row in rows {
                 sqlite3_bind_int64(statement, 1, Int64(row.c0)); text(row.c1, 2); sqlite3_bind_double(statement, 3, row.c2)
@@ -142,7 +142,7 @@ public struct StorageBenchmark {
         let insertTime = try Self.seconds { try insert(data) }
         try insert(more)
         var fetched: [Row] = []
-        let fetchTime = try Self.seconds {
+        let fetchTime = Self.seconds {
             var statement: OpaquePointer?
             sqlite3_prepare_v2(db, "SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 FROM t", -1, &statement, nil)
             func text(_ i: Int32) -> String {

@@ -71,6 +71,13 @@ public final class AppContext: Sendable {
     /// What followed `--` on the command line; JS reads it as `Hybrid.args`.
     public let arguments: [String]
 
+    /// Whether the app may reach `host` over the network (its `network:HOST` grants): the policy
+    /// every service that talks HTTP passes to the transport, checked at every redirect.
+    public var allowsHost: @Sendable (String) -> Bool {
+        let grants = self.grants
+        return { host in grants.allows(target: "network", qualifier: host) }
+    }
+
     public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = []) {
         self.name = name
         self.version = version

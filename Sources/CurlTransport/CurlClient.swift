@@ -26,10 +26,7 @@ public struct CurlClient: Sendable {
         var target = try URLTarget(request.url)
         var hops = 0
         while true {
-            guard allowHost(target.host) else {
-                throw TransferError(.denied, "host \"\(target.host)\" is not granted to this app (add \"network:\(target.host)\" to app.json grants)",
-                                    url: target.url)
-            }
+            try target.checkGranted(allowHost)
             current.url = target.url
             let hop = try await once(current)
             var response = hop.response

@@ -29,6 +29,14 @@ public struct URLTarget: Sendable, Equatable {
         self.url = Self.part(handle, CURLUPART_URL) ?? text
     }
 
+    /// Refuses the target unless `allowHost` grants its host: the one check every hop, every
+    /// cached answer and every shared transfer goes through.
+    public func checkGranted(_ allowHost: (String) -> Bool) throws(TransferError) {
+        guard allowHost(host) else {
+            throw TransferError(.denied, "host \"\(host)\" is not granted to this app (add \"network:\(host)\" to app.json grants)", url: url)
+        }
+    }
+
     private static func part(_ handle: OpaquePointer, _ part: CURLUPart) -> String? {
         var value: UnsafeMutablePointer<CChar>?
         guard hh_url_get(handle, part, &value, 0) == CURLUE_OK, let value else { return nil }

@@ -36,7 +36,7 @@ public struct NetworkService: BridgeService {
 
     private func request(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
         let request = try NetworkRequest(call.params)
-        let allowHost = hostPolicy(call)
+        let allowHost = call.app.allowsHost
         guard request.useCache, let key = request.sharingKey else {
             return try ResponseEncoder.json(try await fetch(request.transfer, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
         }
@@ -46,7 +46,7 @@ public struct NetworkService: BridgeService {
         if var entry = cache.load(key) {
             if entry.isFresh(at: HTTPDate.now()) {
                 // The host must still be granted: a cached answer is no way around the grants.
-                do { _ = try checkedTarget(transfer.url, allowHost: allowHost) } catch { throw error.bridgeError }
+                do { try URLTarget(transfer.url).checkGranted(allowHost) } catch { throw error.bridgeError }
                 var response = entry.response
                 response.timing.totalMs = CurlClient.nowMs() - started
                 return try ResponseEncoder.json(response, as: request.responseType, cache: "hit")
@@ -81,21 +81,13 @@ public struct NetworkService: BridgeService {
         do {
             guard let sharingKey else { return try await CurlClient.shared.perform(transfer, allowHost: allowHost) }
             // The grant is checked before joining a shared transfer, not only by whoever started it.
-            _ = try checkedTarget(transfer.url, allowHost: allowHost)
+            try URLTarget(transfer.url).checkGranted(allowHost)
             return try await SharedTransfers.shared.fetch(key: sharingKey) { () async throws(TransferError) -> TransferResponse in
                 try await CurlClient.shared.perform(transfer, allowHost: allowHost)
             }
         } catch {
             throw error.bridgeError
         }
-    }
-
-    private func checkedTarget(_ url: String, allowHost: (String) -> Bool) throws(TransferError) -> URLTarget {
-        let target = try URLTarget(url)
-        guard allowHost(target.host) else {
-            throw TransferError(.denied, "host \"\(target.host)\" is not granted to this app (add \"network:\(target.host)\" to app.json grants)", url: url)
-        }
-        return target
     }
 
     private func download(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
@@ -114,10 +106,10 @@ public struct NetworkService: BridgeService {
         transfer.onProgress = { received, total in
             ProgressBoard.shared.update(key) { $0.state = .running; $0.received = received; $0.total = total }
         }
-        ProgressBoard.shared.update(key) { $0 = ProgressBoard.Snapshot(seq: $0.seq, state: .running) }
+        ProgressBoard.shared.update(key) { $0 = ProgressBoard.Snapshot(state: .running) }
         let response: TransferResponse
         do {
-            response = try await CurlClient.shared.perform(transfer, allowHost: hostPolicy(call))
+            response = try await CurlClient.shared.perform(transfer, allowHost: call.app.allowsHost)
         } catch {
             close(fd)
             unlink(partial)
@@ -145,11 +137,6 @@ public struct NetworkService: BridgeService {
             "headers": .object(ResponseEncoder.headers(response.headers)), "url": .string(response.url),
             "timing": ResponseEncoder.timing(response.timing),
         ]
-    }
-
-    private func hostPolicy(_ call: ServiceCall) -> @Sendable (String) -> Bool {
-        let grants = call.app.grants
-        return { host in grants.allows(target: "network", qualifier: host) }
     }
 
     /// Request ids are the app's own names; two apps in one process never see each other's.

@@ -45,14 +45,13 @@ public struct PatchService: BridgeService {
         let loader: PatchLoader
         do { loader = try self.loader(call) } catch { throw error as? BridgeError ?? BridgeError(.failed, "\(error)") }
         let url = call.params["url"]?.stringValue ?? ""
-        let grants = call.app.grants
         let request = TransferRequest(url: url, headers: [
             ("Accept", "application/json"), ("X-Hybrid-App", call.app.name), ("X-Hybrid-App-Version", call.app.version),
             ("X-Hybrid-Patch-Version", String(loader.highestVersion)),
         ], timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000, maxBytes: largestPatch)
         let response: TransferResponse
         do {
-            response = try await CurlClient.shared.perform(request) { host in grants.allows(target: "network", qualifier: host) }
+            response = try await CurlClient.shared.perform(request, allowHost: call.app.allowsHost)
         } catch {
             throw error.bridgeError
         }

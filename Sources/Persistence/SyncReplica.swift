@@ -50,9 +50,13 @@ public final class SyncReplica: Sendable {
             guard try session.db.tableExists("_hybrid_sync_state") else {
                 throw PersistenceError.failed("not_synced", "database \(Quoted(self.center.name)) has no synced tables; declare sync: {mode} on a table in its schema")
             }
-            return Dictionary(try Row.fetchAll(session.db, sql: "SELECT key, value FROM _hybrid_sync_state").map { ($0["key"] as String, $0["value"] as String) },
-                              uniquingKeysWith: { $1 })
+            return try Self.state(in: session.db)
         }
+    }
+
+    private static func state(in db: Database) throws -> [String: String] {
+        Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM _hybrid_sync_state").map { ($0["key"] as String, $0["value"] as String) },
+                   uniquingKeysWith: { $1 })
     }
 
     private static func setState(_ values: [String: String], in db: Database) throws {
@@ -110,8 +114,7 @@ public final class SyncReplica: Sendable {
                 }
             }
             guard let lastSeq = seqs.max() else { return packets }
-            let state = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM _hybrid_sync_state").map { ($0["key"] as String, $0["value"] as String) },
-                                   uniquingKeysWith: { $1 })
+            let state = try Self.state(in: db)
             let packetId = SyncJournal.newIdentifier()
             let dependency = state["lastPacket"]
             let sequence = (Int(state["packetSeq"] ?? "0") ?? 0) + 1

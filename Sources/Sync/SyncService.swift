@@ -5,7 +5,6 @@ import Bridge
 import CurlTransport
 import JSON
 import Persistence
-import Synchronization
 
 /// The `sync` target (contract `services/sync.json`).
 ///
@@ -17,6 +16,10 @@ public struct SyncService: BridgeService {
     public let target = "sync"
     private let registry: DataCenterRegistry
 
+    /// Moves on whenever a database's sync state may have changed (a run, a retry, a resolve, a
+    /// connect), for `sync.watch`; the status itself is read from the database.
+    private static let stateChanges = LongPollBoard(initial: ())
+
     public init(registry: DataCenterRegistry = .shared) { self.registry = registry }
 
     public var actions: [String: ServiceAction] {
@@ -27,7 +30,7 @@ public struct SyncService: BridgeService {
             "retry": .worker { call in
                 let ids = call.params["opIds"]?.arrayValue?.compactMap(\.stringValue)
                 let count = try bridged { try syncReplica(call).retry(opIds: ids) }
-                SyncStateBoard.shared.bump(key(call))
+                Self.stateChanges.update(key(call))
                 return ["requeued": .number(Double(count))]
             },
             "conflicts": .worker { call in ["conflicts": .array(try bridged { try syncReplica(call).conflicts() })] },
@@ -36,13 +39,13 @@ public struct SyncService: BridgeService {
                 let (table, dataId) = try bridged {
                     try syncReplica(call).resolve(conflictId: call.params["conflictId"]?.stringValue ?? "", keepLocal: keep == "local")
                 }
-                SyncStateBoard.shared.bump(key(call))
+                Self.stateChanges.update(key(call))
                 return ["resolved": true, "table": .string(table), "dataId": .string(dataId), "keep": .string(keep)]
             },
             "watch": .worker { call in
                 let since = call.params["since"]?.intValue ?? 0
-                let seq = await SyncStateBoard.shared.wait(key(call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
-                return ["seq": .number(Double(seq)), "status": try bridged { try syncReplica(call).status() }]
+                let version = await Self.stateChanges.wait(key(call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
+                return ["seq": .number(Double(version.seq)), "status": try bridged { try syncReplica(call).status() }]
             },
         ]
     }
@@ -60,11 +63,6 @@ public struct SyncService: BridgeService {
 
     private func key(_ call: ServiceCall) -> String { call.app.dataDirectory + "\n" + (call.params["database"]?.stringValue ?? "") }
 
-    private func hostPolicy(_ call: ServiceCall) -> @Sendable (String) -> Bool {
-        let grants = call.app.grants
-        return { host in grants.allows(target: "network", qualifier: host) }
-    }
-
     private func connect(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
         let replica = try bridged { try syncReplica(call) }
         let server = call.params["server"]?.stringValue ?? ""
@@ -75,7 +73,7 @@ public struct SyncService: BridgeService {
             }
             return ["deviceId": .string(existing.deviceId), "server": .string(existing.server), "registered": false]
         }
-        let client = SyncServerClient(server: server, token: nil, allowHost: hostPolicy(call))
+        let client = SyncServerClient(server: server, token: nil, allowHost: call.app.allowsHost)
         let name = call.params["deviceName"]?.stringValue ?? call.app.name
         let answer = try await client.post("/v1/devices", body: JSONWriter.write(["name": .string(name)]))
         guard answer.status == 201 || answer.status == 200, let deviceId = answer.body["deviceId"]?.stringValue,
@@ -84,7 +82,7 @@ public struct SyncService: BridgeService {
                                      details: ["status": .number(Double(answer.status))])
         }
         try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }
-        SyncStateBoard.shared.bump(key(call))
+        Self.stateChanges.update(key(call))
         return ["deviceId": .string(deviceId), "server": .string(server), "registered": true]
     }
 
@@ -94,9 +92,9 @@ public struct SyncService: BridgeService {
             throw BridgeError.failed(reason: "not_connected", "database \"\(replica.center.name)\" is not connected to a sync server; call sync.connect first")
         }
         let pulls = replica.center.schema?.tables.values.contains { $0.sync?.mode == .twoWay } ?? false
-        let client = SyncServerClient(server: connection.server, token: connection.token, allowHost: hostPolicy(call))
+        let client = SyncServerClient(server: connection.server, token: connection.token, allowHost: call.app.allowsHost)
         let runKey = key(call)
-        defer { SyncStateBoard.shared.bump(runKey) }
+        defer { Self.stateChanges.update(runKey) }
         // One run per database at a time: a second caller waits for the first to finish, then runs.
         return try await SyncRunLock.shared.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
             try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls).run().json
