@@ -9,8 +9,10 @@ SOCKET="hybrid-views-sh-$$"
 fail() { echo "not ok - $1"; tmux -L "$SOCKET" capture-pane -p -t 0 2>/dev/null || true; tmux -L "$SOCKET" kill-server 2>/dev/null || true; exit 1; }
 start() {
   tmux -L "$SOCKET" -f /dev/null new-session -d -x 80 -y 24 \
-    "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 $HYBRID run js/apps/tasks-view --data-dir /tmp/$SOCKET; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; sleep 30"
+    "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 $HYBRID run js/apps/tasks-view --data-dir /tmp/$SOCKET; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; echo TTY-CHECKED; sleep 30"
 }
+# The pane prints EXIT=, then the stty check, then TTY-CHECKED: checking icanon before TTY-CHECKED
+# shows races the shell (CI failed once on exactly that).
 wait_for() {
   for _ in $(seq 100); do
     if tmux -L "$SOCKET" capture-pane -p -t 0 2>/dev/null | grep -qF -- "$1"; then return 0; fi
@@ -25,7 +27,7 @@ wait_for "1/3 done"; wait_for "[   ] Buy milk"
 keys Enter;                 wait_for "2/3 done"; wait_for "[ x ] Buy milk"
 keys Tab Tab Tab Enter;     wait_for "New task 4"; wait_for "2/4 done"
 keys BTab BTab Space;       wait_for "1/4 done"
-keys q;                     wait_for "EXIT=0"
+keys q;                     wait_for "EXIT=0"; wait_for "TTY-CHECKED"
 wait_for "tasks-view: quit; 1 of 4 tasks done"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after q"
 echo "ok 1 - Tab moves focus, Enter and Space press, q quits, the terminal is restored"
@@ -36,7 +38,7 @@ SOCKET="$SOCKET-2"
 
 start
 wait_for "1/3 done"
-keys C-c;                   wait_for "EXIT=130"
+keys C-c;                   wait_for "EXIT=130"; wait_for "TTY-CHECKED"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after SIGINT"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -q "Buy milk" && fail "the alternate screen was left after SIGINT"
 echo "ok 2 - SIGINT ends the app and restores the terminal"
