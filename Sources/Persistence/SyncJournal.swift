@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import JSON
 
 /// Records local writes to synced tables as sync operations, at the one write path and inside the
@@ -41,10 +42,15 @@ enum SyncJournal {
         try Writer(session).record(opId: opId, table: table, dataId: dataId, type: type, data: data)
     }
 
-    /// The to-sync insert of one write path call, prepared once for all its rows.
+    /// The to-sync insert of one write path call, prepared once for all its rows. An inserted row's
+    /// JSON is written straight into a reused byte buffer from its column names and values, with
+    /// the names, and the defaults of the columns left out, encoded once per shape of record: the
+    /// JSON of the operation was most of what a sync-tracked write cost over a plain one.
     struct Writer {
         let statement: Statement
         let db: Database
+        private var data: [UInt8] = []
+        private var shape: InsertShape?
 
         init(_ session: WriteSession) throws {
             db = session.db
@@ -52,9 +58,100 @@ enum SyncJournal {
         }
 
         func record(opId: String, table: String, dataId: String, type: String, data: JSONValue?) throws {
-            let dataText: JSONValue = data.map { .string(JSONWriter.write($0)) } ?? .null
-            try SQLiteBinding.execute(statement, [(.string(opId), .text), (.string(table), .text), (.string(dataId), .text), (.string(type), .text),
-                                                  (dataText, .text), (.number(SyncJournal.timestamp()), .real)], db: db)
+            if let data {
+                try insert(opId: opId, table: table, dataId: dataId, type: type, data: JSONWriter.bytes(data))
+            } else {
+                try insert(opId: opId, table: table, dataId: dataId, type: type, data: nil)
+            }
+        }
+
+        /// Journals the insert of `values`, carrying the row as the table stores it: the values given
+        /// (canonical: booleans as booleans), and every other column at its default or null, so that
+        /// every replica holds the same fields and a batch filter on a defaulted column matches on
+        /// the server as it does here.
+        mutating func recordInsert(opId: String, table: String, dataId: String, values: JSONObject, schema: TableSchema) throws {
+            if shape?.matches(values) != true { shape = InsertShape(values, schema: schema) }
+            data.removeAll(keepingCapacity: true)
+            shape!.write(values, into: &data)
+            try insert(opId: opId, table: table, dataId: dataId, type: "insert", data: data)
+        }
+
+        private func insert(opId: String, table: String, dataId: String, type: String, data: [UInt8]?) throws {
+            let raw = statement.sqliteStatement
+            sqlite3_reset(raw)
+            SQLiteBinding.bindText(opId, at: 1, in: raw)
+            SQLiteBinding.bindText(table, at: 2, in: raw)
+            SQLiteBinding.bindText(dataId, at: 3, in: raw)
+            SQLiteBinding.bindText(type, at: 4, in: raw)
+            if let data {
+                data.withUnsafeBufferPointer { bytes in
+                    _ = sqlite3_bind_text(raw, 5, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                          SQLiteBinding.transient)
+                }
+            } else {
+                sqlite3_bind_null(raw, 5)
+            }
+            sqlite3_bind_double(raw, 6, SyncJournal.timestamp())
+            let code = sqlite3_step(raw)
+            defer { sqlite3_reset(raw) }
+            guard code == SQLITE_DONE else { throw SQLiteBinding.error(code, db: db, sql: statement.sql) }
+        }
+    }
+
+    /// How records of one shape (the same keys in the same order) are written as inserted rows:
+    /// each key's `"name":` encoded once, the type that canonicalizes its value, and the columns the
+    /// records leave out, at their defaults, as one encoded tail.
+    struct InsertShape {
+        private let names: [String]
+        private let keys: [[UInt8]?]
+        private let types: [ColumnType]
+        private let tail: [UInt8]
+
+        init(_ values: JSONObject, schema: TableSchema) {
+            names = values.members.map(\.key)
+            var keys: [[UInt8]?] = [], types: [ColumnType] = []
+            for name in names {
+                guard let column = schema.column(named: name), !SyncPolicy.isBookkeeping(name) else {
+                    keys.append(nil)
+                    types.append(.text)
+                    continue
+                }
+                var key: [UInt8] = []
+                JSONWriter.appendString(name, to: &key)
+                key.append(UInt8(ascii: ":"))
+                keys.append(key)
+                types.append(column.type)
+            }
+            var tail: [UInt8] = []
+            for column in schema.columns where values[column.name] == nil && !SyncPolicy.isBookkeeping(column.name) {
+                tail.append(UInt8(ascii: ","))
+                JSONWriter.appendString(column.name, to: &tail)
+                tail.append(UInt8(ascii: ":"))
+                JSONWriter.append(column.type.canonical(column.defaultValue ?? .null), to: &tail)
+            }
+            self.keys = keys
+            self.types = types
+            self.tail = tail
+        }
+
+        func matches(_ values: JSONObject) -> Bool {
+            guard values.count == names.count else { return false }
+            for (index, member) in values.members.enumerated() where member.key != names[index] { return false }
+            return true
+        }
+
+        func write(_ values: JSONObject, into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (index, member) in values.members.enumerated() {
+                guard let key = keys[index] else { continue }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(contentsOf: key)
+                JSONWriter.append(types[index].canonical(member.value), to: &out)
+            }
+            out.append(contentsOf: first ? tail.dropFirst() : tail[...])
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -76,17 +173,6 @@ enum SyncJournal {
             out.appendUnique(name, column.type.canonical(value))
         }
         return out
-    }
-
-    /// An inserted row as the table stores it: the values given, and every other column at its
-    /// default (or null). Every replica then holds the same fields, and a batch filter on a
-    /// defaulted column matches on the server as it does here.
-    static func insertedRow(_ values: JSONObject, schema: TableSchema) -> JSONObject {
-        var row = canonical(values, schema: schema)
-        for column in schema.columns where row[column.name] == nil && !SyncPolicy.isBookkeeping(column.name) {
-            row.appendUnique(column.name, column.type.canonical(column.defaultValue ?? .null))
-        }
-        return row
     }
 
     /// A `where` a batch op can carry: plain equality and ne/lt/lte/gt/gte on columns, ANDed.

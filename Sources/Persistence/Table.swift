@@ -76,7 +76,7 @@ public struct Table: Sendable {
         let integerKey = schema.hasIntegerKey ? schema.primaryKey[0] : nil
         let sync = schema.sync
         do {
-            let journal = sync == nil ? nil : try SyncJournal.Writer(session)
+            var journal = sync == nil ? nil : try SyncJournal.Writer(session)
             for (i, record) in records.enumerated() {
                 var values = record.columns(for: schema)
                 guard !values.isEmpty else { throw PersistenceError.invalid(path: path + "/\(i)", message: "expected at least one column") }
@@ -116,9 +116,12 @@ public struct Table: Sendable {
                     statement = try db.cachedStatement(sql: sql)
                 }
                 try SQLiteBinding.execute(statement!, arguments, db: db)
-                if let sync, let journal {
-                    let data: JSONValue? = sync.mode == .twoWay ? .object(SyncJournal.insertedRow(values, schema: schema)) : nil
-                    try journal.record(opId: identifier, table: name, dataId: dataId, type: "insert", data: data)
+                if let sync {
+                    if sync.mode == .twoWay {
+                        try journal?.recordInsert(opId: identifier, table: name, dataId: dataId, values: values, schema: schema)
+                    } else {
+                        try journal?.record(opId: identifier, table: name, dataId: dataId, type: "insert", data: nil)
+                    }
                 }
                 if session.recordsEvents {
                     let rowid = db.lastInsertedRowID

@@ -54,6 +54,33 @@ struct SyncTwoWayTests {
         }
     }
 
+    @Test("an insert's operation carries the row as the table stores it, whatever the records' shapes")
+    func insertOperationData() async throws {
+        let device = try SyncDevice("shapes")
+        defer { device.remove() }
+        _ = try await device.storage("open", ["schema": SyncDevice.schema])
+        // Shapes change between records (and back), columns are left out, booleans come as numbers,
+        // and text needs escaping: each op's data must still be the stored row.
+        try await device.insert("tasks", [
+            ["id": "a", "title": "plain"],
+            ["title": "quote \" and \\ and \n and ü", "id": "b", "done": 1, "due": 3],
+            ["id": "c", "title": "plain again"],
+            ["id": "d"],
+            ["due": 7, "done": false, "title": .null, "id": "e"],
+        ])
+        let packets = try device.replica.packetsToSend(deviceId: "device", maxOps: 100)
+        let ops = try JSONParser.parse(try #require(packets.first).body)["ops"]?.arrayValue ?? []
+        let data = Dictionary(uniqueKeysWithValues: ops.map { ($0["dataId"]?.stringValue ?? "", $0["data"] ?? .null) })
+        #expect(data == [
+            "a": ["id": "a", "title": "plain", "done": false, "due": .null],
+            "b": ["id": "b", "title": "quote \" and \\ and \n and ü", "done": true, "due": 3],
+            "c": ["id": "c", "title": "plain again", "done": false, "due": .null],
+            "d": ["id": "d", "title": .null, "done": false, "due": .null],
+            "e": ["id": "e", "title": .null, "done": false, "due": 7],
+        ])
+        for (id, row) in try await device.rows("tasks") { #expect(data[id] == .object(row), "\(id)") }
+    }
+
     @Test("a pulled change never overwrites a local edit not yet sent: the edit is rebased on top")
     func rebase() async throws {
         try await withSync(devices: ["a", "b"]) { _, devices in
