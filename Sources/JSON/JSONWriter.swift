@@ -35,17 +35,6 @@ public enum JSONWriter {
         return out
     }
 
-    /// Appends `value`, compact, to `out`: for writers that assemble JSON around values of their
-    /// own (the sync journal writes a row's object from its column names and values).
-    public static func append(_ value: JSONValue, to out: inout [UInt8]) {
-        write(value, into: &out, options: Options(), indent: 0)
-    }
-
-    /// Appends `s` as a JSON string literal to `out`.
-    public static func appendString(_ s: String, to out: inout [UInt8]) {
-        writeString(s, into: &out)
-    }
-
     static func write(_ value: JSONValue, into out: inout [UInt8], options: Options, indent: Int) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)

@@ -21,6 +21,7 @@ public final class DataCenter: Sendable {
     public let changes: ChangeLog
     let pool: DatabasePool
     private let current: Locked<DatabaseSchema?>
+    let deferredInserts = DeferredInserts()
 
     init(name: String, path: String) throws(PersistenceError) {
         self.name = name
@@ -118,12 +119,14 @@ public final class DataCenter: Sendable {
     }
 
     private func transaction<T>(_ db: Database, _ body: (WriteSession) throws -> T) throws -> T {
-        let session = WriteSession(db: db)
+        let session = WriteSession(db: db, deferredInserts: deferredInserts)
         var result: T?
         try db.inTransaction(.immediate) {
+            try deferredInserts.loadIfNeeded(db)
             result = try body(session)
             return .commit
         }
+        deferredInserts.apply(session.deferredChanges)
         changes.publish(session.events, dropped: session.droppedEvents)
         return result!
     }
@@ -136,14 +139,18 @@ public final class DataCenter: Sendable {
     @discardableResult
     public func open(schema: DatabaseSchema) async throws(PersistenceError) -> Int {
         do {
+            let previous = self.schema
             let version = try await pool.writeWithoutTransaction { db in
+                // A migration may change the rows deferred inserts read: they take their rows first.
+                if let previous, previous.version != schema.version { try SyncJournal.materializeAllDeferredInserts(schema: previous, db: db) }
                 let version = try self.migrate(db, to: schema)
                 if schema.tables.values.contains(where: { $0.sync != nil }) {
-                    for sql in SyncTables.createSQL { try db.execute(sql: sql) }
+                    try SyncTables.create(in: db)
                 }
                 return version
             }
             current.withLock { $0 = schema }
+            deferredInserts.reset()
             return version
         } catch {
             throw .wrap(error)

@@ -14,11 +14,13 @@ struct SyncExecution {
         var dataId: String
     }
 
-    /// One outbox entry, as read at the start.
+    /// One outbox entry, as read at the start. A deferred insert (its data NULL: its row is as
+    /// inserted) takes its row before the execution rewrites that row.
     private struct LocalOp {
         var seq: Int64
         var op: SyncOperation
         var state: String
+        var deferred = false
     }
 
     let schema: DatabaseSchema
@@ -93,10 +95,11 @@ struct SyncExecution {
         guard !outboxLoaded else { return }
         outboxLoaded = true
         for entry in try Row.fetchAll(db, sql: "SELECT seq, op_id, table_name, data_id, type, data, timestamp, state FROM _hybrid_sync_outbox ORDER BY seq") {
-            let op = SyncOperation(opId: entry["op_id"], dataId: entry["data_id"], table: entry["table_name"],
-                                   type: SyncOperationType(rawValue: entry["type"]) ?? .update,
-                                   data: (entry["data"] as String?).flatMap { try? JSONParser.parse($0).objectValue }, timestamp: entry["timestamp"])
-            let local = LocalOp(seq: entry["seq"], op: op, state: entry["state"])
+            let type = SyncOperationType(rawValue: entry["type"]) ?? .update
+            let text: String? = entry["data"]
+            let op = SyncOperation(opId: entry["op_id"], dataId: entry["data_id"], table: entry["table_name"], type: type,
+                                   data: text.flatMap { try? JSONParser.parse($0).objectValue }, timestamp: entry["timestamp"])
+            let local = LocalOp(seq: entry["seq"], op: op, state: entry["state"], deferred: text == nil && type == .insert)
             let key = RowKey(table: op.table, dataId: op.dataId)
             localIds[op.opId] = key
             if op.dataId == "*" { localBatches[op.table, default: []].append(local) } else { localByRow[key, default: []].append(local) }
@@ -107,6 +110,7 @@ struct SyncExecution {
         let entries = key.dataId == "*" ? localBatches[key.table] ?? [] : localByRow[key] ?? []
         guard let index = entries.firstIndex(where: { $0.op.opId == opId }) else { return }
         try db.cachedStatement(sql: "DELETE FROM _hybrid_sync_outbox WHERE seq = ?").execute(arguments: [entries[index].seq])
+        if entries[index].deferred { session.settleDeferredInsert(table: key.table, dataId: key.dataId) }
         var remaining = entries
         remaining.remove(at: index)
         if key.dataId == "*" { localBatches[key.table] = remaining } else { localByRow[key] = remaining.isEmpty ? nil : remaining }
@@ -176,6 +180,7 @@ struct SyncExecution {
         for key in keys {
             guard let table = schema.tables[key.table] else { continue }
             var row = try baseRow(key)
+            try takeRowIntoDeferredInsert(key, table: table)
             let local = ((localByRow[key] ?? []) + (localBatches[key.table] ?? [])).sorted { $0.seq < $1.seq }
             for entry in local {
                 let op = entry.op
@@ -190,6 +195,16 @@ struct SyncExecution {
             try write(row, key: key, table: table)
             execution.applied += 1
         }
+    }
+
+    /// The row is about to be rewritten: a deferred insert of it takes the row as it is first.
+    private mutating func takeRowIntoDeferredInsert(_ key: RowKey, table: TableSchema) throws {
+        guard var entries = localByRow[key], let index = entries.firstIndex(where: \.deferred) else { return }
+        let data = try SyncJournal.deferredData(table, dataId: key.dataId, db: db)
+        try SyncJournal.materialize(data, seq: entries[index].seq, table: table, dataId: key.dataId, in: session)
+        entries[index].op.data = data
+        entries[index].deferred = false
+        localByRow[key] = entries
     }
 
     private mutating func write(_ row: MaterializedRow?, key: RowKey, table: TableSchema) throws {

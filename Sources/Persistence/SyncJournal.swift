@@ -33,8 +33,20 @@ enum SyncJournal {
             value += 1
             return value
         }
-        return prefix + "-" + String(n, radix: 16)
+        // Written into one buffer: concatenation and String(radix:) cost more than the insert's bind.
+        let digits = max(1, (64 - n.leadingZeroBitCount + 3) / 4)
+        return String(unsafeUninitializedCapacity: 17 + digits) { buffer in
+            var i = 0
+            for byte in prefix.utf8 { buffer[i] = byte; i += 1 }
+            buffer[i] = UInt8(ascii: "-")
+            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                i += 1
+                buffer[i] = hexDigits[Int((n >> UInt64(shift)) & 0xF)]
+            }
+            return i + 1
+        }
     }
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static let insertSQL = "INSERT INTO _hybrid_sync_outbox (op_id, table_name, data_id, type, data, timestamp) VALUES (?, ?, ?, ?, ?, ?)"
 
@@ -42,15 +54,10 @@ enum SyncJournal {
         try Writer(session).record(opId: opId, table: table, dataId: dataId, type: type, data: data)
     }
 
-    /// The to-sync insert of one write path call, prepared once for all its rows. An inserted row's
-    /// JSON is written straight into a reused byte buffer from its column names and values, with
-    /// the names, and the defaults of the columns left out, encoded once per shape of record: the
-    /// JSON of the operation was most of what a sync-tracked write cost over a plain one.
+    /// The to-sync insert of one write path call, prepared once for all its rows.
     struct Writer {
         let statement: Statement
         let db: Database
-        private var data: [UInt8] = []
-        private var shape: InsertShape?
 
         init(_ session: WriteSession) throws {
             db = session.db
@@ -58,25 +65,6 @@ enum SyncJournal {
         }
 
         func record(opId: String, table: String, dataId: String, type: String, data: JSONValue?) throws {
-            if let data {
-                try insert(opId: opId, table: table, dataId: dataId, type: type, data: JSONWriter.bytes(data))
-            } else {
-                try insert(opId: opId, table: table, dataId: dataId, type: type, data: nil)
-            }
-        }
-
-        /// Journals the insert of `values`, carrying the row as the table stores it: the values given
-        /// (canonical: booleans as booleans), and every other column at its default or null, so that
-        /// every replica holds the same fields and a batch filter on a defaulted column matches on
-        /// the server as it does here.
-        mutating func recordInsert(opId: String, table: String, dataId: String, values: JSONObject, schema: TableSchema) throws {
-            if shape?.matches(values) != true { shape = InsertShape(values, schema: schema) }
-            data.removeAll(keepingCapacity: true)
-            shape!.write(values, into: &data)
-            try insert(opId: opId, table: table, dataId: dataId, type: "insert", data: data)
-        }
-
-        private func insert(opId: String, table: String, dataId: String, type: String, data: [UInt8]?) throws {
             let raw = statement.sqliteStatement
             sqlite3_reset(raw)
             SQLiteBinding.bindText(opId, at: 1, in: raw)
@@ -84,7 +72,7 @@ enum SyncJournal {
             SQLiteBinding.bindText(dataId, at: 3, in: raw)
             SQLiteBinding.bindText(type, at: 4, in: raw)
             if let data {
-                data.withUnsafeBufferPointer { bytes in
+                JSONWriter.bytes(data).withUnsafeBufferPointer { bytes in
                     _ = sqlite3_bind_text(raw, 5, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
                                           SQLiteBinding.transient)
                 }
@@ -98,60 +86,54 @@ enum SyncJournal {
         }
     }
 
-    /// How records of one shape (the same keys in the same order) are written as inserted rows:
-    /// each key's `"name":` encoded once, the type that canonicalizes its value, and the columns the
-    /// records leave out, at their defaults, as one encoded tail.
-    struct InsertShape {
-        private let names: [String]
-        private let keys: [[UInt8]?]
-        private let types: [ColumnType]
-        private let tail: [UInt8]
+    // MARK: - Deferred inserts (see ``DeferredInserts``)
 
-        init(_ values: JSONObject, schema: TableSchema) {
-            names = values.members.map(\.key)
-            var keys: [[UInt8]?] = [], types: [ColumnType] = []
-            for name in names {
-                guard let column = schema.column(named: name), !SyncPolicy.isBookkeeping(name) else {
-                    keys.append(nil)
-                    types.append(.text)
-                    continue
-                }
-                var key: [UInt8] = []
-                JSONWriter.appendString(name, to: &key)
-                key.append(UInt8(ascii: ":"))
-                keys.append(key)
-                types.append(column.type)
-            }
-            var tail: [UInt8] = []
-            for column in schema.columns where values[column.name] == nil && !SyncPolicy.isBookkeeping(column.name) {
-                tail.append(UInt8(ascii: ","))
-                JSONWriter.appendString(column.name, to: &tail)
-                tail.append(UInt8(ascii: ":"))
-                JSONWriter.append(column.type.canonical(column.defaultValue ?? .null), to: &tail)
-            }
-            self.keys = keys
-            self.types = types
-            self.tail = tail
+    /// The row `dataId` of `table` as the table stores it now, every column, bookkeeping included;
+    /// nil if there is none. Read past a one-way table's hiding of logically deleted rows.
+    static func storedRow(_ table: TableSchema, dataId: String, db: Database) throws -> JSONObject? {
+        let plain = TableSchema(name: table.name, columns: table.columns, primaryKey: table.primaryKey)
+        let query = try QueryCommand(table: plain, where: .object([table.primaryKey[0]: .string(dataId)]))
+        return try Table(schema: plain).find(query, in: ReadSession(db: db)).first
+    }
+
+    /// What a deferred insert carries: its row as stored (it has not changed since the insert).
+    /// A row gone without its insert taking it first can only be a database changed behind the
+    /// write path; the operation then carries the key alone.
+    static func deferredData(_ table: TableSchema, dataId: String, db: Database) throws -> JSONObject {
+        guard let row = try storedRow(table, dataId: dataId, db: db) else { return [table.primaryKey[0]: .string(dataId)] }
+        return canonical(row, schema: table)
+    }
+
+    /// Writes `row`, the row as it is before a change, into the deferred insert at outbox `seq`.
+    static func materialize(_ row: JSONObject, seq: Int64, table: TableSchema, dataId: String, in session: WriteSession) throws {
+        try session.db.cachedStatement(sql: "UPDATE _hybrid_sync_outbox SET data = ? WHERE seq = ? AND type = 'insert' AND data IS NULL AND table_name = ? AND data_id = ?")
+            .execute(arguments: [JSONWriter.write(.object(canonical(row, schema: table))), seq, table.name, dataId])
+        session.settleDeferredInsert(table: table.name, dataId: dataId)
+    }
+
+    /// Before an update or delete: the rows it matches that still have a deferred insert take
+    /// their current values into it.
+    static func materializeDeferredInserts(matching query: QueryCommand, table: TableSchema, in session: WriteSession) throws {
+        guard table.sync?.mode == .twoWay, session.mayHaveDeferredInserts(table: table.name) else { return }
+        let key = table.primaryKey[0]
+        let matching = try QueryCommand(table: table, where: query.filter)
+        for row in try Table(schema: table).find(matching, in: session) {
+            guard let dataId = row[key]?.stringValue, let seq = session.deferredInsert(table: table.name, dataId: dataId) else { continue }
+            try materialize(row, seq: seq, table: table, dataId: dataId, in: session)
         }
+    }
 
-        func matches(_ values: JSONObject) -> Bool {
-            guard values.count == names.count else { return false }
-            for (index, member) in values.members.enumerated() where member.key != names[index] { return false }
-            return true
-        }
-
-        func write(_ values: JSONObject, into out: inout [UInt8]) {
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for (index, member) in values.members.enumerated() {
-                guard let key = keys[index] else { continue }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out.append(contentsOf: key)
-                JSONWriter.append(types[index].canonical(member.value), to: &out)
+    /// Every deferred insert takes its row: before a migration changes what the rows hold.
+    static func materializeAllDeferredInserts(schema: DatabaseSchema, db: Database) throws {
+        guard try db.tableExists("_hybrid_sync_outbox") else { return }
+        try db.inTransaction(.immediate) {
+            let update = try db.cachedStatement(sql: "UPDATE _hybrid_sync_outbox SET data = ? WHERE seq = ?")
+            for entry in try Row.fetchAll(db, sql: "SELECT seq, table_name, data_id FROM _hybrid_sync_outbox WHERE type = 'insert' AND data IS NULL") {
+                guard let table = schema.tables[entry["table_name"] as String] else { continue }
+                let data = try deferredData(table, dataId: entry["data_id"], db: db)
+                try update.execute(arguments: [JSONWriter.write(.object(data)), entry["seq"] as Int64])
             }
-            out.append(contentsOf: first ? tail.dropFirst() : tail[...])
-            out.append(UInt8(ascii: "}"))
+            return .commit
         }
     }
 

@@ -99,9 +99,12 @@ public final class SyncReplica: Sendable {
                 seqs.append(row["seq"])
                 switch sync.mode {
                 case .twoWay:
-                    let op = SyncOperation(opId: row["op_id"], dataId: row["data_id"], table: tableName,
-                                           type: SyncOperationType(rawValue: row["type"]) ?? .update,
-                                           data: (row["data"] as String?).flatMap { try? JSONParser.parse($0).objectValue }, timestamp: row["timestamp"])
+                    let type = SyncOperationType(rawValue: row["type"]) ?? .update
+                    let dataId: String = row["data_id"]
+                    let text: String? = row["data"]
+                    let data = try text.map { try? JSONParser.parse($0).objectValue }
+                        ?? (type == .insert ? SyncJournal.deferredData(table, dataId: dataId, db: db) : nil)
+                    let op = SyncOperation(opId: row["op_id"], dataId: dataId, table: tableName, type: type, data: data, timestamp: row["timestamp"])
                     ops.append(.object(op.json))
                     opIds.append(op.opId)
                 case .oneWay:
@@ -133,11 +136,7 @@ public final class SyncReplica: Sendable {
 
     /// A one-way row as one operation: its current data under its current identifier.
     private static func oneWayOperation(table: TableSchema, dataId: String, db: Database) throws -> SyncOperation? {
-        let key = table.primaryKey[0]
-        let query = try QueryCommand(table: TableSchema(name: table.name, columns: table.columns, primaryKey: table.primaryKey),
-                                     where: .object([key: .string(dataId)]))
-        guard let row = try Table(schema: TableSchema(name: table.name, columns: table.columns, primaryKey: table.primaryKey))
-            .find(query, in: ReadSession(db: db)).first else { return nil }
+        guard let row = try SyncJournal.storedRow(table, dataId: dataId, db: db) else { return nil }
         let deleted = row["_deleted"] == .number(1)
         return SyncOperation(opId: row["_identifier"]?.stringValue ?? SyncJournal.newIdentifier(), dataId: dataId, table: table.name,
                              type: deleted ? .delete : .insert, data: deleted ? nil : SyncJournal.canonical(row, schema: table),

@@ -68,6 +68,8 @@ public struct Table: Sendable {
     @discardableResult
     public func insert<R: Record>(_ records: [R], in session: WriteSession, path: String = "/records") throws(PersistenceError) -> Int {
         let db = session.db
+        // GRDB's lastInsertedRowID checks the dispatch queue on every call; this loop is on it.
+        let connection = db.sqliteConnection
         var statement: Statement?
         var statementColumns: [ColumnDefinition] = []
         var statementNames: [String] = []
@@ -76,7 +78,7 @@ public struct Table: Sendable {
         let integerKey = schema.hasIntegerKey ? schema.primaryKey[0] : nil
         let sync = schema.sync
         do {
-            var journal = sync == nil ? nil : try SyncJournal.Writer(session)
+            let journal = sync == nil ? nil : try SyncJournal.Writer(session)
             for (i, record) in records.enumerated() {
                 var values = record.columns(for: schema)
                 guard !values.isEmpty else { throw PersistenceError.invalid(path: path + "/\(i)", message: "expected at least one column") }
@@ -116,15 +118,13 @@ public struct Table: Sendable {
                     statement = try db.cachedStatement(sql: sql)
                 }
                 try SQLiteBinding.execute(statement!, arguments, db: db)
-                if let sync {
-                    if sync.mode == .twoWay {
-                        try journal?.recordInsert(opId: identifier, table: name, dataId: dataId, values: values, schema: schema)
-                    } else {
-                        try journal?.record(opId: identifier, table: name, dataId: dataId, type: "insert", data: nil)
-                    }
+                if let sync, let journal {
+                    // A two-way insert's operation reads its row when it leaves (DeferredInserts).
+                    try journal.record(opId: identifier, table: name, dataId: dataId, type: "insert", data: nil)
+                    if sync.mode == .twoWay { session.deferInsert(table: name, dataId: dataId, seq: sqlite3_last_insert_rowid(connection)) }
                 }
                 if session.recordsEvents {
-                    let rowid = db.lastInsertedRowID
+                    let rowid = sqlite3_last_insert_rowid(connection)
                     if let integerKey, values[integerKey] == nil || values[integerKey] == .null {
                         values[integerKey] = .number(Double(rowid))
                     }
@@ -156,6 +156,7 @@ public struct Table: Sendable {
         var changed = 0
         var synced: [JSONObject] = []
         do {
+            try SyncJournal.materializeDeferredInserts(matching: query, table: schema, in: session)
             let statement = try session.db.cachedStatement(sql: sql)
             try SQLiteBinding.query(statement, checked.map { ($0.1, $0.0.type) } + query.arguments, db: session.db) { row in
                 changed += 1
@@ -212,6 +213,7 @@ public struct Table: Sendable {
         var deleted = 0
         var removed: [String] = []
         do {
+            try SyncJournal.materializeDeferredInserts(matching: query, table: schema, in: session)
             let statement = try session.db.cachedStatement(sql: sql)
             try SQLiteBinding.query(statement, query.arguments, db: session.db) { row in
                 deleted += 1

@@ -17,11 +17,58 @@ public final class WriteSession: ReadSession {
     private let eventLimit: Int
     /// Tables' writes record events only when someone may read them (a watcher, a cache).
     let recordsEvents: Bool
+    /// The database's deferred inserts as committed, and this transaction's changes to them, which
+    /// reach the map only if the transaction commits: inserts appended (the bulk path's cost is an
+    /// append), and settled entries, with the inserts indexed on the first look-up.
+    private let deferredInserts: DeferredInserts
+    private var deferredAdded: [(table: String, dataId: String, seq: Int64)] = []
+    private var deferredIndexed = 0
+    private var deferredChanged: [String: [String: Int64?]] = [:]
 
-    init(db: Database, eventLimit: Int = ChangeLog.defaultCapacity, recordsEvents: Bool = true) {
+    init(db: Database, deferredInserts: DeferredInserts, eventLimit: Int = ChangeLog.defaultCapacity, recordsEvents: Bool = true) {
         self.recordsEvents = recordsEvents
         self.eventLimit = eventLimit
+        self.deferredInserts = deferredInserts
         super.init(db: db)
+    }
+
+    /// Records a two-way insert journaled without its row (see ``DeferredInserts``).
+    func deferInsert(table: String, dataId: String, seq: Int64) {
+        deferredAdded.append((table, dataId, seq))
+    }
+
+    /// This transaction's changes to the deferred inserts: a seq added, nil for one settled.
+    var deferredChanges: [String: [String: Int64?]] {
+        indexDeferredInserts()
+        return deferredChanged
+    }
+
+    private func indexDeferredInserts() {
+        while deferredIndexed < deferredAdded.count {
+            let added = deferredAdded[deferredIndexed]
+            deferredChanged[added.table, default: [:]][added.dataId] = .some(added.seq)
+            deferredIndexed += 1
+        }
+    }
+
+    /// The outbox seq of `dataId`'s deferred insert, as this transaction sees it.
+    func deferredInsert(table: String, dataId: String) -> Int64? {
+        indexDeferredInserts()
+        if let change = deferredChanged[table]?[dataId] { return change }
+        return deferredInserts.seq(table: table, dataId: dataId)
+    }
+
+    /// Whether `table` may have deferred inserts (false positives allowed, no false negatives).
+    func mayHaveDeferredInserts(table: String) -> Bool {
+        indexDeferredInserts()
+        if let changes = deferredChanged[table], changes.values.contains(where: { $0 != nil }) { return true }
+        return !deferredInserts.isEmpty(table: table)
+    }
+
+    /// `dataId`'s insert carries its row now (or is gone).
+    func settleDeferredInsert(table: String, dataId: String) {
+        indexDeferredInserts()
+        deferredChanged[table, default: [:]][dataId] = .some(nil)
     }
 
     /// Adds an event to publish at commit: for writes that do not go through a ``Table`` (kv).

@@ -1,5 +1,6 @@
 import CurlTransport
 import Foundation
+import GRDB
 import JSON
 import Persistence
 import Testing
@@ -79,6 +80,118 @@ struct SyncTwoWayTests {
             "e": ["id": "e", "title": .null, "done": false, "due": 7],
         ])
         for (id, row) in try await device.rows("tasks") { #expect(data[id] == .object(row), "\(id)") }
+        let opIds = ops.compactMap { $0["opId"]?.stringValue }
+        #expect(Set(opIds).count == 5)
+        #expect(opIds.allSatisfy { $0.wholeMatch(of: /[0-9a-f]{16}-[0-9a-f]+/) != nil }, "\(opIds)")
+    }
+
+    @Test("an outbox made with AUTOINCREMENT (before 2026-11-22) is rebuilt without it, its entries kept")
+    func outboxUpgrade() async throws {
+        let device = try SyncDevice("upgrade")
+        defer { device.remove() }
+        let queue = try DatabaseQueue(path: device.dataDirectory + "/tasks.sqlite")
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE _hybrid_sync_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL,
+                  table_name TEXT NOT NULL, data_id TEXT NOT NULL, type TEXT NOT NULL, data TEXT, timestamp REAL NOT NULL,
+                  state TEXT NOT NULL DEFAULT 'pending', packet_id TEXT, error TEXT, conflict_id TEXT)
+                """)
+            try db.execute(sql: "INSERT INTO _hybrid_sync_outbox (op_id, table_name, data_id, type, data, timestamp) VALUES ('old-1', 'tasks', 'o', 'insert', '{\"id\":\"o\"}', 1)")
+        }
+        try queue.close()
+        _ = try await device.storage("open", ["schema": SyncDevice.schema])
+        try await device.insert("tasks", [["id": "n", "title": "new"]])
+        let reopened = try DatabaseQueue(path: device.dataDirectory + "/tasks.sqlite")
+        let sql = try await reopened.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = '_hybrid_sync_outbox'") }
+        #expect(sql?.contains("AUTOINCREMENT") == false)
+        let ops = try pendingOps(device).map { [$0["opId"] ?? .null, $0["dataId"] ?? .null] }
+        #expect(ops.count == 2)
+        #expect(ops.first == ["old-1", "o"])
+        #expect(ops.last?[1] == "n")
+        try reopened.close()
+    }
+
+    /// The ops `device` would push next, by position.
+    private func pendingOps(_ device: SyncDevice) throws -> [JSONValue] {
+        let packets = try device.replica.packetsToSend(deviceId: "device", maxOps: 1000)
+        return try packets.flatMap { try JSONParser.parse($0.body)["ops"]?.arrayValue ?? [] }
+    }
+
+    @Test("an insert changed before it is sent still carries the row as inserted; the change travels as its own op")
+    func insertThenChange() async throws {
+        let device = try SyncDevice("changed")
+        defer { device.remove() }
+        _ = try await device.storage("open", ["schema": SyncDevice.schema])
+        try await device.insert("tasks", [["id": "a", "title": "first", "due": 1], ["id": "b", "title": "gone"], ["id": "c", "title": "batch", "due": 2]])
+        try await device.update("tasks", where: ["id": "a"], set: ["title": "second"])
+        try await device.delete("tasks", where: ["id": "b"])
+        try await device.update("tasks", where: ["due": ["lt": 10]], set: ["done": true])
+        let ops = try pendingOps(device).map { [$0["type"] ?? .null, $0["dataId"] ?? .null, $0["data"] ?? .null] }
+        #expect(ops == [
+            ["insert", "a", ["id": "a", "title": "first", "done": false, "due": 1]],
+            ["insert", "b", ["id": "b", "title": "gone", "done": false, "due": .null]],
+            ["insert", "c", ["id": "c", "title": "batch", "done": false, "due": 2]],
+            ["update", "a", ["title": "second"]],
+            ["delete", "b", .null],
+            ["batch", "*", ["where": ["due": ["lt": 10]], "set": ["done": true]]],
+        ])
+    }
+
+    @Test("a rolled-back change leaves the insert deferred, and a later change still gives it the row as inserted")
+    func rolledBackChange() async throws {
+        let device = try SyncDevice("rollback")
+        defer { device.remove() }
+        _ = try await device.storage("open", ["schema": SyncDevice.schema])
+        try await device.insert("tasks", [["id": "a", "title": "first"]])
+        // The update takes the row into the insert, then the transaction fails and rolls back.
+        await #expect(throws: (any Error).self) {
+            _ = try await device.storage("transaction", ["ops": [
+                ["action": "update", "table": "tasks", "where": ["id": "a"], "set": ["title": "lost"]],
+                ["action": "insert", "table": "nowhere", "records": [["id": "x"]]],
+            ]])
+        }
+        // A transaction that inserts and changes a row, then rolls back, leaves nothing behind.
+        await #expect(throws: (any Error).self) {
+            _ = try await device.storage("transaction", ["ops": [
+                ["action": "insert", "table": "tasks", "records": [["id": "z", "title": "never"]]],
+                ["action": "update", "table": "tasks", "where": ["id": "z"], "set": ["title": "never again"]],
+                ["action": "insert", "table": "nowhere", "records": [["id": "x"]]],
+            ]])
+        }
+        try await device.update("tasks", where: ["id": "a"], set: ["title": "second"])
+        let ops = try pendingOps(device).map { [$0["type"] ?? .null, $0["data"] ?? .null] }
+        #expect(ops == [["insert", ["id": "a", "title": "first", "done": false, "due": .null]], ["update", ["title": "second"]]])
+    }
+
+    @Test("after a restart, and across a migration, a deferred insert still carries the row as inserted")
+    func restartAndMigration() async throws {
+        let folder = NSTemporaryDirectory() + "sync-tests-restart-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try SyncDevice("restart", dataDirectory: folder)
+        _ = try await first.storage("open", ["schema": SyncDevice.schema])
+        try await first.insert("tasks", [["id": "a", "title": "first"], ["id": "b", "title": "kept"]])
+        // A new process: the deferred inserts are found in the outbox.
+        let second = try SyncDevice("restart", dataDirectory: folder)
+        _ = try await second.storage("open", ["schema": SyncDevice.schema])
+        try await second.update("tasks", where: ["id": "a"], set: ["title": "second"])
+        // A migration adds a column: b's insert keeps the row it was inserted as.
+        var schema = SyncDevice.schema.objectValue!
+        var tables = schema["tables"]!.objectValue!
+        var tasks = tables["tasks"]!.objectValue!
+        var columns = tasks["columns"]!.objectValue!
+        columns["note"] = "TEXT DEFAULT 'n'"
+        tasks["columns"] = .object(columns)
+        tables["tasks"] = .object(tasks)
+        schema["tables"] = .object(tables)
+        schema["version"] = 2
+        schema["migrations"] = ["2": [["op": "addColumn", "table": "tasks", "column": "note", "type": "TEXT DEFAULT 'n'"]]]
+        _ = try await second.storage("open", ["schema": .object(schema)])
+        let ops = try pendingOps(second).map { [$0["type"] ?? .null, $0["dataId"] ?? .null, $0["data"] ?? .null] }
+        #expect(ops == [
+            ["insert", "a", ["id": "a", "title": "first", "done": false, "due": .null]],
+            ["insert", "b", ["id": "b", "title": "kept", "done": false, "due": .null]],
+            ["update", "a", ["title": "second"]],
+        ])
     }
 
     @Test("a pulled change never overwrites a local edit not yet sent: the edit is rebased on top")
