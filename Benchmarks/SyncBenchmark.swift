@@ -55,13 +55,14 @@ public struct SyncBenchmark: Sendable {
         let rawPort = try await rawServer.start()
         defer { Task { await server.stop(); await rawServer.stop() } }
         let base = "http://127.0.0.1:\(port)"
-        print("bench sync: \(operations) operations, 8 columns each; reference server on loopback (\(base)); best of 3 where repeated")
+        print("bench sync: \(operations) operations, 8 columns each; reference server on loopback (\(base)); writes best of 5")
 
-        // 1. Tracked vs untracked writes, 100 rows per transaction.
+        // 1. Tracked vs untracked writes, 100 rows per transaction, alternating, best of 5 each
+        //    (a round takes ~50 ms; this machine's noise between rounds is larger than that).
         let writer = try BenchDevice(folder: folder + "/writer")
         _ = try await writer.storage("open", ["schema": Self.schema])
         var tracked: [Double] = [], plain: [Double] = []
-        for round in 0..<3 {
+        for round in 0..<5 {
             plain.append(try await timed { try await writer.insertAll(table: "plain", count: operations, prefix: "p\(round)") })
             tracked.append(try await timed { try await writer.insertAll(table: "tracked", count: operations, prefix: "t\(round)") })
         }

@@ -66,6 +66,7 @@ public struct Table: Sendable {
     /// Records with the same columns in the same order as the one before reuse its statement and
     /// its column look-up: the bulk path is a type check and a bind per value.
     @discardableResult
+    @_specialize(where R == JSONObject)
     public func insert<R: Record>(_ records: [R], in session: WriteSession, path: String = "/records") throws(PersistenceError) -> Int {
         let db = session.db
         // GRDB's lastInsertedRowID checks the dispatch queue on every call; this loop is on it.

@@ -137,6 +137,21 @@ struct SyncTwoWayTests {
         ])
     }
 
+    @Test("inserts journaled in multi-row chunks each keep their own row and order when all of them change")
+    func manyInsertsThenChange() async throws {
+        let device = try SyncDevice("many")
+        defer { device.remove() }
+        _ = try await device.storage("open", ["schema": SyncDevice.schema])
+        let ids = (0..<70).map { "m\($0)" }
+        try await device.insert("tasks", ids.enumerated().map { ["id": .string($1), "title": .string("t\($0)"), "due": .number(Double($0))] })
+        try await device.update("tasks", where: ["id": ["in": .array(ids.map(JSONValue.string))]], set: ["title": "changed"])
+        let ops = try pendingOps(device)
+        let inserts = ops.filter { $0["type"] == "insert" }
+        #expect(inserts.map { $0["dataId"] ?? .null } == ids.map(JSONValue.string))
+        #expect(inserts.map { $0["data"]?["title"] ?? .null } == (0..<70).map { .string("t\($0)") })
+        #expect(ops.filter { $0["type"] == "update" }.count == 70)
+    }
+
     @Test("a rolled-back change leaves the insert deferred, and a later change still gives it the row as inserted")
     func rolledBackChange() async throws {
         let device = try SyncDevice("rollback")
