@@ -39,8 +39,6 @@ struct SyncExecution {
     private var localBatches: [String: [LocalOp]] = [:]
     /// Op id → its row (or "*" and the table, for a batch), to find our own operations coming back.
     private var localIds: [String: RowKey] = [:]
-    /// INSERT OR REPLACE statements by table and column list.
-    private var upserts: [String: Statement] = [:]
 
     init(schema: DatabaseSchema, session: WriteSession, deviceId: String) {
         self.schema = schema
@@ -54,14 +52,18 @@ struct SyncExecution {
         let rows = try Row.fetchAll(db, sql: "SELECT seq, op FROM _hybrid_sync_inbox ORDER BY seq")
         guard !rows.isEmpty else { return execution }
         try loadOutbox()
+        var pulled: [(value: JSONValue, op: SyncOperation)] = []
+        pulled.reserveCapacity(rows.count)
         for row in rows {
             let value = try JSONParser.parse(row["op"] as String)
-            let op: SyncOperation
             do {
-                op = try SyncOperation.decode(value, at: "/ops")
+                pulled.append((value, try SyncOperation.decode(value, at: "/ops")))
             } catch {
                 throw PersistenceError.failed("protocol", "the server sent an operation this client cannot read: \(error)")
             }
+        }
+        try prefetchBase(pulled.lazy.filter { $0.op.type != .batch }.map { RowKey(table: $0.op.table, dataId: $0.op.dataId) })
+        for (value, op) in pulled {
             execution.executed += 1
             // An operation of ours coming back: the server's log carries it now, so base does too.
             if let key = localIds.removeValue(forKey: op.opId) { try forget(op.opId, at: key) }
@@ -131,6 +133,26 @@ struct SyncExecution {
                                    arguments: [key.table, key.dataId])
         base[key] = row.map { Self.materialized(key.dataId, $0) }
         return base[key]
+    }
+
+    /// Reads the server state of `keys` in a few queries (up to 500 keys each) rather than one
+    /// query per pulled operation; a key without a row is known to have none.
+    private mutating func prefetchBase(_ keys: some Sequence<RowKey>) throws {
+        var byTable: [String: [String]] = [:]
+        for key in keys where loaded.insert(key).inserted {
+            byTable[key.table, default: []].append(key.dataId)
+        }
+        for (table, dataIds) in byTable {
+            for start in stride(from: 0, to: dataIds.count, by: 500) {
+                let chunk = dataIds[start..<min(dataIds.count, start + 500)]
+                let sql = "SELECT data_id, data, deleted, timestamp, op_id FROM _hybrid_sync_base WHERE table_name = ? AND data_id IN ("
+                    + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments([table] + Array(chunk))) {
+                    let dataId: String = row["data_id"]
+                    base[RowKey(table: table, dataId: dataId)] = Self.materialized(dataId, row)
+                }
+            }
+        }
     }
 
     private mutating func loadTable(_ table: String) throws {
@@ -207,13 +229,30 @@ struct SyncExecution {
         localByRow[key] = entries
     }
 
+    /// A table's statements for ``write``, prepared once per execution.
+    private struct TableWriter {
+        let exists: Statement
+        let delete: Statement
+        /// The last upsert used, and the columns it binds: pulled rows of a table mostly share one.
+        var upsertNames: [String] = []
+        var upsertColumns: [ColumnDefinition] = []
+        var upsert: Statement?
+    }
+
+    private var writers: [String: TableWriter] = [:]
+
     private mutating func write(_ row: MaterializedRow?, key: RowKey, table: TableSchema) throws {
         let quoted = Identifier.quote(table.name)
         let keyColumn = table.primaryKey[0]
-        let existed = try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM \(quoted) WHERE \(Identifier.quote(keyColumn)) = ?"), arguments: [key.dataId]) ?? false
+        var writer = try writers[table.name] ?? TableWriter(
+            exists: db.cachedStatement(sql: "SELECT 1 FROM \(quoted) WHERE \(Identifier.quote(keyColumn)) = ?"),
+            delete: db.cachedStatement(sql: "DELETE FROM \(quoted) WHERE \(Identifier.quote(keyColumn)) = ?"))
+        defer { writers[table.name] = writer }
+        var existed = false
+        try SQLiteBinding.query(writer.exists, [(.string(key.dataId), .text)], db: db) { _ in existed = true }
         guard let row, !row.deleted else {
             guard existed else { return }
-            try db.cachedStatement(sql: "DELETE FROM \(quoted) WHERE \(Identifier.quote(keyColumn)) = ?").execute(arguments: [key.dataId])
+            try SQLiteBinding.execute(writer.delete, [(.string(key.dataId), .text)], db: db)
             session.record(ChangeEvent(kind: .delete, table: table.name, key: .string(key.dataId)))
             return
         }
@@ -222,17 +261,13 @@ struct SyncExecution {
             values.appendUnique(name, value)
         }
         values.appendUnique(keyColumn, .string(key.dataId))
-        let columns = values.members.map { table.column(named: $0.key)! }
-        let shape = table.name + "\n" + values.keys.joined(separator: ",")
-        let statement: Statement
-        if let cached = upserts[shape] {
-            statement = cached
-        } else {
-            statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quoted) (" + columns.map { Identifier.quote($0.name) }.joined(separator: ", ")
-                + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
-            upserts[shape] = statement
+        if writer.upsert == nil || !values.members.lazy.map(\.key).elementsEqual(writer.upsertNames) {
+            writer.upsertNames = values.members.map(\.key)
+            writer.upsertColumns = writer.upsertNames.map { table.column(named: $0)! }
+            writer.upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quoted) (" + writer.upsertColumns.map { Identifier.quote($0.name) }.joined(separator: ", ")
+                + ") VALUES (" + Array(repeating: "?", count: writer.upsertColumns.count).joined(separator: ", ") + ")")
         }
-        try SQLiteBinding.execute(statement, zip(values.members, columns).map { ($0.value, $1.type) }, db: db)
+        try SQLiteBinding.execute(writer.upsert!, zip(values.members, writer.upsertColumns).map { ($0.value, $1.type) }, db: db)
         if session.recordsEvents { session.record(ChangeEvent(kind: existed ? .update : .insert, table: table.name, key: .string(key.dataId), record: values)) }
     }
 }
