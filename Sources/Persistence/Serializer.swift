@@ -19,7 +19,7 @@ public struct JSONSerializer: Serializer {
 
     public func serialize(_ value: JSONValue, bucket: String, key: String) throws -> [UInt8] {
         if case .bytes(let bytes) = value { return [0] + bytes }
-        return Array(JSONWriter.write(value).utf8)
+        return JSONWriter.bytes(value)
     }
 
     public func deserialize(_ bytes: [UInt8], bucket: String, key: String) throws -> JSONValue {

@@ -11,7 +11,7 @@ import Persistence
 /// ```
 ///
 /// `get` runs inline on the JS thread: a cache hit is a dictionary look-up, and a miss one primary
-/// key read on a reader connection of the WAL pool, which never waits for the writer. Everything
+/// key read on the store's own WAL reader connection, which never waits for the writer. Everything
 /// else runs on a worker.
 public struct KeyValueService: BridgeService {
     public let target = "kv"
@@ -30,11 +30,10 @@ public struct KeyValueService: BridgeService {
             "setMany": .worker { call in
                 try await bridged {
                     let bucket = call.params["bucket"]?.stringValue ?? ""
-                    let items = (call.params["items"]?.arrayValue ?? []).enumerated().map { i, value in
-                        var object = value.objectValue ?? [:]
-                        if object["bucket"] == nil { object["bucket"] = .string(bucket) }
-                        return item(.object(object), path: "/items/\(i)")
-                    }
+                    let list = call.params["items"]?.arrayValue ?? []
+                    var items: [KeyValueStore.Item] = []
+                    items.reserveCapacity(list.count)
+                    for (i, value) in list.enumerated() { items.append(item(value, path: "/items/\(i)", bucket: bucket)) }
                     return ["written": .number(Double(try await store(call).setMany(items)))]
                 }
             },
@@ -78,8 +77,10 @@ public struct KeyValueService: BridgeService {
         try KeyValueStore.shared(directory: call.app.dataDirectory)
     }
 
-    private func item(_ params: JSONValue, path: String) -> KeyValueStore.Item {
-        KeyValueStore.Item(bucket: params["bucket"]?.stringValue ?? "", key: params["key"]?.stringValue ?? "",
+    /// The item `params` describe; `bucket` when it names none (setMany's items take the call's).
+    /// Read in place: copying each item's object to add the bucket cost more than storing it.
+    private func item(_ params: JSONValue, path: String, bucket: String = "") -> KeyValueStore.Item {
+        KeyValueStore.Item(bucket: params["bucket"]?.stringValue ?? bucket, key: params["key"]?.stringValue ?? "",
                            value: params["value"] ?? .null, metadata: params["metadata"] ?? .null,
                            ttlSeconds: params["ttlSeconds"]?.numberValue, path: path)
     }
