@@ -121,12 +121,17 @@ public final class DataCenter: Sendable {
     private func transaction<T>(_ db: Database, _ body: (WriteSession) throws -> T) throws -> T {
         let session = WriteSession(db: db, deferredInserts: deferredInserts)
         var result: T?
-        try db.inTransaction(.immediate) {
-            try deferredInserts.loadIfNeeded(db)
-            result = try body(session)
-            return .commit
+        do {
+            try db.inTransaction(.immediate) {
+                result = try body(session)
+                return .commit
+            }
+        } catch {
+            // The map may have read what the rollback undid.
+            deferredInserts.reset()
+            throw error
         }
-        deferredInserts.apply(session.deferredChanges)
+        session.commitDeferredInserts()
         changes.publish(session.events, dropped: session.droppedEvents)
         return result!
     }

@@ -9,52 +9,54 @@ import GRDB
 /// The invariant: an insert operation in `_hybrid_sync_outbox` whose data is NULL names a row that
 /// has not changed since it was inserted. Whatever changes a two-way row first writes the row, as it
 /// is, into that operation (``SyncJournal/materializeDeferredInserts(matching:table:in:)`` in
-/// `Table.update` and `Table.delete`, ``SyncJournal/materialize(_:table:dataId:in:)`` where a sync
-/// execution rewrites a row, ``SyncJournal/materializeAllDeferredInserts(schema:db:)`` before a
+/// `Table.update` and `Table.delete`, ``SyncJournal/materialize(_:seq:table:dataId:in:)`` where a
+/// sync execution rewrites a row, ``SyncJournal/materializeAllDeferredInserts(schema:db:)`` before a
 /// migration).
 ///
-/// This map (table → key → outbox seq) finds those operations without an index on the outbox. It
-/// is read from the outbox at the start of the first write transaction, and a transaction's
-/// additions and removals reach it only if the transaction commits (``WriteSession``), so it never
-/// misses an operation on disk. An entry may outlive its operation (after a rolled-back insert, a
-/// conflict dropped): the materializing UPDATE checks the entry it writes.
+/// This map (table → key → outbox seq) finds those operations without an index on the outbox. A
+/// table's entries are read from the outbox the first time a change to that table asks, so that
+/// inserts cost nothing here until then; from then on, each committed transaction's additions and
+/// removals are applied (``WriteSession``). A rolled-back transaction forgets the whole map (its
+/// reads may have seen what the rollback undid), so it never misses an operation on disk. An entry
+/// may outlive its operation (a conflict dropped): the materializing UPDATE checks what it writes.
 final class DeferredInserts: Sendable {
-    private let committed = Locked<[String: [String: Int64]]?>(nil)
+    private let tables = Locked<[String: [String: Int64]]>([:])
 
-    /// Reads the map from the outbox if it has not been read (or was reset). Called at the start of
-    /// a write transaction, before the transaction changes anything.
-    func loadIfNeeded(_ db: Database) throws {
-        guard committed.withLock({ $0 == nil }) else { return }
-        var map: [String: [String: Int64]] = [:]
+    /// The outbox seq of `dataId`'s deferred insert, as `db` sees it.
+    func seq(table: String, dataId: String, db: Database) throws -> Int64? {
+        try entries(table, db: db)[dataId]
+    }
+
+    func isEmpty(table: String, db: Database) throws -> Bool {
+        try entries(table, db: db).isEmpty
+    }
+
+    private func entries(_ table: String, db: Database) throws -> [String: Int64] {
+        if let loaded = tables.withLock({ $0[table] }) { return loaded }
+        var entries: [String: Int64] = [:]
         if try db.tableExists("_hybrid_sync_outbox") {
-            for row in try Row.fetchAll(db, sql: "SELECT seq, table_name, data_id FROM _hybrid_sync_outbox WHERE type = 'insert' AND data IS NULL") {
-                map[row["table_name"], default: [:]][row["data_id"]] = row["seq"]
-            }
+            let rows = try Row.fetchAll(db, sql: "SELECT seq, data_id FROM _hybrid_sync_outbox WHERE table_name = ? AND type = 'insert' AND data IS NULL",
+                                        arguments: [table])
+            for row in rows { entries[row["data_id"]] = row["seq"] }
         }
-        committed.withLock { $0 = map }
+        tables.withLock { $0[table] = entries }
+        return entries
     }
 
-    /// Forgets the map; the next write transaction reads it again.
-    func reset() { committed.withLock { $0 = nil } }
+    /// Forgets every table's entries; they are read again when next asked for.
+    func reset() { tables.withLock { $0.removeAll() } }
 
-    func seq(table: String, dataId: String) -> Int64? {
-        committed.withLock { $0?[table]?[dataId] }
-    }
-
-    func isEmpty(table: String) -> Bool {
-        committed.withLock { $0?[table]?.isEmpty ?? true }
-    }
-
-    /// A committed transaction's changes: a seq added, or nil for an entry removed.
-    func apply(_ changes: [String: [String: Int64?]]) {
-        guard !changes.isEmpty else { return }
-        committed.withLock { map in
-            guard map != nil else { return }
+    /// A committed transaction's changes, to the tables already read: first `changed` (a seq added,
+    /// nil for an entry settled), then `added`, which came after all of those.
+    func apply(changed: [String: [String: Int64?]], added: ArraySlice<(table: String, dataId: String, seq: Int64)>) {
+        guard !changed.isEmpty || !added.isEmpty else { return }
+        tables.withLock { tables in
+            guard !tables.isEmpty else { return }
             // In place: a copy of a table's entries per commit would make bulk inserts quadratic.
-            for (table, entries) in changes {
-                for (dataId, seq) in entries { map![table, default: [:]][dataId] = seq }
-                if map![table]?.isEmpty == true { map![table] = nil }
+            for (table, entries) in changed where tables[table] != nil {
+                for (dataId, seq) in entries { tables[table]![dataId] = seq }
             }
+            for entry in added where tables[entry.table] != nil { tables[entry.table]![entry.dataId] = entry.seq }
         }
     }
 }

@@ -114,11 +114,11 @@ enum SyncJournal {
     /// Before an update or delete: the rows it matches that still have a deferred insert take
     /// their current values into it.
     static func materializeDeferredInserts(matching query: QueryCommand, table: TableSchema, in session: WriteSession) throws {
-        guard table.sync?.mode == .twoWay, session.mayHaveDeferredInserts(table: table.name) else { return }
+        guard table.sync?.mode == .twoWay, try session.mayHaveDeferredInserts(table: table.name) else { return }
         let key = table.primaryKey[0]
         let matching = try QueryCommand(table: table, where: query.filter)
         for row in try Table(schema: table).find(matching, in: session) {
-            guard let dataId = row[key]?.stringValue, let seq = session.deferredInsert(table: table.name, dataId: dataId) else { continue }
+            guard let dataId = row[key]?.stringValue, let seq = try session.deferredInsert(table: table.name, dataId: dataId) else { continue }
             try materialize(row, seq: seq, table: table, dataId: dataId, in: session)
         }
     }

@@ -19,7 +19,7 @@ public final class WriteSession: ReadSession {
     let recordsEvents: Bool
     /// The database's deferred inserts as committed, and this transaction's changes to them, which
     /// reach the map only if the transaction commits: inserts appended (the bulk path's cost is an
-    /// append), and settled entries, with the inserts indexed on the first look-up.
+    /// append), and settled entries, with the inserts indexed when a look-up or a settle needs it.
     private let deferredInserts: DeferredInserts
     private var deferredAdded: [(table: String, dataId: String, seq: Int64)] = []
     private var deferredIndexed = 0
@@ -37,10 +37,9 @@ public final class WriteSession: ReadSession {
         deferredAdded.append((table, dataId, seq))
     }
 
-    /// This transaction's changes to the deferred inserts: a seq added, nil for one settled.
-    var deferredChanges: [String: [String: Int64?]] {
-        indexDeferredInserts()
-        return deferredChanged
+    /// Hands this transaction's changes to the map; called once it has committed.
+    func commitDeferredInserts() {
+        deferredInserts.apply(changed: deferredChanged, added: deferredAdded[deferredIndexed...])
     }
 
     private func indexDeferredInserts() {
@@ -52,17 +51,17 @@ public final class WriteSession: ReadSession {
     }
 
     /// The outbox seq of `dataId`'s deferred insert, as this transaction sees it.
-    func deferredInsert(table: String, dataId: String) -> Int64? {
+    func deferredInsert(table: String, dataId: String) throws -> Int64? {
         indexDeferredInserts()
         if let change = deferredChanged[table]?[dataId] { return change }
-        return deferredInserts.seq(table: table, dataId: dataId)
+        return try deferredInserts.seq(table: table, dataId: dataId, db: db)
     }
 
     /// Whether `table` may have deferred inserts (false positives allowed, no false negatives).
-    func mayHaveDeferredInserts(table: String) -> Bool {
+    func mayHaveDeferredInserts(table: String) throws -> Bool {
         indexDeferredInserts()
         if let changes = deferredChanged[table], changes.values.contains(where: { $0 != nil }) { return true }
-        return !deferredInserts.isEmpty(table: table)
+        return try !deferredInserts.isEmpty(table: table, db: db)
     }
 
     /// `dataId`'s insert carries its row now (or is gone).
