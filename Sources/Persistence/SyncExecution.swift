@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import JSON
 import SyncProtocol
 
@@ -48,14 +49,21 @@ struct SyncExecution {
 
     private var db: Database { session.db }
 
-    mutating func run() throws -> SyncReplica.Execution {
-        let rows = try Row.fetchAll(db, sql: "SELECT seq, op FROM _hybrid_sync_inbox ORDER BY seq")
-        guard !rows.isEmpty else { return execution }
+    /// `stored`: operations just stored in the to-execute table, by seq, as they were parsed.
+    mutating func run(stored: [Int: JSONValue] = [:]) throws -> SyncReplica.Execution {
+        let seqs = try Int.fetchAll(db, sql: "SELECT seq FROM _hybrid_sync_inbox ORDER BY seq")
+        guard let lastSeq = seqs.last else { return execution }
         try loadOutbox()
         var pulled: [(value: JSONValue, op: SyncOperation)] = []
-        pulled.reserveCapacity(rows.count)
-        for row in rows {
-            let value = try JSONParser.parse(row["op"] as String)
+        pulled.reserveCapacity(seqs.count)
+        let readOne = try db.cachedStatement(sql: "SELECT op FROM _hybrid_sync_inbox WHERE seq = ?")
+        for seq in seqs {
+            let value: JSONValue
+            if let known = stored[seq] {
+                value = known
+            } else {
+                value = try JSONParser.parse(try String.fetchOne(readOne, arguments: [seq]) ?? "null")
+            }
             do {
                 pulled.append((value, try SyncOperation.decode(value, at: "/ops")))
             } catch {
@@ -83,11 +91,24 @@ struct SyncExecution {
                 }
             }
         }
-        try db.execute(sql: "DELETE FROM _hybrid_sync_inbox WHERE seq <= ?", arguments: [rows.last!["seq"] as Int64])
+        try db.execute(sql: "DELETE FROM _hybrid_sync_inbox WHERE seq <= ?", arguments: [lastSeq])
         let saveBase = try db.cachedStatement(sql: "INSERT OR REPLACE INTO _hybrid_sync_base (table_name, data_id, data, deleted, timestamp, op_id) VALUES (?, ?, ?, ?, ?, ?)")
+        let raw = saveBase.sqliteStatement
         for key in changed {
             guard let row = base[key] else { continue }
-            try saveBase.execute(arguments: [key.table, key.dataId, JSONWriter.write(.object(row.data)), row.deleted, row.timestamp, row.opId])
+            // Bound in place: GRDB's argument array cost as much as the row's JSON.
+            sqlite3_reset(raw)
+            SQLiteBinding.bindText(key.table, at: 1, in: raw)
+            SQLiteBinding.bindText(key.dataId, at: 2, in: raw)
+            JSONWriter.bytes(.object(row.data)).withUnsafeBufferPointer { bytes in
+                _ = sqlite3_bind_text(raw, 3, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLiteBinding.transient)
+            }
+            sqlite3_bind_int64(raw, 4, row.deleted ? 1 : 0)
+            sqlite3_bind_double(raw, 5, row.timestamp)
+            SQLiteBinding.bindText(row.opId, at: 6, in: raw)
+            let code = sqlite3_step(raw)
+            sqlite3_reset(raw)
+            guard code == SQLITE_DONE else { throw SQLiteBinding.error(code, db: db, sql: saveBase.sql) }
         }
         try rebase(touched)
         return execution

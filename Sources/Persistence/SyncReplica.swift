@@ -229,11 +229,15 @@ public final class SyncReplica: Sendable {
     /// Executes every pulled operation in one transaction: folds it into the server state, records
     /// conflicts, then rewrites each row it touched as that state with the local operations not yet
     /// pulled back on top. A reader never sees half of a pull.
-    public func executePulled(deviceId: String) throws(PersistenceError) -> Execution {
+    ///
+    /// `stored` are operations this process has just stored with ``storePulled(_:cursor:)``, by
+    /// seq: the execution takes those from memory rather than parse their text again (any other
+    /// entry of the to-execute table, from a run that stopped before executing, is read as usual).
+    public func executePulled(deviceId: String, stored: [Int: JSONValue] = [:]) throws(PersistenceError) -> Execution {
         guard let schema = center.schema else { return Execution() }
         return try center.writeNow { session in
             var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)
-            return try execution.run()
+            return try execution.run(stored: stored)
         }
     }
 

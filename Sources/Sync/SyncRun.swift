@@ -16,6 +16,8 @@ struct SyncRun {
     let pulls: Bool
     /// Operations per packet.
     var packetSize = 1000
+    /// Pulled operations handed to the execution in memory, at most (about 1 KB each).
+    static let executionHandOff = 100_000
 
     struct Totals {
         var pushed = 0, pulled = 0, applied = 0, conflicts = 0, held = 0, failed = 0
@@ -34,21 +36,42 @@ struct SyncRun {
     }
 
     private func pull(into totals: inout Totals) async throws(BridgeError) {
-        var cursor = try bridged { try replica.cursor() }
+        let cursor = try bridged { try replica.cursor() }
+        // What this run stored, handed to the execution so it need not parse it again (bounded:
+        // a larger pull is read back from the to-execute table).
+        var stored: [Int: JSONValue] = [:]
+        var answer = try await pullPage(after: cursor)
         while true {
-            let answer = try await client.get("/v1/pull?deviceId=\(connection.deviceId)&after=\(cursor)&limit=1000")
             guard answer.status == 200, let ops = answer.body["ops"]?.arrayValue, let next = answer.body["cursor"]?.intValue else {
                 throw BridgeError.failed(reason: "server", "pull from \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
                                          details: ["status": .number(Double(answer.status))])
             }
+            let more = answer.body["more"]?.boolValue == true && !ops.isEmpty
+            // The next page travels while this one is stored (cancelled with this scope on a throw).
+            async let following = more ? pullPage(after: next) : nil
             try bridged { try replica.storePulled(ops, cursor: next) }
+            if stored.count + ops.count <= Self.executionHandOff {
+                for op in ops { if let seq = op["seq"]?.intValue { stored[seq] = op } }
+            }
             totals.pulled += ops.count
-            cursor = next
-            if answer.body["more"]?.boolValue != true || ops.isEmpty { break }
+            let nextAnswer: SyncServerClient.Answer?
+            do {
+                nextAnswer = try await following
+            } catch let error as BridgeError {
+                throw error
+            } catch {
+                throw BridgeError.failed(reason: "server", "pull from \(connection.server) failed: \(error)")
+            }
+            guard let nextAnswer else { break }
+            answer = nextAnswer
         }
-        let execution = try bridged { try replica.executePulled(deviceId: connection.deviceId) }
+        let execution = try bridged { try replica.executePulled(deviceId: connection.deviceId, stored: stored) }
         totals.applied += execution.applied
         totals.conflicts += execution.conflicts
+    }
+
+    private func pullPage(after cursor: Int) async throws(BridgeError) -> SyncServerClient.Answer {
+        try await client.get("/v1/pull?deviceId=\(connection.deviceId)&after=\(cursor)&limit=1000")
     }
 
     private func push(into totals: inout Totals) async throws(BridgeError) {
