@@ -120,20 +120,25 @@ public final class DataCenter: Sendable {
 
     private func transaction<T>(_ db: Database, _ body: (WriteSession) throws -> T) throws -> T {
         let session = WriteSession(db: db, deferredInserts: deferredInserts)
-        var result: T?
+        // BEGIN and COMMIT as prepared statements: GRDB's inTransaction parses and runs them
+        // through its general statement path each time, a tenth of a one-row transaction.
+        let begin = try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION")
+        let commit = try db.cachedStatement(sql: "COMMIT TRANSACTION")
+        try SQLiteBinding.execute(begin, [], db: db)
+        let result: T
         do {
-            try db.inTransaction(.immediate) {
-                result = try body(session)
-                return .commit
-            }
+            result = try body(session)
+            try SQLiteBinding.execute(commit, [], db: db)
         } catch {
+            // SQLite may have rolled back on its own already (some failed COMMITs, SQLITE_FULL).
+            if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
             // The map may have read what the rollback undid.
             deferredInserts.reset()
             throw error
         }
         session.commitDeferredInserts()
         changes.publish(session.events, dropped: session.droppedEvents)
-        return result!
+        return result
     }
 
     // MARK: - Schema and migrations
