@@ -99,7 +99,7 @@ struct DataCenterTests {
         let tasks = try center.table("tasks")
         async let woken = center.changes.watch(since: nil, tables: nil, timeoutMs: 5_000)
         while center.changes.waiterCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        try await center.write { session in try tasks.insert([["title": "x"] as JSONObject], in: session) }
+        _ = try await center.write { session in try tasks.insert([["title": "x"] as JSONObject], in: session) }
         #expect(await woken.events.map(\.kind) == [.insert])
         let empty = await center.changes.watch(since: nil, tables: nil, timeoutMs: 20)
         #expect(empty.events.isEmpty)
@@ -131,7 +131,7 @@ struct DataCenterTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let center = try await open(directory)
-        try await center.write { session in try center.table("tasks").insert([["title": "kept"] as JSONObject], in: session) }
+        _ = try await center.write { session in try center.table("tasks").insert([["title": "kept"] as JSONObject], in: session) }
         let again = try DataCenterRegistry().dataCenter(directory: directory.path, name: "tasks", create: false)
         let tasks = try again.table("tasks")
         #expect(try again.readNow { session in try tasks.count(QueryCommand(table: tasks.schema), in: session) } == 1)
