@@ -73,6 +73,8 @@ let package = Package(
                                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Test support: a fault-injecting HTTP proxy on 127.0.0.1 for the sync tests and benchmarks.
         .target(name: "FaultProxy"),
+        // Test support: where the `hybrid` executable the tests run as a child was built.
+        .target(name: "BuiltHybrid"),
         .executableTarget(
             name: "hybrid",
             dependencies: [
@@ -87,13 +89,13 @@ let package = Package(
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON"], exclude: ["Goldens", "tmux-interactive.sh"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON", "BuiltHybrid"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "BuiltHybrid"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                          .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "FaultProxy", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "FaultProxy", "BuiltHybrid", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON",
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "BuiltHybrid",
                                                        .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),

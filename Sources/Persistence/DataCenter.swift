@@ -124,11 +124,11 @@ public final class DataCenter: Sendable {
         // through its general statement path each time, a tenth of a one-row transaction.
         let begin = try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION")
         let commit = try db.cachedStatement(sql: "COMMIT TRANSACTION")
-        try SQLiteBinding.execute(begin, [], db: db)
+        try SQLiteBinding.step(begin, db: db)
         let result: T
         do {
             result = try body(session)
-            try SQLiteBinding.execute(commit, [], db: db)
+            try SQLiteBinding.step(commit, db: db)
         } catch {
             // SQLite may have rolled back on its own already (some failed COMMITs, SQLITE_FULL).
             if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }

@@ -220,9 +220,7 @@ public final class KeyValueStore: Sendable {
         sqlite3_bind_int64(raw, 5, Int64(now))
         sqlite3_bind_int64(raw, 6, Int64(now))
         if let expiresAt { SQLiteBinding.bind(.number(expiresAt), as: .integer, at: 7, in: raw) } else { sqlite3_bind_null(raw, 7) }
-        let code = sqlite3_step(raw)
-        sqlite3_reset(raw)
-        guard code == SQLITE_DONE else { throw SQLiteBinding.error(code, db: session.db, sql: upsert.sql) }
+        try SQLiteBinding.step(upsert, db: session.db)
         var id: Int64 = 0
         var createdAt = now
         if let lookup {

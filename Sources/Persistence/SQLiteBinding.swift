@@ -45,6 +45,22 @@ enum SQLiteBinding {
         }
     }
 
+    /// Binds UTF-8 `bytes` (JSON written with ``JSONWriter/bytes(_:options:)``) as text.
+    static func bindText(_ bytes: [UInt8], at index: Int32, in statement: OpaquePointer) {
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = sqlite3_bind_text(statement, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                                  Int32(buffer.count), transient)
+        }
+    }
+
+    /// Steps a statement whose values are already bound to its end, and resets it.
+    static func step(_ statement: Statement, db: Database) throws {
+        let raw = statement.sqliteStatement
+        let code = sqlite3_step(raw)
+        sqlite3_reset(raw)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code, db: db, sql: statement.sql) }
+    }
+
     static func column(_ index: Int32, as type: ColumnType, in statement: OpaquePointer) -> JSONValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_NULL:
@@ -72,9 +88,7 @@ enum SQLiteBinding {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
         for (i, (value, type)) in arguments.enumerated() { bind(value, as: type, at: Int32(i + 1), in: raw) }
-        let code = sqlite3_step(raw)
-        defer { sqlite3_reset(raw) }
-        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code, db: db, sql: statement.sql) }
+        try step(statement, db: db)
     }
 
     /// Binds `arguments`, then calls `row` for each result row; resets the statement at the end.

@@ -100,15 +100,11 @@ struct SyncExecution {
             sqlite3_reset(raw)
             SQLiteBinding.bindText(key.table, at: 1, in: raw)
             SQLiteBinding.bindText(key.dataId, at: 2, in: raw)
-            JSONWriter.bytes(.object(row.data)).withUnsafeBufferPointer { bytes in
-                _ = sqlite3_bind_text(raw, 3, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLiteBinding.transient)
-            }
+            SQLiteBinding.bindText(JSONWriter.bytes(.object(row.data)), at: 3, in: raw)
             sqlite3_bind_int64(raw, 4, row.deleted ? 1 : 0)
             sqlite3_bind_double(raw, 5, row.timestamp)
             SQLiteBinding.bindText(row.opId, at: 6, in: raw)
-            let code = sqlite3_step(raw)
-            sqlite3_reset(raw)
-            guard code == SQLITE_DONE else { throw SQLiteBinding.error(code, db: db, sql: saveBase.sql) }
+            try SQLiteBinding.step(saveBase, db: db)
         }
         try rebase(touched)
         return execution

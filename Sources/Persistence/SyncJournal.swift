@@ -71,18 +71,9 @@ enum SyncJournal {
             SQLiteBinding.bindText(table, at: 2, in: raw)
             SQLiteBinding.bindText(dataId, at: 3, in: raw)
             SQLiteBinding.bindText(type, at: 4, in: raw)
-            if let data {
-                JSONWriter.bytes(data).withUnsafeBufferPointer { bytes in
-                    _ = sqlite3_bind_text(raw, 5, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                                          SQLiteBinding.transient)
-                }
-            } else {
-                sqlite3_bind_null(raw, 5)
-            }
+            if let data { SQLiteBinding.bindText(JSONWriter.bytes(data), at: 5, in: raw) } else { sqlite3_bind_null(raw, 5) }
             sqlite3_bind_double(raw, 6, SyncJournal.timestamp())
-            let code = sqlite3_step(raw)
-            defer { sqlite3_reset(raw) }
-            guard code == SQLITE_DONE else { throw SQLiteBinding.error(code, db: db, sql: statement.sql) }
+            try SQLiteBinding.step(statement, db: db)
         }
     }
 
@@ -90,10 +81,21 @@ enum SyncJournal {
 
     /// The row `dataId` of `table` as the table stores it now, every column, bookkeeping included;
     /// nil if there is none. Read past a one-way table's hiding of logically deleted rows.
+    /// One point read on a cached statement: a push calls this once per deferred insert or dirty
+    /// row, so it builds no schema copy and compiles no query.
     static func storedRow(_ table: TableSchema, dataId: String, db: Database) throws -> JSONObject? {
-        let plain = TableSchema(name: table.name, columns: table.columns, primaryKey: table.primaryKey)
-        let query = try QueryCommand(table: plain, where: .object([table.primaryKey[0]: .string(dataId)]))
-        return try Table(schema: plain).find(query, in: ReadSession(db: db)).first
+        let sql = "SELECT " + table.columns.map { Identifier.quote($0.name) }.joined(separator: ", ") + " FROM " + Identifier.quote(table.name)
+            + " WHERE " + Identifier.quote(table.primaryKey[0]) + " = ?"
+        var found: JSONObject?
+        try SQLiteBinding.query(try db.cachedStatement(sql: sql), [(.string(dataId), .text)], db: db) { row in
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(table.columns.count)
+            for (i, column) in table.columns.enumerated() {
+                members.append((key: column.name, value: SQLiteBinding.column(Int32(i), as: column.type, in: row)))
+            }
+            found = JSONObject(members)
+        }
+        return found
     }
 
     /// What a deferred insert carries: its row as stored (it has not changed since the insert).

@@ -1,3 +1,4 @@
+import BuiltHybrid
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ struct PatchCommandTests {
     /// The `hybrid` built beside this test bundle (`HYBRID_BINARY` may point at another).
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["HYBRID_BINARY"], !path.isEmpty { return path }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hybrid").path
+        return BuiltHybrid.path ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hybrid").path
     }
 
     struct Run {

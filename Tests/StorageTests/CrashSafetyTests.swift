@@ -1,3 +1,4 @@
+import BuiltHybrid
 import Foundation
 import JSON
 import Persistence
@@ -8,15 +9,7 @@ import Testing
 /// `PRAGMA integrity_check` and hold every acknowledged write.
 @Suite("Crash safety", .serialized)
 struct CrashSafetyTests {
-    /// The `hybrid` built beside the test bundle (`.build*/debug/hybrid`).
-    static var hybrid: String? {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle, bundle.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("hybrid").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
+    static var hybrid: String? { BuiltHybrid.path }
 
     static let writer = """
         const run = Number(Hybrid.args[0]);

@@ -1,3 +1,4 @@
+import BuiltHybrid
 import Foundation
 import JSON
 import Testing
@@ -7,14 +8,7 @@ import Testing
 /// only syncs must leave the device equal to the server, with every write it acknowledged present.
 @Suite("sync: a client killed mid-sync", .serialized)
 struct SyncCrashTests {
-    static var hybrid: String? {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle, bundle.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("hybrid").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
+    static var hybrid: String? { BuiltHybrid.path }
 
     static let client = """
         const [server, round, mode] = Hybrid.args;

@@ -1,3 +1,4 @@
+import BuiltHybrid
 import Foundation
 import Testing
 
@@ -5,13 +6,7 @@ import Testing
 /// screen out with capture-pane. Needs tmux and the `hybrid` binary built next to the tests.
 enum Tmux {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var hybrid: String? {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir.appendingPathComponent("hybrid"), dir.deletingLastPathComponent().appendingPathComponent("hybrid")] {
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
-        }
-        return nil
-    }
+    static var hybrid: String? { BuiltHybrid.path }
     /// Opt-in (`VIEWS_TMUX=1`): under `swift test` these hang in this checkout (not yet understood);
     /// `Tests/ViewsTests/tmux-interactive.sh` runs the same checks from a shell.
     static var available: Bool {
