@@ -40,7 +40,7 @@ let package = Package(
         // Envelopes, the service registry, contracts and their schema validator, grants.
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
         // SQLite through GRDB, below the services that share it (storage, later sync).
-        .target(name: "Persistence", dependencies: ["Bridge", "JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Persistence", dependencies: ["Bridge", "Engine", "JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
         .target(name: "SyncProtocol", dependencies: ["JSON"]),
         // HTTP over libcurl's multi interface on one thread: below the services that share it
@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CurlTransport", dependencies: ["CCurl", "Bridge", "JSON"]),
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON"]),
-        .target(name: "Storage", dependencies: ["Bridge", "Persistence", "JSON"]),
+        .target(name: "Storage", dependencies: ["Bridge", "Engine", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON"]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncProtocol", "JSON"]),

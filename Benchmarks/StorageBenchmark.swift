@@ -10,7 +10,8 @@ import Persistence
 ///
 /// - Native `Table` insert of N rows × 10 columns in one transaction, and fetch of 2N rows, against
 ///   the same through the raw SQLite C API (prepare, bind, step; read columns into Swift values).
-/// - From JS through the bridge: bulk insert (one call, one transaction), `kv.get` hits and misses,
+/// - From JS through the bridge: bulk insert (one call, one transaction), `kv.get` hits (in the JS
+///   client's cache, and through the bridge in the native cache) and misses,
 ///   `kv.set` one per transaction, `kv.setMany`, and commit → `watch` latency; the baselines are
 ///   the native insert rate, `bridge.echo` (the bridge's floor) and an insert's own round trip.
 public struct StorageBenchmark {
@@ -200,14 +201,20 @@ public struct StorageBenchmark {
             best = Math.min(best, (now() - t0) / 1000);
           }
           report.setMany = K / best;
-          let missBest = Infinity, hitBest = Infinity, echoBest = Infinity;
+          let missBest = Infinity, hitBest = Infinity, nativeHitBest = Infinity, echoBest = Infinity;
           for (let r = 0; r < 3; r++) {
             const bucket = "b" + r;
+            // First reads: both caches miss, the item is read from SQLite.
             missBest = Math.min(missBest, await lanes(K, 256, async (i) => {
-              const e = await Hybrid.call("kv", "get", { bucket, key: "k" + i });
+              const e = await Hybrid.kv.get({ bucket, key: "k" + i });
               if (e.value.i !== i) throw new Error("wrong value");
             }));
+            // Hybrid.kv.get hits the JS cache; Hybrid.call crosses the bridge to the native cache.
             hitBest = Math.min(hitBest, await lanes(K, 256, async (i) => {
+              const e = await Hybrid.kv.get({ bucket, key: "k" + i });
+              if (e.value.i !== i) throw new Error("wrong value");
+            }));
+            nativeHitBest = Math.min(nativeHitBest, await lanes(K, 256, async (i) => {
               const e = await Hybrid.call("kv", "get", { bucket, key: "k" + i });
               if (e.value.i !== i) throw new Error("wrong value");
             }));
@@ -216,7 +223,9 @@ public struct StorageBenchmark {
               if (e.key !== "k" + i) throw new Error("wrong echo");
             }));
           }
-          report.getMiss = K / missBest; report.getHit = K / hitBest; report.echo = K / echoBest;
+          report.getMiss = K / missBest; report.getHit = K / hitBest; report.nativeHit = K / nativeHitBest; report.echo = K / echoBest;
+          const stats = Hybrid.kv.cacheStats();
+          if (stats.hits < 3 * K) throw new Error("the JS cache missed hits: " + JSON.stringify(stats));
 
           // kv.set, one transaction each, 64 in flight.
           const S = Math.min(N, 20000);
@@ -258,10 +267,11 @@ public struct StorageBenchmark {
         if nativeInsertRate > 0 {
             print("    baseline (b) native Table.insert: \(BenchmarkTable.format(nativeInsertRate)) rows/s; ratio (b)/(e): \(BenchmarkTable.format(nativeInsertRate / value("bulkInsert")))x")
         }
-        print(BenchmarkTable.row("(f) kv.get, cache hit", value("getHit"), unit: "ops/s") + "   (goal >= 500000)")
-        print(BenchmarkTable.row("(g) kv.get, cache miss", value("getMiss"), unit: "ops/s") + "   (goal >= 100000)")
+        print(BenchmarkTable.row("(f) Hybrid.kv.get, cache hit (JS cache)", value("getHit"), unit: "ops/s") + "   (goal >= 500000)")
+        print(BenchmarkTable.row("    Hybrid.call kv.get, hit (native cache)", value("nativeHit"), unit: "ops/s"))
+        print(BenchmarkTable.row("(g) Hybrid.kv.get, cache miss", value("getMiss"), unit: "ops/s") + "   (goal >= 100000)")
         print(BenchmarkTable.row("    baseline: bridge.echo same params", value("echo"), unit: "ops/s"))
-        print("    ratio echo/hit: \(BenchmarkTable.format(value("echo") / value("getHit")))x, echo/miss: \(BenchmarkTable.format(value("echo") / value("getMiss")))x")
+        print("    ratio hit/echo: \(BenchmarkTable.format(value("getHit") / value("echo")))x, native hit/echo: \(BenchmarkTable.format(value("nativeHit") / value("echo")))x, miss/echo: \(BenchmarkTable.format(value("getMiss") / value("echo")))x")
         print(BenchmarkTable.row("(h) kv.set, one per transaction", value("set"), unit: "ops/s") + "   (goal >= 30000)")
         print(BenchmarkTable.row("(i) kv.setMany", value("setMany"), unit: "items/s") + "   (goal >= 150000)")
         print(BenchmarkTable.row("(j) commit -> watch resolved, p50", value("watchP50"), unit: "ms"))

@@ -177,10 +177,7 @@ struct BenchDevice: Sendable {
         var params = params
         if params["database"] == nil { params["database"] = "bench" }
         let call = ServiceCall(target: service.target, action: action, params: .object(params), app: app)
-        switch service.actions[action]!.placement {
-        case .inline(let body): return try body(call)
-        case .worker(let body): return try await body(call)
-        }
+        return try await service.actions[action]!.perform(call)
     }
 }
 

@@ -71,6 +71,18 @@ function call(target, action, params = {}, options = undefined) {
 }
 
 /**
+ * For runtime clients: the answer of an inline action (kv.get) itself rather than a promise of
+ * it, or a HybridError thrown. An action that answers later gives a promise, as `call` does.
+ */
+function answerNow(target, action, params) {
+  const id = nextId++;
+  const answer = native.call(id, routeOf(target, action), params, undefined);
+  if (answer === FAILED) throw new HybridError(native.takeError());
+  if (answer === PENDING) return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  return answer;
+}
+
+/**
  * Calls `target.action` again and again, handing each result to `onEvent`: the way to receive
  * events when native never calls JS on its own. When a result carries `seq` (or `cursor`), the
  * next call asks for what came after it through `since`.
@@ -135,7 +147,7 @@ if (typeof globalThis.AbortController !== "function") {
 // their namespaces to `native.hybrid`; the host freezes it once they all have run.
 const Hybrid = { call, subscribe, targets, HybridError, args: Object.freeze(native.args || []) };
 native.hybrid = Hybrid;
-native.client = { call, subscribe };
+native.client = { call, subscribe, answerNow };
 Object.defineProperty(globalThis, "Hybrid", { value: Hybrid, enumerable: false });
 """#),
         // js/runtime/view.js
@@ -239,6 +251,146 @@ async function run(handlers, options = {}) {
 }
 
 native.hybrid.view = Object.freeze({ run, mount, update, patch, frame, unmount, nextEvent, press, key });
+"""#),
+        // js/runtime/kv.js
+        (name: "kv.js", source: #"""
+"use strict";
+// The JS client of the `kv` target (SPEC §5): each action as a method, `Hybrid.kv.set({bucket,
+// key, value})`, and a read cache in JS in front of the native one, so that a `get` that hits
+// never crosses the bridge.
+//
+// Why the cache is never stale: native bumps a counter at every commit to the app's store, after
+// the commit is visible. This client reads the counter as memory (native.counters.kv.commits, a
+// Uint32Array over the native word), without a call, and drops the whole cache whenever it has
+// moved. A get that misses remembers its answer only if no commit came between the moment it read
+// the counter and its answer. So once a write has resolved, no get returns what it replaced, from
+// this app or any other code in the process writing the same store.
+
+const { call, answerNow } = native.client;
+const commits = native.counters.kv ? native.counters.kv.commits : null;
+
+/**
+ * Roughly how much the cached entries may hold, in UTF-16 units of their JSON: about 2 bytes of
+ * heap each, so the default, 32 Mi units, is about the native cache's 64 MiB.
+ */
+let capacity = 32 * 1024 * 1024;
+/** bucket and key → { entry, size }, oldest use first. */
+const entries = new Map();
+let held = 0;
+let seen = commits === null ? 0 : commits[0];
+const stats = { hits: 0, misses: 0 };
+
+function dropAll() {
+  entries.clear();
+  held = 0;
+}
+
+// A deep copy of a JSON value: what a hit hands out, so callers never share the cached one.
+function copy(value) {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copy(value[i]);
+    return out;
+  }
+  if (ArrayBuffer.isView(value)) return value.slice();
+  const out = {};
+  for (const name in value) out[name] = copy(value[name]);
+  return out;
+}
+
+// Roughly what `value` weighs, in UTF-16 units of its JSON: what the bound counts.
+function sizeOf(value) {
+  switch (typeof value) {
+    case "string": return value.length + 2;
+    case "object": break;
+    default: return 8;
+  }
+  if (value === null) return 4;
+  if (ArrayBuffer.isView(value)) return value.byteLength * 4;
+  let size = 2;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) size += sizeOf(value[i]) + 1;
+  } else {
+    for (const name in value) size += name.length + 4 + sizeOf(value[name]);
+  }
+  return size;
+}
+
+function remember(id, entry, size) {
+  if (size > capacity / 8) return;
+  const earlier = entries.get(id);
+  if (earlier !== undefined) {
+    entries.delete(id);
+    held -= earlier.size;
+  }
+  entries.set(id, { entry, size });
+  held += size;
+  trim();
+}
+
+// Drops the least recently used entries until the cache fits its bound.
+function trim() {
+  for (const [oldest, { size }] of entries) {
+    if (held <= capacity) break;
+    entries.delete(oldest);
+    held -= size;
+  }
+}
+
+function get(params, options) {
+  const bucket = params && params.bucket;
+  const key = params && params.key;
+  // Anything unusual (bad params, a signal, a timeout) takes the bridge, which checks it.
+  if (commits === null || typeof bucket !== "string" || typeof key !== "string" || options !== undefined) {
+    return call("kv", "get", params, options);
+  }
+  const now = commits[0];
+  if (now !== seen) {
+    dropAll();
+    seen = now;
+  }
+  const id = bucket.length + ":" + bucket + key;
+  const cached = entries.get(id);
+  if (cached !== undefined) {
+    const entry = cached.entry;
+    if (entry === null || entry.expiresAt === null || entry.expiresAt > Date.now()) {
+      stats.hits++;
+      entries.delete(id);
+      entries.set(id, cached);
+      return Promise.resolve(copy(entry));
+    }
+    entries.delete(id);
+    held -= cached.size;
+  }
+  stats.misses++;
+  // kv.get is inline: its answer (or error) is here at once, with no promise to wait for.
+  let entry;
+  try {
+    entry = answerNow("kv", "get", { bucket, key });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (entry instanceof Promise) return entry;
+  // Kept only if no commit came since the counter was read: the answer may predate it.
+  if (commits[0] === now) remember(id, entry, id.length + 64 + sizeOf(entry));
+  return Promise.resolve(copy(entry));
+}
+
+const client = { get };
+for (const action of ["set", "setMany", "delete", "keys", "defineIndex", "query"]) {
+  client[action] = (params, options) => call("kv", action, params, options);
+}
+/** Hits and misses of the JS cache, and what it holds. */
+client.cacheStats = () => ({ hits: stats.hits, misses: stats.misses, entries: entries.size, size: held, capacity });
+/** Sets the JS cache's bound (in UTF-16 units of JSON); 0 turns the cache off. */
+client.setCacheCapacity = (units) => {
+  if (typeof units !== "number" || !(units >= 0)) throw new TypeError("setCacheCapacity: expected a number of units >= 0");
+  capacity = units;
+  trim();
+};
+
+native.hybrid.kv = Object.freeze(client);
 """#),
     ]
 }

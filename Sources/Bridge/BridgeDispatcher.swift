@@ -24,6 +24,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
     let options: BridgeOptions
     let actions: [String: [String: ServiceAction]]
     let contracts: [String: Contract]
+    let counters: [String: [String: SharedCounter]]
 
     // JS thread only.
     /// Every (target, action) pair JS has named, checked once: JS caches the index and passes it
@@ -36,6 +37,8 @@ public final class BridgeDispatcher: @unchecked Sendable {
     private var pendingMarker: JSObjectRef?
     private var failedMarker: JSObjectRef?
     private var lastError: JSONValue = .null
+    /// True while a non-blocking action runs synchronously inside `native.call`.
+    private var receiving = false
     private var engine: JSEngine?
     private var context: ScriptContext?
 
@@ -67,8 +70,17 @@ public final class BridgeDispatcher: @unchecked Sendable {
         var registry = registry
         if registry["bridge"] == nil { registry.register(BridgeTarget(contracts: contracts, grants: app.grants)) }
         var actions: [String: [String: ServiceAction]] = [:]
-        for (target, service) in registry.services { actions[target] = service.actions }
+        var counters: [String: [String: SharedCounter]] = [:]
+        for (target, service) in registry.services {
+            actions[target] = service.actions
+            // Only a granted target's client may read its counters.
+            if app.grants.allows(target: target) {
+                let published = service.sharedCounters(for: app)
+                if !published.isEmpty { counters[target] = published }
+            }
+        }
         self.actions = actions
+        self.counters = counters
         self.contracts = contracts
         self.app = app
         self.options = options
@@ -108,6 +120,16 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return nil
         }
         context.set(native, "args", context.jsValue(from: .array(app.arguments.map { .string($0) })))
+        let counterViews = context.makeObject()
+        for (target, published) in counters {
+            let views = context.makeObject()
+            for (name, counter) in published {
+                guard let view = context.view(of: counter) else { throw ScriptError(name: "Error", message: "cannot map the counter \(target).\(name)") }
+                context.set(views, name, view)
+            }
+            context.set(counterViews, target, views)
+        }
+        context.set(native, "counters", counterViews)
         engine.onShutdown { [unowned self] _ in shutDown() }
         for (name, source) in BridgeClientScript.sources {
             try context.runPrelude(source, url: "hybrid:\(name)", native: native)
@@ -192,36 +214,53 @@ public final class BridgeDispatcher: @unchecked Sendable {
             }
             return context.jsValue(from: result)
         case .worker(let body):
-            let call = PendingCall(target: route.target, action: route.action, route: index)
-            pending[id] = call
-            engine?.hold()
-            if let timeoutMs {
-                call.timer = engine?.addNativeTimer(delayMs: timeoutMs) { [unowned self] in
-                    guard let call = pending[id] else { return }
-                    call.timer = nil
-                    settle(id, error: BridgeError(.timeout, "\(call.target).\(call.action) did not answer within \(Self.format(timeoutMs)) ms"))
-                }
+            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil, body)
+        case .nonBlocking(let body):
+            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: engine?.executor, body)
+        }
+        return pendingMarker
+    }
+
+    /// Runs an asynchronous action as a task (on `executor`, or the global pool when nil) and
+    /// settles the call when it ends, on the JS thread.
+    private func start(_ id: Double, route index: Int, _ serviceCall: ServiceCall, timeoutMs: Double?,
+                       on executor: (any TaskExecutor)?, _ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) {
+        let target = serviceCall.target
+        let action = serviceCall.action
+        let call = PendingCall(target: target, action: action, route: index)
+        pending[id] = call
+        engine?.hold()
+        if let timeoutMs {
+            call.timer = engine?.addNativeTimer(delayMs: timeoutMs) { [unowned self] in
+                guard let call = pending[id] else { return }
+                call.timer = nil
+                settle(id, error: BridgeError(.timeout, "\(call.target).\(call.action) did not answer within \(Self.format(timeoutMs)) ms"))
             }
-            let engine = self.engine
-            let target = route.target
-            let action = route.action
-            call.task = Task.detached { [weak self] in
-                let result: Result<JSONValue, BridgeError>
-                do {
-                    result = .success(try await body(serviceCall))
-                } catch {
-                    result = .failure(Self.bridgeError(from: error, target: target, action: action))
-                }
-                guard let engine, self != nil else { return }
-                engine.post { [weak self] _ in
-                    guard let self else { return }
-                    switch result {
-                    case .success(let value): settle(id, result: value)
-                    case .failure(let error): settle(id, error: error)
-                    }
-                }
+        }
+        let engine = self.engine
+        let operation: @Sendable () async -> Void = { [weak self] in
+            let result: Result<JSONValue, BridgeError>
+            do {
+                result = .success(try await body(serviceCall))
+            } catch {
+                result = .failure(Self.bridgeError(from: error, target: target, action: action))
             }
-            return pendingMarker
+            guard let engine, let self else { return }
+            // A non-blocking action ends where it ran, on the JS thread: settle without a post,
+            // unless `native.call` has not returned yet (JS does not know the call is pending).
+            if engine.isLoopThread && !receiving {
+                settle(id, result)
+            } else {
+                engine.post { [weak self] _ in self?.settle(id, result) }
+            }
+        }
+        if executor == nil {
+            call.task = Task.detached(operation: operation)
+        } else {
+            // Runs here until its first await: the transfer starts without a turn of the loop.
+            receiving = true
+            defer { receiving = false }
+            call.task = Task.immediateDetached(executorPreference: executor, operation: operation)
         }
     }
 
@@ -283,6 +322,13 @@ public final class BridgeDispatcher: @unchecked Sendable {
     }
 
     // MARK: - Answering pending calls
+
+    private func settle(_ id: Double, _ result: Result<JSONValue, BridgeError>) {
+        switch result {
+        case .success(let value): settle(id, result: value)
+        case .failure(let error): settle(id, error: error)
+        }
+    }
 
     private func settle(_ id: Double, result: JSONValue) {
         guard let call = pending[id] else { return }

@@ -1,3 +1,4 @@
+import Engine
 import JSON
 
 /// A native service: a named target with actions (Target-Action, as in CTMediator).
@@ -19,6 +20,14 @@ public protocol BridgeService: Sendable {
     var target: String { get }
     /// Every action, by name. Each must have a contract in `services/<target>.json`.
     var actions: [String: ServiceAction] { get }
+    /// Counters the service's JS client reads without a call, by name, for `app`: the bridge
+    /// hands them to runtime scripts as `native.counters.<target>.<name>`, a `Uint32Array` whose
+    /// `[0]` moves when the service says something changed. None by default.
+    func sharedCounters(for app: AppContext) -> [String: SharedCounter]
+}
+
+extension BridgeService {
+    public func sharedCounters(for app: AppContext) -> [String: SharedCounter] { [:] }
 }
 
 /// One action of a service, and where it runs.
@@ -29,6 +38,12 @@ public struct ServiceAction: Sendable {
         /// On a worker, as a Swift task: for I/O. A timed-out or cancelled call cancels the task,
         /// which the service sees as `Task.isCancelled` or a cancellation handler.
         case worker(@Sendable (ServiceCall) async throws -> JSONValue)
+        /// As a Swift task on the JS thread's executor: for work that only awaits other threads
+        /// (a transfer on the curl thread) and never blocks. The call starts and settles on the JS
+        /// thread, without the two hand-offs to a worker and back that `.worker` costs. Anything
+        /// that may block (a file, SQLite) belongs in `.worker`, or hops off with
+        /// `withTaskExecutorPreference(globalConcurrentExecutor)`.
+        case nonBlocking(@Sendable (ServiceCall) async throws -> JSONValue)
     }
 
     public let placement: Placement
@@ -41,7 +56,20 @@ public struct ServiceAction: Sendable {
         ServiceAction(placement: .worker(body))
     }
 
+    public static func nonBlocking(_ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) -> ServiceAction {
+        ServiceAction(placement: .nonBlocking(body))
+    }
+
     public var runsInline: Bool { if case .inline = placement { true } else { false } }
+
+    /// Runs the action on the calling task, wherever it is placed, without the bridge's checks:
+    /// for tests and tools that call a service directly.
+    public func perform(_ call: ServiceCall) async throws -> JSONValue {
+        switch placement {
+        case .inline(let body): try body(call)
+        case .worker(let body), .nonBlocking(let body): try await body(call)
+        }
+    }
 }
 
 /// What a service receives for one call: validated params and the calling app.

@@ -3,6 +3,7 @@
 // JSContextRefPrivate.h.
 #include <JavaScriptCore/JavaScript.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
 
@@ -19,3 +20,8 @@ JS_EXPORT void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef c
 unsigned int jsc_get_major_version(void);
 unsigned int jsc_get_minor_version(void);
 unsigned int jsc_get_micro_version(void);
+
+/// A 32-bit word that native threads write and JS reads through a Uint32Array over the same
+/// memory (SharedCounter.swift). JS's own loads are plain; these keep the native side ordered.
+static inline void hh_word_increment(uint32_t *word) { __atomic_fetch_add(word, 1, __ATOMIC_RELEASE); }
+static inline uint32_t hh_word_load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }

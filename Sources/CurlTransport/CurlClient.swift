@@ -18,6 +18,9 @@ public struct CurlClient: Sendable {
 
     private init() {}
 
+    /// The curl thread as a task executor, for tasks that only await transfers and never block.
+    public var executor: any TaskExecutor { CurlLoop.shared }
+
     /// Runs `request`, following redirects when it asks to. `allowHost` is asked for the first URL
     /// and for every redirect target; a refusal ends the request with ``TransferError/Reason/denied``.
     public func perform(_ request: TransferRequest, allowHost: @Sendable (String) -> Bool = { _ in true }) async throws(TransferError) -> TransferResponse {

@@ -10,16 +10,22 @@ import Glibc
 ///
 /// Threading contract: the multi handle, the easy handles and ``CurlTransfer``'s state are touched
 /// only on the loop thread. Other threads talk to it through `inbox` and the wake-up call.
-final class CurlLoop: @unchecked Sendable {
+///
+/// It is also a task executor (``CurlClient/executor``): a task that only drives transfers, such
+/// as one shared by several callers, runs here and hands no work to another thread between hops.
+final class CurlLoop: TaskExecutor, @unchecked Sendable {
     static let shared = CurlLoop()
 
     private enum Command {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
+        case run(UnownedJob)
     }
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex<[Command]>([])
+    /// The loop thread's id, set when it starts.
+    private let loopThread = Atomic<UInt>(0)
     // Loop thread only:
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var cancelledEarly: Set<ObjectIdentifier> = []
@@ -47,12 +53,22 @@ final class CurlLoop: @unchecked Sendable {
 
     func cancel(_ transfer: CurlTransfer) { send(.cancel(transfer)) }
 
+    func enqueue(_ job: consuming ExecutorJob) { send(.run(UnownedJob(job))) }
+
+    /// Queues `command` and wakes the loop, once per batch: a command that finds others queued
+    /// knows their sender's wake-up is still to be seen (the loop empties the inbox in one go).
+    /// The loop thread itself (a task running here starts a transfer) needs no wake-up: the loop
+    /// looks at the inbox before it sleeps.
     private func send(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        hh_multi_wakeup(multi)
+        let wasEmpty = inbox.withLock { inbox in
+            inbox.append(command)
+            return inbox.count == 1
+        }
+        if wasEmpty && loopThread.load(ordering: .relaxed) != UInt(pthread_self()) { hh_multi_wakeup(multi) }
     }
 
     private func run() {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         var active: Int32 = 0
         while true {
             let commands = inbox.withLock { inbox -> [Command] in
@@ -64,6 +80,7 @@ final class CurlLoop: @unchecked Sendable {
                 switch command {
                 case .start(let transfer): begin(transfer)
                 case .cancel(let transfer): stop(transfer)
+                case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 }
             }
             hh_multi_perform(multi, &active)
@@ -75,8 +92,10 @@ final class CurlLoop: @unchecked Sendable {
                 transfer.finish(result)
                 release(easy)
             }
+            // Commands queued from this thread since the inbox was emptied must not wait a second.
+            let idle = inbox.withLock { $0.isEmpty }
             var ready: Int32 = 0
-            hh_multi_poll(multi, 1000, &ready)
+            hh_multi_poll(multi, idle ? 1000 : 0, &ready)
         }
     }
 

@@ -4,6 +4,7 @@
 import CJavaScriptCore
 import Glibc
 import JSON
+import Synchronization
 
 /// Options fixed when an engine starts.
 public struct EngineOptions: Sendable {
@@ -55,6 +56,11 @@ public final class JSEngine: @unchecked Sendable {
     private var outcome: EngineOutcome?
     private var idleWaiters: [(EngineOutcome) -> Void] = []
     private var thread: pthread_t?
+    /// The JS thread's id, set once when the loop starts.
+    private let loopThread = Atomic<UInt>(0)
+    /// Runs Swift tasks on the JS thread (``JSLoopExecutor``).
+    /// Set in `init`, before the thread starts; never changed after.
+    public private(set) var executor: JSLoopExecutor!
 
     // JS thread only.
     private var group: JSContextGroupRef!
@@ -79,6 +85,7 @@ public final class JSEngine: @unchecked Sendable {
 
     public init(options: EngineOptions = EngineOptions()) {
         self.options = options
+        executor = JSLoopExecutor(engine: self)
         startThread()
     }
 
@@ -161,6 +168,9 @@ public final class JSEngine: @unchecked Sendable {
         }
     }
 
+    /// Whether the caller runs on this engine's JS thread.
+    public var isLoopThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
+
     // MARK: - JS thread API (call only from the JS thread)
 
     /// Keeps the loop alive while native work is outstanding (a pending bridge call).
@@ -238,6 +248,7 @@ public final class JSEngine: @unchecked Sendable {
     }
 
     private func runLoop() {
+        loopThread.store(UInt(pthread_self()), ordering: .releasing)
         setUpContext()
         while true {
             signal.lock()

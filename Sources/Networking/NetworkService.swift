@@ -23,7 +23,9 @@ public struct NetworkService: BridgeService {
 
     public var actions: [String: ServiceAction] {
         [
-            "request": .worker { call in try await request(call) },
+            // A request only awaits the curl thread, so it runs on the JS thread's executor and
+            // hands no work to a worker; a cached request does its file work on the pool.
+            "request": .nonBlocking { call in try await request(call) },
             "download": .worker { call in try await download(call) },
             "progress": .worker { call in
                 let id = call.params["requestId"]?.stringValue ?? ""
@@ -40,6 +42,14 @@ public struct NetworkService: BridgeService {
         guard request.useCache, let key = request.sharingKey else {
             return try ResponseEncoder.json(try await fetch(request.transfer, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
         }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
+            try await cachedRequest(request, key: key, call: call)
+        }
+    }
+
+    /// A GET through the HTTP cache. It reads and writes files, so it runs on the pool.
+    private func cachedRequest(_ request: NetworkRequest, key: String, call: ServiceCall) async throws(BridgeError) -> JSONValue {
+        let allowHost = call.app.allowsHost
         let cache = HTTPCache.shared(dataDirectory: call.app.dataDirectory)
         let started = CurlClient.nowMs()
         var transfer = request.transfer

@@ -35,7 +35,9 @@ final class SharedTransfers: Sendable {
             let flight = Flight(id: state.nextID)
             let id = flight.id
             // Created under the lock, so the task's removal below cannot run before the insertion.
-            flight.task = Task { [self] in
+            // It runs on the curl thread: it only awaits the transfer, and its callers are resumed
+            // straight from there.
+            flight.task = Task(executorPreference: CurlClient.shared.executor) { [self] in
                 defer { table.withLock { state in if state.flights[key]?.id == id { state.flights[key] = nil } } }
                 return try await perform()
             }

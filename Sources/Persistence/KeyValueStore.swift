@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -86,6 +87,7 @@ public final class KeyValueStore: Sendable {
             else { continue }
             indexes.withLock { $0[bucket] = index }
         }
+        let commits = Self.commitCounter(directory: directory)
         center.changes.onCommit { [cache, reader] events in
             // The reader's snapshot ends first: a get that sees the new generation must read
             // after the commit, or it would cache the value the commit replaced.
@@ -99,6 +101,21 @@ public final class KeyValueStore: Sendable {
                     state.cache.remove(CacheKey(bucket: event.table, key: event.key.stringValue ?? ""))
                 }
             }
+            // Last: a JS client that sees the counter move must find the commit visible here.
+            commits.increment()
+        }
+    }
+
+    private static let commitCounters = Locked<[String: SharedCounter]>([:])
+
+    /// The counter every commit to `directory`'s store bumps, made before the store is opened:
+    /// the kv JS client reads it as memory and drops its own cache when it moves.
+    public static func commitCounter(directory: String) -> SharedCounter {
+        commitCounters.withLock { counters in
+            if let counter = counters[directory] { return counter }
+            let counter = SharedCounter()
+            counters[directory] = counter
+            return counter
         }
     }
 

@@ -1,4 +1,5 @@
 import Bridge
+import Engine
 import JSON
 import Persistence
 
@@ -17,6 +18,12 @@ public struct KeyValueService: BridgeService {
     public let target = "kv"
 
     public init() {}
+
+    /// `commits` moves at every commit to the app's store: `Hybrid.kv.get` keeps a read cache in
+    /// JS and drops it when the counter moves, so a hit never crosses the bridge.
+    public func sharedCounters(for app: AppContext) -> [String: SharedCounter] {
+        ["commits": KeyValueStore.commitCounter(directory: app.dataDirectory)]
+    }
 
     public var actions: [String: ServiceAction] {
         [

@@ -19,6 +19,20 @@ struct BridgeDispatchTests {
         }
     }
 
+    @Test("a non-blocking action starts and resumes on the JS thread, and each call gets its own answer")
+    func nonBlocking() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("""
+                const answers = await Promise.all([30, 0, 10].map((ms, i) => Hybrid.call("probe", "onLoop", {i, ms})));
+                const immediate = await Hybrid.call("probe", "onLoop", {i: 9, ms: -1});
+                return {answers, immediate};
+                """)
+            #expect(answer["answers"] == [["i": 0, "sameThread": true], ["i": 1, "sameThread": true], ["i": 2, "sameThread": true]])
+            #expect(answer["immediate"] == ["i": 9, "sameThread": true])
+            #expect(try await host.pendingCount() == 0)
+        }
+    }
+
     @Test("an unknown target is E_UNKNOWN_TARGET, naming the registered targets")
     func unknownTarget() async throws {
         try await withBridge { (host) async throws in
@@ -78,6 +92,8 @@ struct BridgeDispatchTests {
         ("fail", "swift", "internal"),
         ("failLater", "bridge", "out_of_stock"),
         ("failLater", "swift", "internal"),
+        ("failAtOnce", "bridge", "out_of_stock"),
+        ("failAtOnce", "swift", "internal"),
     ])
     func failed(action: String, kind: String, reason: String) async throws {
         try await withBridge { (host) async throws in
@@ -100,13 +116,13 @@ struct BridgeDispatchTests {
         }
     }
 
-    @Test("a call that outlives timeoutMs is E_TIMEOUT, and the service sees the cancellation")
-    func timeout() async throws {
+    @Test("a call that outlives timeoutMs is E_TIMEOUT, and the service sees the cancellation", arguments: ["hang", "hangOnLoop"])
+    func timeout(action: String) async throws {
         try await withBridge { (host) async throws in
-            let error = try await host.run(#"return await outcome(Hybrid.call("probe", "hang", {}, {timeoutMs: 50}));"#)
+            let error = try await host.run("return await outcome(Hybrid.call(\"probe\", \"\(action)\", {}, {timeoutMs: 50}));")
             #expect(error["code"] == "E_TIMEOUT")
             #expect(error["target"] == "probe")
-            #expect(error["action"] == "hang")
+            #expect(error["action"] == .string(action))
             #expect(error["message"]?.stringValue?.contains("50 ms") == true)
             #expect(await host.observer.waitForCancellations(1))
             #expect(try await host.pendingCount() == 0)
@@ -142,18 +158,18 @@ struct BridgeDispatchTests {
         }
     }
 
-    @Test("aborting the signal of a pending call is E_CANCELLED, and the service sees the cancellation")
-    func cancelled() async throws {
+    @Test("aborting the signal of a pending call is E_CANCELLED, and the service sees the cancellation", arguments: ["hang", "hangOnLoop"])
+    func cancelled(action: String) async throws {
         try await withBridge { (host) async throws in
             let error = try await host.run("""
                 const controller = new AbortController();
-                const answer = outcome(Hybrid.call("probe", "hang", {}, {signal: controller.signal}));
+                const answer = outcome(Hybrid.call("probe", "\(action)", {}, {signal: controller.signal}));
                 setTimeout(() => controller.abort(), 5);
                 return await answer;
                 """)
             #expect(error["code"] == "E_CANCELLED")
             #expect(error["target"] == "probe")
-            #expect(error["action"] == "hang")
+            #expect(error["action"] == .string(action))
             #expect(await host.observer.waitForCancellations(1))
             #expect(try await host.pendingCount() == 0)
         }
@@ -291,6 +307,9 @@ let probeContract: JSONValue = [
         "fail": action(params: ["type": "object", "properties": ["kind": ["enum": ["bridge", "swift"]]]], result: ["type": "object"]),
         "failLater": action(params: ["type": "object", "properties": ["kind": ["enum": ["bridge", "swift"]]]], result: ["type": "object"]),
         "hang": action(params: ["type": "object"], result: ["type": "object"]),
+        "onLoop": action(params: ["type": "object", "required": ["i", "ms"]], result: ["type": "object", "required": ["i", "sameThread"]]),
+        "failAtOnce": action(params: ["type": "object", "properties": ["kind": ["enum": ["bridge", "swift"]]]], result: ["type": "object"]),
+        "hangOnLoop": action(params: ["type": "object"], result: ["type": "object"]),
         "wrongShape": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
         "wrongShapeLater": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
     ],
@@ -338,15 +357,17 @@ struct ProbeService: BridgeService {
             "failLater": .worker { try Self.fail($0) },
             "hang": .worker { _ in
                 observer.didStart("hang")
-                let gate = OneShotGate()
-                await withTaskCancellationHandler {
-                    await gate.wait()
-                } onCancel: {
-                    gate.open()
-                }
-                if Task.isCancelled { observer.didSeeCancellation() }
-                throw CancellationError()
+                return try await Self.hang(observer)
             },
+            // Non-blocking: on the JS thread's executor. `ms` < 0 answers without suspending.
+            "onLoop": .nonBlocking { call in
+                let before = pthread_self()
+                let ms = call.params["ms"]?.intValue ?? 0
+                if ms >= 0 { try await Task.sleep(for: .milliseconds(ms)) }
+                return ["i": call.params["i"] ?? .null, "sameThread": .bool(pthread_equal(before, pthread_self()) != 0)]
+            },
+            "failAtOnce": .nonBlocking { try Self.fail($0) },
+            "hangOnLoop": .nonBlocking { _ in try await Self.hang(observer) },
             "wrongShape": .inline { _ in ["count": "three"] },
             "wrongShapeLater": .worker { _ in ["count": "three"] },
             "uncontracted": .inline { _ in [:] },
@@ -355,6 +376,18 @@ struct ProbeService: BridgeService {
 }
 
 extension ProbeService {
+    /// Waits until cancelled, and tells `observer` it saw the cancellation.
+    static func hang(_ observer: ServiceObserver) async throws -> JSONValue {
+        let gate = OneShotGate()
+        await withTaskCancellationHandler {
+            await gate.wait()
+        } onCancel: {
+            gate.open()
+        }
+        if Task.isCancelled { observer.didSeeCancellation() }
+        throw CancellationError()
+    }
+
     static func fail(_ call: ServiceCall) throws -> JSONValue {
         if call.params["kind"] == "swift" { throw ProbeFailure() }
         throw BridgeError.failed(reason: "out_of_stock", "no milk left", details: ["item": "milk"])

@@ -208,6 +208,10 @@ struct TypeScriptDeclarationsTests {
               const result: ResultOf<"notes", "save"> = { id: 1 };
               const targets = await Hybrid.targets();
               const granted: boolean | undefined = targets["notes"]?.granted;
+              const entry = await Hybrid.kv.get({ bucket: "feed", key: "1" });
+              const hits: number = Hybrid.kv.cacheStats().hits;
+              // @ts-expect-error: get needs a key
+              await Hybrid.kv.get({ bucket: "feed" });
               // @ts-expect-error: save's params are required
               await Hybrid.call("notes", "save");
               // @ts-expect-error: color is "red" or "green"
@@ -220,7 +224,7 @@ struct TypeScriptDeclarationsTests {
               const wrong: string = saved.id;
               // @ts-expect-error: save's params are required
               Hybrid.subscribe("notes", "save", undefined, () => {});
-              void [id, title, span, params, result, granted, wrong];
+              void [id, title, span, params, result, granted, wrong, entry, hits];
             }
 
             """#.write(to: directory.appendingPathComponent("uses.ts"), atomically: true, encoding: .utf8)

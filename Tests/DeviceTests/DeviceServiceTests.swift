@@ -11,11 +11,7 @@ func run(_ service: DeviceService, _ action: String, dataDirectory: String = "/n
         target: service.target, action: action, params: [:],
         app: AppContext(name: "test", version: "1.0.0", dataDirectory: dataDirectory, grants: .all)
     )
-    let placement = try #require(service.actions[action], "no action \(action)").placement
-    switch placement {
-    case .inline(let body): return try body(call)
-    case .worker(let body): return try await body(call)
-    }
+    return try await #require(service.actions[action], "no action \(action)").perform(call)
 }
 
 /// A fresh folder under the system's temporary folder, removed by `body`'s end.

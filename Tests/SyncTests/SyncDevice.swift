@@ -87,9 +87,6 @@ final class SyncDevice: Sendable {
 
     static func call(_ service: some BridgeService, _ action: String, _ params: JSONValue, app: AppContext) async throws -> JSONValue {
         let call = ServiceCall(target: service.target, action: action, params: params, app: app)
-        switch service.actions[action]!.placement {
-        case .inline(let body): return try body(call)
-        case .worker(let body): return try await body(call)
-        }
+        return try await service.actions[action]!.perform(call)
     }
 }

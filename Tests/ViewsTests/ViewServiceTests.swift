@@ -6,10 +6,7 @@ import Testing
 func call(_ service: ViewService, _ action: String, _ params: JSONValue = [:]) async throws -> JSONValue {
     let call = ServiceCall(target: "view", action: action, params: params,
                            app: AppContext(name: "test", version: "1", dataDirectory: "/nonexistent", grants: .all))
-    switch try #require(service.actions[action]).placement {
-    case .inline(let body): return try body(call)
-    case .worker(let body): return try await body(call)
-    }
+    return try await #require(service.actions[action]).perform(call)
 }
 
 @Suite("view service")

@@ -64,6 +64,18 @@ function call(target, action, params = {}, options = undefined) {
 }
 
 /**
+ * For runtime clients: the answer of an inline action (kv.get) itself rather than a promise of
+ * it, or a HybridError thrown. An action that answers later gives a promise, as `call` does.
+ */
+function answerNow(target, action, params) {
+  const id = nextId++;
+  const answer = native.call(id, routeOf(target, action), params, undefined);
+  if (answer === FAILED) throw new HybridError(native.takeError());
+  if (answer === PENDING) return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  return answer;
+}
+
+/**
  * Calls `target.action` again and again, handing each result to `onEvent`: the way to receive
  * events when native never calls JS on its own. When a result carries `seq` (or `cursor`), the
  * next call asks for what came after it through `since`.
@@ -128,5 +140,5 @@ if (typeof globalThis.AbortController !== "function") {
 // their namespaces to `native.hybrid`; the host freezes it once they all have run.
 const Hybrid = { call, subscribe, targets, HybridError, args: Object.freeze(native.args || []) };
 native.hybrid = Hybrid;
-native.client = { call, subscribe };
+native.client = { call, subscribe, answerNow };
 Object.defineProperty(globalThis, "Hybrid", { value: Hybrid, enumerable: false });

@@ -1558,6 +1558,17 @@ export interface HybridAPI {
   ): Subscription;
   /** The contracts of every registered target, with whether this app may call it. */
   targets(): Promise<Record<string, TargetDescription>>;
+  /**
+   * The kv target's actions as methods: `Hybrid.kv.get({bucket, key})` is
+   * `Hybrid.call("kv", "get", {bucket, key})`, but answered from a read cache in JS while no
+   * commit has reached the store since the item was read.
+   */
+  readonly kv: { [A in keyof HybridActions["kv"]]: (...args: CallArguments<"kv", A>) => Promise<ResultOf<"kv", A>> } & {
+    /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */
+    cacheStats(): { hits: number; misses: number; entries: number; size: number; capacity: number };
+    /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */
+    setCacheCapacity(units: number): void;
+  };
   /** The class of the errors calls reject with, for `instanceof`. */
   readonly HybridError: new (fields: {
     code: HybridErrorCode;

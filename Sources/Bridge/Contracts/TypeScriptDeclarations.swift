@@ -153,7 +153,9 @@ extension TypeScriptDeclarations {
             lines.append("")
             lines += Self.actionMap(of: targets)
             lines.append("")
-            lines += Self.api
+            // Hybrid.kv exists where the kv target does (js/runtime/kv.js).
+            let hasKeyValue = targets.contains { $0.name == "kv" }
+            lines += Self.api + (hasKeyValue ? Self.keyValueAPI : []) + Self.apiEnd
             return lines.joined(separator: "\n") + "\n"
         }
 
@@ -495,6 +497,24 @@ extension TypeScriptDeclarations {
             "  ): Subscription;",
             "  /** The contracts of every registered target, with whether this app may call it. */",
             "  targets(): Promise<Record<string, TargetDescription>>;",
+        ]
+
+        /// `Hybrid.kv`, declared where the kv target exists.
+        private static let keyValueAPI: [String] = [
+            "  /**",
+            "   * The kv target's actions as methods: `Hybrid.kv.get({bucket, key})` is",
+            "   * `Hybrid.call(\"kv\", \"get\", {bucket, key})`, but answered from a read cache in JS while no",
+            "   * commit has reached the store since the item was read.",
+            "   */",
+            "  readonly kv: { [A in keyof HybridActions[\"kv\"]]: (...args: CallArguments<\"kv\", A>) => Promise<ResultOf<\"kv\", A>> } & {",
+            "    /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */",
+            "    cacheStats(): { hits: number; misses: number; entries: number; size: number; capacity: number };",
+            "    /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */",
+            "    setCacheCapacity(units: number): void;",
+            "  };",
+        ]
+
+        private static let apiEnd: [String] = [
             "  /** The class of the errors calls reject with, for `instanceof`. */",
             "  readonly HybridError: new (fields: {",
             "    code: HybridErrorCode;",

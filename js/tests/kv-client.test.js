@@ -1,0 +1,98 @@
+// @grants kv
+// Hybrid.kv: the kv target's actions as methods, and the read cache in JS in front of get.
+
+const stats = () => Hybrid.kv.cacheStats();
+
+test("Hybrid.kv has every kv action as a method", async () => {
+  for (const action of ["get", "set", "setMany", "delete", "keys", "defineIndex", "query"]) {
+    expect(typeof Hybrid.kv[action]).toBe("function");
+  }
+  await Hybrid.kv.set({ bucket: "m", key: "a", value: 1 });
+  expect((await Hybrid.kv.keys({ bucket: "m" })).keys).toEqual(["a"]);
+});
+
+test("a second get of an unchanged item is a hit in JS and equals the first", async () => {
+  await Hybrid.kv.set({ bucket: "hit", key: "k", value: { title: "milk", tags: ["a", "b"] }, metadata: { from: "test" } });
+  const first = await Hybrid.kv.get({ bucket: "hit", key: "k" });
+  const before = stats().hits;
+  const second = await Hybrid.kv.get({ bucket: "hit", key: "k" });
+  expect(stats().hits).toBe(before + 1);
+  expect(second).toEqual(first);
+  expect(second).toMatchObject({ value: { title: "milk", tags: ["a", "b"] }, metadata: { from: "test" }, expiresAt: null });
+});
+
+test("a hit hands out a copy: changing it does not change the next answer", async () => {
+  await Hybrid.kv.set({ bucket: "copy", key: "k", value: { n: 1, list: [1, 2] } });
+  const a = await Hybrid.kv.get({ bucket: "copy", key: "k" });
+  a.value.n = 99;
+  a.value.list.push(3);
+  const b = await Hybrid.kv.get({ bucket: "copy", key: "k" });
+  b.value.list.length = 0;
+  const c = await Hybrid.kv.get({ bucket: "copy", key: "k" });
+  expect(c.value).toEqual({ n: 1, list: [1, 2] });
+});
+
+test("a write that bypasses the client is never answered from the JS cache", async () => {
+  await Hybrid.kv.set({ bucket: "raw", key: "k", value: "old" });
+  expect((await Hybrid.kv.get({ bucket: "raw", key: "k" })).value).toBe("old");
+  expect((await Hybrid.kv.get({ bucket: "raw", key: "k" })).value).toBe("old");
+  await Hybrid.call("kv", "set", { bucket: "raw", key: "k", value: "new" });
+  expect((await Hybrid.kv.get({ bucket: "raw", key: "k" })).value).toBe("new");
+  await Hybrid.call("kv", "setMany", { bucket: "raw", items: [{ key: "k", value: "newer" }] });
+  expect((await Hybrid.kv.get({ bucket: "raw", key: "k" })).value).toBe("newer");
+  await Hybrid.call("kv", "delete", { bucket: "raw", key: "k" });
+  expect(await Hybrid.kv.get({ bucket: "raw", key: "k" })).toBeNull();
+});
+
+test("a missing item is null, and stays null only until it is written", async () => {
+  expect(await Hybrid.kv.get({ bucket: "late", key: "k" })).toBeNull();
+  expect(await Hybrid.kv.get({ bucket: "late", key: "k" })).toBeNull();
+  await Hybrid.kv.set({ bucket: "late", key: "k", value: 5 });
+  expect((await Hybrid.kv.get({ bucket: "late", key: "k" })).value).toBe(5);
+});
+
+test("equal keys in different buckets stay apart in the cache", async () => {
+  await Hybrid.kv.setMany({ bucket: "ab", items: [{ key: "c", value: "ab/c" }] });
+  await Hybrid.kv.setMany({ bucket: "a", items: [{ key: "bc", value: "a/bc" }] });
+  for (let i = 0; i < 2; i++) {
+    expect((await Hybrid.kv.get({ bucket: "ab", key: "c" })).value).toBe("ab/c");
+    expect((await Hybrid.kv.get({ bucket: "a", key: "bc" })).value).toBe("a/bc");
+  }
+});
+
+test("an item expires in the JS cache as it does natively", async () => {
+  await Hybrid.kv.set({ bucket: "ttl", key: "k", value: 1, ttlSeconds: 0.05 });
+  expect((await Hybrid.kv.get({ bucket: "ttl", key: "k" })).value).toBe(1);
+  expect((await Hybrid.kv.get({ bucket: "ttl", key: "k" })).value).toBe(1);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  expect(await Hybrid.kv.get({ bucket: "ttl", key: "k" })).toBeNull();
+});
+
+test("bytes come back as bytes, a copy each time", async () => {
+  await Hybrid.kv.set({ bucket: "b", key: "img", value: new Uint8Array([0, 1, 255]) });
+  const first = (await Hybrid.kv.get({ bucket: "b", key: "img" })).value;
+  first[0] = 7;
+  expect((await Hybrid.kv.get({ bucket: "b", key: "img" })).value).toEqual(new Uint8Array([0, 1, 255]));
+});
+
+test("bad params are refused by the contract, as through Hybrid.call", async () => {
+  await expect(Hybrid.kv.get({ bucket: 5, key: "k" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/bucket" });
+  await expect(Hybrid.kv.get({ bucket: "b" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/key" });
+  await expect(Hybrid.kv.get({ bucket: "b", key: "k" }, { timeoutMs: -1 })).rejects.toMatchObject({ code: "E_BAD_PARAMS" });
+});
+
+test("the cache stays within its bound, and a bound of 0 turns it off", async () => {
+  await Hybrid.kv.setMany({ bucket: "bound", items: Array.from({ length: 50 }, (_, i) => ({ key: "k" + i, value: "x".repeat(100) })) });
+  Hybrid.kv.setCacheCapacity(4000);
+  for (let i = 0; i < 50; i++) await Hybrid.kv.get({ bucket: "bound", key: "k" + i });
+  expect(stats().size).toBeLessThanOrEqual(4000);
+  expect(stats().entries).toBeGreaterThan(0);
+  Hybrid.kv.setCacheCapacity(0);
+  expect(stats().entries).toBe(0);
+  const hits = stats().hits;
+  await Hybrid.kv.get({ bucket: "bound", key: "k1" });
+  await Hybrid.kv.get({ bucket: "bound", key: "k1" });
+  expect(stats().hits).toBe(hits);
+  expect(() => Hybrid.kv.setCacheCapacity(-1)).toThrow("expected a number of units >= 0");
+  Hybrid.kv.setCacheCapacity(32 * 1024 * 1024);
+});
