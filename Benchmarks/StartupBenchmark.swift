@@ -60,9 +60,9 @@ enum ChildProcess {
     }
 
     static var ownExecutable: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(cString: buffer) : "hybrid"
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { readlink("/proc/self/exe", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : "hybrid"
     }
 
     static func measure(_ arguments: [String]) -> Measurement? {

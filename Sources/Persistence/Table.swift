@@ -237,21 +237,22 @@ public struct Table: Sendable {
 
     /// The rows `query` matches, as value copies.
     public func find(_ query: QueryCommand, in session: ReadSession) throws(PersistenceError) -> [JSONObject] {
+        try fetch(query, as: JSONObject.self, in: session)
+    }
+
+    /// The rows `query` matches, each read straight into a `R` (GRDB's `fetchAll`).
+    @_specialize(where R == JSONObject)
+    public func fetch<R: ReadableRecord>(_ query: QueryCommand, as type: R.Type = R.self, in session: ReadSession) throws(PersistenceError) -> [R] {
         let db = session.db
-        var records: [JSONObject] = []
+        var records: [R] = []
         let names = query.selected.map(\.name)
         let types = query.selected.map(\.type)
-        let count = names.count
         do {
             let statement = try db.cachedStatement(sql: query.selectSQL)
-            try SQLiteBinding.query(statement, query.arguments, db: db) { row in
-                // The members array is built here, where Array is specialized, then wrapped once.
-                var members: [JSONObject.Member] = []
-                members.reserveCapacity(count)
-                for i in 0..<count {
-                    members.append((key: names[i], value: SQLiteBinding.column(Int32(i), as: types[i], in: row)))
-                }
-                records.append(JSONObject(members))
+            let reader = FetchedRow(statement: statement.sqliteStatement, names: names, types: types, table: schema.name)
+            try SQLiteBinding.query(statement, query.arguments, db: db) { _ in
+                reader.rewind()
+                records.append(try R(row: reader))
             }
         } catch {
             throw PersistenceError.wrap(error)

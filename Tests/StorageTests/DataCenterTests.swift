@@ -20,6 +20,15 @@ struct TaskRecord: Record {
     }
 }
 
+/// And a record that reads itself from a row. Reads `due` before `title`, out of the selected order.
+extension TaskRecord: ReadableRecord {
+    init(row: FetchedRow) throws(PersistenceError) {
+        due = try row.isNull("due") ? nil : try row.int("due")
+        title = try row.string("title")
+        done = try row.bool("done")
+    }
+}
+
 @Suite("DataCenter")
 struct DataCenterTests {
     static let schema: JSONValue = [
@@ -46,6 +55,34 @@ struct DataCenterTests {
         }
         let records = try await center.read { session in try tasks.find(QueryCommand(table: tasks.schema, orderBy: "title"), in: session) }
         #expect(records == [["id": 2, "title": "bread", "done": true, "due": nil], ["id": 1, "title": "milk", "done": false, "due": 3]])
+    }
+
+    @Test("fetch reads rows straight into records: filtered, ordered, NULL told apart, an unselected column refused")
+    func fetchRecords() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let center = try await open(directory)
+        let tasks = try center.table("tasks")
+        try await center.write { session in
+            try tasks.insert([TaskRecord(title: "milk", done: false, due: 3), TaskRecord(title: "bread", done: true, due: nil),
+                              TaskRecord(title: "eggs", done: false, due: 0)], in: session)
+        }
+        let open = try await center.read { session in
+            try tasks.fetch(QueryCommand(table: tasks.schema, where: ["done": false], orderBy: "-title"), as: TaskRecord.self, in: session)
+        }
+        #expect(open.map(\.title) == ["milk", "eggs"])
+        #expect(open.map(\.due) == [3, 0])
+        let all = try await center.read { session in try tasks.fetch(QueryCommand(table: tasks.schema, orderBy: "title"), as: TaskRecord.self, in: session) }
+        #expect(all.first?.title == "bread" && all.first?.due == nil && all.first?.done == true)
+        // The same rows as dictionaries: find is fetch as JSONObject.
+        let values = try await center.read { session in try tasks.find(QueryCommand(table: tasks.schema, orderBy: "title"), in: session) }
+        #expect(values.map { $0["title"] } == all.map { .string($0.title) })
+        let error = await #expect(throws: PersistenceError.self) {
+            try await center.read { session in
+                try tasks.fetch(QueryCommand(table: tasks.schema, columns: ["title", "done"]), as: TaskRecord.self, in: session)
+            }
+        }
+        #expect(error?.description.contains("column \"due\" was not selected from \"tasks\"; selected: title, done") == true, "\(String(describing: error))")
     }
 
     @Test("merge keeps this record's values unless told to override them")
