@@ -18,15 +18,34 @@ const commits = native.counters.kv ? native.counters.kv.commits : null;
  * heap each, so the default, 32 Mi units, is about the native cache's 64 MiB.
  */
 let capacity = 32 * 1024 * 1024;
-/** bucket and key → { entry, size }, oldest use first. */
-const entries = new Map();
+/**
+ * bucket → key → slot { bucket, key, entry, size, used }. Two levels, so that a lookup builds no
+ * string. Eviction is CLOCK (second chance), close to least recently used: a hit only sets `used`,
+ * and `ring` holds the slots in insertion order; a slot found used is given another round.
+ */
+const buckets = new Map();
+let ring = [];
+let ringStart = 0;
+let count = 0;
 let held = 0;
 let seen = commits === null ? 0 : commits[0];
 const stats = { hits: 0, misses: 0 };
 
 function dropAll() {
-  entries.clear();
+  buckets.clear();
+  ring = [];
+  ringStart = 0;
+  count = 0;
   held = 0;
+}
+
+function forget(slot) {
+  const keys = buckets.get(slot.bucket);
+  if (keys === undefined || keys.get(slot.key) !== slot) return;
+  keys.delete(slot.key);
+  if (keys.size === 0) buckets.delete(slot.bucket);
+  count--;
+  held -= slot.size;
 }
 
 // A deep copy of a JSON value: what a hit hands out, so callers never share the cached one.
@@ -61,24 +80,37 @@ function sizeOf(value) {
   return size;
 }
 
-function remember(id, entry, size) {
+function remember(bucket, key, entry, size) {
   if (size > capacity / 8) return;
-  const earlier = entries.get(id);
-  if (earlier !== undefined) {
-    entries.delete(id);
-    held -= earlier.size;
-  }
-  entries.set(id, { entry, size });
+  let keys = buckets.get(bucket);
+  if (keys === undefined) buckets.set(bucket, (keys = new Map()));
+  const earlier = keys.get(key);
+  if (earlier !== undefined) forget(earlier);
+  // Used from the start, as least-recently-used counts an insertion: a slot just read is not the
+  // first to go.
+  const slot = { bucket, key, entry, size, used: true };
+  keys.set(key, slot);
+  ring.push(slot);
+  count++;
   held += size;
   trim();
 }
 
-// Drops the least recently used entries until the cache fits its bound.
+// Evicts until the cache fits its bound: the oldest slot not used since its last round goes.
 function trim() {
-  for (const [oldest, { size }] of entries) {
-    if (held <= capacity) break;
-    entries.delete(oldest);
-    held -= size;
+  while (held > capacity && ringStart < ring.length) {
+    const slot = ring[ringStart++];
+    if (slot.used && buckets.get(slot.bucket)?.get(slot.key) === slot) {
+      slot.used = false;
+      ring.push(slot);
+    } else {
+      forget(slot);
+    }
+  }
+  // The ring also holds slots already replaced or forgotten: compact it when they are most of it.
+  if (ring.length - ringStart > 2 * count + 1024 || (ringStart > 1024 && ringStart * 2 > ring.length)) {
+    ring = ring.slice(ringStart).filter((slot) => buckets.get(slot.bucket)?.get(slot.key) === slot);
+    ringStart = 0;
   }
 }
 
@@ -94,18 +126,16 @@ function get(params, options) {
     dropAll();
     seen = now;
   }
-  const id = bucket.length + ":" + bucket + key;
-  const cached = entries.get(id);
+  const keys = buckets.get(bucket);
+  const cached = keys === undefined ? undefined : keys.get(key);
   if (cached !== undefined) {
     const entry = cached.entry;
     if (entry === null || entry.expiresAt === null || entry.expiresAt > Date.now()) {
       stats.hits++;
-      entries.delete(id);
-      entries.set(id, cached);
+      cached.used = true;
       return Promise.resolve(copy(entry));
     }
-    entries.delete(id);
-    held -= cached.size;
+    forget(cached);
   }
   stats.misses++;
   // kv.get is inline: its answer (or error) is here at once, with no promise to wait for.
@@ -117,7 +147,7 @@ function get(params, options) {
   }
   if (entry instanceof Promise) return entry;
   // Kept only if no commit came since the counter was read: the answer may predate it.
-  if (commits[0] === now) remember(id, entry, id.length + 64 + sizeOf(entry));
+  if (commits[0] === now) remember(bucket, key, entry, bucket.length + key.length + 64 + sizeOf(entry));
   return Promise.resolve(copy(entry));
 }
 
@@ -126,7 +156,7 @@ for (const action of ["set", "setMany", "delete", "keys", "defineIndex", "query"
   client[action] = (params, options) => call("kv", action, params, options);
 }
 /** Hits and misses of the JS cache, and what it holds. */
-client.cacheStats = () => ({ hits: stats.hits, misses: stats.misses, entries: entries.size, size: held, capacity });
+client.cacheStats = () => ({ hits: stats.hits, misses: stats.misses, entries: count, size: held, capacity });
 /** Sets the JS cache's bound (in UTF-16 units of JSON); 0 turns the cache off. */
 client.setCacheCapacity = (units) => {
   if (typeof units !== "number" || !(units >= 0)) throw new TypeError("setCacheCapacity: expected a number of units >= 0");

@@ -96,3 +96,20 @@ test("the cache stays within its bound, and a bound of 0 turns it off", async ()
   expect(() => Hybrid.kv.setCacheCapacity(-1)).toThrow("expected a number of units >= 0");
   Hybrid.kv.setCacheCapacity(32 * 1024 * 1024);
 });
+
+test("under pressure, the item read again and again stays and one read once goes", async () => {
+  await Hybrid.kv.setMany({ bucket: "lru", items: Array.from({ length: 40 }, (_, i) => ({ key: "k" + i, value: "x".repeat(100) })) });
+  Hybrid.kv.setCacheCapacity(3000);
+  for (let i = 0; i < 10; i++) await Hybrid.kv.get({ bucket: "lru", key: "k" + i });
+  for (let i = 10; i < 40; i++) {
+    await Hybrid.kv.get({ bucket: "lru", key: "k" + i });
+    await Hybrid.kv.get({ bucket: "lru", key: "k0" });
+  }
+  expect(stats().size).toBeLessThanOrEqual(3000);
+  const hits = stats().hits;
+  expect((await Hybrid.kv.get({ bucket: "lru", key: "k0" })).value).toBe("x".repeat(100));
+  expect(stats().hits).toBe(hits + 1);
+  expect((await Hybrid.kv.get({ bucket: "lru", key: "k1" })).value).toBe("x".repeat(100));
+  expect(stats().hits).toBe(hits + 1);
+  Hybrid.kv.setCacheCapacity(32 * 1024 * 1024);
+});
