@@ -5,7 +5,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure our path and its baseline in one run, and print the ratio.",
-        discussion: "bridge: raw JSC callback vs Hybrid.call echo. startup: hybrid run hello.js vs node -e 0. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP."
+        discussion: "bridge: raw JSC callback vs Hybrid.call echo. startup: hybrid run hello.js vs node -e 0. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel, with the server in this process and in one of its own. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP."
     )
 
     @Argument(help: "Which benchmark: bridge, startup, storage, view, patch, network or sync.")
@@ -14,6 +14,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Repetitions (benchmark-specific default).")
     var iterations: Int?
 
+    @Flag(help: .hidden)
+    var serve = false
+
     func run() throws {
         switch name {
         case "bridge": BridgeBenchmark(iterations: iterations).run()
@@ -21,6 +24,7 @@ struct BenchCommand: ParsableCommand {
         case "patch": PatchBenchmark(iterations: iterations).run()
         case "view": ViewBenchmark(iterations: iterations).run()
         case "storage": StorageBenchmark(iterations: iterations).run()
+        case "network" where serve: NetworkBenchmark.serve()
         case "network": NetworkBenchmark(iterations: iterations).run()
         case "sync": SyncBenchmark(iterations: iterations).run()
         default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, startup, storage, view, patch, network or sync")
