@@ -1296,7 +1296,9 @@ export interface HybridActions {
     /**
      * The item, or null when there is none or it has expired. Served from an in-memory LRU cache of
      * decoded values (64 MiB) that every commit touching the key invalidates; runs on the JS thread
-     * (a miss is one primary-key read on a WAL reader).
+     * (a miss is one primary-key read on a WAL reader). Hybrid.kv.get({bucket, key}) answers the
+     * same from a second cache in JS, dropped whenever the store commits, so that a hit does not
+     * cross the bridge.
      */
     get: { params: KvGetParams; result: KvGetResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /** The bucket's live keys in ascending order, those starting with prefix when given. */
