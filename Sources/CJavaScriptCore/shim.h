@@ -24,4 +24,5 @@ unsigned int jsc_get_micro_version(void);
 /// A 32-bit word that native threads write and JS reads through a Uint32Array over the same
 /// memory (SharedCounter.swift). JS's own loads are plain; these keep the native side ordered.
 static inline void hh_word_increment(uint32_t *word) { __atomic_fetch_add(word, 1, __ATOMIC_RELEASE); }
+static inline void hh_word_store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
 static inline uint32_t hh_word_load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }

@@ -8,13 +8,34 @@ extension ScriptContext {
     /// Converts a JS value, as `JSON.stringify` would see it, except that `Uint8Array` and
     /// `ArrayBuffer` become ``JSONValue/bytes(_:)``. Functions, symbols and `undefined` inside
     /// objects are skipped (inside arrays they become null); `NaN` and the infinities become null;
-    /// a `Date` becomes its ISO string.
+    /// a `Date` becomes its ISO string. An array of 16 or more elements is converted by
+    /// JavaScriptCore's own `JSON.stringify` where it holds no bytes: there `toJSON` methods run,
+    /// inherited enumerable properties are left out and `-0` becomes `0`, as `JSON.stringify` does.
     ///
     /// Refuses nesting deeper than 256, values over 16 MiB, lone surrogates and BigInts, naming the
     /// JSON Pointer of the offending value.
     public func jsonValue(from value: JSValueRef) throws(ValueConversionError) -> JSONValue {
         var walker = JSValueWalker(context: self)
         return try walker.convert(value, depth: 0)
+    }
+
+    /// `value` written as JSON text by JavaScriptCore in one call and parsed here: what the walk
+    /// does with a long array, where it would make a dozen engine calls per element. Nil when the
+    /// text cannot stand for the value or its limits are near, and the walk decides: bytes (a
+    /// typed array or `ArrayBuffer`, whose `toJSON` guard throws while this runs), a BigInt, a
+    /// cycle, a lone surrogate, more than `maximumBytes` of text or `maximumDepth` levels.
+    func jsonTextValue(of value: JSValueRef, maximumBytes: Int, maximumDepth: Int) -> (JSONValue, Int)? {
+        guard maximumDepth > 0 else { return nil }
+        bytesGuard.store(1)
+        let json = JSValueCreateJSONString(ref, value, 0, nil)
+        bytesGuard.store(0)
+        guard let json else { return nil }
+        defer { JSStringRelease(json) }
+        let length = JSStringGetLength(json)
+        guard length > 0, length <= maximumBytes, let characters = JSStringGetCharactersPtr(json),
+              var text = UTF16Transcoder.string(UnsafeBufferPointer(start: characters, count: length), repair: false) else { return nil }
+        guard let parsed = text.withUTF8({ try? JSONParser.parse($0, maximumDepth: maximumDepth) }) else { return nil }
+        return (parsed, length)
     }
 
     /// Makes a JS value; objects get their keys in order, `bytes` become a `Uint8Array`.
@@ -47,6 +68,9 @@ extension ScriptContext {
 
 /// One walk over a JS value; keeps the path and the byte budget.
 struct JSValueWalker {
+    /// From this many elements on, an array is converted through JSON text (``ScriptContext/jsonTextValue(of:maximumBytes:maximumDepth:)``).
+    static let textArrayLength = 16
+
     let context: ScriptContext
     var bytes = 0
     /// Keys and indices from the root to the value being converted, for error paths only.
@@ -135,6 +159,14 @@ struct JSValueWalker {
         }
         if JSValueIsArray(ctx, value) {
             let length = Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, object, context.propertyName("length"), nil), nil))
+            // A long array (records to insert, items to set) crosses as JSON text: one engine call
+            // instead of a dozen per element. One level short of the limit, so the walk decides there.
+            if length >= Self.textArrayLength,
+               let (converted, size) = context.jsonTextValue(of: value, maximumBytes: JSValueLimits.maximumBytes - bytes,
+                                                             maximumDepth: JSValueLimits.maximumDepth - depth - 1) {
+                try charge(size)
+                return converted
+            }
             try charge(2 + length)
             var elements = [JSONValue]()
             elements.reserveCapacity(length)

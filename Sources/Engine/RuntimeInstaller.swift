@@ -55,6 +55,7 @@ enum RuntimeInstaller {
         }
 
         installTimers(into: context, engine: engine)
+        installBytesGuard(into: context, native: native)
         for (name, source) in RuntimeScripts.engine {
             do {
                 try context.runPrelude(source, url: "hybrid:\(name)", native: native)
@@ -65,6 +66,26 @@ enum RuntimeInstaller {
         context.modules = context.object(context.get(context.global, "__hybridModules"))
         context.protect(native)
         context.runtimeNative = native
+    }
+
+    /// A `toJSON` getter on every typed array and `ArrayBuffer` (through their prototypes) that
+    /// throws while the value walk has JavaScriptCore write JSON text, and is `undefined` otherwise,
+    /// so that `JSON.stringify` from JS is unchanged. It can be neither deleted nor redefined.
+    static func installBytesGuard(into context: ScriptContext, native: JSObjectRef) {
+        guard let flag = context.view(of: context.bytesGuard) else { preconditionFailure("cannot map the bytes guard") }
+        context.set(native, "bytesGuard", flag)
+        do {
+            try context.runPrelude("""
+                const flag = native.bytesGuard;
+                delete native.bytesGuard;
+                const refusal = { bytes: true };
+                const guard = { get() { if (flag[0] !== 0) throw refusal; return undefined; }, enumerable: false, configurable: false };
+                Object.defineProperty(Object.getPrototypeOf(Uint8Array.prototype), "toJSON", guard);
+                Object.defineProperty(ArrayBuffer.prototype, "toJSON", guard);
+                """, url: "hybrid:bytes-guard", native: native)
+        } catch {
+            preconditionFailure("the bytes guard failed: \(error)")
+        }
     }
 
     static func installTimers(into context: ScriptContext, engine: JSEngine) {

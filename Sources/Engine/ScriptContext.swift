@@ -21,6 +21,11 @@ public final class ScriptContext {
     /// The runtime's native object (`print`, `now`, ...), for further runtime scripts.
     public internal(set) var runtimeNative: JSObjectRef?
 
+    /// Non-zero while ``jsonTextValue(of:maximumBytes:maximumDepth:)`` writes JSON text: then the
+    /// `toJSON` guard the runtime puts on typed arrays and `ArrayBuffer` throws, so that bytes,
+    /// which JSON text cannot hold, send the conversion down the walk instead.
+    let bytesGuard = SharedCounter()
+
     private var stringCache: [String: JSStringRef] = [:]
     private var objectDefineProperty: JSObjectRef?
 

@@ -26,6 +26,9 @@ public final class SharedCounter: @unchecked Sendable {
 
     /// Adds one, atomically: two writers bumping at once both count.
     public func increment() { hh_word_increment(word) }
+
+    /// Sets the word outright: for a flag rather than a count (``ScriptContext``'s params guard).
+    public func store(_ value: UInt32) { hh_word_store(word, value) }
 }
 
 extension ScriptContext {

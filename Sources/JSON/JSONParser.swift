@@ -18,8 +18,9 @@ public enum JSONParser {
         try bytes.withUnsafeBufferPointer { buffer in try parse(buffer) }
     }
 
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var reader = Reader(bytes: buffer)
+    /// `maximumDepth`: how deep arrays and objects may nest, the outermost counting as 1.
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONParser.maximumDepth) throws(JSONSyntaxError) -> JSONValue {
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
         reader.skipWhitespace()
         let value = try reader.parseValue(depth: 0)
         reader.skipWhitespace()
@@ -29,9 +30,13 @@ public enum JSONParser {
 
     struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
+        let maximumDepth: Int
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+            self.bytes = bytes
+            self.maximumDepth = maximumDepth
+        }
 
         func error(_ message: String) -> JSONSyntaxError {
             var line = 1
@@ -76,7 +81,7 @@ public enum JSONParser {
         }
 
         mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth)") }
+            guard depth <= maximumDepth else { throw error("nesting deeper than \(maximumDepth)") }
             index += 1
             var object = JSONObject()
             skipWhitespace()
@@ -101,7 +106,7 @@ public enum JSONParser {
         }
 
         mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth)") }
+            guard depth <= maximumDepth else { throw error("nesting deeper than \(maximumDepth)") }
             index += 1
             var array: [JSONValue] = []
             skipWhitespace()

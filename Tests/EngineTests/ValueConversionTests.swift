@@ -218,4 +218,60 @@ struct ValueConversionLimitTests {
             throw UnexpectedSuccess(source: source)
         }
     }
+
+    static func records(_ i: Int) -> String { #"{"i":\#(i),"name":"n\#(i)","tags":["a"],"none":null}"# }
+    static func mixed(_ i: Int) -> String { i % 2 == 1 ? "[null,null,null]" : #""é😀""# }
+    static func day(_ d: Int) -> String { #""2024-01-\#(d < 10 ? "0" : "")\#(d)T00:00:00.000Z""# }
+    static func list(_ range: ClosedRange<Int>, _ element: (Int) -> String) -> String { "[" + range.map(element).joined(separator: ",") + "]" }
+
+    @Test("a long array crosses through JSON text, with the walk's result", arguments: [
+        ("Array.from({length: 20}, (_, i) => ({i, name: 'n' + i, tags: ['a'], none: null, gone: undefined}))", list(0...19, records)),
+        ("Array.from({length: 16}, (_, i) => i % 2 ? [NaN, undefined, () => 1] : 'é😀')", list(0...15, mixed)),
+        ("({rows: Array.from({length: 30}, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)))})", #"{"rows":"# + list(1...30, day) + "}"),
+    ])
+    func longArrays(source: String, expected: String) async throws {
+        try await withEngine { (host) async throws in
+            #expect(try await host.evaluate(source) == (try JSONParser.parse(expected)))
+        }
+    }
+
+    @Test("bytes inside a long array stay bytes, and JSON.stringify from JS is unchanged by the guard")
+    func bytesInLongArrays() async throws {
+        try await withEngine { (host) async throws in
+            let value = try await host.evaluate("Array.from({length: 20}, (_, i) => i === 7 ? new Uint8Array([1, 2]) : i === 9 ? new Uint8Array([3]).buffer : i)")
+            #expect(value.arrayValue?.count == 20)
+            #expect(value[7] == .bytes([1, 2]))
+            #expect(value[9] == .bytes([3]))
+            #expect(value[8] == 8)
+            let fromJS = try await host.evaluate("""
+                [JSON.stringify(new Uint8Array([1, 2])), JSON.stringify({b: new ArrayBuffer(2)}), Uint8Array.prototype.toJSON === undefined,
+                 delete Object.getPrototypeOf(Uint8Array.prototype).toJSON]
+                """)
+            #expect(fromJS == [#"{"0":1,"1":2}"#, #"{"b":{}}"#, true, false])
+        }
+    }
+
+    @Test("inside a long array, a bad value is still refused with its path", arguments: [
+        (#"({list: Array.from({length: 20}, (_, i) => i === 12 ? "a\uD800" : "ok")})"#, "/list/12", ValueConversionError.Kind.loneSurrogate),
+        (#"Array.from({length: 20}, (_, i) => i === 3 ? {n: 10n} : i)"#, "/3/n", ValueConversionError.Kind.unsupported("a BigInt")),
+    ])
+    func badValuesInLongArrays(source: String, path: String, kind: ValueConversionError.Kind) async throws {
+        try await withEngine { (host) async throws in
+            let error = try await conversionError(host, source)
+            #expect(error.kind == kind)
+            #expect(error.path == path)
+        }
+    }
+
+    @Test("nesting at the limit inside a long array is decided as before")
+    func depthInLongArrays() async throws {
+        try await withEngine { (host) async throws in
+            // 256 levels in all are allowed, 257 are not, whether or not a long array sits on the way.
+            let build = { (levels: Int) in "(() => { let v = 1; for (let i = 0; i < \(levels - 1); i++) v = [v]; return Array.from({length: 16}, () => v); })()" }
+            let deepest = try await host.evaluate(build(256))
+            #expect(deepest.arrayValue?.count == 16)
+            let error = try await conversionError(host, build(257))
+            #expect(error.kind == .tooDeep)
+        }
+    }
 }
