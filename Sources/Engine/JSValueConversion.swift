@@ -26,9 +26,12 @@ extension ScriptContext {
     /// cycle, a lone surrogate, more than `maximumBytes` of text or `maximumDepth` levels.
     func jsonTextValue(of value: JSValueRef, maximumBytes: Int, maximumDepth: Int) -> (JSONValue, Int)? {
         guard maximumDepth > 0 else { return nil }
+        // Restored rather than cleared: a getter in `value` may cross the bridge itself, and the
+        // conversion of its params must not switch this one's guard off.
+        let outer = bytesGuard.value
         bytesGuard.store(1)
         let json = JSValueCreateJSONString(ref, value, 0, nil)
-        bytesGuard.store(0)
+        bytesGuard.store(outer)
         guard let json else { return nil }
         defer { JSStringRelease(json) }
         let length = JSStringGetLength(json)

@@ -33,6 +33,25 @@ struct BridgeDispatchTests {
         }
     }
 
+    @Test("bytes in a long array stay bytes even when a getter in it crosses the bridge first")
+    func reentrantLongArray() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run("""
+                const list = Array.from({length: 20}, (_, i) => i);
+                let inner;
+                Object.defineProperty(list, 3, { enumerable: true, get() {
+                  inner = Hybrid.call("probe", "echo", {list: Array.from({length: 16}, (_, i) => i)});
+                  return 3;
+                } });
+                list[10] = new Uint8Array([7]);
+                const outer = await Hybrid.call("probe", "echo", {list});
+                return {outer: outer.list[10], inner: (await inner).list.length};
+                """)
+            #expect(answer["outer"] == .bytes([7]))
+            #expect(answer["inner"] == 16)
+        }
+    }
+
     @Test("an unknown target is E_UNKNOWN_TARGET, naming the registered targets")
     func unknownTarget() async throws {
         try await withBridge { (host) async throws in
