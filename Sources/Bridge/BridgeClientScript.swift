@@ -314,7 +314,11 @@ function copy(value) {
   }
   if (ArrayBuffer.isView(value)) return value.slice();
   const out = {};
-  for (const name in value) out[name] = copy(value[name]);
+  for (const name in value) {
+    // A "__proto__" key is data, as the bridge hands it over: assigning it would set a prototype.
+    if (name === "__proto__") Object.defineProperty(out, name, { value: copy(value[name]), writable: true, enumerable: true, configurable: true });
+    else out[name] = copy(value[name]);
+  }
   return out;
 }
 

@@ -113,3 +113,15 @@ test("under pressure, the item read again and again stays and one read once goes
   expect(stats().hits).toBe(hits + 1);
   Hybrid.kv.setCacheCapacity(32 * 1024 * 1024);
 });
+
+test("a __proto__ key in a value stays data in a hit, and pollutes no prototype", async () => {
+  await Hybrid.kv.set({ bucket: "proto", key: "k", value: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') });
+  await Hybrid.kv.get({ bucket: "proto", key: "k" });
+  const hits = stats().hits;
+  const entry = await Hybrid.kv.get({ bucket: "proto", key: "k" });
+  expect(stats().hits).toBe(hits + 1);
+  expect(Object.getPrototypeOf(entry.value)).toBe(Object.prototype);
+  expect(Object.keys(entry.value)).toEqual(["__proto__", "a"]);
+  expect(entry.value.polluted).toBeUndefined();
+  expect(({}).polluted).toBeUndefined();
+});
