@@ -118,11 +118,17 @@ function trim() {
   }
 }
 
+// True when `params` names nothing but bucket and key, as the contract allows.
+function onlyBucketAndKey(params) {
+  for (const name in params) if (name !== "bucket" && name !== "key") return false;
+  return true;
+}
+
 function get(params, options) {
   const bucket = params && params.bucket;
   const key = params && params.key;
   // Anything unusual (bad params, a signal, a timeout) takes the bridge, which checks it.
-  if (commits === null || typeof bucket !== "string" || typeof key !== "string" || options !== undefined) {
+  if (commits === null || typeof bucket !== "string" || typeof key !== "string" || options !== undefined || !onlyBucketAndKey(params)) {
     return call("kv", "get", params, options);
   }
   const now = commits[0];

@@ -79,6 +79,10 @@ test("bad params are refused by the contract, as through Hybrid.call", async () 
   await expect(Hybrid.kv.get({ bucket: 5, key: "k" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/bucket" });
   await expect(Hybrid.kv.get({ bucket: "b" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/key" });
   await expect(Hybrid.kv.get({ bucket: "b", key: "k" }, { timeoutMs: -1 })).rejects.toMatchObject({ code: "E_BAD_PARAMS" });
+  // Also for an item the JS cache holds: a hit is no way around the contract.
+  await Hybrid.kv.set({ bucket: "strict", key: "k", value: 1 });
+  expect((await Hybrid.kv.get({ bucket: "strict", key: "k" })).value).toBe(1);
+  await expect(Hybrid.kv.get({ bucket: "strict", key: "k", extra: true })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/extra" });
 });
 
 test("the cache stays within its bound, and a bound of 0 turns it off", async () => {
