@@ -41,17 +41,13 @@ function routeOf(target, action) {
   return route;
 }
 
-function call(target, action, params = {}, options = undefined) {
+// Sends one call: an inline action's answer itself, a promise for one that answers later through
+// settle, or a HybridError thrown for a refusal known at once.
+function send(target, action, params, timeoutMs, signal) {
   const id = nextId++;
-  const timeoutMs = options && options.timeoutMs;
-  const signal = options && options.signal;
-  if (signal && signal.aborted) {
-    return Promise.reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
-  }
-  // Inline actions and refusals answer at once; worker actions answer later through settle.
   const answer = native.call(id, routeOf(target, action), params, timeoutMs);
-  if (answer === FAILED) return Promise.reject(new HybridError(native.takeError()));
-  if (answer !== PENDING) return Promise.resolve(answer);
+  if (answer === FAILED) throw new HybridError(native.takeError());
+  if (answer !== PENDING) return answer;
   return new Promise((resolve, reject) => {
     const entry = { resolve, reject };
     if (signal) {
@@ -63,16 +59,25 @@ function call(target, action, params = {}, options = undefined) {
   });
 }
 
+function call(target, action, params = {}, options = undefined) {
+  const signal = options && options.signal;
+  if (signal && signal.aborted) {
+    return Promise.reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
+  }
+  try {
+    // A promise from send is handed back as it is.
+    return Promise.resolve(send(target, action, params, options && options.timeoutMs, signal));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * For runtime clients: the answer of an inline action (kv.get) itself rather than a promise of
  * it, or a HybridError thrown. An action that answers later gives a promise, as `call` does.
  */
 function answerNow(target, action, params) {
-  const id = nextId++;
-  const answer = native.call(id, routeOf(target, action), params, undefined);
-  if (answer === FAILED) throw new HybridError(native.takeError());
-  if (answer === PENDING) return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-  return answer;
+  return send(target, action, params);
 }
 
 /**
