@@ -167,8 +167,10 @@ public final class BridgeDispatcher: @unchecked Sendable {
 
     // MARK: - Receiving a call
 
-    /// `native.call(id, route, params, timeoutMs)`: returns the result of an inline action at once,
-    /// the failed marker for an error known at once, or the pending marker (settled later).
+    /// `native.call(id, route, params, timeoutMs, paramsText?)`: returns the result of an inline
+    /// action at once, the failed marker for an error known at once, or the pending marker
+    /// (settled later). `paramsText`, from runtime clients only, is `JSON.stringify(params)` of
+    /// params known to be plain JSON data.
     private func receive(_ args: NativeArguments) -> JSValueRef? {
         let context = args.context
         let id = JSValueToNumber(context.ref, args[0], nil)
@@ -195,7 +197,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         }
 
         let params: JSONValue
-        switch checkedParams(args[2], route: index, context: context) {
+        switch checkedParams(args[2], text: args[4], route: index, context: context) {
         case .failure(let error): return failNow(error, target: route.target, action: route.action)
         case .success(let value): params = value
         }
@@ -203,16 +205,9 @@ public final class BridgeDispatcher: @unchecked Sendable {
 
         switch route.run!.placement {
         case .inline(let body):
-            let result: JSONValue
-            do {
-                result = try body(serviceCall)
-            } catch {
-                return failNow(Self.bridgeError(from: error, target: route.target, action: route.action), target: route.target, action: route.action)
-            }
-            if let violation = resultViolation(result, route: index) {
-                return failNow(violation, target: route.target, action: route.action)
-            }
-            return context.jsValue(from: result)
+            return answerNow(route: index, context: context) { .value(try body(serviceCall)) }
+        case .inlineAnswer(let body):
+            return answerNow(route: index, context: context) { try body(serviceCall) }
         case .worker(let body):
             start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil, body)
         case .nonBlocking(let body):
@@ -270,14 +265,52 @@ public final class BridgeDispatcher: @unchecked Sendable {
         return failedMarker
     }
 
-    /// The params as JSON, checked: an object, within the limits, valid against the contract.
-    private func checkedParams(_ params: JSValueRef, route index: Int, context: ScriptContext) -> Result<JSONValue, BridgeError> {
-        let value: JSONValue
+    /// Runs an inline action and hands its answer to JS: a value converted, JSON text parsed by
+    /// the engine in one call.
+    private func answerNow(route index: Int, context: ScriptContext, _ body: () throws -> ServiceAnswer) -> JSValueRef? {
+        let route = routes[index]
+        let answer: ServiceAnswer
         do {
-            value = try context.jsonValue(from: params)
+            answer = try body()
         } catch {
-            if error.kind == .tooLarge { return .failure(BridgeError(.tooLarge, "params: \(error.message)")) }
-            return .failure(BridgeError.badParams(error.path, error.message))
+            return failNow(Self.bridgeError(from: error, target: route.target, action: route.action), target: route.target, action: route.action)
+        }
+        let text: [UInt8]
+        switch answer {
+        case .value(let result):
+            if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
+            return context.jsValue(from: result)
+        case .jsonText(let utf8):
+            text = utf8
+        }
+        if options.validatesResults {
+            // Test mode checks the text against the contract, as it checks values.
+            guard let result = try? JSONParser.parse(text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
+            if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
+        }
+        guard let value = context.jsValue(fromJSONText: text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
+        return value
+    }
+
+    private static func corrupt(_ route: Route) -> BridgeError {
+        .failed(reason: "corrupt", "\(route.target).\(route.action) answered with text that is not JSON")
+    }
+
+    /// The params as JSON, checked: an object, within the limits, valid against the contract.
+    /// `text`, when JS sent it (`JSON.stringify(params)`, from a runtime client), stands for
+    /// `params` and spares the walk; if it does not parse, `params` is walked, so errors keep
+    /// their paths.
+    private func checkedParams(_ params: JSValueRef, text: JSValueRef, route index: Int, context: ScriptContext) -> Result<JSONValue, BridgeError> {
+        let value: JSONValue
+        if let parsed = context.jsonValue(fromJSONText: text) {
+            value = parsed
+        } else {
+            do {
+                value = try context.jsonValue(from: params)
+            } catch {
+                if error.kind == .tooLarge { return .failure(BridgeError(.tooLarge, "params: \(error.message)")) }
+                return .failure(BridgeError.badParams(error.path, error.message))
+            }
         }
         guard case .object = value else {
             return .failure(BridgeError.badParams("", "expected an object, got \(value.typeName)"))

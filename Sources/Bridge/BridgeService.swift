@@ -35,6 +35,9 @@ public struct ServiceAction: Sendable {
     public enum Placement: Sendable {
         /// On the JS thread, synchronously: for cheap, non-blocking work (`echo`, `describe`).
         case inline(@Sendable (ServiceCall) throws -> JSONValue)
+        /// As `inline`, for an action whose answer often exists as JSON text already (a stored
+        /// row): the text goes to JS in one engine parse, without a ``JSONValue`` in between.
+        case inlineAnswer(@Sendable (ServiceCall) throws -> ServiceAnswer)
         /// On a worker, as a Swift task: for I/O. A timed-out or cancelled call cancels the task,
         /// which the service sees as `Task.isCancelled` or a cancellation handler.
         case worker(@Sendable (ServiceCall) async throws -> JSONValue)
@@ -52,6 +55,10 @@ public struct ServiceAction: Sendable {
         ServiceAction(placement: .inline(body))
     }
 
+    public static func inlineAnswer(_ body: @escaping @Sendable (ServiceCall) throws -> ServiceAnswer) -> ServiceAction {
+        ServiceAction(placement: .inlineAnswer(body))
+    }
+
     public static func worker(_ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) -> ServiceAction {
         ServiceAction(placement: .worker(body))
     }
@@ -60,14 +67,36 @@ public struct ServiceAction: Sendable {
         ServiceAction(placement: .nonBlocking(body))
     }
 
-    public var runsInline: Bool { if case .inline = placement { true } else { false } }
+    public var runsInline: Bool {
+        switch placement {
+        case .inline, .inlineAnswer: true
+        case .worker, .nonBlocking: false
+        }
+    }
 
     /// Runs the action on the calling task, wherever it is placed, without the bridge's checks:
     /// for tests and tools that call a service directly.
     public func perform(_ call: ServiceCall) async throws -> JSONValue {
         switch placement {
         case .inline(let body): try body(call)
+        case .inlineAnswer(let body): try body(call).value()
         case .worker(let body), .nonBlocking(let body): try await body(call)
+        }
+    }
+}
+
+/// What an `inlineAnswer` action hands back: a value, or the JSON text of one.
+public enum ServiceAnswer: Sendable {
+    case value(JSONValue)
+    /// UTF-8 JSON text, as stored. If it turns out not to be JSON, the call fails with
+    /// `E_FAILED` (reason `corrupt`), naming the target and action.
+    case jsonText([UInt8])
+
+    /// The answer as a value: the text parsed.
+    public func value() throws -> JSONValue {
+        switch self {
+        case .value(let value): value
+        case .jsonText(let text): try JSONParser.parse(text)
         }
     }
 }

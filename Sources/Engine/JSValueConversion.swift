@@ -34,11 +34,33 @@ extension ScriptContext {
         bytesGuard.store(outer)
         guard let json else { return nil }
         defer { JSStringRelease(json) }
+        return parsedJSON(json, maximumBytes: maximumBytes, maximumDepth: maximumDepth)
+    }
+
+    /// `text`, a JS string holding JSON that JS wrote itself (`JSON.stringify`), parsed here: a
+    /// runtime client's params in a few engine calls instead of a walk. Nil when it is not a
+    /// string of JSON within the limits; the caller then walks the value the text was made of.
+    public func jsonValue(fromJSONText text: JSValueRef) -> JSONValue? {
+        guard JSValueIsString(ref, text), let json = JSValueToStringCopy(ref, text, nil) else { return nil }
+        defer { JSStringRelease(json) }
+        return parsedJSON(json, maximumBytes: JSValueLimits.maximumBytes, maximumDepth: JSValueLimits.maximumDepth)?.0
+    }
+
+    private func parsedJSON(_ json: JSStringRef, maximumBytes: Int, maximumDepth: Int) -> (JSONValue, Int)? {
         let length = JSStringGetLength(json)
         guard length > 0, length <= maximumBytes, let characters = JSStringGetCharactersPtr(json),
               var text = UTF16Transcoder.string(UnsafeBufferPointer(start: characters, count: length), repair: false) else { return nil }
         guard let parsed = text.withUTF8({ try? JSONParser.parse($0, maximumDepth: maximumDepth) }) else { return nil }
         return (parsed, length)
+    }
+
+    /// Makes a JS value from JSON text (UTF-8), parsed by JavaScriptCore in one call: for text a
+    /// service already holds (a stored row), with no ``JSONValue`` built in between. As
+    /// `JSON.parse`: a `"__proto__"` key is data. Nil when the text is not JSON.
+    public func jsValue(fromJSONText utf8: [UInt8]) -> JSValueRef? {
+        guard let string = UTF16Transcoder.makeJSString(utf8: utf8) else { return nil }
+        defer { JSStringRelease(string) }
+        return JSValueMakeFromJSONString(ref, string)
     }
 
     /// Makes a JS value; objects get their keys in order, `bytes` become a `Uint8Array`.

@@ -1,3 +1,5 @@
+import CJavaScriptCore
+
 /// UTF-16 (JavaScriptCore's strings) to Swift's UTF-8 strings in one specialised pass.
 /// `String(decoding:as: UTF16.self)` takes a generic slow path here that costs about 20 ns a
 /// character, which made a 1 KB bridge payload cost 20 µs.
@@ -64,20 +66,30 @@ enum UTF16Transcoder {
     /// UTF-16 code units of `string`, written into a fresh buffer handed to `body`.
     static func withUnits<T>(of string: String, _ body: (UnsafeBufferPointer<UInt16>) -> T) -> T {
         var string = string
-        return string.withUTF8 { utf8 in
-            var ascii = true
-            for byte in utf8 where byte >= 0x80 {
-                ascii = false
-                break
+        return string.withUTF8 { utf8 in withUnits(ofUTF8: utf8, body) }
+    }
+
+    /// UTF-16 code units of UTF-8 text (ill-formed sequences become U+FFFD).
+    static func withUnits<T>(ofUTF8 utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt16>) -> T) -> T {
+        var ascii = true
+        for byte in utf8 where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii {
+            return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(1, utf8.count)) { units in
+                for i in 0..<utf8.count { units[i] = UInt16(utf8[i]) }
+                return body(UnsafeBufferPointer(rebasing: units[0..<utf8.count]))
             }
-            if ascii {
-                return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(1, utf8.count)) { units in
-                    for i in 0..<utf8.count { units[i] = UInt16(utf8[i]) }
-                    return body(UnsafeBufferPointer(rebasing: units[0..<utf8.count]))
-                }
-            }
-            let units = Array(String(decoding: utf8, as: UTF8.self).utf16)
-            return units.withUnsafeBufferPointer(body)
+        }
+        let units = Array(String(decoding: utf8, as: UTF8.self).utf16)
+        return units.withUnsafeBufferPointer(body)
+    }
+
+    /// A JSString of UTF-8 text; the caller releases it.
+    static func makeJSString(utf8: [UInt8]) -> JSStringRef? {
+        utf8.withUnsafeBufferPointer { text in
+            withUnits(ofUTF8: text) { units in JSStringCreateWithCharacters(units.baseAddress, units.count) }
         }
     }
 }

@@ -456,7 +456,7 @@ enum EmbeddedContracts {
       ]
     },
     "get": {
-      "description": "The item, or null when there is none or it has expired. Served from an in-memory LRU cache of decoded values (64 MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one primary-key read on a WAL reader). Hybrid.kv.get({bucket, key}) answers the same from a second cache in JS, dropped whenever the store commits, so that a hit does not cross the bridge.",
+      "description": "The item, or null when there is none or it has expired. Served from an in-memory LRU cache (64 MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one primary-key read on a WAL reader). The cache keeps an item as the JSON text of its row, which JavaScriptCore parses straight into the answer (a value stored as bytes, or written by another serializer, is kept decoded). Hybrid.kv.get({bucket, key}) answers the same from a second cache in JS, dropped whenever the store commits, so that a hit does not cross the bridge.",
       "params": {
         "type": "object",
         "properties": {

@@ -82,20 +82,24 @@ public enum JSONWriter {
         out += String(decoding: bytes, as: UTF8.self)
     }
 
-    static func writeNumber(_ n: Double, into out: inout [UInt8]) {
+    public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
         guard n.isFinite else { out.append(contentsOf: "null".utf8); return }
         if n == n.rounded(.towardZero), abs(n) < 1e16 {
             let value = Int64(n)
             if value == 0 { out.append(UInt8(ascii: "0")); return }
             if value < 0 { out.append(UInt8(ascii: "-")) }
-            // Digits without a String: most numbers here are ids, counts and timestamps.
+            // Digits without a String: most numbers here are ids, counts and timestamps. Written
+            // from the right into a small buffer, then appended at once.
             var magnitude = value.magnitude
-            let start = out.count
-            while magnitude > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-                magnitude /= 10
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var first = digits.count
+                while magnitude > 0 {
+                    first -= 1
+                    digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                }
+                out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[first...]))
             }
-            out[start...].reverse()
         } else {
             out.append(contentsOf: String(n).utf8)
         }

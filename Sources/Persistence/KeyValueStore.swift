@@ -22,8 +22,21 @@ public final class KeyValueStore: Sendable {
     public static let maximumValueBytes = 4 * 1024 * 1024
 
     private struct CacheKey: Hashable { var bucket: String; var key: String }
+    /// What the cache keeps of an item: the decoded entry (``get(bucket:key:)``), or the JSON text
+    /// the bridge hands to JS (``getJSON(bucket:key:)``), whichever was read.
+    private enum CachedItem {
+        case entry(KeyValueEntry)
+        case text([UInt8], expiresAt: Double?)
+
+        func isExpired(at now: Double) -> Bool {
+            switch self {
+            case .entry(let entry): entry.isExpired(at: now)
+            case .text(_, let expiresAt): expiresAt.map { $0 <= now } ?? false
+            }
+        }
+    }
     private struct CacheState {
-        var cache: ValueCache<CacheKey, KeyValueEntry>
+        var cache: ValueCache<CacheKey, CachedItem>
         /// Bumped by every commit: a read that started before a commit must not fill the cache.
         var generation: UInt64 = 0
         var hits = 0
@@ -278,26 +291,60 @@ public final class KeyValueStore: Sendable {
     /// The item, from the cache when it holds it, else read (on the caller's thread) and cached.
     /// Nil for a missing or expired item.
     public func get(bucket: String, key: String) throws(PersistenceError) -> KeyValueEntry? {
+        guard case .entry(let entry) = try read(bucket: bucket, key: key, asText: false) else { return nil }
+        return entry
+    }
+
+    /// What ``getJSON(bucket:key:)`` found: the entry, or its JSON text.
+    public enum Answer: Sendable {
+        case entry(KeyValueEntry)
+        /// `{"value":…,"metadata":…,"createdAt":…,"updatedAt":…,"expiresAt":…}`, as UTF-8.
+        case jsonText([UInt8])
+    }
+
+    /// `get`, for a caller that hands the entry on as JSON (the bridge): the JSON text of the
+    /// item's row, put together from the stored value without decoding it, when the serializer
+    /// is JSON and the value is not bytes; else the decoded entry. Either is cached as it came.
+    /// Nil for a missing or expired item.
+    public func getJSON(bucket: String, key: String) throws(PersistenceError) -> Answer? {
+        try read(bucket: bucket, key: key, asText: serializer is JSONSerializer)
+    }
+
+    private func read(bucket: String, key: String, asText: Bool) throws(PersistenceError) -> Answer? {
         let cacheKey = CacheKey(bucket: bucket, key: key)
         let now = Self.now()
-        let (cached, generation): (KeyValueEntry?, UInt64) = cache.withLock { state in
-            if let entry = state.cache.value(for: cacheKey) {
+        let (cached, generation): (CachedItem?, UInt64) = cache.withLock { state in
+            if let item = state.cache.value(for: cacheKey) {
                 state.hits += 1
-                return (entry, state.generation)
+                return (item, state.generation)
             }
             state.misses += 1
             return (nil, state.generation)
         }
-        if let cached { return cached.isExpired(at: now) ? nil : cached }
-        var found: (KeyValueEntry, Int)?
+        switch cached {
+        case .entry(let entry)?:
+            return entry.isExpired(at: now) ? nil : .entry(entry)
+        case .text(let text, let expiresAt)?:
+            if expiresAt.map({ $0 <= now }) ?? false { return nil }
+            if asText { return .jsonText(text) }
+            // Text read for JS, wanted decoded: the row again, below.
+        case nil:
+            break
+        }
+        var found: (CachedItem, Int)?
         let decode = { (row: OpaquePointer) throws in
+            let expires = Self.integerColumn(4, in: row).map(Double.init)
+            let overhead = key.utf8.count + bucket.utf8.count + 96
+            if asText, let text = Self.entryText(row) {
+                found = (.text(text, expiresAt: expires), text.count + overhead)
+                return
+            }
             let count = Int(sqlite3_column_bytes(row, 0))
             let bytes = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 0), count: count))
             let value = try self.serializer.deserialize(bytes, bucket: bucket, key: key)
-            let expires = SQLiteBinding.column(4, as: .integer, in: row).numberValue
-            found = (KeyValueEntry(value: value, metadata: SQLiteBinding.column(1, as: .json, in: row),
-                                   createdAt: Double(sqlite3_column_int64(row, 2)), updatedAt: Double(sqlite3_column_int64(row, 3)),
-                                   expiresAt: expires), count + key.utf8.count + bucket.utf8.count + 96)
+            found = (.entry(KeyValueEntry(value: value, metadata: SQLiteBinding.column(1, as: .json, in: row),
+                                          createdAt: Double(sqlite3_column_int64(row, 2)), updatedAt: Double(sqlite3_column_int64(row, 3)),
+                                          expiresAt: expires)), count + overhead)
         }
         let read: Bool
         do { read = try reader.lookup(bucket: bucket, key: key, row: decode) } catch { throw .wrap(error) }
@@ -307,11 +354,53 @@ public final class KeyValueStore: Sendable {
                 try SQLiteBinding.query(statement, [(.string(bucket), .text), (.string(key), .text)], db: session.db, row: decode)
             }
         }
-        guard let (entry, cost) = found else { return nil }
+        guard let (item, cost) = found else { return nil }
         cache.withLock { state in
-            if state.generation == generation { state.cache.insert(entry, for: cacheKey, cost: cost) }
+            if state.generation == generation { state.cache.insert(item, for: cacheKey, cost: cost) }
         }
-        return entry.isExpired(at: now) ? nil : entry
+        if item.isExpired(at: now) { return nil }
+        switch item {
+        case .entry(let entry): return .entry(entry)
+        case .text(let text, _): return .jsonText(text)
+        }
+    }
+
+    private static func integerColumn(_ index: Int32, in row: OpaquePointer) -> Int64? {
+        sqlite3_column_type(row, index) == SQLITE_NULL ? nil : sqlite3_column_int64(row, index)
+    }
+
+    /// The JSON text of the entry in `row` (value, metadata, createdAt, updatedAt, expiresAt), in
+    /// ``KeyValueEntry/jsonValue``'s key order, or nil when the row holds what text cannot carry
+    /// as it is: a value stored as bytes, metadata that is not a JSON column.
+    private static func entryText(_ row: OpaquePointer) -> [UInt8]? {
+        let valueCount = Int(sqlite3_column_bytes(row, 0))
+        guard sqlite3_column_type(row, 0) == SQLITE_BLOB, valueCount > 0, let value = sqlite3_column_blob(row, 0) else { return nil }
+        let valueBytes = UnsafeRawBufferPointer(start: value, count: valueCount)
+        guard valueBytes[0] != 0 else { return nil }
+        var out: [UInt8] = []
+        let metadataType = sqlite3_column_type(row, 1)
+        let metadataCount = metadataType == SQLITE_TEXT ? Int(sqlite3_column_bytes(row, 1)) : 0
+        out.reserveCapacity(valueCount + metadataCount + 112)
+        out.append(contentsOf: #"{"value":"#.utf8)
+        out.append(contentsOf: valueBytes)
+        out.append(contentsOf: #","metadata":"#.utf8)
+        switch metadataType {
+        case SQLITE_NULL: out.append(contentsOf: "null".utf8)
+        case SQLITE_INTEGER: JSONWriter.writeNumber(Double(sqlite3_column_int64(row, 1)), into: &out)
+        case SQLITE_FLOAT: JSONWriter.writeNumber(sqlite3_column_double(row, 1), into: &out)
+        case SQLITE_TEXT:
+            guard let metadata = sqlite3_column_text(row, 1) else { return nil }
+            out.append(contentsOf: UnsafeBufferPointer(start: metadata, count: metadataCount))
+        default: return nil
+        }
+        out.append(contentsOf: #","createdAt":"#.utf8)
+        JSONWriter.writeNumber(Double(sqlite3_column_int64(row, 2)), into: &out)
+        out.append(contentsOf: #","updatedAt":"#.utf8)
+        JSONWriter.writeNumber(Double(sqlite3_column_int64(row, 3)), into: &out)
+        out.append(contentsOf: #","expiresAt":"#.utf8)
+        if let expires = integerColumn(4, in: row) { JSONWriter.writeNumber(Double(expires), into: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// The bucket's live keys in order, those starting with `prefix` when given.

@@ -13,7 +13,8 @@ enum SQLiteBinding {
         case .null:
             sqlite3_bind_null(statement, index)
         case .bool(let b):
-            sqlite3_bind_int64(statement, index, b ? 1 : 0)
+            // In a JSON column as JSON text, so that it reads back as a boolean, not 0 or 1.
+            if type == .json { bindText(b ? "true" : "false", at: index, in: statement) } else { sqlite3_bind_int64(statement, index, b ? 1 : 0) }
         case .number(let n):
             if type != .real, type != .json, n.rounded(.towardZero) == n, abs(n) < 9.2e18 {
                 sqlite3_bind_int64(statement, index, Int64(n))

@@ -44,10 +44,13 @@ public struct KeyValueService: BridgeService {
                     return ["written": .number(Double(try await store(call).setMany(items)))]
                 }
             },
-            "get": .inline { call in
+            "get": .inlineAnswer { call in
                 try bridged {
-                    let entry = try store(call).get(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "")
-                    return entry?.jsonValue ?? .null
+                    switch try store(call).getJSON(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "") {
+                    case nil: .value(.null)
+                    case .entry(let entry): .value(entry.jsonValue)
+                    case .jsonText(let text): .jsonText(text)
+                    }
                 }
             },
             "delete": .worker { call in

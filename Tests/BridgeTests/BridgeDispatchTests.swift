@@ -254,6 +254,48 @@ struct BridgeDispatchTests {
         }
     }
 
+    @Test("an answer given as JSON text reaches JS as the value it spells, a __proto__ key as data")
+    func textAnswer() async throws {
+        try await withBridge { (host) async throws in
+            let answer = try await host.run(#"""
+                const text = '{"count":3,"__proto__":{"x":1},"s":"caf\u00e9 \ud83d\ude00 ✓","list":[1.5,null,true]}';
+                const value = await Hybrid.call("probe", "text", {text});
+                return {value, keys: Object.keys(value), plain: Object.getPrototypeOf(value) === Object.prototype};
+                """#)
+            #expect(answer["value"] == ["count": 3, "__proto__": ["x": 1], "s": "café 😀 ✓", "list": [1.5, .null, true]])
+            #expect(answer["keys"] == ["count", "__proto__", "s", "list"])
+            #expect(answer["plain"] == true)
+        }
+    }
+
+    @Test("an answer given as text that is not JSON is E_FAILED, reason corrupt, and the bridge goes on", arguments: [true, false])
+    func corruptTextAnswer(validatesResults: Bool) async throws {
+        try await withBridge(validatesResults: validatesResults) { (host) async throws in
+            let answer = try await host.run(#"""
+                const failed = await outcome(Hybrid.call("probe", "text", {text: '{"count": 3'}));
+                const next = await Hybrid.call("probe", "text", {text: '{"count": 4}'});
+                return {failed, next};
+                """#)
+            #expect(answer["failed"]?["code"] == "E_FAILED")
+            #expect(answer["failed"]?["details"]?["reason"] == "corrupt")
+            #expect(answer["failed"]?["message"]?.stringValue?.contains("probe.text") == true)
+            #expect(answer["next"] == ["count": 4])
+        }
+    }
+
+    @Test("an answer given as text is checked against the contract in test mode, and answered as it is without")
+    func textAnswerValidation() async throws {
+        try await withBridge { (host) async throws in
+            let error = try await host.run(#"return await outcome(Hybrid.call("probe", "text", {text: '{"count":"three"}'}));"#)
+            #expect(error["details"]?["reason"] == "contract")
+            #expect(error["message"]?.stringValue?.contains("result/count: expected integer, got string") == true, "\(error)")
+        }
+        try await withBridge(validatesResults: false) { (host) async throws in
+            let answer = try await host.run(#"return await Hybrid.call("probe", "text", {text: '{"count":"three"}'});"#)
+            #expect(answer == ["count": "three"])
+        }
+    }
+
     @Test("an action registered without a contract fails with E_FAILED, reason no_contract")
     func noContract() async throws {
         try await withBridge { (host) async throws in
@@ -331,6 +373,8 @@ let probeContract: JSONValue = [
         "hangOnLoop": action(params: ["type": "object"], result: ["type": "object"]),
         "wrongShape": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
         "wrongShapeLater": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
+        "text": action(params: ["type": "object", "required": ["text"], "properties": ["text": ["type": "string"]]],
+                       result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
     ],
 ]
 
@@ -390,6 +434,8 @@ struct ProbeService: BridgeService {
             "wrongShape": .inline { _ in ["count": "three"] },
             "wrongShapeLater": .worker { _ in ["count": "three"] },
             "uncontracted": .inline { _ in [:] },
+            // Answers with the JSON text it is given, unparsed, as kv.get answers a stored row.
+            "text": .inlineAnswer { call in .jsonText(Array((call.params["text"]?.stringValue ?? "").utf8)) },
         ]
     }
 }

@@ -100,6 +100,76 @@ struct KeyValueStoreTests {
         #expect(try await store.keys(bucket: "b", prefix: nil, limit: nil) == ["long"])
     }
 
+    /// Values and metadata of every JSON kind, in pairs.
+    static let storedRows: [(JSONValue, JSONValue)] = [
+        (1, .null), (-2.5, "m"), ("quote \" back \\ line\n é 😀 \u{2028}", 3), (.null, 2.5), (true, true),
+        (false, false), ([1, [2, ["x": .null]]], ["from": "test", "n": [1e-7]]), (["__proto__": 1, "a": ["b": 1e300]], "😀"),
+    ]
+
+    @Test("getJSON's text of a row is exactly the entry get decodes, for every kind of value and metadata; the cache keeps either", arguments: storedRows)
+    func entryText(value: JSONValue, metadata: JSONValue) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let writer = try KeyValueStore(directory: directory.path)
+        try await writer.set(.init(bucket: "b", key: "k", value: value, metadata: metadata))
+        try await writer.set(.init(bucket: "b", key: "ttl", value: value, metadata: metadata, ttlSeconds: 600))
+        for key in ["k", "ttl"] {
+            let store = try KeyValueStore(directory: directory.path)
+            // A miss comes as text, and the cache keeps the text: the next getJSON is a hit.
+            guard case .jsonText(let text) = try store.getJSON(bucket: "b", key: key) else {
+                Issue.record("a miss of a JSON value should come as text")
+                return
+            }
+            guard case .jsonText(let again) = try store.getJSON(bucket: "b", key: key) else {
+                Issue.record("a cached text should come as text")
+                return
+            }
+            #expect(again == text)
+            #expect(store.cacheStatistics.hits == 1 && store.cacheStatistics.entries == 1)
+            // get wants the entry decoded: it reads the row again and caches the entry instead.
+            let entry = try #require(try store.get(bucket: "b", key: key))
+            #expect(try JSONParser.parse(text) == entry.jsonValue)
+            #expect(entry.value == value)
+            #expect(entry.metadata == metadata)
+            #expect((entry.expiresAt != nil) == (key == "ttl"))
+            guard case .entry(let cached) = try store.getJSON(bucket: "b", key: key) else {
+                Issue.record("a cached entry should come as it is")
+                return
+            }
+            #expect(cached == entry)
+        }
+    }
+
+    @Test("getJSON hands over a bytes value or another serializer's row decoded, and nil for a missing or expired item")
+    func entryTextFallbacks() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try KeyValueStore(directory: directory.path)
+        try await store.set(.init(bucket: "b", key: "bytes", value: .bytes([0, 1, 2]), metadata: ["kind": "raw"]))
+        try await store.set(.init(bucket: "b", key: "gone", value: 1, ttlSeconds: 0.02))
+        guard case .entry(let entry) = try store.getJSON(bucket: "b", key: "bytes") else {
+            Issue.record("bytes cannot be JSON text")
+            return
+        }
+        #expect(entry.value == .bytes([0, 1, 2]))
+        #expect(entry.metadata == ["kind": "raw"])
+        #expect(try store.getJSON(bucket: "b", key: "missing") == nil)
+        // Read (and cached, as text) while it may still live: the cached text expires too.
+        _ = try store.getJSON(bucket: "b", key: "gone")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try store.getJSON(bucket: "b", key: "gone") == nil)
+
+        let other = TemporaryDirectory()
+        defer { other.remove() }
+        let reversed = try KeyValueStore(directory: other.path, serializer: ReversingSerializer())
+        try await reversed.set(.init(bucket: "b", key: "k", value: ["a": 1]))
+        guard case .entry(let decoded) = try reversed.getJSON(bucket: "b", key: "k") else {
+            Issue.record("another serializer's bytes are not JSON text")
+            return
+        }
+        #expect(decoded.value == ["a": 1])
+    }
+
     @Test("setMany refuses an oversized value, naming the item, and writes none")
     func setManyNamesTheField() async throws {
         let directory = TemporaryDirectory()

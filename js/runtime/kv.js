@@ -151,7 +151,8 @@ function get(params, options) {
   // kv.get is inline: its answer (or error) is here at once, with no promise to wait for.
   let entry;
   try {
-    entry = answerNow("kv", "get", { bucket, key });
+    const params = { bucket, key };
+    entry = answerNow("kv", "get", params, JSON.stringify(params));
   } catch (error) {
     return Promise.reject(error);
   }

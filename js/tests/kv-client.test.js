@@ -129,3 +129,34 @@ test("a __proto__ key in a value stays data in a hit, and pollutes no prototype"
   expect(entry.value.polluted).toBeUndefined();
   expect(({}).polluted).toBeUndefined();
 });
+
+test("a miss arrives as written, read from the stored row's text: values, metadata, a __proto__ key", async () => {
+  const cases = [
+    { value: 1, metadata: true },
+    { value: "quote \" back \\ line\n é 😀 \u2028", metadata: false },
+    { value: [1.5, null, [true]], metadata: { from: "test", n: [1e-7] } },
+    { value: JSON.parse('{"__proto__": {"polluted": true}, "a": 1e300}'), metadata: "m" },
+    { value: null, metadata: 2.5 },
+  ];
+  for (const [i, item] of cases.entries()) await Hybrid.kv.set({ bucket: "rows", key: "k" + i, ...item });
+  for (const [i, item] of cases.entries()) {
+    const misses = stats().misses;
+    const entry = await Hybrid.kv.get({ bucket: "rows", key: "k" + i });
+    expect(stats().misses).toBe(misses + 1);
+    expect(entry.value).toEqual(item.value);
+    expect(entry.metadata).toEqual(item.metadata);
+    expect(entry).toEqual(await Hybrid.call("kv", "get", { bucket: "rows", key: "k" + i }));
+  }
+  const proto = (await Hybrid.kv.get({ bucket: "rows", key: "k3" })).value;
+  expect(Object.keys(proto)).toEqual(["__proto__", "a"]);
+  expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+  expect(({}).polluted).toBeUndefined();
+});
+
+test("keys with quotes, backslashes and other scripts are found, and a lone surrogate is refused at /key", async () => {
+  const key = 'q"u\\o \u2028 é 😀 /k';
+  await Hybrid.kv.set({ bucket: "b\"\\", key, value: "found" });
+  expect((await Hybrid.kv.get({ bucket: "b\"\\", key })).value).toBe("found");
+  await expect(Hybrid.kv.get({ bucket: "b", key: "a\ud800" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/key" });
+  await expect(Hybrid.call("kv", "get", { bucket: "b", key: "a\ud800" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/key" });
+});
