@@ -526,6 +526,103 @@ enum EmbeddedContracts {
         "E_FAILED"
       ]
     },
+    "getMany": {
+      "description": "Several items at once, each as get answers it (its entry, or null), in the order asked: one bridge crossing and one pass over the cache and the store for all of them. Hybrid.kv.get sends the misses of one turn of the event loop (the gets issued before it next awaits) as one getMany.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "maxItems": 10000,
+            "items": {
+              "type": "object",
+              "properties": {
+                "bucket": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 1000,
+                  "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+                },
+                "key": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 10000,
+                  "description": "The key within its bucket."
+                }
+              },
+              "required": [
+                "bucket",
+                "key"
+              ],
+              "additionalProperties": false
+            },
+            "description": "The items to read, each named by bucket and key, at most 10,000."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "entries": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "createdAt": {
+                      "type": "number",
+                      "description": "When the key was first set, in milliseconds since the epoch."
+                    },
+                    "updatedAt": {
+                      "type": "number",
+                      "description": "When it was last set, in milliseconds since the epoch."
+                    },
+                    "expiresAt": {
+                      "type": [
+                        "number",
+                        "null"
+                      ],
+                      "description": "When it expires, in milliseconds since the epoch; null for never."
+                    },
+                    "value": {
+                      "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+                    },
+                    "metadata": {
+                      "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+                    }
+                  },
+                  "required": [
+                    "value",
+                    "metadata",
+                    "createdAt",
+                    "updatedAt",
+                    "expiresAt"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "description": "One per item asked, in the same order: its entry, or null when there is none or it has expired."
+          }
+        },
+        "required": [
+          "entries"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_FAILED"
+      ]
+    },
     "delete": {
       "description": "Deletes the item.",
       "params": {

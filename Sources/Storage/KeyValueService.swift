@@ -53,6 +53,19 @@ public struct KeyValueService: BridgeService {
                     }
                 }
             },
+            // One crossing for many reads: Hybrid.kv.get batches the misses of one turn this way.
+            "getMany": .inlineAnswer { call in
+                try bridged {
+                    let store = try store(call)
+                    let items = call.params["items"]?.arrayValue ?? []
+                    var answers: [KeyValueStore.Answer?] = []
+                    answers.reserveCapacity(items.count)
+                    for item in items {
+                        answers.append(try store.getJSON(bucket: item["bucket"]?.stringValue ?? "", key: item["key"]?.stringValue ?? ""))
+                    }
+                    return try Self.entriesAnswer(answers)
+                }
+            },
             "delete": .worker { call in
                 try await bridged {
                     let deleted = try await store(call).delete(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "")
@@ -81,6 +94,30 @@ public struct KeyValueService: BridgeService {
                 }
             },
         ]
+    }
+
+    /// `{"entries": [...]}` as JSON text when every entry is text or null; else (an entry whose
+    /// value is bytes) as a value.
+    static func entriesAnswer(_ answers: [KeyValueStore.Answer?]) throws -> ServiceAnswer {
+        var text: [UInt8] = Array(#"{"entries":["#.utf8)
+        for (i, answer) in answers.enumerated() {
+            if i > 0 { text.append(UInt8(ascii: ",")) }
+            switch answer {
+            case nil: text.append(contentsOf: "null".utf8)
+            case .jsonText(let entry)?: text.append(contentsOf: entry)
+            case .entry?:
+                let entries = try answers.map { (answer) throws -> JSONValue in
+                    switch answer {
+                    case nil: .null
+                    case .entry(let entry)?: entry.jsonValue
+                    case .jsonText(let entry)?: try JSONParser.parse(entry)
+                    }
+                }
+                return .value(["entries": .array(entries)])
+            }
+        }
+        text.append(contentsOf: "]}".utf8)
+        return .jsonText(text)
     }
 
     private func store(_ call: ServiceCall) throws -> KeyValueStore {

@@ -9,6 +9,10 @@
 // moved. A get that misses remembers its answer only if no commit came between the moment it read
 // the counter and its answer. So once a write has resolved, no get returns what it replaced, from
 // this app or any other code in the process writing the same store.
+//
+// Misses issued in the same turn of the event loop (before the code that issued them awaits)
+// cross the bridge together, as one kv.getMany at the end of the turn, as a DataLoader batches:
+// one crossing, one contract check and one JSON parse for all of them.
 
 const { call, answerNow } = native.client;
 const commits = native.counters.kv ? native.counters.kv.commits : null;
@@ -148,22 +152,70 @@ function get(params, options) {
     forget(cached);
   }
   stats.misses++;
-  // kv.get is inline: its answer (or error) is here at once, with no promise to wait for.
-  let entry;
-  try {
-    const params = { bucket, key };
-    entry = answerNow("kv", "get", params, JSON.stringify(params));
-  } catch (error) {
-    return Promise.reject(error);
+  // The miss waits for the end of this turn, when the misses issued together cross as one batch.
+  if (batch === null) {
+    batch = [];
+    queueMicrotask(flush);
   }
-  if (entry instanceof Promise) return entry;
-  // Kept only if no commit came since the counter was read: the answer may predate it.
-  if (commits[0] === now) remember(bucket, key, entry, bucket.length + key.length + 64 + sizeOf(entry));
-  return Promise.resolve(copy(entry));
+  return new Promise((resolve, reject) => batch.push({ bucket, key, resolve, reject }));
+}
+
+/** Misses waiting for the end of the turn: {bucket, key, resolve, reject}. */
+let batch = null;
+/** kv.getMany's bound on items per call (services/kv.json). */
+const batchLimit = 10000;
+
+// Reads the turn's misses: one kv.getMany per up to `batchLimit` of them (a lone miss is a plain
+// kv.get). kv.get and getMany are inline: the answer (or error) is here at once.
+function flush() {
+  const misses = batch;
+  batch = null;
+  for (let start = 0; start < misses.length; start += batchLimit) {
+    const part = start === 0 && misses.length <= batchLimit ? misses : misses.slice(start, start + batchLimit);
+    const now = commits[0];
+    if (now !== seen) {
+      dropAll();
+      seen = now;
+    }
+    let entries;
+    try {
+      entries = part.length === 1 ? [read("get", { bucket: part[0].bucket, key: part[0].key })]
+        : read("getMany", { items: part.map(({ bucket, key }) => ({ bucket, key })) }).entries;
+    } catch (error) {
+      // One bad item (a key over the contract's length) must not fail the others: each alone.
+      if (part.length === 1) part[0].reject(error);
+      else for (const miss of part) settleAlone(miss);
+      continue;
+    }
+    // Kept only if no commit came since the counter was read: the answers may predate it.
+    const keep = commits[0] === now;
+    for (let i = 0; i < part.length; i++) {
+      const miss = part[i];
+      const entry = entries[i];
+      if (keep) remember(miss.bucket, miss.key, entry, miss.bucket.length + miss.key.length + 64 + sizeOf(entry));
+      miss.resolve(copy(entry));
+    }
+  }
+}
+
+// The params also go as JSON text: they are plain strings, which native parses faster than it
+// walks an object.
+function read(action, params) {
+  const answer = answerNow("kv", action, params, JSON.stringify(params));
+  if (answer instanceof Promise) throw new Error(`kv.${action} was expected to answer at once`);
+  return answer;
+}
+
+function settleAlone(miss) {
+  try {
+    miss.resolve(copy(read("get", { bucket: miss.bucket, key: miss.key })));
+  } catch (error) {
+    miss.reject(error);
+  }
 }
 
 const client = { get };
-for (const action of ["set", "setMany", "delete", "keys", "defineIndex", "query"]) {
+for (const action of ["set", "setMany", "getMany", "delete", "keys", "defineIndex", "query"]) {
   client[action] = (params, options) => call("kv", action, params, options);
 }
 /** Hits and misses of the JS cache, and what it holds. */

@@ -4,7 +4,7 @@
 const stats = () => Hybrid.kv.cacheStats();
 
 test("Hybrid.kv has every kv action as a method", async () => {
-  for (const action of ["get", "set", "setMany", "delete", "keys", "defineIndex", "query"]) {
+  for (const action of ["get", "getMany", "set", "setMany", "delete", "keys", "defineIndex", "query"]) {
     expect(typeof Hybrid.kv[action]).toBe("function");
   }
   await Hybrid.kv.set({ bucket: "m", key: "a", value: 1 });
@@ -159,4 +159,57 @@ test("keys with quotes, backslashes and other scripts are found, and a lone surr
   expect((await Hybrid.kv.get({ bucket: "b\"\\", key })).value).toBe("found");
   await expect(Hybrid.kv.get({ bucket: "b", key: "a\ud800" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/key" });
   await expect(Hybrid.call("kv", "get", { bucket: "b", key: "a\ud800" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/key" });
+});
+
+test("gets issued in one turn are read together and each gets its own answer, in any mix", async () => {
+  await Hybrid.kv.setMany({ bucket: "turn", items: Array.from({ length: 300 }, (_, i) => ({ key: "k" + i, value: { i } })) });
+  await Hybrid.kv.set({ bucket: "turn", key: "bytes", value: new Uint8Array([1, 2, 3]) });
+  const keys = [...Array.from({ length: 300 }, (_, i) => "k" + i), "absent", "k7", "bytes"];
+  const misses = stats().misses;
+  const entries = await Promise.all(keys.map((key) => Hybrid.kv.get({ bucket: "turn", key })));
+  expect(stats().misses).toBe(misses + keys.length);
+  for (let i = 0; i < 300; i++) expect(entries[i].value).toEqual({ i });
+  expect(entries[300]).toBeNull();
+  expect(entries[301]).toEqual(entries[7]);
+  expect(entries[301]).not.toBe(entries[7]);
+  expect(entries[302].value).toEqual(new Uint8Array([1, 2, 3]));
+  // All of them are cached now.
+  const hits = stats().hits;
+  await Promise.all(keys.map((key) => Hybrid.kv.get({ bucket: "turn", key })));
+  expect(stats().hits).toBe(hits + keys.length);
+});
+
+test("a get the contract refuses fails alone; the others read in the same turn still answer", async () => {
+  await Hybrid.kv.set({ bucket: "alone", key: "good", value: 1 });
+  const outcomes = await Promise.allSettled([
+    Hybrid.kv.get({ bucket: "alone", key: "good" }),
+    Hybrid.kv.get({ bucket: "alone", key: "x".repeat(10001) }),
+    Hybrid.kv.get({ bucket: "alone", key: "" }),
+    Hybrid.kv.get({ bucket: "alone", key: "missing" }),
+  ]);
+  expect(outcomes[0].value.value).toBe(1);
+  expect(outcomes[1].reason).toMatchObject({ code: "E_BAD_PARAMS", action: "get", path: "/key" });
+  expect(outcomes[2].reason).toMatchObject({ code: "E_BAD_PARAMS", action: "get", path: "/key" });
+  expect(outcomes[3].value).toBeNull();
+});
+
+test("a get issued after a write resolved never gets the value it replaced, even read in a batch", async () => {
+  await Hybrid.kv.setMany({ bucket: "fresh", items: [{ key: "a", value: "old" }, { key: "b", value: "old" }] });
+  expect((await Promise.all([Hybrid.kv.get({ bucket: "fresh", key: "a" }), Hybrid.kv.get({ bucket: "fresh", key: "b" })])).map((e) => e.value)).toEqual(["old", "old"]);
+  await Hybrid.call("kv", "set", { bucket: "fresh", key: "a", value: "new" });
+  const [a, b] = await Promise.all([Hybrid.kv.get({ bucket: "fresh", key: "a" }), Hybrid.kv.get({ bucket: "fresh", key: "b" })]);
+  expect(a.value).toBe("new");
+  expect(b.value).toBe("old");
+});
+
+test("kv.getMany answers in the order asked, null for what is missing, and names a bad item", async () => {
+  await Hybrid.kv.setMany({ bucket: "many", items: [{ key: "a", value: 1, metadata: { m: true } }, { key: "b", value: new Uint8Array([9]) }] });
+  const { entries } = await Hybrid.call("kv", "getMany", { items: [{ bucket: "many", key: "b" }, { bucket: "many", key: "none" }, { bucket: "many", key: "a" }] });
+  expect(entries.length).toBe(3);
+  expect(entries[0].value).toEqual(new Uint8Array([9]));
+  expect(entries[1]).toBeNull();
+  expect(entries[2]).toMatchObject({ value: 1, metadata: { m: true }, expiresAt: null });
+  expect((await Hybrid.kv.getMany({ items: [{ bucket: "many", key: "a" }] })).entries[0].value).toBe(1);
+  await expect(Hybrid.call("kv", "getMany", { items: [{ bucket: "many", key: "a" }, { bucket: "many" }] }))
+    .rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/items/1/key" });
 });

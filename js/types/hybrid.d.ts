@@ -273,6 +273,37 @@ export type KvGetResult = null | {
   metadata: unknown;
 };
 
+export interface KvGetManyParams {
+  /** The items to read, each named by bucket and key, at most 10,000. */
+  items: {
+    /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+    bucket: string;
+    /** The key within its bucket. */
+    key: string;
+  }[];
+}
+
+export interface KvGetManyResult {
+  /**
+   * One per item asked, in the same order: its entry, or null when there is none or it has expired.
+   */
+  entries: (null | {
+    /** When the key was first set, in milliseconds since the epoch. */
+    createdAt: number;
+    /** When it was last set, in milliseconds since the epoch. */
+    updatedAt: number;
+    /** When it expires, in milliseconds since the epoch; null for never. */
+    expiresAt: number | null;
+    /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+    value: unknown;
+    /**
+     * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+     * none.
+     */
+    metadata: unknown;
+  })[];
+}
+
 export interface KvKeysParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
   bucket: string;
@@ -1294,13 +1325,22 @@ export interface HybridActions {
     /** Deletes the item. */
     delete: { params: KvDeleteParams; result: KvDeleteResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /**
-     * The item, or null when there is none or it has expired. Served from an in-memory LRU cache of
-     * decoded values (64 MiB) that every commit touching the key invalidates; runs on the JS thread
-     * (a miss is one primary-key read on a WAL reader). Hybrid.kv.get({bucket, key}) answers the
-     * same from a second cache in JS, dropped whenever the store commits, so that a hit does not
-     * cross the bridge.
+     * The item, or null when there is none or it has expired. Served from an in-memory LRU cache
+     * (64 MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one
+     * primary-key read on a WAL reader). The cache keeps an item as the JSON text of its row, which
+     * JavaScriptCore parses straight into the answer (a value stored as bytes, or written by
+     * another serializer, is kept decoded). Hybrid.kv.get({bucket, key}) answers the same from a
+     * second cache in JS, dropped whenever the store commits, so that a hit does not cross the
+     * bridge.
      */
     get: { params: KvGetParams; result: KvGetResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    /**
+     * Several items at once, each as get answers it (its entry, or null), in the order asked: one
+     * bridge crossing and one pass over the cache and the store for all of them. Hybrid.kv.get
+     * sends the misses of one turn of the event loop (the gets issued before it next awaits) as one
+     * getMany.
+     */
+    getMany: { params: KvGetManyParams; result: KvGetManyResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /** The bucket's live keys in ascending order, those starting with prefix when given. */
     keys: { params: KvKeysParams; result: KvKeysResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /**
