@@ -69,7 +69,9 @@ enum UTF16Transcoder {
         return string.withUTF8 { utf8 in withUnits(ofUTF8: utf8, body) }
     }
 
-    /// UTF-16 code units of UTF-8 text (ill-formed sequences become U+FFFD).
+    /// UTF-16 code units of UTF-8 text (ill-formed sequences become U+FFFD). Inlined: it runs for
+    /// every string that goes to JS.
+    @inline(__always)
     static func withUnits<T>(ofUTF8 utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt16>) -> T) -> T {
         var ascii = true
         for byte in utf8 where byte >= 0x80 {
