@@ -371,7 +371,7 @@ public final class KeyValueStore: Sendable {
 
     /// The JSON text of the entry in `row` (value, metadata, createdAt, updatedAt, expiresAt), in
     /// ``KeyValueEntry/jsonValue``'s key order, or nil when the row holds what text cannot carry
-    /// as it is: a value stored as bytes, metadata that is not a JSON column.
+    /// as it is: a value stored as bytes, metadata that is not JSON text.
     private static func entryText(_ row: OpaquePointer) -> [UInt8]? {
         let valueCount = Int(sqlite3_column_bytes(row, 0))
         guard sqlite3_column_type(row, 0) == SQLITE_BLOB, valueCount > 0, let value = sqlite3_column_blob(row, 0) else { return nil }
@@ -389,8 +389,12 @@ public final class KeyValueStore: Sendable {
         case SQLITE_INTEGER: JSONWriter.writeNumber(Double(sqlite3_column_int64(row, 1)), into: &out)
         case SQLITE_FLOAT: JSONWriter.writeNumber(sqlite3_column_double(row, 1), into: &out)
         case SQLITE_TEXT:
+            // Checked: a row written by another tool may hold text that is not JSON, which `get`
+            // reads as a string (SQLiteBinding.column), so it must stay readable.
             guard let metadata = sqlite3_column_text(row, 1) else { return nil }
-            out.append(contentsOf: UnsafeBufferPointer(start: metadata, count: metadataCount))
+            let text = UnsafeBufferPointer(start: metadata, count: metadataCount)
+            guard (try? JSONParser.parse(text)) != nil else { return nil }
+            out.append(contentsOf: text)
         default: return nil
         }
         out.append(contentsOf: #","createdAt":"#.utf8)

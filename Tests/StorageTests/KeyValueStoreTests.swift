@@ -1,3 +1,4 @@
+import GRDB
 import JSON
 import Persistence
 import Testing
@@ -168,6 +169,24 @@ struct KeyValueStoreTests {
             return
         }
         #expect(decoded.value == ["a": 1])
+    }
+
+    @Test("metadata another tool stored as text that is not JSON stays readable, as a string, through getJSON too")
+    func foreignMetadata() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let writer = try KeyValueStore(directory: directory.path)
+        try await writer.set(.init(bucket: "b", key: "k", value: ["a": 1], metadata: "json"))
+        let queue = try DatabaseQueue(path: directory.path + "/.kv.sqlite")
+        try await queue.write { db in try db.execute(sql: "UPDATE kv_items SET metadata = 'plain {words' WHERE key = 'k'") }
+        try queue.close()
+        let store = try KeyValueStore(directory: directory.path)
+        guard case .entry(let entry) = try store.getJSON(bucket: "b", key: "k") else {
+            Issue.record("metadata that is not JSON cannot go as text")
+            return
+        }
+        #expect(entry.value == ["a": 1])
+        #expect(entry.metadata == "plain {words")
     }
 
     @Test("setMany refuses an oversized value, naming the item, and writes none")
