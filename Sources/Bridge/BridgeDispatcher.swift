@@ -275,21 +275,19 @@ public final class BridgeDispatcher: @unchecked Sendable {
         } catch {
             return failNow(Self.bridgeError(from: error, target: route.target, action: route.action), target: route.target, action: route.action)
         }
-        let text: [UInt8]
         switch answer {
         case .value(let result):
             if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
             return context.jsValue(from: result)
-        case .jsonText(let utf8):
-            text = utf8
+        case .jsonText(let text):
+            if options.validatesResults {
+                // Test mode checks the text against the contract, as it checks values.
+                guard let result = try? JSONParser.parse(text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
+                if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
+            }
+            guard let value = context.jsValue(fromJSONText: text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
+            return value
         }
-        if options.validatesResults {
-            // Test mode checks the text against the contract, as it checks values.
-            guard let result = try? JSONParser.parse(text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
-            if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
-        }
-        guard let value = context.jsValue(fromJSONText: text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
-        return value
     }
 
     private static func corrupt(_ route: Route) -> BridgeError {

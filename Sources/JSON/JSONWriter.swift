@@ -88,18 +88,14 @@ public enum JSONWriter {
             let value = Int64(n)
             if value == 0 { out.append(UInt8(ascii: "0")); return }
             if value < 0 { out.append(UInt8(ascii: "-")) }
-            // Digits without a String: most numbers here are ids, counts and timestamps. Written
-            // from the right into a small buffer, then appended at once.
+            // Digits without a String: most numbers here are ids, counts and timestamps.
             var magnitude = value.magnitude
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                var first = digits.count
-                while magnitude > 0 {
-                    first -= 1
-                    digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                }
-                out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[first...]))
+            let start = out.count
+            while magnitude > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
             }
+            out[start...].reverse()
         } else {
             out.append(contentsOf: String(n).utf8)
         }

@@ -23,17 +23,12 @@ public final class KeyValueStore: Sendable {
 
     private struct CacheKey: Hashable { var bucket: String; var key: String }
     /// What the cache keeps of an item: the decoded entry (``get(bucket:key:)``), or the JSON text
-    /// the bridge hands to JS (``getJSON(bucket:key:)``), whichever was read.
-    private enum CachedItem {
-        case entry(KeyValueEntry)
-        case text([UInt8], expiresAt: Double?)
+    /// the bridge hands to JS (``getJSON(bucket:key:)``), whichever was read, and when it expires.
+    private struct CachedItem {
+        var answer: Answer
+        var expiresAt: Double?
 
-        func isExpired(at now: Double) -> Bool {
-            switch self {
-            case .entry(let entry): entry.isExpired(at: now)
-            case .text(_, let expiresAt): expiresAt.map { $0 <= now } ?? false
-            }
-        }
+        func isExpired(at now: Double) -> Bool { expiresAt.map { $0 <= now } ?? false }
     }
     private struct CacheState {
         var cache: ValueCache<CacheKey, CachedItem>
@@ -45,6 +40,8 @@ public final class KeyValueStore: Sendable {
 
     public let center: DataCenter
     private let serializer: any Serializer
+    /// Whether stored values are JSON text (the default serializer), which `getJSON` hands on as it is.
+    private let storesJSONText: Bool
     private let cache: Locked<CacheState>
     private let indexes = Locked<[String: KeyValueIndex]>([:])
     private let writesSincePurge = Locked(0)
@@ -73,6 +70,7 @@ public final class KeyValueStore: Sendable {
         }
         center = try DataCenter(name: "kv", path: directory + "/.kv.sqlite")
         self.serializer = serializer
+        storesJSONText = serializer is JSONSerializer
         cache = Locked(CacheState(cache: ValueCache(capacity: cacheBytes)))
         try center.writeNow { session in
             try session.db.execute(sql: """
@@ -307,7 +305,7 @@ public final class KeyValueStore: Sendable {
     /// is JSON and the value is not bytes; else the decoded entry. Either is cached as it came.
     /// Nil for a missing or expired item.
     public func getJSON(bucket: String, key: String) throws(PersistenceError) -> Answer? {
-        try read(bucket: bucket, key: key, asText: serializer is JSONSerializer)
+        try read(bucket: bucket, key: key, asText: storesJSONText)
     }
 
     private func read(bucket: String, key: String, asText: Bool) throws(PersistenceError) -> Answer? {
@@ -321,30 +319,27 @@ public final class KeyValueStore: Sendable {
             state.misses += 1
             return (nil, state.generation)
         }
-        switch cached {
-        case .entry(let entry)?:
-            return entry.isExpired(at: now) ? nil : .entry(entry)
-        case .text(let text, let expiresAt)?:
-            if expiresAt.map({ $0 <= now }) ?? false { return nil }
-            if asText { return .jsonText(text) }
+        if let cached {
+            if cached.isExpired(at: now) { return nil }
+            if case .entry = cached.answer { return cached.answer }
+            if asText { return cached.answer }
             // Text read for JS, wanted decoded: the row again, below.
-        case nil:
-            break
         }
         var found: (CachedItem, Int)?
         let decode = { (row: OpaquePointer) throws in
             let expires = Self.integerColumn(4, in: row).map(Double.init)
             let overhead = key.utf8.count + bucket.utf8.count + 96
             if asText, let text = Self.entryText(row) {
-                found = (.text(text, expiresAt: expires), text.count + overhead)
+                found = (CachedItem(answer: .jsonText(text), expiresAt: expires), text.count + overhead)
                 return
             }
             let count = Int(sqlite3_column_bytes(row, 0))
             let bytes = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 0), count: count))
             let value = try self.serializer.deserialize(bytes, bucket: bucket, key: key)
-            found = (.entry(KeyValueEntry(value: value, metadata: SQLiteBinding.column(1, as: .json, in: row),
-                                          createdAt: Double(sqlite3_column_int64(row, 2)), updatedAt: Double(sqlite3_column_int64(row, 3)),
-                                          expiresAt: expires)), count + overhead)
+            let entry = KeyValueEntry(value: value, metadata: SQLiteBinding.column(1, as: .json, in: row),
+                                      createdAt: Double(sqlite3_column_int64(row, 2)), updatedAt: Double(sqlite3_column_int64(row, 3)),
+                                      expiresAt: expires)
+            found = (CachedItem(answer: .entry(entry), expiresAt: expires), count + overhead)
         }
         let read: Bool
         do { read = try reader.lookup(bucket: bucket, key: key, row: decode) } catch { throw .wrap(error) }
@@ -358,11 +353,7 @@ public final class KeyValueStore: Sendable {
         cache.withLock { state in
             if state.generation == generation { state.cache.insert(item, for: cacheKey, cost: cost) }
         }
-        if item.isExpired(at: now) { return nil }
-        switch item {
-        case .entry(let entry): return .entry(entry)
-        case .text(let text, _): return .jsonText(text)
-        }
+        return item.isExpired(at: now) ? nil : item.answer
     }
 
     private static func integerColumn(_ index: Int32, in row: OpaquePointer) -> Int64? {

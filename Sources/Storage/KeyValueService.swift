@@ -46,11 +46,7 @@ public struct KeyValueService: BridgeService {
             },
             "get": .inlineAnswer { call in
                 try bridged {
-                    switch try store(call).getJSON(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "") {
-                    case nil: .value(.null)
-                    case .entry(let entry): .value(entry.jsonValue)
-                    case .jsonText(let text): .jsonText(text)
-                    }
+                    Self.serviceAnswer(try store(call).getJSON(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? ""))
                 }
             },
             // One crossing for many reads: Hybrid.kv.get batches the misses of one turn this way.
@@ -96,6 +92,15 @@ public struct KeyValueService: BridgeService {
         ]
     }
 
+    /// What `get` answers for what the store found: null, the entry, or its JSON text.
+    static func serviceAnswer(_ found: KeyValueStore.Answer?) -> ServiceAnswer {
+        switch found {
+        case nil: .value(.null)
+        case .entry(let entry)?: .value(entry.jsonValue)
+        case .jsonText(let text)?: .jsonText(text)
+        }
+    }
+
     /// `{"entries": [...]}` as JSON text when every entry is text or null; else (an entry whose
     /// value is bytes) as a value.
     static func entriesAnswer(_ answers: [KeyValueStore.Answer?]) throws -> ServiceAnswer {
@@ -106,14 +111,7 @@ public struct KeyValueService: BridgeService {
             case nil: text.append(contentsOf: "null".utf8)
             case .jsonText(let entry)?: text.append(contentsOf: entry)
             case .entry?:
-                let entries = try answers.map { (answer) throws -> JSONValue in
-                    switch answer {
-                    case nil: .null
-                    case .entry(let entry)?: entry.jsonValue
-                    case .jsonText(let entry)?: try JSONParser.parse(entry)
-                    }
-                }
-                return .value(["entries": .array(entries)])
+                return .value(["entries": .array(try answers.map { try serviceAnswer($0).value() })])
             }
         }
         text.append(contentsOf: "]}".utf8)

@@ -171,7 +171,7 @@ function flush() {
   const misses = batch;
   batch = null;
   for (let start = 0; start < misses.length; start += batchLimit) {
-    const part = start === 0 && misses.length <= batchLimit ? misses : misses.slice(start, start + batchLimit);
+    const part = misses.slice(start, start + batchLimit);
     const now = commits[0];
     if (now !== seen) {
       dropAll();
