@@ -6,7 +6,7 @@ enum BridgeClientScript {
         // js/runtime/bridge.js
         (name: "bridge.js", source: #"""
 "use strict";
-// The JS half of the bridge (SPEC §3). Only JavaScript initiates: every Hybrid.call is a promise
+// The JS half of the bridge. Only JavaScript initiates: every Hybrid.call is a promise
 // that native settles exactly once, with a result or with an Error carrying code, target, action
 // and path. Subscriptions are long-polls: a loop of calls, each answered by the next event.
 
@@ -161,7 +161,7 @@ Object.defineProperty(globalThis, "Hybrid", { value: Hybrid, enumerable: false }
         // js/runtime/view.js
         (name: "view.js", source: #"""
 "use strict";
-// The JS client of the `view` target (SPEC §7): mounts a JSON view and dispatches its events to
+// The JS client of the `view` target: mounts a JSON view and dispatches its events to
 // JS handlers by name. Native never calls JS: the client asks for each event with view.nextEvent
 // (a long-poll) and looks the handler up at dispatch time, so a patched module's new function is
 // the one that runs, and a view can name handlers that a later patch adds.
@@ -263,7 +263,7 @@ native.hybrid.view = Object.freeze({ run, mount, update, patch, frame, unmount, 
         // js/runtime/kv.js
         (name: "kv.js", source: #"""
 "use strict";
-// The JS client of the `kv` target (SPEC §5): each action as a method, `Hybrid.kv.set({bucket,
+// The JS client of the `kv` target: each action as a method, `Hybrid.kv.set({bucket,
 // key, value})`, and a read cache in JS in front of the native one, so that a `get` that hits
 // never crosses the bridge.
 //

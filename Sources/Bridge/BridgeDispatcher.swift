@@ -142,7 +142,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
 
     // MARK: - Routing
 
-    /// The route for `target.action`, checked in SPEC order: target, grant, action.
+    /// The route for `target.action`, checked in this order: target, grant, action.
     private func route(target: String, action: String) -> Int {
         if let index = routeIndex[target]?[action] { return index }
         var refusal: BridgeError?

@@ -1,4 +1,4 @@
-/// The stable error codes of SPEC §3. JS sees them as `error.code`.
+/// The bridge's stable error codes. JS sees them as `error.code`.
 public enum BridgeErrorCode: String, Sendable, CaseIterable, Codable {
     case unknownTarget = "E_UNKNOWN_TARGET"
     case unknownAction = "E_UNKNOWN_ACTION"

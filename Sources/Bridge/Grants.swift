@@ -1,4 +1,4 @@
-/// Which targets an app may call, deny by default (SPEC §2). `network:HOST` entries limit the
+/// Which targets an app may call, deny by default. `network:HOST` entries limit the
 /// network target to the hosts named; `all` grants everything.
 public struct Grants: Sendable, Equatable {
     public private(set) var targets: Set<String>

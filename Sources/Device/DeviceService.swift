@@ -8,7 +8,7 @@ import Bridge
 import Glibc
 import JSON
 
-/// The `device` target (SPEC §5, contract `services/device.json`).
+/// The `device` target (contract `services/device.json`).
 ///
 /// ```swift
 /// let registry = [DeviceService(hostVersion: "0.1.0", engine: "JavaScriptCore 2.50.6")]

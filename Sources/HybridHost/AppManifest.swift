@@ -1,7 +1,7 @@
 import Engine
 import JSON
 
-/// What `app.json` says about an app (SPEC §2), or what a single `.js` file implies.
+/// What `app.json` says about an app, or what a single `.js` file implies.
 public struct AppManifest: Sendable, Equatable {
     public var name: String
     public var version: String

@@ -1240,7 +1240,7 @@ enum EmbeddedContracts {
 {
   "target": "patch",
   "version": "1.0.0",
-  "description": "Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied` until the app confirms it with `ready`. An applied patch is rolled back automatically when a patched module throws while loading, when an amended function throws 3 times before confirmation, or when the app restarts without having confirmed it. Patches arrive as files dropped into `<data dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch endpoint through `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.",
+  "description": "Signed hot patches of the app's JS modules. A patch is verified against app.json's patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied` until the app confirms it with `ready`. An applied patch is rolled back automatically when a patched module throws while loading, when an amended function throws 3 times before confirmation, or when the app restarts without having confirmed it. Patches arrive as files dropped into `<data dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch endpoint through `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.",
   "actions": {
     "check": {
       "description": "Asks an HTTP patch endpoint for a newer patch and applies it: CodePush's checkForUpdate + install in one call. The GET carries X-Hybrid-App, X-Hybrid-App-Version and X-Hybrid-Patch-Version (the highest patch version seen). The endpoint answers 204 (or 304) when there is nothing newer, or 200 with a signed patch file, which is verified, compiled and swapped in exactly as one dropped into <data dir>/patches/. The endpoint's host needs a network:HOST grant (E_DENIED otherwise). A refused patch changes nothing: E_FAILED with details.reason the refusal (bad_signature, unknown_key, stale, wrong_base, expired, bad_hash, ...). A network failure is E_FAILED with the network's reason (dns, connect, timeout, ...); any other HTTP status is E_FAILED reason http_status.",
@@ -1330,7 +1330,7 @@ enum EmbeddedContracts {
 {
   "target": "storage",
   "version": "1.0.0",
-  "description": "The DataCenter for JS (SPEC §5): databases of tables over SQLite (one file <database>.sqlite per database in the app's data directory, WAL, one serialized write path, concurrent reads). Filters are structured, never SQL; column names are checked against the schema and values bound. Everything returned is a value copy. Commits survive the process being killed (WAL, synchronous=NORMAL).",
+  "description": "The DataCenter for JS: databases of tables over SQLite (one file <database>.sqlite per database in the app's data directory, WAL, one serialized write path, concurrent reads). Filters are structured, never SQL; column names are checked against the schema and values bound. Everything returned is a value copy. Commits survive the process being killed (WAL, synchronous=NORMAL).",
   "actions": {
     "open": {
       "description": "Creates the database from the schema, or migrates it to the schema's version, version node by version node, each inside its own transaction. A failing step rolls its version back, leaves the database at the previous version and fails with E_FAILED (details.reason \"migration\", details.version, details.step, details.op). A database newer than the schema, a missing version node, or migrations that leave tables other than the schema declares also fail with reason \"migration\". An invalid schema is E_BAD_PARAMS with a path into /schema. The schema is stored in the database, so a later process may use it without opening it again.",
@@ -1409,7 +1409,7 @@ enum EmbeddedContracts {
                     },
                     "sync": {
                       "type": "object",
-                      "description": "Takes the table into sync (SPEC §6, the sync target). Needs a primary key of one TEXT column and no BLOB columns; a oneWay table gains the columns _identifier, _dirty and _deleted, and its deletes are logical until the server confirms them.",
+                      "description": "Takes the table into sync (the sync target). Needs a primary key of one TEXT column and no BLOB columns; a oneWay table gains the columns _identifier, _dirty and _deleted, and its deletes are logical until the server confirms them.",
                       "properties": {
                         "mode": {
                           "enum": ["oneWay", "twoWay"]
@@ -2034,7 +2034,7 @@ enum EmbeddedContracts {
 {
   "target": "sync",
   "version": "1.0.0",
-  "description": "Sync with the reference sync server (hybrid sync-server), SPEC \u00a76. Tables opt in through their schema: sync: {mode: \"oneWay\" | \"twoWay\", conflict: \"lastWriteWins\" | \"ask\"}, with a primary key of one TEXT column. Every local write to a synced table is journaled in the same transaction (two-way: an operation in the to-sync table; one-way: a DirtyList entry, the row carrying _identifier, _dirty and _deleted, deletes logical until confirmed). A run pulls (into the to-execute table), executes the pulled operations in one transaction, rebasing local operations not yet pulled back on top, then pushes packets that each depend on the one before. The server's host needs a network:HOST grant. Failures of the server or the network are E_FAILED with details.reason (server, not_connected, not_synced, or the network's reason); nothing is lost: the next run resumes.",
+  "description": "Sync with the reference sync server (hybrid sync-server). Tables opt in through their schema: sync: {mode: \"oneWay\" | \"twoWay\", conflict: \"lastWriteWins\" | \"ask\"}, with a primary key of one TEXT column. Every local write to a synced table is journaled in the same transaction (two-way: an operation in the to-sync table; one-way: a DirtyList entry, the row carrying _identifier, _dirty and _deleted, deletes logical until confirmed). A run pulls (into the to-execute table), executes the pulled operations in one transaction, rebasing local operations not yet pulled back on top, then pushes packets that each depend on the one before. The server's host needs a network:HOST grant. Failures of the server or the network are E_FAILED with details.reason (server, not_connected, not_synced, or the network's reason); nothing is lost: the next run resumes.",
   "actions": {
     "connect": {
       "description": "Registers this device with a sync server (POST /v1/devices) and keeps its id and token in the database. Calling it again with the same server is a no-op; one database syncs with one server.",
@@ -2585,7 +2585,7 @@ enum EmbeddedContracts {
 {
   "target": "view",
   "version": "1.0.0",
-  "description": "JSON-described views rendered as text in the terminal (SPEC §7): a node tree laid out with flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide. Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS client (Hybrid.view.run).",
+  "description": "JSON-described views rendered as text in the terminal: a node tree laid out with flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide. Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS client (Hybrid.view.run).",
   "actions": {
     "mount": {
       "description": "Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border), applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are terminals, else prints plain text frames.",

@@ -5,7 +5,7 @@ enum TestHarnessScript {
     static let sources: [(name: String, source: String)] = [
         // js/runtime/test-harness.js
         (name: "test-harness.js", source: ##"""
-// test-harness.js — the Jest-like test API that `hybrid test` runs (SPEC §4).
+// test-harness.js — the Jest-like test API that `hybrid test` runs.
 //
 // The host evaluates this file as the body of `(function (native) { ... })`, then the user's test
 // file (which registers tests at its top level), then calls `__hybridTest.run({filter, indent})`.

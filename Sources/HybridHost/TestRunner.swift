@@ -4,7 +4,7 @@ import Engine
 import Glibc
 import JSON
 
-/// `hybrid test` (SPEC §4): runs JS test files inside the engine against the real services, each
+/// `hybrid test`: runs JS test files inside the engine against the real services, each
 /// in a fresh session with a fresh temporary data folder, and prints TAP 14.
 public struct TestRunner: Sendable {
     public struct Totals: Sendable, Equatable {

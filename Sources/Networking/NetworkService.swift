@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The `network` target (SPEC §5, contract `services/network.json`): HTTP over libcurl, many
+/// The `network` target (contract `services/network.json`): HTTP over libcurl, many
 /// requests at once on one multi handle, for hosts the app's `network:HOST` grants name.
 ///
 /// ```js

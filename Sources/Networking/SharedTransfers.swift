@@ -1,7 +1,7 @@
 import CurlTransport
 import Synchronization
 
-/// Identical GETs in flight at once share one transfer (SPEC §5): the second caller waits for the
+/// Identical GETs in flight at once share one transfer: the second caller waits for the
 /// first one's answer instead of asking the server again. The transfer is cancelled only when
 /// every caller waiting for it has gone.
 final class SharedTransfers: Sendable {

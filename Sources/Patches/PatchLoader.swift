@@ -1,4 +1,4 @@
-// The Patches module: signed hot-swap of JS modules in a running app (SPEC §8), with rollback.
+// The Patches module: signed hot-swap of JS modules in a running app, with rollback.
 // It must never run a patch that has not been verified against app.json's patchKeys, never
 // swap code except as a task of its own on the JS thread, and never leave a patch half-applied.
 import Bridge

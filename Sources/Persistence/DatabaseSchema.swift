@@ -1,6 +1,6 @@
 import JSON
 
-/// A database's schema as `storage.open` receives it (SPEC §5):
+/// A database's schema as `storage.open` receives it:
 /// `{version, tables: {NAME: {columns, primaryKey, indexes}}, migrations: {"2": [steps]}}`.
 ///
 /// `tables` describes the latest version: a new database is created from it directly; an older one

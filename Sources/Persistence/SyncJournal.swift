@@ -4,7 +4,7 @@ import GRDBSQLite
 import JSON
 
 /// Records local writes to synced tables as sync operations, at the one write path and inside the
-/// write's own transaction (SPEC §6): no write escapes sync, and none is journaled without landing.
+/// write's own transaction: no write escapes sync, and none is journaled without landing.
 enum SyncJournal {
     /// Milliseconds since 1970, strictly increasing within the process: two writes in the same
     /// millisecond must still order as they happened, since (timestamp, opId) decides which wins.

@@ -1,6 +1,6 @@
 import JSON
 
-/// How a table takes part in sync (SPEC §6), as its schema says:
+/// How a table takes part in sync, as its schema says:
 /// `"sync": {"mode": "oneWay" | "twoWay", "conflict": "lastWriteWins" | "ask"}`.
 ///
 /// - one-way (chat messages): rows carry `_identifier`, `_dirty` and `_deleted`; deletes are

@@ -1,6 +1,6 @@
 import GRDB
 
-/// The sync bookkeeping of one database (SPEC §6), in tables of its own beside the app's. They are
+/// The sync bookkeeping of one database, in tables of its own beside the app's. They are
 /// written in the same transactions as the app's rows, so a crash never separates a write from the
 /// operation that will carry it to the server.
 ///

@@ -3,7 +3,7 @@ import Engine
 import JSON
 import Persistence
 
-/// The `kv` target (SPEC §5, contract `services/kv.json`): a key-value store with buckets,
+/// The `kv` target (contract `services/kv.json`): a key-value store with buckets,
 /// metadata, expiry, index columns for queries and an in-memory cache of decoded values.
 ///
 /// ```js

@@ -6,7 +6,7 @@ import Bridge
 import JSON
 import Persistence
 
-/// The `storage` target (SPEC §5, contract `services/storage.json`): open a database with a schema,
+/// The `storage` target (contract `services/storage.json`): open a database with a schema,
 /// then insert, update, delete, find, count, run several of those atomically, and watch commits.
 ///
 /// ```js

@@ -3,7 +3,7 @@ import CurlTransport
 import JSON
 import Persistence
 
-/// One sync run of one database (SPEC §6): pull, execute, then push.
+/// One sync run of one database: pull, execute, then push.
 ///
 /// Pulling first means the pushes that follow were made on top of everything pulled, and the
 /// to-execute table means a run cut short (a crash, a SIGKILL) resumes where it stopped: pulled

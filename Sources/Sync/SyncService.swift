@@ -1,4 +1,4 @@
-// The Sync module: the `sync` service (SPEC §6), the client of the reference sync server. The
+// The Sync module: the `sync` service, the client of the reference sync server. The
 // bookkeeping (to-sync, to-execute, packets, conflicts) lives in Persistence, written at the one
 // write path; this module talks to the server, through CurlTransport, and never touches SQL.
 import Bridge

@@ -1,4 +1,4 @@
-// The SyncServer module: the reference server for HybridHost's two-way sync (SPEC §6), HTTP+JSON on
+// The SyncServer module: the reference server for HybridHost's two-way sync, HTTP+JSON on
 // Hummingbird with its state in SQLite. It is a peer of the host, not part of it: no JavaScript, no
 // bridge, no services; the host's sync client talks to it over the network like any other server.
 // It must never change state for a request it refuses, nor believe a deviceId its token does not back.

@@ -52,7 +52,7 @@ public enum ViewDecoder {
         }
         if let id = object["id"] { spec.id = try template(id, at: path + "/id") }
         if let style = object["style"] { spec.style = try self.style(style, at: path + "/style") }
-        // A stack's own layout properties may sit on the node itself, as SPEC §7 writes them.
+        // A stack's own layout properties may sit on the node itself, as the README writes them.
         for key in ["direction", "gap", "align", "justify"] {
             guard let value = object[key] else { continue }
             guard kind == .stack || kind == .list || kind == .box else {

@@ -1,4 +1,4 @@
-// The Views module: JSON-described view trees (SPEC §7), laid out with flexbox semantics on integer
+// The Views module: JSON-described view trees, laid out with flexbox semantics on integer
 // terminal cells and rendered to a cell canvas, then to plain text or ANSI escapes; `view.*` is its
 // bridge target. It must never call into JS on its own (events wait for `view.nextEvent`), never
 // import another service, and never leave the terminal in raw mode.

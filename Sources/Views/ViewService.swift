@@ -1,7 +1,7 @@
 import Bridge
 import JSON
 
-/// The `view` target (SPEC §7, contract `services/view.json`): mounts a JSON view, updates it from
+/// The `view` target (contract `services/view.json`): mounts a JSON view, updates it from
 /// data or a JSON Patch, and hands events (presses, quit) to JS through the `nextEvent` long-poll.
 ///
 /// ```js

@@ -16,7 +16,7 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The view: a JSON node tree (SPEC §7).")
+    @Argument(help: "The view: a JSON node tree.")
     var view: String
 
     @Option(help: "The data its ${path} templates read, as a JSON file.")

@@ -2,7 +2,7 @@ import ArgumentParser
 import Engine
 import Glibc
 
-// ArgumentParser exits 64 on usage errors; HybridHost promises 2 (SPEC §9).
+// ArgumentParser exits 64 on usage errors; HybridHost promises 2 (README, Command line).
 do {
     var command = try HybridCommand.parseAsRoot()
     try command.run()

@@ -3,7 +3,7 @@ import JSON
 import Patches
 import Testing
 
-/// Every way a patch is refused (SPEC §8, issue 6): each says why and leaves the app exactly as
+/// Every way a patch is refused (issue 6): each says why and leaves the app exactly as
 /// it was, down to the ledger in the data dir.
 @Suite("Refused patches")
 struct PatchRefusalTests {

@@ -3,7 +3,7 @@ import JSON
 import Patches
 import Testing
 
-/// `amend` and `replace` in a running app (SPEC §8).
+/// `amend` and `replace` in a running app.
 @Suite("Swapping modules")
 struct PatchSwapTests {
     @Test("amend is seen through references captured before the patch, at their next call")

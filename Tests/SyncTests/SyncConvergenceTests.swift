@@ -5,7 +5,7 @@ import JSON
 import SyncProtocol
 import Testing
 
-/// The property test of SPEC §6: three devices make random inserts, updates, deletes and batch
+/// The convergence property of two-way sync: three devices make random inserts, updates, deletes and batch
 /// operations while a fault-injecting proxy drops, duplicates, delays, reorders and cuts their
 /// traffic; after the network heals, every replica equals the server, the server equals a fold of
 /// its own log (the sequential model), no operation is in the log twice, and every operation a

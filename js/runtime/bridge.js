@@ -1,5 +1,5 @@
 "use strict";
-// The JS half of the bridge (SPEC §3). Only JavaScript initiates: every Hybrid.call is a promise
+// The JS half of the bridge. Only JavaScript initiates: every Hybrid.call is a promise
 // that native settles exactly once, with a result or with an Error carrying code, target, action
 // and path. Subscriptions are long-polls: a loop of calls, each answered by the next event.
 

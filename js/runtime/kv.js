@@ -1,5 +1,5 @@
 "use strict";
-// The JS client of the `kv` target (SPEC §5): each action as a method, `Hybrid.kv.set({bucket,
+// The JS client of the `kv` target: each action as a method, `Hybrid.kv.set({bucket,
 // key, value})`, and a read cache in JS in front of the native one, so that a `get` that hits
 // never crosses the bridge.
 //

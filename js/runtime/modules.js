@@ -3,7 +3,7 @@
 // cart, cart.js, cart.json, cart/index.js. One module object per resolved file (the cache), and a
 // cycle sees the partial exports of the module still loading, as in node.
 //
-// The registry also takes signed patches (SPEC §8), one at a time, each relative to the shipped
+// The registry also takes signed patches, one at a time, each relative to the shipped
 // code: `amend` sets named functions on a live module's exports object (whoever holds the module
 // sees them at the next call), `replace` re-evaluates a module that called `module.hot.accept()`,
 // handing state over from `module.hot.dispose(data => ...)` to `module.hot.data`. A patch is

@@ -1,4 +1,4 @@
-// test-harness.js — the Jest-like test API that `hybrid test` runs (SPEC §4).
+// test-harness.js — the Jest-like test API that `hybrid test` runs.
 //
 // The host evaluates this file as the body of `(function (native) { ... })`, then the user's test
 // file (which registers tests at its top level), then calls `__hybridTest.run({filter, indent})`.

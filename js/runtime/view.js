@@ -1,5 +1,5 @@
 "use strict";
-// The JS client of the `view` target (SPEC §7): mounts a JSON view and dispatches its events to
+// The JS client of the `view` target: mounts a JSON view and dispatches its events to
 // JS handlers by name. Native never calls JS: the client asks for each event with view.nextEvent
 // (a long-poll) and looks the handler up at dispatch time, so a patched module's new function is
 // the one that runs, and a view can name handlers that a later patch adds.

@@ -1,4 +1,4 @@
-// The bridge as an app sees it (SPEC §3): round trips, every error code reachable with the
+// The bridge as an app sees it: round trips, every error code reachable with the
 // built-in targets, timeouts, cancellation, the contracts and subscriptions.
 // (E_FAILED and E_SHUTDOWN need a service that fails or a host that stops mid-call: the Swift
 // suite BridgeDispatchTests reaches them from JS through a test service.)

@@ -1,5 +1,5 @@
 // @grants bridge
-// Grants are denied by default (SPEC §2): this file is granted only the bridge, which is always
+// Grants are denied by default: this file is granted only the bridge, which is always
 // allowed, so the device target answers E_DENIED.
 
 test("a target the app is not granted is E_DENIED", async () => {

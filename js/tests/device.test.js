@@ -1,5 +1,5 @@
 // @grants device
-// The device service (SPEC §5), through the bridge: shapes per services/device.json.
+// The device service, through the bridge: shapes per services/device.json.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

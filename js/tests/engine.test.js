@@ -1,4 +1,4 @@
-// The engine as scripts see it (SPEC §2): timers, microtasks, modules, console, many calls.
+// The engine as scripts see it: timers, microtasks, modules, console, many calls.
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

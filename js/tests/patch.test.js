@@ -1,5 +1,5 @@
 // @grants patch
-// The patch service as an app sees it (SPEC §8). A single-file app has no patchKeys, so it runs
+// The patch service as an app sees it. A single-file app has no patchKeys, so it runs
 // its shipped code: the Swift suite PatchesTests drives signed patches through a running app.
 
 describe("patch service", () => {

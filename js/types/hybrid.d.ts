@@ -726,9 +726,9 @@ export interface StorageOpenParams {
         primaryKey?: string | string[];
         indexes?: ({ [key: string]: unknown } | string[] | string)[];
         /**
-         * Takes the table into sync (SPEC §6, the sync target). Needs a primary key of one TEXT
-         * column and no BLOB columns; a oneWay table gains the columns _identifier, _dirty and
-         * _deleted, and its deletes are logical until the server confirms them.
+         * Takes the table into sync (the sync target). Needs a primary key of one TEXT column and
+         * no BLOB columns; a oneWay table gains the columns _identifier, _dirty and _deleted, and
+         * its deletes are logical until the server confirms them.
          */
         sync?: {
           mode: "oneWay" | "twoWay";
@@ -1394,13 +1394,13 @@ export interface HybridActions {
     request: { params: NetworkRequestParams; result: NetworkRequestResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
   };
   /**
-   * Signed hot patches of the app's JS modules (SPEC §8). A patch is verified against app.json's
-   * patchKeys, compiled off the JS thread, and swapped in between two tasks; it is then `applied`
-   * until the app confirms it with `ready`. An applied patch is rolled back automatically when a
-   * patched module throws while loading, when an amended function throws 3 times before
-   * confirmation, or when the app restarts without having confirmed it. Patches arrive as files
-   * dropped into `<data dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch
-   * endpoint through `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.
+   * Signed hot patches of the app's JS modules. A patch is verified against app.json's patchKeys,
+   * compiled off the JS thread, and swapped in between two tasks; it is then `applied` until the
+   * app confirms it with `ready`. An applied patch is rolled back automatically when a patched
+   * module throws while loading, when an amended function throws 3 times before confirmation, or
+   * when the app restarts without having confirmed it. Patches arrive as files dropped into `<data
+   * dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch endpoint through
+   * `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.
    */
   patch: {
     /**
@@ -1432,11 +1432,10 @@ export interface HybridActions {
     ready: { params: PatchReadyParams; result: PatchReadyResult; errors: "E_FAILED" };
   };
   /**
-   * The DataCenter for JS (SPEC §5): databases of tables over SQLite (one file <database>.sqlite
-   * per database in the app's data directory, WAL, one serialized write path, concurrent reads).
-   * Filters are structured, never SQL; column names are checked against the schema and values
-   * bound. Everything returned is a value copy. Commits survive the process being killed (WAL,
-   * synchronous=NORMAL).
+   * The DataCenter for JS: databases of tables over SQLite (one file <database>.sqlite per database
+   * in the app's data directory, WAL, one serialized write path, concurrent reads). Filters are
+   * structured, never SQL; column names are checked against the schema and values bound. Everything
+   * returned is a value copy. Commits survive the process being killed (WAL, synchronous=NORMAL).
    */
   storage: {
     /** How many rows the filter matches. */
@@ -1482,16 +1481,16 @@ export interface HybridActions {
     watch: { params: StorageWatchParams; result: StorageWatchResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
   };
   /**
-   * Sync with the reference sync server (hybrid sync-server), SPEC §6. Tables opt in through their
-   * schema: sync: {mode: "oneWay" | "twoWay", conflict: "lastWriteWins" | "ask"}, with a primary
-   * key of one TEXT column. Every local write to a synced table is journaled in the same
-   * transaction (two-way: an operation in the to-sync table; one-way: a DirtyList entry, the row
-   * carrying _identifier, _dirty and _deleted, deletes logical until confirmed). A run pulls (into
-   * the to-execute table), executes the pulled operations in one transaction, rebasing local
-   * operations not yet pulled back on top, then pushes packets that each depend on the one before.
-   * The server's host needs a network:HOST grant. Failures of the server or the network are
-   * E_FAILED with details.reason (server, not_connected, not_synced, or the network's reason);
-   * nothing is lost: the next run resumes.
+   * Sync with the reference sync server (hybrid sync-server). Tables opt in through their schema:
+   * sync: {mode: "oneWay" | "twoWay", conflict: "lastWriteWins" | "ask"}, with a primary key of one
+   * TEXT column. Every local write to a synced table is journaled in the same transaction (two-way:
+   * an operation in the to-sync table; one-way: a DirtyList entry, the row carrying _identifier,
+   * _dirty and _deleted, deletes logical until confirmed). A run pulls (into the to-execute table),
+   * executes the pulled operations in one transaction, rebasing local operations not yet pulled
+   * back on top, then pushes packets that each depend on the one before. The server's host needs a
+   * network:HOST grant. Failures of the server or the network are E_FAILED with details.reason
+   * (server, not_connected, not_synced, or the network's reason); nothing is lost: the next run
+   * resumes.
    */
   sync: {
     /**
@@ -1528,10 +1527,10 @@ export interface HybridActions {
     watch: { params: SyncWatchParams; result: SyncWatchResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_CANCELLED" };
   };
   /**
-   * JSON-described views rendered as text in the terminal (SPEC §7): a node tree laid out with
-   * flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide.
-   * Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are
-   * the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS
+   * JSON-described views rendered as text in the terminal: a node tree laid out with flexbox
+   * semantics on terminal cells, East Asian wide characters and emoji two cells wide. Updates
+   * redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are the
+   * answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS
    * client (Hybrid.view.run).
    */
   view: {

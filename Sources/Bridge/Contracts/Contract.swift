@@ -1,6 +1,6 @@
 import JSON
 
-/// One target's contract, read from `services/<target>.json` (SPEC §4): the single source of truth
+/// One target's contract, read from `services/<target>.json`: the single source of truth
 /// for its actions' params, results and errors.
 public struct Contract: Sendable {
     public struct Action: Sendable {
@@ -67,7 +67,7 @@ public struct Contract: Sendable {
     }
 }
 
-/// A contract file that is not what SPEC §4 describes, or disagrees with the registry.
+/// A contract file that is not what the README's Contracts section describes, or disagrees with the registry.
 public struct ContractError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(message: String) { self.message = message }
