@@ -1,8 +1,11 @@
 // swift-tools-version: 6.0
 // HybridHost: a Linux host that runs JavaScript business scripts on JavaScriptCore against native
-// services over a bridge in which only JavaScript initiates calls. Layers point down:
-//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Views, Patches, Networking) -> Bridge -> Engine -> JSON, C modules
-//   (Storage -> Persistence -> GRDB; Networking -> CurlTransport -> CCurl; Views -> CUTF8Proc)
+// services over a bridge in which only JavaScript initiates calls. Layers point down, and the
+// build checks every import against the dependencies declared here (`make test`):
+//   hybrid (CLI) -> HybridHost -> services (Device, Storage, Sync, Networking, Views, Patches) -> Bridge -> Engine
+//   lower layers the services share, which know nothing of the bridge or JS: Persistence,
+//   KeyValueStore, CurlTransport, SyncProtocol -> JSON, SystemIO, C modules.
+// ARCHITECTURE.md has the module table and the threading model.
 import PackageDescription
 
 let package = Package(
@@ -35,70 +38,81 @@ let package = Package(
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
-        // One JavaScriptCore context on one JS thread, its event loop, console and modules.
-        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON"]),
+        // Files, the monotonic clock, standard streams and the environment, over the C library.
+        .target(name: "SystemIO"),
+        // One JavaScriptCore context on one JS thread, its event loop, console and modules: the
+        // only user of the C module.
+        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "SystemIO"]),
         // Envelopes, the service registry, contracts and their schema validator, grants.
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
-        // SQLite through GRDB, below the services that share it (storage, later sync).
-        .target(name: "Persistence", dependencies: ["Bridge", "Engine", "JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
+        // SQLite through GRDB, below the services that share it (storage, sync): the database layer
+        // and, for now, sync's bookkeeping at its one write path.
+        .target(name: "Persistence", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
+        // A key-value store over one Persistence database: buckets, metadata, expiry, indexes, a cache.
+        .target(name: "KeyValueStore", dependencies: ["JSON", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
         .target(name: "SyncProtocol", dependencies: ["JSON"]),
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
-        .target(name: "CurlTransport", dependencies: ["CCurl", "Bridge", "JSON"]),
+        .target(name: "CurlTransport", dependencies: ["CCurl", "JSON"]),
         // Services: one target each, never importing one another.
-        .target(name: "Device", dependencies: ["Bridge", "JSON"]),
-        .target(name: "Storage", dependencies: ["Bridge", "Engine", "Persistence", "JSON"]),
+        .target(name: "Device", dependencies: ["Bridge", "JSON", "SystemIO"]),
+        .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
-        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON"]),
+        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO"]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncProtocol", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
-        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "JSON"]),
-        // Benchmarks beside the code they measure; `hybrid bench` runs them.
-        .target(name: "HostBenchmarks", dependencies: ["HybridHost", "Engine", "Bridge", "JSON", "CJavaScriptCore", "Persistence", "CurlTransport",
-                                                 "Storage", "Sync", "SyncServer",
-                                                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                                                 "FaultProxy", "LocalHTTPServer", .product(name: "Hummingbird", package: "hummingbird")],
-                path: "Benchmarks"),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "JSON", "Persistence", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite.
         .target(name: "SyncServer", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        // Test and benchmark support: a Hummingbird server on loopback, stopped gracefully.
-        .target(name: "LocalHTTPServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
-                                                       .product(name: "Logging", package: "swift-log"),
-                                                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        // Test support: a fault-injecting HTTP proxy on 127.0.0.1 for the sync tests and benchmarks.
-        .target(name: "FaultProxy"),
-        // Test support: where the `hybrid` executable the tests run as a child was built.
-        .target(name: "BuiltHybrid"),
+        // The product: the command line, and nothing that only tests or benchmarks need.
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "HybridHost", "HostBenchmarks", "JSON", "SyncServer",
+                "Bridge", "HybridHost", "JSON", "Patches", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
+        // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
+        // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders.
+        .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // Benchmarks beside the code they measure, as an executable of their own (`make bench`):
+        // each prints our figure, its baseline measured in the same run, and the ratio.
+        .executableTarget(name: "hybrid-bench",
+                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport",
+                                         "Storage", "Sync", "SyncServer", "SystemIO", "HostTesting", "Views",
+                                         .product(name: "GRDB", package: "GRDB.swift"),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Hummingbird", package: "hummingbird")],
+                          path: "Benchmarks"),
+
+        // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"],
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON", "SystemIO"]),
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON", "BuiltHybrid"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "BuiltHybrid"], exclude: ["Goldens", "tmux-interactive.sh"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON",
-                                                         .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "FaultProxy", "BuiltHybrid", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting"]),
+        .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
+                                                              .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting"], exclude: ["Goldens", "tmux-interactive.sh"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
+                                                         .product(name: "Hummingbird", package: "hummingbird")]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "BuiltHybrid",
-                                                       .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+                                                       .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "FaultProxyTests", dependencies: ["FaultProxy", .product(name: "Hummingbird", package: "hummingbird"), "LocalHTTPServer"]),
+        .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),
     ]
 )

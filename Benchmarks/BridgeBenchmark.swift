@@ -1,8 +1,10 @@
 // Benchmarks beside the code they measure: each prints our figure, its baseline, and the ratio.
 import CJavaScriptCore
 import Engine
+import HostTesting
 import HybridHost
 import JSON
+import SystemIO
 
 /// `hybrid bench bridge`: (a) a raw JSC native callback called from a JS loop, (b) `await
 /// Hybrid.call("bridge", "echo", {i})` with 256 calls in flight, (c) the same with a 1 KB payload.
@@ -79,11 +81,11 @@ public struct BridgeBenchmark {
 /// through `__benchReport(jsonText)`.
 enum BenchmarkApp {
     static func run(script: String, arguments: [String], prepare: @escaping (ScriptContext) -> Void) -> JSONValue? {
-        let directory = TemporaryFolder.make()
-        defer { TemporaryFolder.remove(directory) }
+        let directory = TemporaryFolder(prefix: "hybrid-bench").path
+        defer { FileSystem.removeTree(directory) }
         let path = directory + "/bench.js"
         do {
-            try TextFile.write(script, to: path)
+            try FileSystem.write(script, to: path)
         } catch {
             print("bench: cannot write \(path): \(error)")
             return nil

@@ -1,8 +1,10 @@
 import Engine
 import Glibc
+import HostTesting
 import HybridHost
 import JSON
 import Patches
+import SystemIO
 
 /// `hybrid bench patch`: verify + compile + swap (`replace`) of a 200 KB module in a running app,
 /// one patch after another; against the baseline, a plain `require` of the same module (read,
@@ -27,16 +29,16 @@ public struct PatchBenchmark {
     }
 
     public func run() {
-        let directory = TemporaryFolder.make()
-        defer { TemporaryFolder.remove(directory) }
+        let directory = TemporaryFolder(prefix: "hybrid-bench").path
+        defer { FileSystem.removeTree(directory) }
         let key = PatchSigner.generateKey()
         let app = directory + "/app"
         let module = Self.bigModule(bytes: 200 * 1024, tag: 0)
         do {
-            guard mkdir(app, 0o755) == 0 else { throw FileReadError(path: app, reason: "mkdir failed") }
-            try TextFile.write(#"{"name": "bench", "version": "1.0.0", "main": "main.js", "patchKeys": ["\#(key.publicKey)"]}"#, to: app + "/app.json")
-            try TextFile.write(module, to: app + "/big.js")
-            try TextFile.write("globalThis.big = () => require(\"./big\");\nbig();\n", to: app + "/main.js")
+            guard mkdir(app, 0o755) == 0 else { throw FileSystemError(path: app, reason: "mkdir failed") }
+            try FileSystem.write(#"{"name": "bench", "version": "1.0.0", "main": "main.js", "patchKeys": ["\#(key.publicKey)"]}"#, to: app + "/app.json")
+            try FileSystem.write(module, to: app + "/big.js")
+            try FileSystem.write("globalThis.big = () => require(\"./big\");\nbig();\n", to: app + "/main.js")
         } catch {
             print("bench patch: cannot write the app: \(error)")
             return
@@ -63,7 +65,7 @@ public struct PatchBenchmark {
         var baseline: [Double] = [], cachedRequire: [Double] = []
         for copy in 0..<(patches + 10) {
             let path = app + "/copy\(copy).js"
-            try? TextFile.write(module + "\n// copy \(copy)\n", to: path)
+            try? FileSystem.write(module + "\n// copy \(copy)\n", to: path)
             let (fresh, cached) = (try? session.engine.performAndWait { context -> (UInt64, UInt64) in
                 let started = MonotonicClock.now()
                 try context.runMain(path)

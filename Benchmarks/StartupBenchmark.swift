@@ -1,6 +1,8 @@
 import Engine
 import Glibc
+import HostTesting
 import HybridHost
+import SystemIO
 
 /// `hybrid bench startup`: wall time and peak RSS of `hybrid run hello.js` against `node -e 0`,
 /// the two alternating in one run. Goal (issue 2): ours ≤ 0.6 × node's wall time, RSS ≤ node's.
@@ -12,11 +14,11 @@ public struct StartupBenchmark {
     }
 
     public func run() {
-        let directory = TemporaryFolder.make()
-        defer { TemporaryFolder.remove(directory) }
+        let directory = TemporaryFolder(prefix: "hybrid-bench").path
+        defer { FileSystem.removeTree(directory) }
         let hello = directory + "/hello.js"
-        try? TextFile.write("console.log(\"hello\");\n", to: hello)
-        let ours = [ChildProcess.ownExecutable, "run", hello, "--data-dir", directory + "/data"]
+        try? FileSystem.write("console.log(\"hello\");\n", to: hello)
+        let ours = [ChildProcess.builtHybrid, "run", hello, "--data-dir", directory + "/data"]
         let node = ["node", "-e", "0"]
         guard ChildProcess.measure(ours)?.status == 0 else {
             print("bench startup: \(ours.joined(separator: " ")) failed")
@@ -58,6 +60,9 @@ enum ChildProcess {
         let maxRSSKiB: Int
         let status: Int32
     }
+
+    /// The `hybrid` built beside this benchmark executable.
+    static var builtHybrid: String { FileSystem.directory(of: ownExecutable) + "/hybrid" }
 
     static var ownExecutable: String {
         var buffer = [UInt8](repeating: 0, count: 4096)

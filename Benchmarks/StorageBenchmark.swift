@@ -1,9 +1,11 @@
 import Engine
 import Foundation
 import GRDBSQLite
+import HostTesting
 import HybridHost
 import JSON
 import Persistence
+import SystemIO
 
 /// `hybrid bench storage`: the storage figures of issue 3, each beside a baseline measured in the
 /// same run.
@@ -68,8 +70,8 @@ public struct StorageBenchmark {
     }
 
     public func run() {
-        let directory = TemporaryFolder.make()
-        defer { TemporaryFolder.remove(directory) }
+        let directory = TemporaryFolder(prefix: "hybrid-bench").path
+        defer { FileSystem.removeTree(directory) }
         print("bench storage: \(rows) rows × 10 columns per insert, \(2 * rows) rows per fetch; best of 5 rounds native, 3 from JS")
         var nativeInsertRate = 0.0
         do {

@@ -1,12 +1,14 @@
+import Bridge
 import CurlTransport
 import Dispatch
 import Foundation
+import HostTesting
 import JSON
-import Bridge
 import Persistence
 import Storage
 import Sync
 import SyncServer
+import SystemIO
 
 /// `hybrid bench sync`: against the reference server on loopback, in one run:
 /// - a sync-tracked write (the row plus its operation, in one transaction) vs the same write to an
@@ -39,8 +41,8 @@ public struct SyncBenchmark: Sendable {
     }
 
     public func run() {
-        let folder = TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
+        let folder = TemporaryFolder(prefix: "hybrid-bench").path
+        defer { FileSystem.removeTree(folder) }
         do {
             try blocking { try await measure(folder: folder) }
         } catch {

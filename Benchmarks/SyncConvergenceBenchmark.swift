@@ -1,5 +1,5 @@
-import FaultProxy
 import Foundation
+import HostTesting
 import JSON
 import SyncServer
 

@@ -1,3 +1,4 @@
+import SystemIO
 import Engine
 import JSON
 import Views

@@ -1,7 +1,6 @@
 // The Bridge module: envelopes, the service registry, contracts and their validation, grants.
 // It is the only mediator between JS and services. It must answer every call exactly once
 // (result, error, timeout, cancellation or shutdown) and must never let a service run JS.
-import CJavaScriptCore
 import Engine
 import JSON
 
@@ -32,10 +31,10 @@ public final class BridgeDispatcher: @unchecked Sendable {
     private var routes: [Route] = []
     private var routeIndex: [String: [String: Int]] = [:]
     private var pending: [Double: PendingCall] = [:]
-    private var settleFunction: JSObjectRef?
+    private var settleFunction: ScriptObject?
     /// Sentinels `call` returns: the answer is pending, or the call failed at once (`takeError`).
-    private var pendingMarker: JSObjectRef?
-    private var failedMarker: JSObjectRef?
+    private var pendingMarker: ScriptObject?
+    private var failedMarker: ScriptObject?
     private var lastError: JSONValue = .null
     /// True while a non-blocking action runs synchronously inside `native.call`.
     private var receiving = false
@@ -113,7 +112,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return args.context.jsValue(from: lastError)
         }
         context.setFunction(native, "cancel") { [unowned self] args in
-            let id = JSValueToNumber(args.context.ref, args[0], nil)
+            let id = args.context.numberValue(args[0])
             if let call = pending[id] {
                 settle(id, error: BridgeError(.cancelled, "\(call.target).\(call.action) was cancelled"))
             }
@@ -171,10 +170,10 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// action at once, the failed marker for an error known at once, or the pending marker
     /// (settled later). `paramsText`, from runtime clients only, is `JSON.stringify(params)` of
     /// params known to be plain JSON data.
-    private func receive(_ args: NativeArguments) -> JSValueRef? {
+    private func receive(_ args: NativeArguments) -> ScriptValue? {
         let context = args.context
-        let id = JSValueToNumber(context.ref, args[0], nil)
-        let routeNumber = JSValueToNumber(context.ref, args[1], nil)
+        let id = context.numberValue(args[0])
+        let routeNumber = context.numberValue(args[1])
         guard routeNumber >= 0, routeNumber < Double(routes.count) else {
             return failNow(BridgeError(.failed, "internal: unknown route"), target: "", action: "")
         }
@@ -183,16 +182,15 @@ public final class BridgeDispatcher: @unchecked Sendable {
         if let refusal = route.refusal { return failNow(refusal, target: route.target, action: route.action) }
 
         let timeout = args[3]
-        let timeoutType = JSValueGetType(context.ref, timeout)
         var timeoutMs: Double?
-        if timeoutType == kJSTypeNumber {
-            let ms = JSValueToNumber(context.ref, timeout, nil)
+        if context.isNumber(timeout) {
+            let ms = context.numberValue(timeout)
             guard ms.isFinite, ms > 0 else {
                 return failNow(BridgeError(.badParams, "options.timeoutMs: expected a positive number of milliseconds, got \(Self.format(ms))"),
                                target: route.target, action: route.action)
             }
             timeoutMs = ms
-        } else if timeoutType != kJSTypeUndefined && timeoutType != kJSTypeNull {
+        } else if !context.isNullish(timeout) {
             return failNow(BridgeError(.badParams, "options.timeoutMs: expected a number of milliseconds"), target: route.target, action: route.action)
         }
 
@@ -260,14 +258,14 @@ public final class BridgeDispatcher: @unchecked Sendable {
     }
 
     /// Records `error` for `native.takeError()` and returns the failed marker.
-    private func failNow(_ error: BridgeError, target: String, action: String) -> JSValueRef? {
+    private func failNow(_ error: BridgeError, target: String, action: String) -> ScriptValue? {
         lastError = error.jsonValue(target: target, action: action)
         return failedMarker
     }
 
     /// Runs an inline action and hands its answer to JS: a value converted, JSON text parsed by
     /// the engine in one call.
-    private func answerNow(route index: Int, context: ScriptContext, _ body: () throws -> ServiceAnswer) -> JSValueRef? {
+    private func answerNow(route index: Int, context: ScriptContext, _ body: () throws -> ServiceAnswer) -> ScriptValue? {
         let route = routes[index]
         let answer: ServiceAnswer
         do {
@@ -298,7 +296,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// `text`, when JS sent it (`JSON.stringify(params)`, from a runtime client), stands for
     /// `params` and spares the walk; if it does not parse, `params` is walked, so errors keep
     /// their paths.
-    private func checkedParams(_ params: JSValueRef, text: JSValueRef, route index: Int, context: ScriptContext) -> Result<JSONValue, BridgeError> {
+    private func checkedParams(_ params: ScriptValue, text: ScriptValue, route index: Int, context: ScriptContext) -> Result<JSONValue, BridgeError> {
         let value: JSONValue
         if let parsed = context.jsonValue(fromJSONText: text) {
             value = parsed
@@ -376,7 +374,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         finish(id, call, ok: false) { $0.jsValue(from: error.jsonValue(target: call.target, action: call.action)) }
     }
 
-    private func finish(_ id: Double, _ call: PendingCall, ok: Bool, value: (ScriptContext) -> JSValueRef) {
+    private func finish(_ id: Double, _ call: PendingCall, ok: Bool, value: (ScriptContext) -> ScriptValue) {
         pending[id] = nil
         if let timer = call.timer { engine?.clearTimer(timer) }
         defer { engine?.release() }

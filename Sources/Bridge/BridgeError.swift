@@ -32,6 +32,16 @@ public struct BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 
+    /// Runs `body`: a ``BridgeError`` it throws passes through, any other error becomes what
+    /// `map` makes of it. How a service turns its lower layers' errors into its answer.
+    public static func mapping<T>(_ map: (any Error) -> BridgeError, _ body: () throws -> T) throws(BridgeError) -> T {
+        do { return try body() } catch let error as BridgeError { throw error } catch { throw map(error) }
+    }
+
+    public static func mapping<T>(_ map: (any Error) -> BridgeError, _ body: () async throws -> T) async throws(BridgeError) -> T {
+        do { return try await body() } catch let error as BridgeError { throw error } catch { throw map(error) }
+    }
+
     /// The error object sent to JS, before `target` and `action` are added.
     public func jsonValue(target: String, action: String) -> JSONValue {
         var object = JSONObject(minimumCapacity: 6)

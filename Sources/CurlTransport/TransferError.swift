@@ -1,4 +1,5 @@
 import CCurl
+import JSON
 
 /// Why a transfer produced no response. `reason` is stable and machine-readable (it becomes the
 /// bridge's `details.reason`); `message` carries curl's own words.
@@ -32,6 +33,14 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(reason.rawValue): \(message)" }
+
+    /// What a caller reports beside the reason: curl's error number and the URL, where known.
+    public var details: JSONObject {
+        var details: JSONObject = [:]
+        if let curlCode { details["curlCode"] = .number(Double(curlCode)) }
+        if let url { details["url"] = .string(url) }
+        return details
+    }
 
     /// Sorts curl's result codes into the reasons callers act on.
     static func reason(for code: CURLcode) -> Reason {

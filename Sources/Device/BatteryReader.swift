@@ -1,3 +1,5 @@
+import SystemIO
+
 /// Reads the batteries the kernel lists under `/sys/class/power_supply`.
 ///
 /// An entry counts when its `type` is `Battery`, its `scope` is not `Device` (a wireless mouse's
@@ -24,7 +26,7 @@ struct BatteryReader: Sendable {
         var levels: [Double] = []
         var states: [Bool] = []
         var found = false
-        for name in SystemFile.directoryEntries(root) ?? [] {
+        for name in FileSystem.entries(ifFolder: root) ?? [] {
             let folder = root + "/" + name + "/"
             guard SystemFile.attribute(folder + "type") == "Battery",
                   SystemFile.attribute(folder + "scope") != "Device",

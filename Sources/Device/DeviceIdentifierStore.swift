@@ -1,22 +1,21 @@
+import SystemIO
 import Bridge
 import Glibc
 
 /// Keeps the device id in `<data dir>/device-id`, creating it on first use.
 ///
-/// One actor for the whole process serializes the read-or-create, so concurrent first calls, even
-/// from several service instances, agree on one id. Across processes the new file is published
-/// with `link(2)`, which fails if another process got there first; that process's id then wins.
+/// One actor per service (per app run) serializes the run's read-or-create. Across runs and
+/// processes the new file is published with `link(2)`, which fails if another got there first;
+/// that one's id then wins, so concurrent first calls agree on one id.
 /// A file that holds no UUID is replaced, atomically, with `rename(2)`.
 actor DeviceIdentifierStore {
-    static let shared = DeviceIdentifierStore()
-
     static let fileName = "device-id"
 
     func identifier(inDirectory directory: String) throws(BridgeError) -> DeviceIdentifier {
         let path = directory + "/" + Self.fileName
         let existing: String?
         do {
-            existing = try SystemFile.readIfPresent(path)
+            existing = try FileSystem.textIfPresent(atPath: path)
         } catch {
             throw BridgeError.failed(reason: "unreadable", error.description)
         }
@@ -28,21 +27,21 @@ actor DeviceIdentifierStore {
         }
     }
 
-    private func create(path: String, directory: String, replacing: Bool) throws(SystemFileError) -> DeviceIdentifier {
+    private func create(path: String, directory: String, replacing: Bool) throws(FileSystemError) -> DeviceIdentifier {
         let fresh = DeviceIdentifier.random()
-        try SystemFile.makeDirectory(directory)
+        try FileSystem.createDirectories(directory)
         let temporary = path + ".\(getpid()).\(DeviceIdentifier.random()).tmp"
-        try SystemFile.createNew(temporary, text: fresh.description + "\n")
+        try FileSystem.createNew(temporary, text: fresh.description + "\n")
         defer { unlink(temporary) }
         if !replacing {
             if link(temporary, path) == 0 { return fresh }
             // Another process created it since we looked: its id wins if it holds one. Otherwise
             // (a corrupt file appeared, or this file system has no hard links) fall through.
-            if errno == EEXIST, let text = try? SystemFile.read(path), let winner = DeviceIdentifier(parsing: text) {
+            if errno == EEXIST, let text = try? FileSystem.text(atPath: path), let winner = DeviceIdentifier(parsing: text) {
                 return winner
             }
         }
-        guard rename(temporary, path) == 0 else { throw SystemFileError(path: path, code: errno) }
+        guard rename(temporary, path) == 0 else { throw FileSystemError(path: path, code: errno) }
         return fresh
     }
 }

@@ -4,6 +4,7 @@
 // It only reads: `/proc`, `/sys`, `/etc`, the environment and `uname`. The one file it writes is
 // `<data dir>/device-id`. It never prints (stdout belongs to the app) and never imports another
 // service.
+import SystemIO
 import Bridge
 import Glibc
 import JSON
@@ -22,6 +23,7 @@ public struct DeviceService: BridgeService {
     private let hostVersion: String
     private let engine: String
     private let sources: DeviceSources
+    private let identifiers = DeviceIdentifierStore()
 
     /// - Parameters:
     ///   - hostVersion: the host program's version, reported by `info`.
@@ -43,7 +45,7 @@ public struct DeviceService: BridgeService {
             "battery": .worker { _ in battery() },
             "screen": .worker { _ in screen() },
             "id": .worker { call in
-                let identifier = try await DeviceIdentifierStore.shared.identifier(inDirectory: call.app.dataDirectory)
+                let identifier = try await identifiers.identifier(inDirectory: call.app.dataDirectory)
                 return ["id": .string(identifier.description)]
             },
         ]
@@ -87,7 +89,7 @@ public struct DeviceService: BridgeService {
     private func osRelease() throws(BridgeError) -> OSRelease {
         for path in [sources.etcDirectory + "/os-release", sources.usrLibDirectory + "/os-release"] {
             do {
-                if let text = try SystemFile.readIfPresent(path) { return OSRelease.parse(text) }
+                if let text = try FileSystem.textIfPresent(atPath: path) { return OSRelease.parse(text) }
             } catch {
                 throw BridgeError.failed(reason: "unreadable", error.description)
             }
@@ -97,7 +99,7 @@ public struct DeviceService: BridgeService {
 
     private func readRequired(_ path: String) throws(BridgeError) -> String {
         do {
-            return try SystemFile.read(path)
+            return try FileSystem.text(atPath: path)
         } catch {
             throw BridgeError.failed(reason: "unreadable", error.description)
         }

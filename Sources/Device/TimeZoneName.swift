@@ -1,3 +1,5 @@
+import SystemIO
+
 /// The IANA name of the local time zone (`Europe/Berlin`).
 ///
 /// Looked for where the C library looks, in its order: `TZ`, then `/etc/timezone` (Debian's), then
@@ -17,7 +19,7 @@ enum TimeZoneName {
         {
             return line
         }
-        if let target = SystemFile.linkTarget(etcDirectory + "/localtime"), let name = fromZoneFile(target) {
+        if let target = FileSystem.linkTarget(etcDirectory + "/localtime"), let name = fromZoneFile(target) {
             return name
         }
         return fallback

@@ -1,3 +1,4 @@
+import SystemIO
 import CJavaScriptCore
 import Glibc
 import JSON
@@ -20,11 +21,11 @@ enum RuntimeInstaller {
             args.context.number(Double(MonotonicClock.now()) / 1_000_000)
         }
         context.setFunction(native, "dirname") { args in
-            args.context.string(FileReader.directory(of: args.context.stringify(args[0])))
+            args.context.string(FileSystem.directory(of: args.context.stringify(args[0])))
         }
         context.setFunction(native, "readFile") { args in
             do {
-                return args.context.string(try FileReader.text(atPath: args.context.stringify(args[0])))
+                return args.context.string(try FileSystem.text(atPath: args.context.stringify(args[0])))
             } catch {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
@@ -32,9 +33,9 @@ enum RuntimeInstaller {
         context.setFunction(native, "resolveModule") { args in
             let directory = args.context.stringify(args[0])
             let request = args.context.stringify(args[1])
-            let base = FileReader.absolute(request.hasPrefix("/") ? request : directory + "/" + request)
+            let base = FileSystem.absolute(request.hasPrefix("/") ? request : directory + "/" + request)
             for candidate in [base, base + ".js", base + ".json", base + "/index.js", base + "/index.json"]
-            where FileReader.kind(of: candidate) == .file {
+            where FileSystem.kind(of: candidate) == .file {
                 return args.context.string(candidate)
             }
             return args.context.null
@@ -108,48 +109,5 @@ enum RuntimeInstaller {
         context.setFunction(context.global, "setInterval") { try schedule($0, repeats: true) }
         context.setFunction(context.global, "clearTimeout", clear)
         context.setFunction(context.global, "clearInterval", clear)
-    }
-}
-
-/// Console output: stdout buffered (flushed when the loop waits, before stderr is written, and at
-/// exit), stderr written at once. Written with write(2): no C stdio state shared across threads.
-public enum StandardStreams {
-    private static let signal = LoopSignal()
-    nonisolated(unsafe) private static var buffer: [UInt8] = []
-
-    public static func write(_ text: String, to fd: Int32) {
-        signal.withLock {
-            if fd == 2 {
-                flushLocked()
-                writeAll(Array(text.utf8), to: 2)
-            } else {
-                buffer.append(contentsOf: text.utf8)
-                if buffer.count >= 64 * 1024 { flushLocked() }
-            }
-        }
-    }
-
-    public static func flush() {
-        signal.withLock { flushLocked() }
-    }
-
-    private static func flushLocked() {
-        guard !buffer.isEmpty else { return }
-        writeAll(buffer, to: 1)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
     }
 }

@@ -1,4 +1,4 @@
-import Engine
+import SystemIO
 import JSON
 
 /// What `app.json` says about an app, or what a single `.js` file implies.
@@ -18,15 +18,15 @@ public struct AppManifest: Sendable, Equatable {
 
     /// Reads an app folder (with `app.json`) or a single `.js` file.
     public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
-        let absolute = FileReader.absolute(path)
-        switch FileReader.kind(of: absolute) {
+        let absolute = FileSystem.absolute(path)
+        switch FileSystem.kind(of: absolute) {
         case .missing:
             throw AppLoadError("\(path): no such file or folder; expected an app folder with app.json or a .js file")
         case .file:
             guard absolute.hasSuffix(".js") else { throw AppLoadError("\(path): expected an app folder with app.json or a .js file") }
             let file = String(absolute.split(separator: "/").last ?? "app")
             return AppManifest(name: String(file.dropLast(3)), version: "0.0.0", mainPath: absolute,
-                               directory: FileReader.directory(of: absolute), grants: grantFlags,
+                               directory: FileSystem.directory(of: absolute), grants: grantFlags,
                                patchKeys: [], grantSource: "--grant")
         case .directory:
             return try loadFolder(absolute, displayPath: path, grantFlags: grantFlags)
@@ -38,7 +38,7 @@ public struct AppManifest: Sendable, Equatable {
         let file = displayPath.hasSuffix("/") ? displayPath + "app.json" : displayPath + "/app.json"
         let text: String
         do {
-            text = try FileReader.text(atPath: manifestPath)
+            text = try FileSystem.text(atPath: manifestPath)
         } catch {
             throw AppLoadError("\(file): cannot read (\(error.reason)); an app folder needs an app.json such as {\"name\": \"tasks\", \"main\": \"main.js\"}")
         }
@@ -72,8 +72,8 @@ public struct AppManifest: Sendable, Equatable {
         let name = try string("name", default: nil)
         let version = try string("version", default: "0.0.0")
         let main = try string("main", default: "main.js")
-        let mainPath = FileReader.absolute(main.hasPrefix("/") ? main : directory + "/" + main)
-        guard FileReader.kind(of: mainPath) == .file else {
+        let mainPath = FileSystem.absolute(main.hasPrefix("/") ? main : directory + "/" + main)
+        guard FileSystem.kind(of: mainPath) == .file else {
             throw AppLoadError("\(file): main: \"\(main)\" does not exist; expected the app's main module")
         }
         var grants = try strings("grants")

@@ -1,5 +1,6 @@
 // The HybridHost module assembles an app run: manifest, grants, data folder, engine, bridge and
 // services. It is the only place that knows every service; it must not hold business logic.
+import SystemIO
 import Bridge
 import Engine
 import Glibc
@@ -47,16 +48,17 @@ public final class AppSession: @unchecked Sendable {
         } catch {
             throw AppLoadError("internal: \(error)")
         }
-        let registry = HostServices.registry()
+        let patchLoaders = PatchLoaders()
+        let registry = HostServices.registry(patchLoaders: patchLoaders)
         let grants: Grants
         do {
             grants = try Grants.parse(manifest.grants, knownTargets: registry.targets.union(["bridge"]), source: manifest.grantSource)
         } catch {
             throw AppLoadError(error.message)
         }
-        let dataDirectory = options.dataDirectory.map(FileReader.absolute) ?? Self.defaultDataDirectory(app: manifest.name)
+        let dataDirectory = options.dataDirectory.map(FileSystem.absolute) ?? Self.defaultDataDirectory(app: manifest.name)
         do {
-            try Directories.create(dataDirectory)
+            try FileSystem.createDirectories(dataDirectory)
         } catch {
             throw AppLoadError("--data-dir: cannot create \(dataDirectory): \(error.reason)")
         }
@@ -76,7 +78,7 @@ public final class AppSession: @unchecked Sendable {
         let output = options.output
         let trust = PatchTrust(app: manifest.name, appVersion: manifest.version, keys: manifest.patchKeys, appDirectory: manifest.directory)
         do {
-            patches = try PatchLoader(app: app, trust: trust, engine: engine) { message in
+            patches = try PatchLoader(app: app, trust: trust, engine: engine, loaders: patchLoaders) { message in
                 if let output { output(2, "hybrid: \(message)\n") } else { StandardStreams.write("hybrid: \(message)\n", to: 2) }
             }
         } catch {
@@ -135,41 +137,5 @@ public final class AppSession: @unchecked Sendable {
 
     static func formatSeconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
-    }
-}
-
-/// Environment variables without Foundation.
-public enum ProcessEnvironment {
-    public static subscript(name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
-    }
-}
-
-/// `mkdir -p`.
-enum Directories {
-    static func create(_ path: String) throws(FileReadError) {
-        var current = ""
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw FileReadError(path: current, reason: String(cString: strerror(errno)))
-            }
-        }
-        guard FileReader.kind(of: path) == .directory else {
-            throw FileReadError(path: path, reason: "exists and is not a folder")
-        }
-    }
-
-    /// `rm -rf`, not following symbolic links.
-    static func removeTree(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            for name in FileReader.entries(of: path) { removeTree(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
     }
 }

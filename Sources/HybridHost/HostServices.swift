@@ -3,6 +3,7 @@ import Device
 import Engine
 import JSON
 import Networking
+import Persistence
 import Patches
 import Views
 import Storage
@@ -15,16 +16,19 @@ public enum HostServices {
     /// "JavaScriptCore (WebKitGTK 2.50.6)".
     public static var engineName: String { "JavaScriptCore (WebKitGTK \(JSEngine.webKitVersion))" }
 
-    /// Every service, registered explicitly.
-    public static func registry() -> ServiceRegistry {
-        ServiceRegistry([
+    /// Every service, registered explicitly, with state of their own: each call makes a new set
+    /// for one app run, which nothing outside the run shares, and which goes with the run. Storage
+    /// and sync share the run's databases: one write path per file.
+    public static func registry(patchLoaders: PatchLoaders = PatchLoaders()) -> ServiceRegistry {
+        let databases = DataCenterRegistry()
+        return ServiceRegistry([
             DeviceService(hostVersion: hostVersion, engine: engineName),
             ViewService(),
-            StorageService(),
+            StorageService(registry: databases),
             KeyValueService(),
-            PatchService(),
+            PatchService(loaders: patchLoaders),
             NetworkService(),
-            SyncService(),
+            SyncService(registry: databases),
         ])
     }
 

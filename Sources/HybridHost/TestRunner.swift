@@ -1,3 +1,4 @@
+import SystemIO
 import Foundation
 import Bridge
 import Engine
@@ -33,7 +34,7 @@ public struct TestRunner: Sendable {
     public static func collect(_ paths: [String]) throws(AppLoadError) -> [String] {
         var files: [String] = []
         for path in paths {
-            switch FileReader.kind(of: path) {
+            switch FileSystem.kind(of: path) {
             case .file: files.append(path)
             case .directory: files += TestFileSearch.find(in: path)
             case .missing: throw AppLoadError("\(path): no such test file or folder")
@@ -165,7 +166,7 @@ public struct TestRunner: Sendable {
 
     /// `// @grants device,storage` near the top of a test file restricts its grants.
     static func grantsLine(in file: String) -> [String]? {
-        guard let text = try? FileReader.text(atPath: file) else { return nil }
+        guard let text = try? FileSystem.text(atPath: file) else { return nil }
         for line in text.split(separator: "\n", maxSplits: 20, omittingEmptySubsequences: false).prefix(20) {
             let trimmed = line.drop(while: { $0 == " " })
             guard trimmed.hasPrefix("// @grants") else { continue }
@@ -191,16 +192,16 @@ public struct TestRunner: Sendable {
     /// `rm -rf` for the temporary folders this runner made.
     static func removeTree(_ path: String) {
         guard path.contains("/hybrid-test-") else { return }
-        Directories.removeTree(path)
+        FileSystem.removeTree(path)
     }
 }
 
 enum TestFileSearch {
     static func find(in directory: String) -> [String] {
         var found: [String] = []
-        for name in FileReader.entries(of: directory) where !name.hasPrefix(".") && name != "node_modules" {
+        for name in FileSystem.entries(of: directory) where !name.hasPrefix(".") && name != "node_modules" {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            switch FileReader.kind(of: path) {
+            switch FileSystem.kind(of: path) {
             case .directory: found += find(in: path)
             case .file where name.hasSuffix(".test.js"): found.append(path)
             default: break

@@ -1,4 +1,4 @@
-import Engine
+import SystemIO
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -14,17 +14,7 @@ final class HTTPCache: Sendable {
     static let largestEntry = 4 << 20
 
     let folder: String
-    private static let caches = Mutex<[String: HTTPCache]>([:])
     private let sequence = Atomic<Int>(0)
-
-    static func shared(dataDirectory: String) -> HTTPCache {
-        caches.withLock { caches in
-            if let cache = caches[dataDirectory] { return cache }
-            let cache = HTTPCache(folder: dataDirectory + "/.http-cache")
-            caches[dataDirectory] = cache
-            return cache
-        }
-    }
 
     init(folder: String) {
         self.folder = folder
@@ -32,7 +22,7 @@ final class HTTPCache: Sendable {
 
     func load(_ key: String) -> CacheEntry? {
         let path = self.path(for: key)
-        guard let bytes = try? FileReader.bytes(atPath: path), let entry = CacheEntry(decoding: bytes), entry.key == key else { return nil }
+        guard let bytes = try? FileSystem.bytes(atPath: path), let entry = CacheEntry(decoding: bytes), entry.key == key else { return nil }
         _ = utimensat(AT_FDCWD, path, nil, 0)
         return entry
     }
@@ -69,7 +59,7 @@ final class HTTPCache: Sendable {
     private func evict() {
         var entries: [(path: String, size: Int, used: Double)] = []
         var total = 0
-        for name in FileReader.entries(of: folder) where name.hasSuffix(".entry") {
+        for name in FileSystem.entries(of: folder) where name.hasSuffix(".entry") {
             let path = folder + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { continue }

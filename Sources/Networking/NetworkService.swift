@@ -18,6 +18,11 @@ import Glibc
 /// `details.reason`). Every hop of a redirect is checked against the grants before it is fetched.
 public struct NetworkService: BridgeService {
     public let target = "network"
+    /// This run's state: downloads' progress, GETs in flight, HTTP caches. Another app in the
+    /// same process has its own; only the curl thread and its connections are the process's.
+    private let progress = ProgressBoard()
+    private let transfers = SharedTransfers()
+    private let caches = HTTPCaches()
 
     public init() {}
 
@@ -30,7 +35,7 @@ public struct NetworkService: BridgeService {
             "progress": .worker { call in
                 let id = call.params["requestId"]?.stringValue ?? ""
                 let since = call.params["since"]?.intValue ?? 0
-                let snapshot = await ProgressBoard.shared.wait(scoped(id, call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
+                let snapshot = await progress.wait(scoped(id, call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
                 return snapshot.json(requestId: id)
             },
         ]
@@ -50,7 +55,7 @@ public struct NetworkService: BridgeService {
     /// A GET through the HTTP cache. It reads and writes files, so it runs on the pool.
     private func cachedRequest(_ request: NetworkRequest, key: String, call: ServiceCall) async throws(BridgeError) -> JSONValue {
         let allowHost = call.app.allowsHost
-        let cache = HTTPCache.shared(dataDirectory: call.app.dataDirectory)
+        let cache = caches.cache(dataDirectory: call.app.dataDirectory)
         let started = CurlClient.nowMs()
         var transfer = request.transfer
         if var entry = cache.load(key) {
@@ -92,7 +97,7 @@ public struct NetworkService: BridgeService {
             guard let sharingKey else { return try await CurlClient.shared.perform(transfer, allowHost: allowHost) }
             // The grant is checked before joining a shared transfer, not only by whoever started it.
             try URLTarget(transfer.url).checkGranted(allowHost)
-            return try await SharedTransfers.shared.fetch(key: sharingKey) { () async throws(TransferError) -> TransferResponse in
+            return try await transfers.fetch(key: sharingKey) { () async throws(TransferError) -> TransferResponse in
                 try await CurlClient.shared.perform(transfer, allowHost: allowHost)
             }
         } catch {
@@ -105,7 +110,7 @@ public struct NetworkService: BridgeService {
         let destination = try DownloadTarget(call.params["path"]?.stringValue ?? "", dataDirectory: call.app.dataDirectory)
         let id = call.params["requestId"]?.stringValue ?? Self.nextRequestId()
         let key = scoped(id, call)
-        guard !ProgressBoard.shared.isRunning(key) else {
+        guard !progress.isRunning(key) else {
             throw BridgeError.badParams("/requestId", "a download with requestId \"\(id)\" is already running")
         }
         let partial = "\(destination.folder)/.\(destination.path.split(separator: "/").last!).\(getpid()).part"
@@ -114,16 +119,16 @@ public struct NetworkService: BridgeService {
         var transfer = request.transfer
         transfer.sink = .file(fd)
         transfer.onProgress = { received, total in
-            ProgressBoard.shared.update(key) { $0.state = .running; $0.received = received; $0.total = total }
+            progress.update(key) { $0.state = .running; $0.received = received; $0.total = total }
         }
-        ProgressBoard.shared.update(key) { $0 = ProgressBoard.Snapshot(state: .running) }
+        progress.update(key) { $0 = ProgressBoard.Snapshot(state: .running) }
         let response: TransferResponse
         do {
             response = try await CurlClient.shared.perform(transfer, allowHost: call.app.allowsHost)
         } catch {
             close(fd)
             unlink(partial)
-            ProgressBoard.shared.update(key) { $0.state = .failed; $0.error = "\(error.reason.rawValue): \(error.message)" }
+            progress.update(key) { $0.state = .failed; $0.error = "\(error.reason.rawValue): \(error.message)" }
             throw error.bridgeError
         }
         let saved = (200..<300).contains(response.status)
@@ -133,14 +138,14 @@ public struct NetworkService: BridgeService {
             guard synced, rename(partial, destination.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(partial)
-                ProgressBoard.shared.update(key) { $0.state = .failed; $0.error = "io: \(reason)" }
+                progress.update(key) { $0.state = .failed; $0.error = "io: \(reason)" }
                 throw BridgeError.failed(reason: "io", "cannot save \(destination.relative): \(reason)")
             }
         } else {
             // An error page is an answer, not the file that was asked for.
             unlink(partial)
         }
-        ProgressBoard.shared.update(key) { $0.state = .done; $0.received = response.bodySize; $0.total = $0.total ?? response.bodySize }
+        progress.update(key) { $0.state = .done; $0.received = response.bodySize; $0.total = $0.total ?? response.bodySize }
         return [
             "requestId": .string(id), "path": .string(destination.relative), "saved": .bool(saved),
             "status": .number(Double(response.status)), "bytes": .number(Double(response.bodySize)),

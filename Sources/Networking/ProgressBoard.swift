@@ -5,7 +5,6 @@ import Synchronization
 /// Download progress, kept per request id and read by `progress {requestId, since}` long-polls
 /// (a ``LongPollBoard``). Finished downloads stay readable for the next `keptFinished` ones.
 final class ProgressBoard: Sendable {
-    static let shared = ProgressBoard()
     static let keptFinished = 256
 
     enum State: String, Sendable {

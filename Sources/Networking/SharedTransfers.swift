@@ -5,7 +5,6 @@ import Synchronization
 /// first one's answer instead of asking the server again. The transfer is cancelled only when
 /// every caller waiting for it has gone.
 final class SharedTransfers: Sendable {
-    static let shared = SharedTransfers()
 
     private final class Flight: @unchecked Sendable {
         let id: Int

@@ -1,3 +1,4 @@
+import SystemIO
 import Glibc
 
 /// Watches `<data dir>/patches/` by polling: a `*.json` file whose size and time have not changed
@@ -45,9 +46,9 @@ final class PatchDropFolder: @unchecked Sendable {
 
     /// One look at the folder.
     func poll() {
-        for name in PatchFiles.list(directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in FileSystem.entries(of: directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = directory + "/" + name
-            guard let stamp = PatchFiles.stamp(path) else { continue }
+            guard let stamp = FileSystem.stamp(path) else { continue }
             if let before = seen[name], before == stamp {
                 seen[name] = nil
                 take(path)
@@ -62,12 +63,12 @@ final class PatchDropFolder: @unchecked Sendable {
         do {
             let patch = try SignedPatch.parse(try PatchFiles.read(path), file: path)
             try loader.apply(patch)
-            PatchFiles.remove(path)
+            FileSystem.remove(path)
             loader.report("patch \(patch.manifest.patchVersion) applied from \(path)")
         } catch {
             if error.code == .storage && error.message.hasSuffix("the app has stopped") { return }
             try? PatchFiles.write(error.message + "\n", to: path + ".refused.txt")
-            PatchFiles.move(path, to: path + ".refused")
+            try? FileSystem.move(path, to: path + ".refused")
             loader.report("\(path): refused: \(error.message)")
         }
     }

@@ -1,3 +1,5 @@
+import Engine
+
 /// Patches changed while the app is not running (`hybrid patch apply | rollback`): only the
 /// ledger changes, and the next run starts on the result.
 public enum PatchInstaller {
@@ -21,7 +23,7 @@ public enum PatchInstaller {
 
     static func check(_ patch: SignedPatch, trust: PatchTrust, ledger: PatchLedger, now: Double) throws(PatchError) {
         try PatchVerifier.verify(patch, trust: trust, highestVersion: ledger.highestVersion, now: now)
-        try ScratchCompiler.check(patch.manifest.modules.keys.sorted().map { ($0, patch.sources[$0]!) })
+        try SyntaxChecker().check(patch)
     }
 
     /// Rolls the patch in effect back to the last confirmed one kept, or the shipped code.

@@ -1,3 +1,4 @@
+import SystemIO
 import JSON
 
 /// One patch's place in the lifecycle: verified → applied → confirmed, or rolledBack with why.
@@ -67,7 +68,7 @@ public struct PatchLedger: Sendable, Equatable {
     public static func load(dataDirectory: String) throws(PatchError) -> PatchLedger {
         var ledger = PatchLedger(directory: directory(dataDirectory: dataDirectory))
         let path = ledger.directory + "/ledger.json"
-        guard let _ = PatchFiles.stamp(path) else { return ledger }
+        guard let _ = FileSystem.stamp(path) else { return ledger }
         let json: JSONValue
         do {
             json = try JSONParser.parse(try PatchFiles.read(path))
@@ -105,7 +106,7 @@ public struct PatchLedger: Sendable, Equatable {
     /// The version to fall back to from `version`: the latest confirmed one below it whose file
     /// is kept; nil: the shipped code.
     public func fallback(below version: Int) -> Int? {
-        let kept = Set(PatchFiles.list(directory))
+        let kept = Set(FileSystem.entries(of: directory))
         return records.last { $0.patchVersion < version && $0.state == .confirmed && kept.contains("\($0.patchVersion).json") }?.patchVersion
     }
 
@@ -137,7 +138,7 @@ public struct PatchLedger: Sendable, Equatable {
     mutating func rolledBack(_ version: Int, reason: String, to target: Int?) {
         set(version, .rolledBack, reason: reason)
         if current == version { current = target }
-        PatchFiles.remove(directory + "/\(version).json")
+        FileSystem.remove(directory + "/\(version).json")
     }
 
     mutating func launched(_ version: Int) {
@@ -164,8 +165,8 @@ public struct PatchLedger: Sendable, Equatable {
     private func prune() {
         let live = records.filter { $0.state == .applied || $0.state == .confirmed }.map(\.patchVersion)
         let keep = Set(live.suffix(Self.keep) + (current.map { [$0] } ?? []))
-        for name in PatchFiles.list(directory) where name.hasSuffix(".json") && name != "ledger.json" {
-            if let version = Int(name.dropLast(5)), !keep.contains(version) { PatchFiles.remove(directory + "/" + name) }
+        for name in FileSystem.entries(of: directory) where name.hasSuffix(".json") && name != "ledger.json" {
+            if let version = Int(name.dropLast(5)), !keep.contains(version) { FileSystem.remove(directory + "/" + name) }
         }
     }
 }

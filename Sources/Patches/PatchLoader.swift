@@ -1,8 +1,8 @@
 // The Patches module: signed hot-swap of JS modules in a running app, with rollback.
 // It must never run a patch that has not been verified against app.json's patchKeys, never
 // swap code except as a task of its own on the JS thread, and never leave a patch half-applied.
+import SystemIO
 import Bridge
-import CJavaScriptCore
 import Engine
 import JSON
 
@@ -26,13 +26,15 @@ public final class PatchLoader: @unchecked Sendable {
     public let faultLimit: Int
     let engine: JSEngine
     let appIdentity: ObjectIdentifier
+    /// The run's registry the `patch` service finds this loader in.
+    private let loaders: PatchLoaders?
     /// Where rollbacks and drop-folder refusals are reported (stderr in `hybrid run`).
     let report: @Sendable (String) -> Void
 
     private let state = PatchLock()
     /// Made at the first apply (a second VM: not every run needs one), reused under `serial`:
     /// making a context costs more than checking a small patch.
-    private lazy var scratch = ScratchCompiler()
+    private lazy var scratch = SyntaxChecker()
     private let serial = PatchLock()
     // Under `state`.
     private var ledger: PatchLedger
@@ -41,12 +43,12 @@ public final class PatchLoader: @unchecked Sendable {
     private var timings = PatchTimings()
     private var watcher: PatchDropFolder?
     // JS thread only.
-    private var faultHook: JSObjectRef?
+    private var faultHook: ScriptObject?
 
     /// Rolls back a patch that was launched before and never confirmed, then loads the patch in
     /// effect (if any) so that the main module starts on it. Call before the main module runs.
-    public init(app: AppContext, trust: PatchTrust, engine: JSEngine, faultLimit: Int = PatchLoader.defaultFaultLimit,
-                report: @escaping @Sendable (String) -> Void = { _ in }) throws(PatchError) {
+    public init(app: AppContext, trust: PatchTrust, engine: JSEngine, loaders: PatchLoaders? = nil,
+                faultLimit: Int = PatchLoader.defaultFaultLimit, report: @escaping @Sendable (String) -> Void = { _ in }) throws(PatchError) {
         self.trust = trust
         dataDirectory = app.dataDirectory
         self.engine = engine
@@ -54,13 +56,14 @@ public final class PatchLoader: @unchecked Sendable {
         self.report = report
         appIdentity = ObjectIdentifier(app)
         ledger = try PatchLedger.load(dataDirectory: app.dataDirectory)
+        self.loaders = loaders
         try installFaultHook()
         try startUp()
-        PatchLoaders.register(self, for: appIdentity)
+        loaders?.register(self, for: appIdentity)
     }
 
     deinit {
-        PatchLoaders.unregister(appIdentity)
+        loaders?.unregister(appIdentity)
     }
 
     // MARK: - What JS and the CLI see
@@ -92,7 +95,7 @@ public final class PatchLoader: @unchecked Sendable {
             let highest = state.withLock { ledger.highestVersion }
             try PatchVerifier.verify(patch, trust: trust, highestVersion: highest, now: now)
             let verified = MonotonicClock.now()
-            try scratch.check(patch.manifest.modules.keys.sorted().map { ($0, patch.sources[$0]!) })
+            try scratch.check(patch)
             let compiled = MonotonicClock.now()
             let version = patch.manifest.patchVersion
             do throws(PatchError) {
@@ -300,9 +303,4 @@ public final class PatchLoader: @unchecked Sendable {
         try next.save()
         ledger = next
     }
-}
-
-extension ScriptContext {
-    /// `Number(value)`, never throwing.
-    func numberValue(_ value: JSValueRef) -> Double { JSValueToNumber(ref, value, nil) }
 }

@@ -1,23 +1,32 @@
-/// The loader of each running app, for the `patch` service: a service has no handle on the
-/// session, only the ``Bridge/AppContext`` of the call.
-enum PatchLoaders {
-    private final class Weak { weak var loader: PatchLoader?; init(_ loader: PatchLoader) { self.loader = loader } }
-    private static let lock = PatchLock()
-    nonisolated(unsafe) private static var loaders: [ObjectIdentifier: Weak] = [:]
+import Bridge
+import Synchronization
 
-    static func register(_ loader: PatchLoader, for app: ObjectIdentifier) {
-        lock.withLock { loaders[app] = Weak(loader) }
+/// The patch loader of each app of a run, for the `patch` service: a service has no handle on the
+/// session, only the ``Bridge/AppContext`` of the call. One per run, shared by the run's
+/// ``PatchService`` and its ``PatchLoader``; another run in the same process has its own.
+public final class PatchLoaders: Sendable {
+    private final class Weak: @unchecked Sendable {
+        weak var loader: PatchLoader?
+        init(_ loader: PatchLoader) { self.loader = loader }
+    }
+
+    private let loaders = Mutex<[ObjectIdentifier: Weak]>([:])
+
+    public init() {}
+
+    func register(_ loader: PatchLoader, for app: ObjectIdentifier) {
+        loaders.withLock { $0[app] = Weak(loader) }
     }
 
     /// From a loader's deinit: removes the entry unless another app (a new context at the same
     /// address) has registered since.
-    static func unregister(_ app: ObjectIdentifier) {
-        lock.withLock {
+    func unregister(_ app: ObjectIdentifier) {
+        loaders.withLock { loaders in
             if loaders[app]?.loader == nil { loaders.removeValue(forKey: app) }
         }
     }
 
-    static func loader(for app: ObjectIdentifier) -> PatchLoader? {
-        lock.withLock { loaders[app]?.loader }
+    func loader(for app: AppContext) -> PatchLoader? {
+        loaders.withLock { $0[ObjectIdentifier(app)]?.loader }
     }
 }

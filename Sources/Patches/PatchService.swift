@@ -8,14 +8,18 @@ import JSON
 /// an HTTP patch endpoint (`check`), as CodePush's `checkForUpdate` + `install` in one call.
 public struct PatchService: BridgeService {
     public let target = "patch"
+    /// Where this run's loader is found.
+    private let loaders: PatchLoaders
 
-    public init() {}
+    public init(loaders: PatchLoaders = PatchLoaders()) {
+        self.loaders = loaders
+    }
 
     public var actions: [String: ServiceAction] {
         [
-            "check": .worker { call in try await Self.check(call) },
+            "check": .worker { call in try await check(call) },
             "ready": .worker { call in
-                let loader = try Self.loader(call)
+                let loader = try loader(call)
                 do throws(PatchError) {
                     let record = try loader.confirm()
                     return Self.current(loader, record: record)
@@ -24,11 +28,11 @@ public struct PatchService: BridgeService {
                 }
             },
             "current": .inline { call in
-                let loader = try Self.loader(call)
+                let loader = try loader(call)
                 return Self.current(loader, record: loader.current.patchVersion.flatMap { v in loader.history.last { $0.patchVersion == v } })
             },
             "history": .inline { call in
-                let loader = try Self.loader(call)
+                let loader = try loader(call)
                 return ["records": .array(loader.history.reversed().map(\.jsonValue))]
             },
         ]
@@ -41,14 +45,14 @@ public struct PatchService: BridgeService {
     /// nothing newer, a 200 carries a signed patch file, which is verified and applied exactly as
     /// one dropped into the patches folder. The endpoint's host needs a `network:HOST` grant: a
     /// patch is code, and its source must be one the app was allowed to reach.
-    static func check(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+    func check(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
         let loader: PatchLoader
         do { loader = try self.loader(call) } catch { throw error as? BridgeError ?? BridgeError(.failed, "\(error)") }
         let url = call.params["url"]?.stringValue ?? ""
         let request = TransferRequest(url: url, headers: [
             ("Accept", "application/json"), ("X-Hybrid-App", call.app.name), ("X-Hybrid-App-Version", call.app.version),
             ("X-Hybrid-Patch-Version", String(loader.highestVersion)),
-        ], timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000, maxBytes: largestPatch)
+        ], timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000, maxBytes: Self.largestPatch)
         let response: TransferResponse
         do {
             response = try await CurlClient.shared.perform(request, allowHost: call.app.allowsHost)
@@ -57,7 +61,7 @@ public struct PatchService: BridgeService {
         }
         switch response.status {
         case 204, 304:
-            return current(loader, outcome: "upToDate")
+            return Self.current(loader, outcome: "upToDate")
         case 200:
             break
         default:
@@ -72,7 +76,7 @@ public struct PatchService: BridgeService {
         }
         // The endpoint offering the patch the app already runs is "nothing newer", not a replay.
         if patch.manifest.patchVersion == loader.highestVersion, loader.current.patchVersion == patch.manifest.patchVersion {
-            return current(loader, outcome: "upToDate")
+            return Self.current(loader, outcome: "upToDate")
         }
         // apply blocks while the JS thread swaps: keep it off the cooperative pool.
         let outcome: Result<Int, PatchError> = await withCheckedContinuation { continuation in
@@ -81,17 +85,17 @@ public struct PatchService: BridgeService {
             }
         }
         if case .failure(let error) = outcome { throw BridgeError.failed(reason: error.code.rawValue, error.message) }
-        return current(loader, outcome: "applied")
+        return Self.current(loader, outcome: "applied")
     }
 
     private static func current(_ loader: PatchLoader, outcome: String) -> JSONValue {
-        var object = current(loader, record: loader.current.patchVersion.flatMap { v in loader.history.last { $0.patchVersion == v } }).objectValue ?? [:]
+        var object = Self.current(loader, record: loader.current.patchVersion.flatMap { v in loader.history.last { $0.patchVersion == v } }).objectValue ?? [:]
         object["outcome"] = .string(outcome)
         return .object(object)
     }
 
-    static func loader(_ call: ServiceCall) throws -> PatchLoader {
-        guard let loader = PatchLoaders.loader(for: ObjectIdentifier(call.app)) else {
+    func loader(_ call: ServiceCall) throws -> PatchLoader {
+        guard let loader = loaders.loader(for: call.app) else {
             throw BridgeError.failed(reason: "unavailable", "patch: this app run has no patch loader")
         }
         return loader

@@ -1,5 +1,5 @@
+import SystemIO
 import Crypto
-import Engine
 import JSON
 
 /// What a patch is checked against: the app it must be for and the keys it may be signed by.
@@ -59,7 +59,7 @@ public enum PatchVerifier {
         }
         for name in manifest.modules.keys.sorted() {
             let path = trust.appDirectory + "/" + name
-            guard FileReader.kind(of: path) == .file else {
+            guard FileSystem.kind(of: path) == .file else {
                 throw PatchError(.unknownModule, "\(label): modules.\(name): no such module in \(trust.appDirectory)")
             }
         }

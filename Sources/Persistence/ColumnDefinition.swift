@@ -20,7 +20,7 @@ public struct ColumnDefinition: Sendable, Equatable {
         self.defaultValue = defaultValue
     }
 
-    static let grammar = "expected \"TYPE [NOT NULL] [UNIQUE] [DEFAULT number|'text'|NULL|TRUE|FALSE]\" with TYPE one of TEXT, INTEGER, REAL, NUMERIC, BLOB, BOOLEAN, JSON"
+    public static let grammar = "expected \"TYPE [NOT NULL] [UNIQUE] [DEFAULT number|'text'|NULL|TRUE|FALSE]\" with TYPE one of TEXT, INTEGER, REAL, NUMERIC, BLOB, BOOLEAN, JSON"
 
     /// Parses `"INTEGER NOT NULL DEFAULT 0"`.
     public static func parse(name: String, declaration: String, path: String) throws(PersistenceError) -> ColumnDefinition {
@@ -63,7 +63,7 @@ public struct ColumnDefinition: Sendable, Equatable {
     }
 
     /// The column's definition in CREATE TABLE / ADD COLUMN.
-    var sql: String {
+    public var sql: String {
         var out = Identifier.quote(name) + " " + type.sqlType
         if notNull { out += " NOT NULL" }
         if unique { out += " UNIQUE" }

@@ -36,7 +36,7 @@ public enum ColumnType: String, Sendable, CaseIterable {
     }
 
     /// Whether a non-null value fits this column.
-    func accepts(_ value: JSONValue) -> Bool {
+    public func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
         case (_, .null): true
         case (.text, .string): true

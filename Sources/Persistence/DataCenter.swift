@@ -11,7 +11,7 @@ import JSON
 /// wraps one and offers business operations on top.
 ///
 /// ```swift
-/// let center = try DataCenterRegistry.shared.dataCenter(directory: dataDir, name: "tasks", create: true)
+/// let center = try DataCenterRegistry().dataCenter(directory: dataDir, name: "tasks", create: true)
 /// try await center.open(schema: schema)
 /// let open = try await center.read { db in try center.table("tasks").find(QueryCommand(table: ...), in: db) }
 /// ```
@@ -23,7 +23,7 @@ public final class DataCenter: Sendable {
     private let current: Locked<DatabaseSchema?>
     let deferredInserts = DeferredInserts()
 
-    init(name: String, path: String) throws(PersistenceError) {
+    public init(name: String, path: String) throws(PersistenceError) {
         self.name = name
         self.path = path
         changes = ChangeLog()

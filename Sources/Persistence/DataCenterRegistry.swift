@@ -1,9 +1,10 @@
 import Foundation
 
-/// The process's open databases, one ``DataCenter`` (one pool) per file, kept open across calls.
+/// An app run's open databases, one ``DataCenter`` (one pool, one write path) per file, kept open
+/// across calls and closed when the registry goes. Every service that writes a database of the
+/// run (storage, sync) must share the run's registry: two DataCenters over one file would be two
+/// write paths, and neither would see the other's change events.
 public final class DataCenterRegistry: Sendable {
-    public static let shared = DataCenterRegistry()
-
     private let centers = Locked<[String: DataCenter]>([:])
 
     public init() {}

@@ -12,7 +12,7 @@ public enum PersistenceError: Error, Sendable, Equatable, CustomStringConvertibl
     /// "unknown_table", "sqlite", "io", "schema".
     case failed(reason: String, message: String, details: JSONObject)
 
-    static func failed(_ reason: String, _ message: String) -> PersistenceError {
+    public static func failed(_ reason: String, _ message: String) -> PersistenceError {
         .failed(reason: reason, message: message, details: [:])
     }
 

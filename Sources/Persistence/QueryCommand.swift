@@ -170,7 +170,7 @@ public struct QueryCommand: Sendable {
         return parts.joined(separator: ", ")
     }
 
-    var tail: String {
+    public var tail: String {
         var sql = ""
         if !orderSQL.isEmpty { sql += " ORDER BY " + orderSQL }
         if let limit { sql += " LIMIT \(limit)" }

@@ -5,10 +5,10 @@ import JSON
 /// Binds JSON values to, and reads them from, GRDB's prepared statements through the SQLite C API:
 /// the hot loops of insert and fetch, where GRDB's `DatabaseValue` round trip would cost more than
 /// SQLite itself. GRDB still owns the connection, the transactions and the statement cache.
-enum SQLiteBinding {
-    nonisolated(unsafe) static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+public enum SQLiteBinding {
+    nonisolated(unsafe) public static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    static func bind(_ value: JSONValue, as type: ColumnType, at index: Int32, in statement: OpaquePointer) {
+    public static func bind(_ value: JSONValue, as type: ColumnType, at index: Int32, in statement: OpaquePointer) {
         switch value {
         case .null:
             sqlite3_bind_null(statement, index)
@@ -38,7 +38,7 @@ enum SQLiteBinding {
         }
     }
 
-    static func bindText(_ text: String, at index: Int32, in statement: OpaquePointer) {
+    public static func bindText(_ text: String, at index: Int32, in statement: OpaquePointer) {
         var text = text
         text.withUTF8 { utf8 in
             _ = sqlite3_bind_text(statement, index, utf8.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
@@ -47,7 +47,7 @@ enum SQLiteBinding {
     }
 
     /// Binds UTF-8 `bytes` (JSON written with ``JSONWriter/bytes(_:options:)``) as text.
-    static func bindText(_ bytes: [UInt8], at index: Int32, in statement: OpaquePointer) {
+    public static func bindText(_ bytes: [UInt8], at index: Int32, in statement: OpaquePointer) {
         bytes.withUnsafeBufferPointer { buffer in
             _ = sqlite3_bind_text(statement, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
                                   Int32(buffer.count), transient)
@@ -55,14 +55,14 @@ enum SQLiteBinding {
     }
 
     /// Steps a statement whose values are already bound to its end, and resets it.
-    static func step(_ statement: Statement, db: Database) throws {
+    public static func step(_ statement: Statement, db: Database) throws {
         let raw = statement.sqliteStatement
         let code = sqlite3_step(raw)
         sqlite3_reset(raw)
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code, db: db, sql: statement.sql) }
     }
 
-    static func column(_ index: Int32, as type: ColumnType, in statement: OpaquePointer) -> JSONValue {
+    public static func column(_ index: Int32, as type: ColumnType, in statement: OpaquePointer) -> JSONValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_NULL:
             return .null
@@ -85,7 +85,7 @@ enum SQLiteBinding {
     }
 
     /// Binds `arguments` from 1, steps the statement to its end and resets it.
-    static func execute(_ statement: Statement, _ arguments: [(JSONValue, ColumnType)], db: Database) throws {
+    public static func execute(_ statement: Statement, _ arguments: [(JSONValue, ColumnType)], db: Database) throws {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
         for (i, (value, type)) in arguments.enumerated() { bind(value, as: type, at: Int32(i + 1), in: raw) }
@@ -93,7 +93,7 @@ enum SQLiteBinding {
     }
 
     /// Binds `arguments`, then calls `row` for each result row; resets the statement at the end.
-    static func query(_ statement: Statement, _ arguments: [(JSONValue, ColumnType)], db: Database,
+    public static func query(_ statement: Statement, _ arguments: [(JSONValue, ColumnType)], db: Database,
                       row: (OpaquePointer) throws -> Void) throws {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
@@ -107,7 +107,7 @@ enum SQLiteBinding {
         }
     }
 
-    static func error(_ code: Int32, db: Database, sql: String) -> DatabaseError {
+    public static func error(_ code: Int32, db: Database, sql: String) -> DatabaseError {
         let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
     }

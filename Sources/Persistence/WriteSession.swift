@@ -2,7 +2,7 @@ import GRDB
 
 /// A connection lent to a read: valid only inside the closure it is handed to.
 public class ReadSession {
-    let db: Database
+    public let db: Database
 
     init(db: Database) { self.db = db }
 }

@@ -1,7 +1,7 @@
 import Bridge
 import Engine
 import JSON
-import Persistence
+import KeyValueStore
 
 /// The `kv` target (contract `services/kv.json`): a key-value store with buckets,
 /// metadata, expiry, index columns for queries and an in-memory cache of decoded values.
@@ -16,13 +16,15 @@ import Persistence
 /// else runs on a worker.
 public struct KeyValueService: BridgeService {
     public let target = "kv"
+    /// This run's stores: another app in the same process has its own.
+    private let stores = KeyValueStores()
 
     public init() {}
 
     /// `commits` moves at every commit to the app's store: `Hybrid.kv.get` keeps a read cache in
     /// JS and drops it when the counter moves, so a hit never crosses the bridge.
     public func sharedCounters(for app: AppContext) -> [String: SharedCounter] {
-        ["commits": KeyValueStore.commitCounter(directory: app.dataDirectory)]
+        ["commits": stores.commits(directory: app.dataDirectory)]
     }
 
     public var actions: [String: ServiceAction] {
@@ -119,7 +121,7 @@ public struct KeyValueService: BridgeService {
     }
 
     private func store(_ call: ServiceCall) throws -> KeyValueStore {
-        try KeyValueStore.shared(directory: call.app.dataDirectory)
+        try stores.store(directory: call.app.dataDirectory)
     }
 
     /// The item `params` describe; `bucket` when it names none (setMany's items take the call's).

@@ -20,7 +20,7 @@ public struct StorageService: BridgeService {
     public let target = "storage"
     private let registry: DataCenterRegistry
 
-    public init(registry: DataCenterRegistry = .shared) {
+    public init(registry: DataCenterRegistry = DataCenterRegistry()) {
         self.registry = registry
     }
 

@@ -5,8 +5,6 @@ import Synchronization
 /// Runs of one database one at a time, in arrival order: two runs at once would both send the
 /// same pending operations.
 final class SyncRunLock: Sendable {
-    static let shared = SyncRunLock()
-
     private struct Queue {
         var busy: Set<String> = []
         var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]

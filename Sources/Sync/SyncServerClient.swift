@@ -35,10 +35,21 @@ struct SyncServerClient: Sendable {
         do {
             response = try await CurlClient.shared.perform(request, allowHost: allowHost)
         } catch {
-            throw error.bridgeError
+            throw Self.bridgeError(error)
         }
         let parsed = response.body.isEmpty ? JSONValue.null : ((try? JSONParser.parse(response.body)) ?? .null)
         return Answer(status: response.status, body: parsed)
+    }
+
+    /// A transfer that produced no answer, as `sync` reports it: the server's host not granted is
+    /// `E_DENIED`, a server address that is no http(s) URL `E_BAD_PARAMS` at `/server`, anything
+    /// else `E_FAILED` with the transport's reason (`connect`, `timeout`, ...) for a retry later.
+    static func bridgeError(_ error: TransferError) -> BridgeError {
+        switch error.reason {
+        case .denied: BridgeError(.denied, error.message, details: ["reason": "host", "url": error.url.map(JSONValue.string) ?? .null])
+        case .badURL: BridgeError.badParams("/server", error.message)
+        default: BridgeError.failed(reason: error.reason.rawValue, error.message, details: error.details)
+        }
     }
 
     /// The server's own words for a 4xx/5xx answer.

@@ -18,9 +18,11 @@ public struct SyncService: BridgeService {
 
     /// Moves on whenever a database's sync state may have changed (a run, a retry, a resolve, a
     /// connect), for `sync.watch`; the status itself is read from the database.
-    private static let stateChanges = LongPollBoard(initial: ())
+    private let stateChanges = LongPollBoard(initial: ())
+    /// Runs of one database, one at a time.
+    private let runs = SyncRunLock()
 
-    public init(registry: DataCenterRegistry = .shared) { self.registry = registry }
+    public init(registry: DataCenterRegistry = DataCenterRegistry()) { self.registry = registry }
 
     public var actions: [String: ServiceAction] {
         [
@@ -30,7 +32,7 @@ public struct SyncService: BridgeService {
             "retry": .worker { call in
                 let ids = call.params["opIds"]?.arrayValue?.compactMap(\.stringValue)
                 let count = try bridged { try syncReplica(call).retry(opIds: ids) }
-                Self.stateChanges.update(key(call))
+                stateChanges.update(key(call))
                 return ["requeued": .number(Double(count))]
             },
             "conflicts": .worker { call in ["conflicts": .array(try bridged { try syncReplica(call).conflicts() })] },
@@ -39,12 +41,12 @@ public struct SyncService: BridgeService {
                 let (table, dataId) = try bridged {
                     try syncReplica(call).resolve(conflictId: call.params["conflictId"]?.stringValue ?? "", keepLocal: keep == "local")
                 }
-                Self.stateChanges.update(key(call))
+                stateChanges.update(key(call))
                 return ["resolved": true, "table": .string(table), "dataId": .string(dataId), "keep": .string(keep)]
             },
             "watch": .worker { call in
                 let since = call.params["since"]?.intValue ?? 0
-                let version = await Self.stateChanges.wait(key(call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
+                let version = await stateChanges.wait(key(call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
                 return ["seq": .number(Double(version.seq)), "status": try bridged { try syncReplica(call).status() }]
             },
         ]
@@ -82,7 +84,7 @@ public struct SyncService: BridgeService {
                                      details: ["status": .number(Double(answer.status))])
         }
         try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }
-        Self.stateChanges.update(key(call))
+        stateChanges.update(key(call))
         return ["deviceId": .string(deviceId), "server": .string(server), "registered": true]
     }
 
@@ -94,9 +96,9 @@ public struct SyncService: BridgeService {
         let pulls = replica.center.schema?.tables.values.contains { $0.sync?.mode == .twoWay } ?? false
         let client = SyncServerClient(server: connection.server, token: connection.token, allowHost: call.app.allowsHost)
         let runKey = key(call)
-        defer { Self.stateChanges.update(runKey) }
+        defer { stateChanges.update(runKey) }
         // One run per database at a time: a second caller waits for the first to finish, then runs.
-        return try await SyncRunLock.shared.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
+        return try await runs.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
             try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls).run().json
         }
     }

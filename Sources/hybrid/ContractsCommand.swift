@@ -1,6 +1,6 @@
+import SystemIO
 import ArgumentParser
 import Bridge
-import Engine
 import HybridHost
 
 struct ContractsCommand: ParsableCommand {
@@ -64,13 +64,13 @@ struct ContractsCommand: ParsableCommand {
                 return
             }
             if check {
-                let current = try? FileReader.text(atPath: output)
+                let current = try? FileSystem.text(atPath: output)
                 guard current == text else {
                     throw CLIFailure(message: "\(output) is stale: run `make dts` (hybrid contracts dts -o \(output))", code: 1)
                 }
                 return
             }
-            try TextFile.write(text, to: output)
+            try FileSystem.write(text, to: output)
         }
     }
 }

@@ -1,5 +1,5 @@
+import SystemIO
 import ArgumentParser
-import Engine
 import Glibc
 import HybridHost
 import JSON
@@ -28,7 +28,7 @@ struct PatchCommand: ParsableCommand {
         var out: String
 
         func run() throws {
-            guard FileReader.kind(of: out) == .missing else {
+            guard FileSystem.kind(of: out) == .missing else {
                 throw CLIFailure(message: "--out: \(out) exists; refusing to overwrite a key", code: 2)
             }
             let key = PatchSigner.generateKey()
@@ -65,11 +65,11 @@ struct PatchCommand: ParsableCommand {
             } catch {
                 throw CLIFailure(message: "\(patch): not JSON: \(error)", code: 1)
             }
-            let base = FileReader.directory(of: FileReader.absolute(patch))
+            let base = FileSystem.directory(of: FileSystem.absolute(patch))
             let signed: SignedPatch
             do {
                 signed = try PatchSigner.sign(json, privateKey: privateKey, file: patch) { path in
-                    try FileReader.text(atPath: path.hasPrefix("/") ? path : base + "/" + path)
+                    try FileSystem.text(atPath: path.hasPrefix("/") ? path : base + "/" + path)
                 }
             } catch {
                 throw CLIFailure(message: error.message, code: 1)
@@ -195,7 +195,7 @@ struct AppLocation: ParsableArguments {
         let trust = PatchTrust(app: manifest.name, appVersion: manifest.version, keys: manifest.patchKeys, appDirectory: manifest.directory)
         let data: String
         if let dataDirectory {
-            data = FileReader.absolute(dataDirectory)
+            data = FileSystem.absolute(dataDirectory)
         } else if let xdg = ProcessEnvironment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             data = "\(xdg)/hybridhost/\(manifest.name)"
         } else {
@@ -216,7 +216,7 @@ private func loadPatch(_ path: String) throws -> SignedPatch {
 
 private func read(_ path: String, what: String) throws -> String {
     do {
-        return try FileReader.text(atPath: path)
+        return try FileSystem.text(atPath: path)
     } catch {
         throw CLIFailure(message: "\(what): cannot read \(path): \(error.reason)", code: 2)
     }

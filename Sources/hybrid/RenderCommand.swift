@@ -1,3 +1,4 @@
+import SystemIO
 import ArgumentParser
 import Glibc
 import JSON
@@ -66,16 +67,11 @@ struct RenderCommand: ParsableCommand {
     }
 
     static func readJSON(_ path: String) throws -> JSONValue {
-        guard let file = fopen(path, "rb") else {
-            throw CLIFailure(message: "\(path): cannot open: \(String(cString: strerror(errno)))", code: 2)
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.bytes(atPath: path)
+        } catch {
+            throw CLIFailure(message: "\(path): cannot open: \(error.reason)", code: 2)
         }
         do {
             return try JSONParser.parse(bytes)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Engine
 import HybridHost
 
 struct RunCommand: ParsableCommand {

@@ -1,6 +1,6 @@
+import SystemIO
 import ArgumentParser
 import Dispatch
-import Engine
 import SyncServer
 
 /// `hybrid sync-server`: the reference sync server, in the foreground until SIGINT or SIGTERM.

@@ -1,5 +1,5 @@
+import SystemIO
 import ArgumentParser
-import Engine
 import Glibc
 
 // ArgumentParser exits 64 on usage errors; HybridHost promises 2 (README, Command line).

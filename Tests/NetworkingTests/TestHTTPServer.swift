@@ -1,6 +1,6 @@
 import Foundation
+import HostTesting
 import Hummingbird
-import LocalHTTPServer
 
 /// A real HTTP server on 127.0.0.1 and an ephemeral port, started by a test: Hummingbird 2 with
 /// the routes the network tests need, counting the hits each route takes.

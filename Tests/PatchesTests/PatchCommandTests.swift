@@ -1,5 +1,5 @@
-import BuiltHybrid
 import Foundation
+import HostTesting
 import Testing
 
 /// `hybrid patch keygen | sign | verify | apply | list | rollback`, run as a user runs them.

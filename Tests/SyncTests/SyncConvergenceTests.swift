@@ -1,6 +1,6 @@
 import CurlTransport
-import FaultProxy
 import Foundation
+import HostTesting
 import JSON
 import SyncProtocol
 import Testing

@@ -1,5 +1,5 @@
-import BuiltHybrid
 import Foundation
+import HostTesting
 import JSON
 import Testing
 

@@ -1,5 +1,5 @@
-import BuiltHybrid
 import Foundation
+import HostTesting
 import Testing
 
 /// Drives `hybrid run js/apps/tasks-view` in a real terminal (tmux): keys in with send-keys, the

@@ -1,5 +1,5 @@
-import BuiltHybrid
 import Foundation
+import HostTesting
 import JSON
 import Persistence
 import Testing
@@ -32,7 +32,7 @@ struct CrashSafetyTests {
     @Test("a writer killed 50 times at random leaves a sound file holding every acknowledged write",
           .enabled(if: hybrid != nil, "needs the hybrid binary beside the tests (swift build first)"))
     func killedWriter() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let script = directory.path + "/writer.js"
         try Self.writer.write(toFile: script, atomically: true, encoding: .utf8)

@@ -1,9 +1,11 @@
+// hybrid-bench: the benchmarks, an executable of their own so that the shipped `hybrid` links
+// none of them (nor the test servers they start). `make bench` runs every one.
 import ArgumentParser
-import HostBenchmarks
 
+@main
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "hybrid-bench",
         abstract: "Measure our path and its baseline in one run, and print the ratio.",
         discussion: "bridge: raw JSC callback vs Hybrid.call echo. startup: hybrid run hello.js vs node -e 0. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel, with the server in this process and in one of its own. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP."
     )

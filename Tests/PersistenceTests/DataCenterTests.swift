@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import Persistence
 import Testing
@@ -37,7 +38,7 @@ struct DataCenterTests {
                              "primaryKey": "id"]],
     ]
 
-    func open(_ directory: TemporaryDirectory, registry: DataCenterRegistry = DataCenterRegistry()) async throws -> DataCenter {
+    func open(_ directory: TemporaryFolder, registry: DataCenterRegistry = DataCenterRegistry()) async throws -> DataCenter {
         let center = try registry.dataCenter(directory: directory.path, name: "tasks", create: true)
         try await center.open(schema: DatabaseSchema.parse(Self.schema, path: "/schema"))
         return center
@@ -45,7 +46,7 @@ struct DataCenterTests {
 
     @Test("a struct and a dictionary are both records of the same table")
     func recordsAreProtocols() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let center = try await open(directory)
         let tasks = try center.table("tasks")
@@ -59,7 +60,7 @@ struct DataCenterTests {
 
     @Test("fetch reads rows straight into records: filtered, ordered, NULL told apart, an unselected column refused")
     func fetchRecords() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let center = try await open(directory)
         let tasks = try center.table("tasks")
@@ -95,7 +96,7 @@ struct DataCenterTests {
 
     @Test("a transaction that throws publishes no events; committed ones are numbered in commit order")
     func commitAwareEvents() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let center = try await open(directory)
         let tasks = try center.table("tasks")
@@ -130,7 +131,7 @@ struct DataCenterTests {
 
     @Test("a watcher waiting for a commit is woken by it, and a timed-out one gets an empty batch")
     func watchWakes() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let center = try await open(directory)
         let tasks = try center.table("tasks")
@@ -144,7 +145,7 @@ struct DataCenterTests {
 
     @Test("a failing migration step rolls its version back and leaves the database at the previous one")
     func migrationRollsBack() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let center = try await open(directory)
         let bad: JSONValue = [
@@ -165,7 +166,7 @@ struct DataCenterTests {
 
     @Test("a database reopened by another registry (another process) finds its stored schema")
     func reopens() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let center = try await open(directory)
         _ = try await center.write { session in try center.table("tasks").insert([["title": "kept"] as JSONObject], in: session) }

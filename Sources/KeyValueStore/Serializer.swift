@@ -1,4 +1,5 @@
 import JSON
+import Persistence
 
 /// Turns a kv value into the bytes stored in its row, and back: the extension point of the
 /// key-value store's design ("inject serialization, cache what is decoded"). JSON is the default.

@@ -1,10 +1,13 @@
 import CJavaScriptCore
-import Engine
 
-/// Compiles patch sources in a JavaScriptCore context of its own (its own VM, not the app's), on
-/// the calling thread, so that a syntax error is found before the app's JS thread is touched.
-/// Nothing is run. Use one instance from one thread at a time.
-public final class ScratchCompiler: @unchecked Sendable {
+/// Compiles module sources in a JavaScriptCore context of its own (its own VM, not the app's), on
+/// the calling thread, so that a syntax error (in a patch, say) is found before the app's JS thread
+/// is touched. Nothing is run. Use one instance from one thread at a time.
+///
+/// ```swift
+/// try SyntaxChecker.check([(name: "cart", source: "exports.total = (a, b) => a + b;")])
+/// ```
+public final class SyntaxChecker: @unchecked Sendable {
     private let group: JSContextGroupRef
     private let context: JSGlobalContextRef
 
@@ -19,12 +22,12 @@ public final class ScratchCompiler: @unchecked Sendable {
     }
 
     /// Checks with a context made for the purpose.
-    public static func check(_ sources: [(name: String, source: String)]) throws(PatchError) {
-        try ScratchCompiler().check(sources)
+    public static func check(_ sources: [(name: String, source: String)]) throws(SyntaxError) {
+        try SyntaxChecker().check(sources)
     }
 
-    /// Throws ``PatchError/Code/syntax`` naming the module, line and message of the first error.
-    public func check(_ sources: [(name: String, source: String)]) throws(PatchError) {
+    /// Throws ``SyntaxError`` naming the module, line and message of the first error.
+    public func check(_ sources: [(name: String, source: String)]) throws(SyntaxError) {
         for (name, source) in sources {
             // The same wrapper the module loader uses, so `return` at the top level is as legal here.
             let wrapped = "(function (exports, require, module, __filename, __dirname) {" + source + "\n})"
@@ -36,7 +39,7 @@ public final class ScratchCompiler: @unchecked Sendable {
             }
             var exception: JSValueRef?
             if !JSCheckScriptSyntax(context, script, url, 1, &exception) {
-                throw PatchError(.syntax, "modules.\(name): does not compile: \(describe(exception, in: context))")
+                throw SyntaxError(module: name, message: describe(exception, in: context))
             }
         }
     }
@@ -61,4 +64,12 @@ public final class ScratchCompiler: @unchecked Sendable {
         let written = JSStringGetUTF8CString(string, &buffer, size)
         return String(decoding: buffer.prefix(max(0, written - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// A module that does not compile: its name, and JavaScriptCore's message with the line.
+public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+    public let module: String
+    public let message: String
+
+    public var description: String { "\(module): \(message)" }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import HostTesting
 import Hummingbird
-import LocalHTTPServer
 
 /// The server behind the proxy: Hummingbird 2 on 127.0.0.1 and an ephemeral port, stopped by a
 /// graceful shutdown rather than by cancelling its task: cancelling traps in NIO when a connection

@@ -1,3 +1,6 @@
+import Persistence
+import Synchronization
+
 /// The `kv.set` transactions waiting for the writer, run back to back by one caller at a time.
 ///
 /// Why: when every caller blocked on the writer itself, each commit handed the writer to a parked
@@ -15,13 +18,13 @@ final class KeyValueWriteQueue: Sendable {
         var running = false
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Runs `body` when its turn comes, on whichever thread is running the queue.
-    func run<T: Sendable>(_ body: @escaping @Sendable () throws(PersistenceError) -> T) async throws(PersistenceError) -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws(Persistence.PersistenceError) -> T) async throws(Persistence.PersistenceError) -> T {
         let result: Result<T, PersistenceError> = await withCheckedContinuation { continuation in
             let job: @Sendable () -> Void = {
-                do throws(PersistenceError) {
+                do throws(Persistence.PersistenceError) {
                     continuation.resume(returning: .success(try body()))
                 } catch {
                     continuation.resume(returning: .failure(error))

@@ -1,5 +1,5 @@
-import FaultProxy
 import Foundation
+import HostTesting
 import Testing
 
 @Suite("Fault proxy: each fault on its own")

@@ -1,4 +1,6 @@
 import Foundation
+import Persistence
+import Synchronization
 import GRDB
 import GRDBSQLite
 
@@ -16,13 +18,13 @@ import GRDBSQLite
 final class KeyValueReader: @unchecked Sendable {
     static let sql = "SELECT value, metadata, createdAt, updatedAt, expiresAt FROM kv_items WHERE bucket = ? AND key = ?"
 
-    private let lock = NSLock()
     private let db: OpaquePointer
     private let statement: OpaquePointer
-    /// Whether a look-up has begun the shared read transaction and no commit has ended it yet.
-    private var inSnapshot = false
+    /// Whether a look-up has begun the shared read transaction and no commit has ended it yet;
+    /// its lock is also the connection's.
+    private let inSnapshot = Mutex(false)
 
-    init(path: String) throws(PersistenceError) {
+    init(path: String) throws(Persistence.PersistenceError) {
         var handle: OpaquePointer?
         let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard opened == SQLITE_OK, let handle else {
@@ -51,40 +53,39 @@ final class KeyValueReader: @unchecked Sendable {
     /// false, without reading, when another thread is using the connection: the caller then reads
     /// through the pool rather than wait.
     func lookup(bucket: String, key: String, row: (OpaquePointer) throws -> Void) throws -> Bool {
-        guard lock.try() else { return false }
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-            lock.unlock()
+        let done = try inSnapshot.withLockIfAvailable { (inSnapshot: inout Bool) throws -> Bool in
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            if !inSnapshot {
+                // Deferred: the snapshot is taken by the SELECT below.
+                guard sqlite3_exec(db, "BEGIN", nil, nil, nil) == SQLITE_OK else { throw lastError(sql: "BEGIN") }
+                inSnapshot = true
+            }
+            SQLiteBinding.bindText(bucket, at: 1, in: statement)
+            SQLiteBinding.bindText(key, at: 2, in: statement)
+            let code = sqlite3_step(statement)
+            if code == SQLITE_ROW {
+                try row(statement)
+            } else if code != SQLITE_DONE {
+                let error = lastError(sql: Self.sql)
+                sqlite3_reset(statement)
+                endSnapshot(&inSnapshot)
+                throw error
+            }
+            return true
         }
-        if !inSnapshot {
-            // Deferred: the snapshot is taken by the SELECT below.
-            guard sqlite3_exec(db, "BEGIN", nil, nil, nil) == SQLITE_OK else { throw lastError(sql: "BEGIN") }
-            inSnapshot = true
-        }
-        SQLiteBinding.bindText(bucket, at: 1, in: statement)
-        SQLiteBinding.bindText(key, at: 2, in: statement)
-        let code = sqlite3_step(statement)
-        if code == SQLITE_ROW {
-            try row(statement)
-        } else if code != SQLITE_DONE {
-            let error = lastError(sql: Self.sql)
-            sqlite3_reset(statement)
-            endSnapshotLocked()
-            throw error
-        }
-        return true
+        return done ?? false
     }
 
     /// Ends the shared read transaction, so that the next look-up sees the latest commit. The
     /// store calls it for each commit, before it lets readers fill the cache again.
     func endSnapshot() {
-        lock.lock()
-        defer { lock.unlock() }
-        endSnapshotLocked()
+        inSnapshot.withLock { endSnapshot(&$0) }
     }
 
-    private func endSnapshotLocked() {
+    private func endSnapshot(_ inSnapshot: inout Bool) {
         guard inSnapshot else { return }
         sqlite3_reset(statement)
         if sqlite3_get_autocommit(db) == 0 { sqlite3_exec(db, "COMMIT", nil, nil, nil) }

@@ -1,4 +1,5 @@
 import JSON
+import Persistence
 
 /// What `kv.get` returns: the value, its metadata and its times (milliseconds since the epoch).
 public struct KeyValueEntry: Sendable, Equatable {

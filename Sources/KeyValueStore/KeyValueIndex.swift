@@ -1,4 +1,5 @@
 import JSON
+import Persistence
 
 /// The index columns declared for a bucket (`kv.defineIndex`), and where each column's value comes
 /// from in an item: `value.due` or `metadata.source`.
@@ -18,7 +19,7 @@ struct KeyValueIndex: Sendable {
     var tableName: String { "kv_index_\(id)" }
 
     /// Parses `{columns: {NAME: "INTEGER"}, from: "value" | {NAME: "value.path"}}`.
-    static func parse(bucket: String, columns: JSONValue, from: JSONValue, id: Int64) throws(PersistenceError) -> KeyValueIndex {
+    static func parse(bucket: String, columns: JSONValue, from: JSONValue, id: Int64) throws(Persistence.PersistenceError) -> KeyValueIndex {
         guard let columnsObject = columns.objectValue, !columnsObject.isEmpty else {
             throw .invalid(path: "/columns", message: "expected an object of at least one column {NAME: \"TYPE\"}")
         }

@@ -1,5 +1,7 @@
 import GRDB
 import JSON
+import HostTesting
+import KeyValueStore
 import Persistence
 import Testing
 
@@ -13,7 +15,7 @@ struct ReversingSerializer: Serializer {
 struct KeyValueStoreTests {
     @Test("a custom serializer is used to write and to read")
     func customSerializer() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path, serializer: ReversingSerializer())
         try await store.set(.init(bucket: "b", key: "k", value: ["a": [1, 2]]))
@@ -24,7 +26,7 @@ struct KeyValueStoreTests {
 
     @Test("a get after a get is served by the cache; a commit to the key invalidates it")
     func cacheInvalidation() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         try await store.set(.init(bucket: "b", key: "k", value: 1))
@@ -38,7 +40,7 @@ struct KeyValueStoreTests {
 
     @Test("the cache stays within its byte budget, dropping the least recently used")
     func cacheBound() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path, cacheBytes: 10_000)
         let items = (0..<100).map { KeyValueStore.Item(bucket: "b", key: "k\($0)", value: .string(String(repeating: "x", count: 500))) }
@@ -52,7 +54,7 @@ struct KeyValueStoreTests {
 
     @Test("a get sees a commit made after an earlier get began the reader's snapshot")
     func readerSnapshotEndsAtCommit() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         try await store.set(.init(bucket: "b", key: "a", value: 1))
@@ -68,7 +70,7 @@ struct KeyValueStoreTests {
 
     @Test("concurrent sets each commit on their own and all answer; a second set keeps createdAt")
     func concurrentSets() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         let first = try await store.set(.init(bucket: "b", key: "same", value: 0))
@@ -88,7 +90,7 @@ struct KeyValueStoreTests {
 
     @Test("an item past its time to live is not returned")
     func expiry() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         let entry = try await store.set(.init(bucket: "b", key: "k", value: 1, ttlSeconds: 0.02))
@@ -109,7 +111,7 @@ struct KeyValueStoreTests {
 
     @Test("getJSON's text of a row is exactly the entry get decodes, for every kind of value and metadata; the cache keeps either", arguments: storedRows)
     func entryText(value: JSONValue, metadata: JSONValue) async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let writer = try KeyValueStore(directory: directory.path)
         try await writer.set(.init(bucket: "b", key: "k", value: value, metadata: metadata))
@@ -143,7 +145,7 @@ struct KeyValueStoreTests {
 
     @Test("getJSON hands over a bytes value or another serializer's row decoded, and nil for a missing or expired item")
     func entryTextFallbacks() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         try await store.set(.init(bucket: "b", key: "bytes", value: .bytes([0, 1, 2]), metadata: ["kind": "raw"]))
@@ -160,7 +162,7 @@ struct KeyValueStoreTests {
         try await Task.sleep(for: .milliseconds(50))
         #expect(try store.getJSON(bucket: "b", key: "gone") == nil)
 
-        let other = TemporaryDirectory()
+        let other = TemporaryFolder(prefix: "storage-tests")
         defer { other.remove() }
         let reversed = try KeyValueStore(directory: other.path, serializer: ReversingSerializer())
         try await reversed.set(.init(bucket: "b", key: "k", value: ["a": 1]))
@@ -173,7 +175,7 @@ struct KeyValueStoreTests {
 
     @Test("metadata another tool stored as text that is not JSON stays readable, as a string, through getJSON too")
     func foreignMetadata() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let writer = try KeyValueStore(directory: directory.path)
         try await writer.set(.init(bucket: "b", key: "k", value: ["a": 1], metadata: "json"))
@@ -191,7 +193,7 @@ struct KeyValueStoreTests {
 
     @Test("setMany refuses an oversized value, naming the item, and writes none")
     func setManyNamesTheField() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         let huge = JSONValue.string(String(repeating: "x", count: KeyValueStore.maximumValueBytes + 1))
@@ -204,7 +206,7 @@ struct KeyValueStoreTests {
 
     @Test("setMany fills a bucket's index columns, and a query finds the items")
     func setManyFillsIndex() async throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryFolder(prefix: "storage-tests")
         defer { directory.remove() }
         let store = try KeyValueStore(directory: directory.path)
         _ = try await store.defineIndex(bucket: "tasks", columns: ["due": "INTEGER"], from: "value")

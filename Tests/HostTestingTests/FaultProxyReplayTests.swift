@@ -1,4 +1,4 @@
-import FaultProxy
+import HostTesting
 import Testing
 
 @Suite("Fault proxy: seeded replay")

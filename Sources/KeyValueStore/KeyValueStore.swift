@@ -1,8 +1,9 @@
-import Engine
 import Foundation
 import GRDB
 import GRDBSQLite
 import JSON
+import Persistence
+import Synchronization
 
 /// A key-value store on SQLite (the extended YTKKeyValueStore design): buckets so keys do not
 /// clash, metadata beside each value, expiry, index tables for queries, a bounded LRU cache of
@@ -12,7 +13,7 @@ import JSON
 /// it never clashes with one). Writes go through its ``DataCenter``'s one write path.
 ///
 /// ```swift
-/// let store = try KeyValueStore.shared(directory: dataDir)
+/// let store = try KeyValueStore(directory: dataDir)
 /// try await store.set(bucket: "feed", key: "1000", value: ["title": "hi", "at": 17], metadata: nil, ttlSeconds: nil)
 /// try store.get(bucket: "feed", key: "1000")?.value   // {"title": "hi", "at": 17}
 /// ```
@@ -42,27 +43,17 @@ public final class KeyValueStore: Sendable {
     private let serializer: any Serializer
     /// Whether stored values are JSON text (the default serializer), which `getJSON` hands on as it is.
     private let storesJSONText: Bool
-    private let cache: Locked<CacheState>
-    private let indexes = Locked<[String: KeyValueIndex]>([:])
-    private let writesSincePurge = Locked(0)
+    private let cache: Mutex<CacheState>
+    private let indexes = Mutex<[String: KeyValueIndex]>([:])
+    private let writesSincePurge = Mutex(0)
     private let writeQueue = KeyValueWriteQueue()
     /// Where `get` reads a miss; the pool when another thread is using it.
     private let reader: KeyValueReader
 
-    private static let stores = Locked<[String: KeyValueStore]>([:])
+    /// Run after each commit, once the cache no longer holds what it replaced.
+    private let commitHooks = Mutex<[@Sendable () -> Void]>([])
 
-    /// The store of `directory`, opened once per process.
-    public static func shared(directory: String) throws(PersistenceError) -> KeyValueStore {
-        if let store = stores.withLock({ $0[directory] }) { return store }
-        return try stores.withLock { (stores: inout [String: KeyValueStore]) throws(PersistenceError) -> KeyValueStore in
-            if let store = stores[directory] { return store }
-            let store = try KeyValueStore(directory: directory)
-            stores[directory] = store
-            return store
-        }
-    }
-
-    public init(directory: String, serializer: any Serializer = JSONSerializer(), cacheBytes: Int = KeyValueStore.defaultCacheBytes) throws(PersistenceError) {
+    public init(directory: String, serializer: any Serializer = JSONSerializer(), cacheBytes: Int = KeyValueStore.defaultCacheBytes) throws(Persistence.PersistenceError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -71,7 +62,7 @@ public final class KeyValueStore: Sendable {
         center = try DataCenter(name: "kv", path: directory + "/.kv.sqlite")
         self.serializer = serializer
         storesJSONText = serializer is JSONSerializer
-        cache = Locked(CacheState(cache: ValueCache(capacity: cacheBytes)))
+        cache = Mutex(CacheState(cache: ValueCache(capacity: cacheBytes)))
         try center.writeNow { session in
             try session.db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS kv_items (id INTEGER PRIMARY KEY, bucket TEXT NOT NULL, key TEXT NOT NULL,
@@ -98,8 +89,8 @@ public final class KeyValueStore: Sendable {
             else { continue }
             indexes.withLock { $0[bucket] = index }
         }
-        let commits = Self.commitCounter(directory: directory)
-        center.changes.onCommit { [cache, reader] events in
+        center.changes.onCommit { [weak self] events in
+            guard let self else { return }
             // The reader's snapshot ends first: a get that sees the new generation must read
             // after the commit, or it would cache the value the commit replaced.
             reader.endSnapshot()
@@ -112,22 +103,16 @@ public final class KeyValueStore: Sendable {
                     state.cache.remove(CacheKey(bucket: event.table, key: event.key.stringValue ?? ""))
                 }
             }
-            // Last: a JS client that sees the counter move must find the commit visible here.
-            commits.increment()
+            // Last: whoever a hook tells (a JS client's cache) must find the commit visible here.
+            for hook in commitHooks.withLock({ $0 }) { hook() }
         }
     }
 
-    private static let commitCounters = Locked<[String: SharedCounter]>([:])
-
-    /// The counter every commit to `directory`'s store bumps, made before the store is opened:
-    /// the kv JS client reads it as memory and drops its own cache when it moves.
-    public static func commitCounter(directory: String) -> SharedCounter {
-        commitCounters.withLock { counters in
-            if let counter = counters[directory] { return counter }
-            let counter = SharedCounter()
-            counters[directory] = counter
-            return counter
-        }
+    /// Calls `body` after every commit to this store, once the commit is visible to every read
+    /// and the cache no longer holds what it replaced: how a caller keeps a cache of its own (the
+    /// kv service's JS client) honest. `body` runs on the writer; keep it short.
+    public func onCommit(_ body: @escaping @Sendable () -> Void) {
+        commitHooks.withLock { $0.append(body) }
     }
 
     static func now() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() }
@@ -156,10 +141,10 @@ public final class KeyValueStore: Sendable {
 
     /// Writes one item in a transaction of its own; returns its entry's times.
     @discardableResult
-    public func set(_ item: Item) async throws(PersistenceError) -> KeyValueEntry {
+    public func set(_ item: Item) async throws(Persistence.PersistenceError) -> KeyValueEntry {
         let prepared = try prepare(item)
         if Task.isCancelled { throw .failed("cancelled", "the operation was cancelled") }
-        return try await writeQueue.run { () throws(PersistenceError) -> KeyValueEntry in
+        return try await writeQueue.run { () throws(Persistence.PersistenceError) -> KeyValueEntry in
             try self.center.writeNow { session in
                 let upsert = try session.db.cachedStatement(sql: Self.upsertSQL)
                 let lookup = try session.db.cachedStatement(sql: Self.rowSQL)
@@ -177,7 +162,7 @@ public final class KeyValueStore: Sendable {
     }
 
     /// Writes every item in one transaction: all or none.
-    public func setMany(_ items: [Item]) async throws(PersistenceError) -> Int {
+    public func setMany(_ items: [Item]) async throws(Persistence.PersistenceError) -> Int {
         var prepared: [Prepared] = []
         prepared.reserveCapacity(items.count)
         for item in items { prepared.append(try prepare(item)) }
@@ -202,7 +187,7 @@ public final class KeyValueStore: Sendable {
         var bytes: [UInt8]
     }
 
-    private func prepare(_ item: Item) throws(PersistenceError) -> Prepared {
+    private func prepare(_ item: Item) throws(Persistence.PersistenceError) -> Prepared {
         guard !item.bucket.isEmpty else {
             throw .invalid(path: item.path + "/bucket", message: "expected a bucket name, here or for the whole call")
         }
@@ -274,7 +259,7 @@ public final class KeyValueStore: Sendable {
     }
 
     /// Deletes one item; returns whether it existed.
-    public func delete(bucket: String, key: String) async throws(PersistenceError) -> Bool {
+    public func delete(bucket: String, key: String) async throws(Persistence.PersistenceError) -> Bool {
         try await center.write { session in
             let statement = try session.db.cachedStatement(sql: "DELETE FROM kv_items WHERE bucket = ? AND key = ? RETURNING id")
             var deleted = false
@@ -288,7 +273,7 @@ public final class KeyValueStore: Sendable {
 
     /// The item, from the cache when it holds it, else read (on the caller's thread) and cached.
     /// Nil for a missing or expired item.
-    public func get(bucket: String, key: String) throws(PersistenceError) -> KeyValueEntry? {
+    public func get(bucket: String, key: String) throws(Persistence.PersistenceError) -> KeyValueEntry? {
         guard case .entry(let entry) = try read(bucket: bucket, key: key, asText: false) else { return nil }
         return entry
     }
@@ -304,11 +289,11 @@ public final class KeyValueStore: Sendable {
     /// item's row, put together from the stored value without decoding it, when the serializer
     /// is JSON and the value is not bytes; else the decoded entry. Either is cached as it came.
     /// Nil for a missing or expired item.
-    public func getJSON(bucket: String, key: String) throws(PersistenceError) -> Answer? {
+    public func getJSON(bucket: String, key: String) throws(Persistence.PersistenceError) -> Answer? {
         try read(bucket: bucket, key: key, asText: storesJSONText)
     }
 
-    private func read(bucket: String, key: String, asText: Bool) throws(PersistenceError) -> Answer? {
+    private func read(bucket: String, key: String, asText: Bool) throws(Persistence.PersistenceError) -> Answer? {
         let cacheKey = CacheKey(bucket: bucket, key: key)
         let now = Self.now()
         let (cached, generation): (CachedItem?, UInt64) = cache.withLock { state in
@@ -399,7 +384,7 @@ public final class KeyValueStore: Sendable {
     }
 
     /// The bucket's live keys in order, those starting with `prefix` when given.
-    public func keys(bucket: String, prefix: String?, limit: Int?) async throws(PersistenceError) -> [String] {
+    public func keys(bucket: String, prefix: String?, limit: Int?) async throws(Persistence.PersistenceError) -> [String] {
         var sql = "SELECT key FROM kv_items WHERE bucket = ? AND (expiresAt IS NULL OR expiresAt > ?)"
         var arguments: [(JSONValue, ColumnType)] = [(.string(bucket), .text), (.number(Self.now()), .integer)]
         if let prefix, !prefix.isEmpty {
@@ -421,7 +406,7 @@ public final class KeyValueStore: Sendable {
 
     /// Declares the bucket's index columns and fills them from the items already stored.
     /// Returns how many items were indexed.
-    public func defineIndex(bucket: String, columns: JSONValue, from: JSONValue) async throws(PersistenceError) -> Int {
+    public func defineIndex(bucket: String, columns: JSONValue, from: JSONValue) async throws(Persistence.PersistenceError) -> Int {
         _ = try KeyValueIndex.parse(bucket: bucket, columns: columns, from: from, id: 0)
         return try await center.write { session in
             let db = session.db
@@ -456,7 +441,7 @@ public final class KeyValueStore: Sendable {
     }
 
     /// The items whose index columns match `where`, in `orderBy` order: `{key, value, metadata}`.
-    public func query(bucket: String, where filter: JSONValue?, orderBy: JSONValue?, limit: JSONValue?) async throws(PersistenceError) -> [JSONValue] {
+    public func query(bucket: String, where filter: JSONValue?, orderBy: JSONValue?, limit: JSONValue?) async throws(Persistence.PersistenceError) -> [JSONValue] {
         guard let index = indexes.withLock({ $0[bucket] }) else {
             throw .invalid(path: "/bucket", message: "bucket \(Quoted(bucket)) has no index; declare its columns with kv.defineIndex first")
         }

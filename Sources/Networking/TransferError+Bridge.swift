@@ -1,0 +1,15 @@
+import Bridge
+import CurlTransport
+import JSON
+
+extension TransferError {
+    /// `E_DENIED` for an ungranted host, `E_BAD_PARAMS` at /url for a malformed URL, else
+    /// `E_FAILED` with the reason and curl's message.
+    var bridgeError: BridgeError {
+        switch reason {
+        case .denied: BridgeError(.denied, message, details: ["reason": "host", "url": url.map(JSONValue.string) ?? .null])
+        case .badURL: BridgeError.badParams("/url", message)
+        default: BridgeError.failed(reason: reason.rawValue, message, details: details)
+        }
+    }
+}
