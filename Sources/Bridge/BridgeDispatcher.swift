@@ -172,6 +172,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// params known to be plain JSON data.
     private func receive(_ args: NativeArguments) -> ScriptValue? {
         let context = args.context
+        context.assertOnThread()
         let id = context.numberValue(args[0])
         let routeNumber = context.numberValue(args[1])
         guard routeNumber >= 0, routeNumber < Double(routes.count) else {
@@ -353,6 +354,8 @@ public final class BridgeDispatcher: @unchecked Sendable {
     // MARK: - Answering pending calls
 
     private func settle(_ id: Double, _ result: Result<JSONValue, BridgeError>) {
+        // `pending` is the JS thread's alone: every answer is delivered there.
+        engine?.assertOnLoopThread()
         switch result {
         case .success(let value): settle(id, result: value)
         case .failure(let error): settle(id, error: error)

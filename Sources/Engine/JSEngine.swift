@@ -172,6 +172,14 @@ public final class JSEngine: @unchecked Sendable {
     /// Whether the caller runs on this engine's JS thread.
     public var isLoopThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
 
+    /// Stops a debug build when called off the JS thread, as SwiftNIO's `assertInEventLoop` does:
+    /// state that only the JS thread may touch (the bridge's pending calls, the patch registry)
+    /// checks it at each entry. Compiled out of release builds.
+    @inlinable
+    public func assertOnLoopThread(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isLoopThread, "JSEngine: called off the JS thread", file: file, line: line)
+    }
+
     // MARK: - JS thread API (call only from the JS thread)
 
     /// Keeps the loop alive while native work is outstanding (a pending bridge call).

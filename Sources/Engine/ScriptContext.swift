@@ -41,8 +41,10 @@ public final class ScriptContext {
         JSGlobalContextRelease(ref)
     }
 
-    @inline(__always) func assertOnThread() {
-        assert(pthread_equal(owner, pthread_self()) != 0, "ScriptContext used off its JS thread")
+    /// Stops a debug build when the context is used off the thread that made it (the JS thread);
+    /// compiled out of release builds.
+    @inline(__always) public func assertOnThread(file: StaticString = #fileID, line: UInt = #line) {
+        assert(pthread_equal(owner, pthread_self()) != 0, "ScriptContext used off its JS thread", file: file, line: line)
     }
 
     // MARK: - Values
@@ -100,10 +102,12 @@ public final class ScriptContext {
     public func makeObject() -> JSObjectRef { JSObjectMake(ref, nil, nil) }
 
     public func get(_ object: JSObjectRef, _ key: String) -> JSValueRef {
-        JSObjectGetProperty(ref, object, propertyName(key), nil) ?? undefined
+        assertOnThread()
+        return JSObjectGetProperty(ref, object, propertyName(key), nil) ?? undefined
     }
 
     public func set(_ object: JSObjectRef, _ key: String, _ value: JSValueRef, attributes: JSPropertyAttributes = 0) {
+        assertOnThread()
         JSObjectSetProperty(ref, object, propertyName(key), value, attributes, nil)
     }
 

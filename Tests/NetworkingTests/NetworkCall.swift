@@ -7,6 +7,8 @@ import Networking
 /// whose grants and data folder the test chooses.
 struct NetworkCall {
     let grants: Grants
+    /// One service for the test, as an app run has one: shared GETs and progress live in it.
+    let service = NetworkService()
     let dataDirectory: String
 
     init(grants: [String] = ["network"]) throws {
@@ -17,7 +19,7 @@ struct NetworkCall {
 
     func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
         let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants)
-        return try await NetworkService().actions[action]!.perform(ServiceCall(target: "network", action: action, params: params, app: app))
+        return try await service.actions[action]!.perform(ServiceCall(target: "network", action: action, params: params, app: app))
     }
 
     /// The error a call failed with; the test fails if it succeeded.

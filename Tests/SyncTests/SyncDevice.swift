@@ -12,6 +12,10 @@ final class SyncDevice: Sendable {
     let dataDirectory: String
     let app: AppContext
     private let registry = DataCenterRegistry()
+    /// The device's services, as one app run has them: they share its databases, and sync's runs
+    /// and watch board live in its one sync service.
+    private let storageService: StorageService
+    private let syncService: SyncService
 
     static let schema: JSONValue = [
         "version": 1,
@@ -29,6 +33,8 @@ final class SyncDevice: Sendable {
         try FileManager.default.createDirectory(atPath: self.dataDirectory, withIntermediateDirectories: true)
         let grants = try Grants.parse(["storage", "sync", "network:127.0.0.1"], knownTargets: ["storage", "sync", "network"], source: "test")
         app = AppContext(name: "sync-tests-\(name)", version: "1.0.0", dataDirectory: self.dataDirectory, grants: grants)
+        storageService = StorageService(registry: registry)
+        syncService = SyncService(registry: registry)
     }
 
     /// Opens the database and connects it to `server`.
@@ -40,13 +46,13 @@ final class SyncDevice: Sendable {
     func storage(_ action: String, _ params: JSONObject) async throws -> JSONValue {
         var params = params
         if params["database"] == nil { params["database"] = "tasks" }
-        return try await Self.call(StorageService(registry: registry), action, .object(params), app: app)
+        return try await Self.call(storageService, action, .object(params), app: app)
     }
 
     func sync(_ action: String, _ params: JSONObject = [:]) async throws -> JSONValue {
         var params = params
         if params["database"] == nil { params["database"] = "tasks" }
-        return try await Self.call(SyncService(registry: registry), action, .object(params), app: app)
+        return try await Self.call(syncService, action, .object(params), app: app)
     }
 
     @discardableResult
