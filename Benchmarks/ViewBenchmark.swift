@@ -1,6 +1,6 @@
-import SystemIO
 import Engine
 import JSON
+import SystemIO
 import Views
 
 /// `hybrid bench view`: a 10,101-node view tree (100 rows × 20 cells × 4 texts, from list

@@ -1,6 +1,6 @@
-import SystemIO
 import Bridge
 import Glibc
+import SystemIO
 
 /// Keeps the device id in `<data dir>/device-id`, creating it on first use.
 ///

@@ -4,10 +4,10 @@
 // It only reads: `/proc`, `/sys`, `/etc`, the environment and `uname`. The one file it writes is
 // `<data dir>/device-id`. It never prints (stdout belongs to the app) and never imports another
 // service.
-import SystemIO
 import Bridge
 import Glibc
 import JSON
+import SystemIO
 
 /// The `device` target (contract `services/device.json`).
 ///

@@ -1,11 +1,11 @@
 // The Engine module: one JavaScriptCore context on one dedicated JS thread, with the event loop
 // (tasks, timers, completions posted from other threads), console and CommonJS modules.
 // It must never let a JSValueRef leave the JS thread, and never run JS except on it.
-import SystemIO
 import CJavaScriptCore
 import Glibc
 import JSON
 import Synchronization
+import SystemIO
 
 /// Options fixed when an engine starts.
 public struct EngineOptions: Sendable {

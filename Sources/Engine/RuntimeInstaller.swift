@@ -1,7 +1,7 @@
-import SystemIO
 import CJavaScriptCore
 import Glibc
 import JSON
+import SystemIO
 
 /// Puts the runtime into a fresh context: timers, `console`, `require`, all built on a few native
 /// functions. The JS halves live in `js/runtime/` and are embedded at build time

@@ -1,5 +1,5 @@
-import SystemIO
 import JSON
+import SystemIO
 
 /// What `app.json` says about an app, or what a single `.js` file implies.
 public struct AppManifest: Sendable, Equatable {

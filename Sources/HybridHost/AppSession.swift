@@ -1,11 +1,11 @@
 // The HybridHost module assembles an app run: manifest, grants, data folder, engine, bridge and
 // services. It is the only place that knows every service; it must not hold business logic.
-import SystemIO
 import Bridge
 import Engine
 import Glibc
 import JSON
 import Patches
+import SystemIO
 
 /// How to run an app.
 public struct AppRunOptions: Sendable {

@@ -3,11 +3,11 @@ import Device
 import Engine
 import JSON
 import Networking
-import Persistence
 import Patches
-import Views
+import Persistence
 import Storage
 import Sync
+import Views
 
 /// The host's identity and the services it registers: the one place that knows them all.
 public enum HostServices {

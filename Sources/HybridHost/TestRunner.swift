@@ -1,9 +1,10 @@
-import SystemIO
-import Foundation
 import Bridge
 import Engine
+import Foundation
 import Glibc
 import JSON
+import Synchronization
+import SystemIO
 
 /// `hybrid test`: runs JS test files inside the engine against the real services, each
 /// in a fresh session with a fresh temporary data folder, and prints TAP 14.
@@ -46,15 +47,14 @@ public struct TestRunner: Sendable {
     /// Runs `files` on a thread of its own (a run blocks while its engine works, which must not
     /// hold one of Swift's few cooperative threads) and returns what it printed.
     public func runCapturing(files: [String]) async -> (totals: Totals, output: String) {
-        let output = Box("")
-        let lock = NSLock()
+        let output = Captured()
         var runner = self
-        runner.write = { text in lock.withLock { output.value += text } }
+        runner.write = { text in output.text.withLock { $0 += text } }
         let configured = runner
         let totals = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: configured.run(files: files)) }
         }
-        return (totals, lock.withLock { output.value })
+        return (totals, output.text.withLock { $0 })
     }
 
     public func run(files: [String]) -> Totals {
@@ -85,6 +85,11 @@ public struct TestRunner: Sendable {
     struct FileResult {
         var passed = 0, failed = 0, skipped = 0, todo = 0
         var problem: String?
+    }
+
+    /// What a run printed, gathered from the thread it runs on.
+    final class Captured: Sendable {
+        let text = Mutex("")
     }
 
     final class Box<T>: @unchecked Sendable {

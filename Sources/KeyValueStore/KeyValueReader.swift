@@ -1,8 +1,8 @@
 import Foundation
-import Persistence
-import Synchronization
 import GRDB
 import GRDBSQLite
+import Persistence
+import Synchronization
 
 /// A connection of the kv file kept for `kv.get`'s misses, with its one prepared point query.
 ///

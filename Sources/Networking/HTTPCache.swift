@@ -1,5 +1,5 @@
-import SystemIO
 import Synchronization
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
-import SystemIO
 import Glibc
+import SystemIO
 
 /// Watches `<data dir>/patches/` by polling: a `*.json` file whose size and time have not changed
 /// since the last look is applied, then removed (the ledger keeps its own copy). A refused file

@@ -1,5 +1,5 @@
-import SystemIO
 import JSON
+import SystemIO
 
 /// One patch's place in the lifecycle: verified → applied → confirmed, or rolledBack with why.
 public struct PatchRecord: Sendable, Equatable {

@@ -1,10 +1,10 @@
 // The Patches module: signed hot-swap of JS modules in a running app, with rollback.
 // It must never run a patch that has not been verified against app.json's patchKeys, never
 // swap code except as a task of its own on the JS thread, and never leave a patch half-applied.
-import SystemIO
 import Bridge
 import Engine
 import JSON
+import SystemIO
 
 /// The patches of one running app: verifies and applies them, counts faults of amended
 /// functions, confirms and rolls back, keeping the ledger in the data dir.

@@ -1,6 +1,6 @@
-import SystemIO
 import Crypto
 import JSON
+import SystemIO
 
 /// What a patch is checked against: the app it must be for and the keys it may be signed by.
 public struct PatchTrust: Sendable {

@@ -1,15 +1,13 @@
-import Foundation
+import Synchronization
 
-/// A value behind a lock, for state shared between the writer, readers and watchers.
+/// A value behind the standard library's `Mutex`, in a class so that the writer, readers and
+/// watchers (and closures they register) can share one by reference.
 final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+    private let mutex: Mutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: sending Value) { mutex = Mutex(value) }
 
-    func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    func withLock<T, E: Error>(_ body: (inout sending Value) throws(E) -> sending T) throws(E) -> sending T {
+        try mutex.withLock(body)
     }
 }

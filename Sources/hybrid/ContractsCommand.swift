@@ -1,7 +1,7 @@
-import SystemIO
 import ArgumentParser
 import Bridge
 import HybridHost
+import SystemIO
 
 struct ContractsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

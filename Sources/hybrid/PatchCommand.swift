@@ -1,9 +1,9 @@
-import SystemIO
 import ArgumentParser
 import Glibc
 import HybridHost
 import JSON
 import Patches
+import SystemIO
 
 /// `hybrid patch`: keys, signing, and the patch lifecycle of an app kept in its data dir.
 struct PatchCommand: ParsableCommand {

@@ -1,7 +1,7 @@
-import SystemIO
 import ArgumentParser
 import Glibc
 import JSON
+import SystemIO
 import Views
 
 /// `hybrid render VIEW.json [--data DATA.json] [--width N] [--colors …]`: prints one frame.

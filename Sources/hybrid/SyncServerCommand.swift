@@ -1,7 +1,7 @@
-import SystemIO
 import ArgumentParser
 import Dispatch
 import SyncServer
+import SystemIO
 
 /// `hybrid sync-server`: the reference sync server, in the foreground until SIGINT or SIGTERM.
 struct SyncServerCommand: ParsableCommand {

@@ -1,6 +1,6 @@
-import SystemIO
 import ArgumentParser
 import Glibc
+import SystemIO
 
 // ArgumentParser exits 64 on usage errors; HybridHost promises 2 (README, Command line).
 do {

@@ -1,6 +1,6 @@
 import GRDB
-import JSON
 import HostTesting
+import JSON
 import KeyValueStore
 import Persistence
 import Testing
