@@ -75,10 +75,12 @@ let package = Package(
         .target(name: "FaultProxy"),
         // Test support: where the `hybrid` executable the tests run as a child was built.
         .target(name: "BuiltHybrid"),
+        // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
+        .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "HybridHost", "HostBenchmarks", "JSON", "SyncServer",
+                "HybridHost", "HostBenchmarks", "JSON", "SyncServer", "ContractTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,6 +88,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "ContractToolsTests", dependencies: ["ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"],
                     exclude: ["Fixtures"]),

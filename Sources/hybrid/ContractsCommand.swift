@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bridge
+import ContractTools
 import Engine
 import HybridHost
 

@@ -1,8 +1,9 @@
+import Bridge
 import Foundation
 import JSON
 import Testing
 
-@testable import Bridge
+@testable import ContractTools
 
 @Suite("TypeScript declarations")
 struct TypeScriptDeclarationsTests {

@@ -1,3 +1,8 @@
+// ContractTools: what developers' tools derive from the service contracts, such as the TypeScript
+// declarations `hybrid contracts dts` writes. Nothing here runs inside an app: the runtime reads
+// contracts through Bridge alone.
+
+import Bridge
 import JSON
 
 /// The TypeScript declarations of the bridge, generated from the contracts: what
@@ -303,13 +308,9 @@ extension TypeScriptDeclarations {
         /// The type a `$ref` designates: a named type for `#/$defs/NAME`, the root's name for `#`,
         /// the designated schema's type inline for any other pointer.
         private mutating func resolve(_ reference: String, in scope: Scope) -> TypeScriptType {
-            guard let hash = reference.firstIndex(of: "#") else { return .unknown }
-            let base = reference[..<hash]
-            guard base.isEmpty || base == scope.baseURI,
-                  let pointer = SchemaCompiler.percentDecoded(reference[reference.index(after: hash)...]),
-                  let tokens = JSONPointer.tokens(pointer),
-                  let schema = JSONPointer.resolve(pointer, in: scope.root)
-            else { return .unknown }
+            guard let tokens = SchemaValidator.localReferenceTokens(reference, baseURI: scope.baseURI) else { return .unknown }
+            let pointer = tokens.reduce("") { JSONPointer.appending($0, key: $1) }
+            guard let schema = JSONPointer.resolve(pointer, in: scope.root) else { return .unknown }
             if tokens.isEmpty { return .named(scope.rootName) }
             if tokens.count == 2, tokens[0] == "$defs" || tokens[0] == "definitions" {
                 return .named(definition(tokens[1], schema, in: scope))
