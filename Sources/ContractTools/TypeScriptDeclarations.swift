@@ -7,21 +7,23 @@ import JSON
 
 /// The TypeScript declarations of the bridge, generated from the contracts: what
 /// `hybrid contracts dts` prints into `js/types/hybrid.d.ts`, so that editors complete
-/// `Hybrid.call("storage", "find", ...)` and check its params and result.
+/// `Hybrid.call(target, action, params)` and check its params and result.
 ///
 /// Each action's params and result become `<Target><Action>Params` and `<Target><Action>Result`
-/// (an interface when the schema is an object, else a type alias); `HybridActions` maps target and
-/// action names to them, and the declared `Hybrid` global types its methods through that map.
+/// (an interface when the schema is an object, else a type alias), and each of the contract's
+/// `$defs` `<Target><Name>`; `HybridActions` maps target and action names to them, and the declared
+/// `Hybrid` global types its methods through that map.
 ///
 /// ```swift
-/// let contract = try JSONParser.parse(text)   // services/device.json
+/// let contract = try JSONParser.parse(text)   // one services/*.json
 /// print(TypeScriptDeclarations.generate(contracts: [contract]), terminator: "")
 /// ```
 ///
 /// The text depends only on the contracts, not on the order they or their actions come in: targets
-/// and actions are sorted by name, while properties keep the order their schema lists them in.
-/// Schemas are read as the bridge's validator reads them: `$ref` resolves within the params or
-/// result schema it appears in; a reference that resolves to nothing gives `unknown`.
+/// and actions are sorted by name, while properties and definitions keep the order their contract
+/// lists them in. Schemas are read as the bridge's validator reads them: `$ref` resolves against
+/// the contract (`#/$defs/name`), or within an action's schema that has an `$id` of its own; a
+/// reference that resolves to nothing gives `unknown`.
 public enum TypeScriptDeclarations {
     /// The whole `.d.ts` text for these contracts (each the parsed JSON of one `services/*.json`),
     /// sorted by target. A value that is not an object with a string `target` is left out; two
@@ -35,7 +37,7 @@ public enum TypeScriptDeclarations {
     /// introduce are not part of it. For tests of the schema mapping.
     static func typeText(for schema: JSONValue, target: String = "test") -> String {
         var generator = Generator()
-        let scope = Generator.Scope(root: schema, rootName: "Root", typePrefix: pascalCase(target))
+        let scope = Generator.Scope(root: schema, names: ["": "Root"], typePrefix: pascalCase(target))
         return generator.translate(schema, in: scope).rendered()
     }
 
@@ -86,19 +88,22 @@ extension TypeScriptDeclarations {
 
     /// The state of one generation: names taken so far and the `$defs` already declared.
     struct Generator {
-        /// Where a schema's `$ref`s resolve, and what a reference to its root is called.
+        /// Where a schema's `$ref`s resolve, and the declared names of places in it.
         struct Scope {
+            /// The contract, or an action's schema that has an `$id`.
             var root: JSONValue
-            var rootName: String
+            /// Types already named for places in `root`, by JSON Pointer: an action's params
+            /// (`/actions/save/params`), or the root of a schema with an `$id`.
+            var names: [String: String]
             var typePrefix: String
             /// The root's `$id` without its fragment: a `$ref` may spell local targets with it.
             var baseURI = ""
             /// The JSON Pointers of the `$ref`s being inlined, to stop at a reference to itself.
             var inlining: [String] = []
 
-            init(root: JSONValue, rootName: String, typePrefix: String) {
+            init(root: JSONValue, names: [String: String], typePrefix: String) {
                 self.root = root
-                self.rootName = rootName
+                self.names = names
                 self.typePrefix = typePrefix
                 if case .string(let id)? = root["$id"] { baseURI = String(id.prefix { $0 != "#" }) }
             }
@@ -124,6 +129,9 @@ extension TypeScriptDeclarations {
             var version: String
             var description: String
             var actions: [Action]
+            /// The contract, where its schemas' `$ref`s resolve.
+            var contract: JSONValue
+            var definitions: [(name: String, schema: JSONValue)]
         }
 
         /// Names the fixed part of the file declares: `$defs` must not take them.
@@ -160,7 +168,7 @@ extension TypeScriptDeclarations {
             lines.append("")
             // Hybrid.kv exists where the kv target does (js/runtime/kv.js).
             let hasKeyValue = targets.contains { $0.name == "kv" }
-            lines += Self.api + (hasKeyValue ? Self.keyValueAPI : []) + Self.apiEnd
+            lines += Self.api + (hasKeyValue ? Self.keyValueAPI : []) + Self.apiEnd + Self.end
             return lines.joined(separator: "\n") + "\n"
         }
 
@@ -176,17 +184,31 @@ extension TypeScriptDeclarations {
             return Target(name: name,
                           version: contract["version"]?.stringValue ?? "",
                           description: contract["description"]?.stringValue ?? "",
-                          actions: actions.sorted { $0.name < $1.name })
+                          actions: actions.sorted { $0.name < $1.name },
+                          contract: contract,
+                          definitions: (contract["$defs"]?.objectValue?.members ?? []).map { ($0.key, $0.value) })
         }
 
-        /// The target's params and results, action by action, then the `$defs` they refer to.
+        /// The target's params and results, action by action, then its definitions: the
+        /// contract's `$defs` in their order, then the `$defs` of action schemas with an `$id`, as
+        /// they are first referred to.
         private mutating func declarations(of target: Target) -> [Declaration] {
             definitions = []
             var declarations: [Declaration] = []
             let prefix = pascalCase(target.name)
+            var names: [String: String] = [:]
+            for action in target.actions {
+                let at = JSONPointer.appending("/actions", key: action.name)
+                names[JSONPointer.appending(at, key: "params")] = action.paramsName
+                names[JSONPointer.appending(at, key: "result")] = action.resultName
+            }
+            let contractScope = Scope(root: target.contract, names: names, typePrefix: prefix)
+            for (name, schema) in target.definitions {
+                _ = definition(name, schema, in: contractScope)
+            }
             for action in target.actions {
                 for (schema, name) in [(action.params, action.paramsName), (action.result, action.resultName)] {
-                    let scope = Scope(root: schema, rootName: name, typePrefix: prefix)
+                    let scope = schema["$id"]?.stringValue == nil ? contractScope : Scope(root: schema, names: ["": name], typePrefix: prefix)
                     declarations.append(Declaration(name: name, documentation: Self.documentation(of: schema),
                                                     type: translate(schema, in: scope)))
                 }
@@ -286,7 +308,7 @@ extension TypeScriptDeclarations {
             var properties: [TypeScriptType.Property] = []
             for (name, schema) in object["properties"]?.objectValue?.members ?? [] {
                 properties.append(.init(name: name, type: translate(schema, in: scope), isOptional: !required.contains(name),
-                                        documentation: Self.documentation(of: schema)))
+                                        documentation: documentation(ofProperty: schema, in: scope)))
             }
             // A required name with no schema of its own must be present, whatever its value.
             for name in required where !properties.contains(where: { $0.name == name }) {
@@ -303,15 +325,31 @@ extension TypeScriptDeclarations {
             return .object(.init(properties: properties, indexSignature: index))
         }
 
+        /// A property's doc comment: its own, else, when it only refers to a definition, the
+        /// definition's, so that `bucket: KvBucket` still says what a bucket is where it is used.
+        private func documentation(ofProperty schema: JSONValue, in scope: Scope) -> [String] {
+            let own = Self.documentation(of: schema)
+            guard own.isEmpty, case .string(let reference)? = schema["$ref"],
+                  let (_, target) = Self.referenced(reference, in: scope) else { return own }
+            return Self.documentation(of: target)
+        }
+
         // MARK: References
 
-        /// The type a `$ref` designates: a named type for `#/$defs/NAME`, the root's name for `#`,
-        /// the designated schema's type inline for any other pointer.
-        private mutating func resolve(_ reference: String, in scope: Scope) -> TypeScriptType {
-            guard let tokens = SchemaValidator.localReferenceTokens(reference, baseURI: scope.baseURI) else { return .unknown }
+        /// The pointer a `$ref` designates in the scope's root, and the schema there.
+        private static func referenced(_ reference: String, in scope: Scope) -> (pointer: String, schema: JSONValue)? {
+            guard let tokens = SchemaValidator.localReferenceTokens(reference, baseURI: scope.baseURI) else { return nil }
             let pointer = tokens.reduce("") { JSONPointer.appending($0, key: $1) }
-            guard let schema = JSONPointer.resolve(pointer, in: scope.root) else { return .unknown }
-            if tokens.isEmpty { return .named(scope.rootName) }
+            return JSONPointer.resolve(pointer, in: scope.root).map { (pointer, $0) }
+        }
+
+        /// The type a `$ref` designates: a named type for `#/$defs/NAME` and for a place that
+        /// already has a name (an action's params, a root with an `$id`), the designated schema's
+        /// type inline for any other pointer.
+        private mutating func resolve(_ reference: String, in scope: Scope) -> TypeScriptType {
+            guard let (pointer, schema) = Self.referenced(reference, in: scope) else { return .unknown }
+            if let name = scope.names[pointer] { return .named(name) }
+            let tokens = JSONPointer.tokens(pointer) ?? []
             if tokens.count == 2, tokens[0] == "$defs" || tokens[0] == "definitions" {
                 return .named(definition(tokens[1], schema, in: scope))
             }
@@ -438,6 +476,8 @@ extension TypeScriptDeclarations {
             "  /** Whether this app may call the target: app.json grants it. */",
             "  granted: boolean;",
             "  actions: { [action: string]: ActionDescription };",
+            "  /** The contract's definitions, where its actions' `{\"$ref\": \"#/$defs/name\"}` resolve. */",
+            "  $defs?: { [name: string]: JSONSchema };",
             "}",
         ]
 
@@ -526,6 +566,9 @@ extension TypeScriptDeclarations {
             "    details?: { reason?: string; [key: string]: unknown };",
             "  }) => HybridError;",
             "}",
+        ]
+
+        private static let end: [String] = [
             "",
             "declare global {",
             "  const Hybrid: HybridAPI;",

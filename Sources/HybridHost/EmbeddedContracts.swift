@@ -29,36 +29,41 @@ enum EmbeddedContracts {
             "description": "Contracts by target name.",
             "additionalProperties": {"$ref": "#/$defs/target"}
           }
-        },
-        "$defs": {
-          "target": {
-            "type": "object",
-            "required": ["version", "description", "granted", "actions"],
-            "additionalProperties": false,
-            "properties": {
-              "version": {"type": "string", "description": "The contract's version."},
-              "description": {"type": "string", "description": "What the target is for."},
-              "granted": {"type": "boolean", "description": "Whether this app may call the target."},
-              "actions": {
-                "type": "object",
-                "description": "Actions by name.",
-                "additionalProperties": {
-                  "type": "object",
-                  "required": ["description", "params", "result", "errors"],
-                  "additionalProperties": false,
-                  "properties": {
-                    "description": {"type": "string", "description": "What the action does."},
-                    "params": {"description": "JSON Schema of the params."},
-                    "result": {"description": "JSON Schema of the result."},
-                    "errors": {"type": "array", "items": {"type": "string"}, "description": "Error codes the action may reject with."}
-                  }
-                }
-              }
-            }
-          }
         }
       },
       "errors": []
+    }
+  },
+  "$defs": {
+    "target": {
+      "type": "object",
+      "required": ["version", "description", "granted", "actions"],
+      "additionalProperties": false,
+      "properties": {
+        "version": {"type": "string", "description": "The contract's version."},
+        "description": {"type": "string", "description": "What the target is for."},
+        "granted": {"type": "boolean", "description": "Whether this app may call the target."},
+        "actions": {
+          "type": "object",
+          "description": "Actions by name.",
+          "additionalProperties": {
+            "type": "object",
+            "required": ["description", "params", "result", "errors"],
+            "additionalProperties": false,
+            "properties": {
+              "description": {"type": "string", "description": "What the action does."},
+              "params": {"description": "JSON Schema of the params."},
+              "result": {"description": "JSON Schema of the result."},
+              "errors": {"type": "array", "items": {"type": "string"}, "description": "Error codes the action may reject with."}
+            }
+          }
+        },
+        "$defs": {
+          "type": "object",
+          "description": "The contract's definitions, where its actions' {\"$ref\": \"#/$defs/name\"} resolve: this object stands for the contract.",
+          "additionalProperties": {"type": ["object", "boolean"]}
+        }
+      }
     }
   }
 }
@@ -2595,447 +2600,8 @@ enum EmbeddedContracts {
         "required": [
           "tree"
         ],
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
-          }
-        },
         "properties": {
-          "tree": {
-            "$ref": "#/$defs/node"
-          },
+          "tree": {"$ref": "#/$defs/node"},
           "data": {
             "description": "What the tree's ${path} templates read (default {})."
           },
@@ -3172,452 +2738,13 @@ enum EmbeddedContracts {
           },
           "dirty": {
             "type": "array",
-            "items": {
-              "$ref": "#/$defs/rect"
-            },
+            "items": {"$ref": "#/$defs/rect"},
             "description": "Areas repainted."
           },
           "bytes": {
             "type": "integer",
             "minimum": 0,
             "description": "Bytes written to the output (0 with output none)."
-          }
-        },
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
           }
         }
       },
@@ -3632,446 +2759,7 @@ enum EmbeddedContracts {
         "type": "object",
         "additionalProperties": false
       },
-      "result": {
-        "$ref": "#/$defs/event",
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
-          }
-        }
-      },
+      "result": {"$ref": "#/$defs/event"},
       "errors": [
         "E_CANCELLED",
         "E_TIMEOUT"
@@ -4120,450 +2808,11 @@ enum EmbeddedContracts {
           "event": {
             "description": "The event, or null when the key caused none (Tab moves focus).",
             "anyOf": [
-              {
-                "$ref": "#/$defs/event"
-              },
+              {"$ref": "#/$defs/event"},
               {
                 "type": "null"
               }
             ]
-          }
-        },
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
           }
         }
       },
@@ -4633,6 +2882,429 @@ enum EmbeddedContracts {
         "description": "Nothing."
       },
       "errors": []
+    }
+  },
+  "$defs": {
+    "node": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "type"
+      ],
+      "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
+      "properties": {
+        "type": {
+          "type": "string",
+          "description": "stack, box, text, button, list, divider, spacer or input."
+        },
+        "id": {
+          "type": "string",
+          "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
+        },
+        "style": {"$ref": "#/$defs/style"},
+        "text": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
+        },
+        "value": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "An input's value (same as text)."
+        },
+        "placeholder": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "An input's text while its value is empty."
+        },
+        "children": {
+          "type": "array",
+          "items": {"$ref": "#/$defs/node"},
+          "description": "A stack's or box's children."
+        },
+        "on": {
+          "type": "object",
+          "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
+          "properties": {
+            "press": {
+              "type": "string"
+            },
+            "change": {
+              "type": "string"
+            },
+            "submit": {
+              "type": "string"
+            }
+          },
+          "additionalProperties": false
+        },
+        "items": {
+          "type": "string",
+          "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
+        },
+        "template": {"$ref": "#/$defs/node"},
+        "key": {
+          "type": "string",
+          "description": "A list's item field that identifies an item across updates (such as \"id\")."
+        },
+        "fallback": {"$ref": "#/$defs/node"},
+        "direction": {
+          "enum": [
+            "row",
+            "column"
+          ],
+          "description": "Shorthand for style.direction on a stack, list or box."
+        },
+        "gap": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Shorthand for style.gap."
+        },
+        "align": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "stretch"
+          ],
+          "description": "Shorthand for style.align."
+        },
+        "justify": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "space-between",
+            "space-around",
+            "space-evenly"
+          ],
+          "description": "Shorthand for style.justify."
+        }
+      }
+    },
+    "style": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "Layout (flexbox on terminal cells) and paint.",
+      "properties": {
+        "direction": {
+          "enum": [
+            "row",
+            "column"
+          ],
+          "description": "Main axis of a stack, box or list (default column)."
+        },
+        "gap": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Cells between children on the main axis."
+        },
+        "align": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "stretch"
+          ],
+          "description": "Children on the cross axis (default stretch)."
+        },
+        "alignSelf": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "stretch"
+          ],
+          "description": "This node on its parent's cross axis, overriding the parent's align."
+        },
+        "justify": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "space-between",
+            "space-around",
+            "space-evenly"
+          ],
+          "description": "Children on the main axis when space is left."
+        },
+        "grow": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Share of the free space on the parent's main axis (default 0)."
+        },
+        "shrink": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Share of the overflow taken away, weighted by basis (default 1)."
+        },
+        "basis": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "width": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "height": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "minWidth": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "maxWidth": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "minHeight": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "maxHeight": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "padding": {
+          "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "array",
+              "items": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000
+              },
+              "minItems": 2,
+              "maxItems": 4
+            }
+          ]
+        },
+        "margin": {
+          "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "array",
+              "items": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000
+              },
+              "minItems": 2,
+              "maxItems": 4
+            }
+          ]
+        },
+        "border": {
+          "enum": [
+            "none",
+            "single",
+            "double",
+            "rounded",
+            "heavy"
+          ],
+          "description": "A box's border (one cell each side)."
+        },
+        "borderColor": {"$ref": "#/$defs/color"},
+        "background": {"$ref": "#/$defs/color"},
+        "color": {"$ref": "#/$defs/color"},
+        "bold": {
+          "type": "boolean",
+          "description": "Bold text."
+        },
+        "italic": {
+          "type": "boolean",
+          "description": "Italic text."
+        },
+        "underline": {
+          "type": "boolean",
+          "description": "Underlined text."
+        },
+        "dim": {
+          "type": "boolean",
+          "description": "Faint text."
+        },
+        "inverse": {
+          "type": "boolean",
+          "description": "Swapped foreground and background."
+        },
+        "overflow": {
+          "enum": [
+            "wrap",
+            "truncate"
+          ],
+          "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
+        }
+      }
+    },
+    "color": {
+      "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
+      "anyOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 255
+        }
+      ]
+    },
+    "rect": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "x",
+        "y",
+        "width",
+        "height"
+      ],
+      "description": "An area of the canvas, in cells.",
+      "properties": {
+        "x": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Column of its left edge."
+        },
+        "y": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Row of its top edge."
+        },
+        "width": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Columns."
+        },
+        "height": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Rows."
+        }
+      }
+    },
+    "event": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "type"
+      ],
+      "description": "What the user did.",
+      "properties": {
+        "type": {
+          "enum": [
+            "press",
+            "quit"
+          ],
+          "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
+        },
+        "id": {
+          "type": "string",
+          "description": "The pressed node's id."
+        },
+        "handler": {
+          "type": "string",
+          "description": "The JS handler its on.press names."
+        },
+        "key": {
+          "type": "string",
+          "description": "The key of the list item the node is in (its index when the list has no key)."
+        }
+      }
     }
   }
 }

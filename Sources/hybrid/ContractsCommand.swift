@@ -14,17 +14,18 @@ struct ContractsCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Fail where a registered action lacks a contract, or a contract names an unregistered action."
+            abstract: "Fail where a registered action lacks a contract, a contract names an unregistered action, or a schema does not compile."
         )
 
         func run() throws {
             let contracts: [String: Contract]
             do {
                 contracts = try HostServices.contracts()
-                for contract in contracts.values {
-                    for action in contract.actions.values {
-                        _ = try SchemaValidator(schema: action.params)
-                        _ = try SchemaValidator(schema: action.result)
+                for name in contracts.keys.sorted() {
+                    do {
+                        try contracts[name]!.compileAll()
+                    } catch {
+                        throw ContractError(message: "services/\(name).json: \(error)")
                     }
                 }
             } catch {

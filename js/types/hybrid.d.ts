@@ -50,6 +50,8 @@ export interface TargetDescription {
   /** Whether this app may call the target: app.json grants it. */
   granted: boolean;
   actions: { [action: string]: ActionDescription };
+  /** The contract's definitions, where its actions' `{"$ref": "#/$defs/name"}` resolve. */
+  $defs?: { [name: string]: JSONSchema };
 }
 
 // bridge 1.0.0 (services/bridge.json)
@@ -91,6 +93,11 @@ export interface BridgeTarget {
       errors: string[];
     };
   };
+  /**
+   * The contract's definitions, where its actions' {"$ref": "#/$defs/name"} resolve: this object
+   * stands for the contract.
+   */
+  $defs?: { [key: string]: { [key: string]: unknown } | boolean };
 }
 
 // device 1.0.0 (services/device.json)
@@ -1040,6 +1047,10 @@ export interface ViewFrameResult {
 }
 
 export interface ViewMountParams {
+  /**
+   * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+   * instead.
+   */
   tree: ViewNode;
   /** What the tree's ${path} templates read (default {}). */
   data?: unknown;
@@ -1134,6 +1145,7 @@ export interface ViewNode {
   type: string;
   /** Names the node in events and view.simulate; may hold templates ("done-${id}"). */
   id?: string;
+  /** Layout (flexbox on terminal cells) and paint. */
   style?: ViewStyle;
   /**
    * Text with ${path} templates resolved against the data (inside a list, against the item first).
@@ -1153,9 +1165,17 @@ export interface ViewNode {
   };
   /** A list's items: one template such as "${tasks}" naming an array in the data. */
   items?: string;
+  /**
+   * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+   * instead.
+   */
   template?: ViewNode;
   /** A list's item field that identifies an item across updates (such as "id"). */
   key?: string;
+  /**
+   * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+   * instead.
+   */
   fallback?: ViewNode;
   /** Shorthand for style.direction on a stack, list or box. */
   direction?: "row" | "column";
@@ -1203,8 +1223,20 @@ export interface ViewStyle {
   margin?: number | number[];
   /** A box's border (one cell each side). */
   border?: "none" | "single" | "double" | "rounded" | "heavy";
+  /**
+   * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite;
+   * a 256-color index; or "#rrggbb".
+   */
   borderColor?: ViewColor;
+  /**
+   * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite;
+   * a 256-color index; or "#rrggbb".
+   */
   background?: ViewColor;
+  /**
+   * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite;
+   * a 256-color index; or "#rrggbb".
+   */
   color?: ViewColor;
   /** Bold text. */
   bold?: boolean;
@@ -1229,6 +1261,18 @@ export interface ViewStyle {
  */
 export type ViewColor = string | number;
 
+/** An area of the canvas, in cells. */
+export interface ViewRect {
+  /** Column of its left edge. */
+  x: number;
+  /** Row of its top edge. */
+  y: number;
+  /** Columns. */
+  width: number;
+  /** Rows. */
+  height: number;
+}
+
 /** What the user did. */
 export interface ViewEvent {
   /**
@@ -1242,18 +1286,6 @@ export interface ViewEvent {
   handler?: string;
   /** The key of the list item the node is in (its index when the list has no key). */
   key?: string;
-}
-
-/** An area of the canvas, in cells. */
-export interface ViewRect {
-  /** Column of its left edge. */
-  x: number;
-  /** Row of its top edge. */
-  y: number;
-  /** Columns. */
-  width: number;
-  /** Rows. */
-  height: number;
 }
 
 /** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */
