@@ -313,7 +313,7 @@ enum EmbeddedContracts {
 }
 """#),
         // services/kv.json
-        (name: "kv", source: #"""
+        (name: "kv", source: ##"""
 {
   "target": "kv",
   "version": "1.0.0",
@@ -324,29 +324,11 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
-          "key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "description": "The key within its bucket."
-          },
-          "value": {
-            "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-          },
-          "metadata": {
-            "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-          },
-          "ttlSeconds": {
-            "type": "number",
-            "exclusiveMinimum": 0,
-            "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
-          }
+          "bucket": {"$ref": "#/$defs/bucket"},
+          "key": {"$ref": "#/$defs/key"},
+          "value": {"$ref": "#/$defs/value"},
+          "metadata": {"$ref": "#/$defs/metadata"},
+          "ttlSeconds": {"$ref": "#/$defs/ttlSeconds"}
         },
         "required": [
           "bucket",
@@ -391,12 +373,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "items": {
             "type": "array",
             "maxItems": 1000000,
@@ -404,29 +381,11 @@ enum EmbeddedContracts {
             "items": {
               "type": "object",
               "properties": {
-                "bucket": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 1000,
-                  "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-                },
-                "key": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 10000,
-                  "description": "The key within its bucket."
-                },
-                "value": {
-                  "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-                },
-                "metadata": {
-                  "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-                },
-                "ttlSeconds": {
-                  "type": "number",
-                  "exclusiveMinimum": 0,
-                  "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
-                }
+                "bucket": {"$ref": "#/$defs/bucket"},
+                "key": {"$ref": "#/$defs/key"},
+                "value": {"$ref": "#/$defs/value"},
+                "metadata": {"$ref": "#/$defs/metadata"},
+                "ttlSeconds": {"$ref": "#/$defs/ttlSeconds"}
               },
               "required": [
                 "key",
@@ -462,67 +421,13 @@ enum EmbeddedContracts {
     },
     "get": {
       "description": "The item, or null when there is none or it has expired. Served from an in-memory LRU cache (64 MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one primary-key read on a WAL reader). The cache keeps an item as the JSON text of its row, which JavaScriptCore parses straight into the answer (a value stored as bytes, or written by another serializer, is kept decoded). Hybrid.kv.get({bucket, key}) answers the same from a second cache in JS, dropped whenever the store commits, so that a hit does not cross the bridge.",
-      "params": {
-        "type": "object",
-        "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
-          "key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "description": "The key within its bucket."
-          }
-        },
-        "required": [
-          "bucket",
-          "key"
-        ],
-        "additionalProperties": false
-      },
+      "params": {"$ref": "#/$defs/itemKey"},
       "result": {
         "anyOf": [
           {
             "type": "null"
           },
-          {
-            "type": "object",
-            "properties": {
-              "createdAt": {
-                "type": "number",
-                "description": "When the key was first set, in milliseconds since the epoch."
-              },
-              "updatedAt": {
-                "type": "number",
-                "description": "When it was last set, in milliseconds since the epoch."
-              },
-              "expiresAt": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "description": "When it expires, in milliseconds since the epoch; null for never."
-              },
-              "value": {
-                "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-              },
-              "metadata": {
-                "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-              }
-            },
-            "required": [
-              "value",
-              "metadata",
-              "createdAt",
-              "updatedAt",
-              "expiresAt"
-            ],
-            "additionalProperties": false
-          }
+          {"$ref": "#/$defs/entry"}
         ],
         "description": "The item, or null."
       },
@@ -539,28 +444,7 @@ enum EmbeddedContracts {
           "items": {
             "type": "array",
             "maxItems": 10000,
-            "items": {
-              "type": "object",
-              "properties": {
-                "bucket": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 1000,
-                  "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-                },
-                "key": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 10000,
-                  "description": "The key within its bucket."
-                }
-              },
-              "required": [
-                "bucket",
-                "key"
-              ],
-              "additionalProperties": false
-            },
+            "items": {"$ref": "#/$defs/itemKey"},
             "description": "The items to read, each named by bucket and key, at most 10,000."
           }
         },
@@ -579,40 +463,7 @@ enum EmbeddedContracts {
                 {
                   "type": "null"
                 },
-                {
-                  "type": "object",
-                  "properties": {
-                    "createdAt": {
-                      "type": "number",
-                      "description": "When the key was first set, in milliseconds since the epoch."
-                    },
-                    "updatedAt": {
-                      "type": "number",
-                      "description": "When it was last set, in milliseconds since the epoch."
-                    },
-                    "expiresAt": {
-                      "type": [
-                        "number",
-                        "null"
-                      ],
-                      "description": "When it expires, in milliseconds since the epoch; null for never."
-                    },
-                    "value": {
-                      "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-                    },
-                    "metadata": {
-                      "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-                    }
-                  },
-                  "required": [
-                    "value",
-                    "metadata",
-                    "createdAt",
-                    "updatedAt",
-                    "expiresAt"
-                  ],
-                  "additionalProperties": false
-                }
+                {"$ref": "#/$defs/entry"}
               ]
             },
             "description": "One per item asked, in the same order: its entry, or null when there is none or it has expired."
@@ -630,28 +481,7 @@ enum EmbeddedContracts {
     },
     "delete": {
       "description": "Deletes the item.",
-      "params": {
-        "type": "object",
-        "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
-          "key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "description": "The key within its bucket."
-          }
-        },
-        "required": [
-          "bucket",
-          "key"
-        ],
-        "additionalProperties": false
-      },
+      "params": {"$ref": "#/$defs/itemKey"},
       "result": {
         "type": "object",
         "properties": {
@@ -675,12 +505,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "prefix": {
             "type": "string",
             "description": "Only keys starting with this."
@@ -722,12 +547,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "columns": {
             "type": "object",
             "additionalProperties": {
@@ -781,12 +601,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "where": {
             "type": "object",
             "description": "A structured filter over the index columns."
@@ -828,12 +643,8 @@ enum EmbeddedContracts {
                 "key": {
                   "type": "string"
                 },
-                "value": {
-                  "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-                },
-                "metadata": {
-                  "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-                }
+                "value": {"$ref": "#/$defs/value"},
+                "metadata": {"$ref": "#/$defs/metadata"}
               },
               "required": [
                 "key",
@@ -854,11 +665,78 @@ enum EmbeddedContracts {
         "E_FAILED"
       ]
     }
+  },
+  "$defs": {
+    "bucket": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 1000,
+      "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+    },
+    "key": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 10000,
+      "description": "The key within its bucket."
+    },
+    "value": {
+      "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+    },
+    "metadata": {
+      "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+    },
+    "ttlSeconds": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
+    },
+    "itemKey": {
+      "type": "object",
+      "properties": {
+        "bucket": {"$ref": "#/$defs/bucket"},
+        "key": {"$ref": "#/$defs/key"}
+      },
+      "required": [
+        "bucket",
+        "key"
+      ],
+      "additionalProperties": false
+    },
+    "entry": {
+      "type": "object",
+      "properties": {
+        "createdAt": {
+          "type": "number",
+          "description": "When the key was first set, in milliseconds since the epoch."
+        },
+        "updatedAt": {
+          "type": "number",
+          "description": "When it was last set, in milliseconds since the epoch."
+        },
+        "expiresAt": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "description": "When it expires, in milliseconds since the epoch; null for never."
+        },
+        "value": {"$ref": "#/$defs/value"},
+        "metadata": {"$ref": "#/$defs/metadata"}
+      },
+      "required": [
+        "value",
+        "metadata",
+        "createdAt",
+        "updatedAt",
+        "expiresAt"
+      ],
+      "additionalProperties": false
+    }
   }
 }
-"""#),
+"""##),
         // services/network.json
-        (name: "network", source: #"""
+        (name: "network", source: ##"""
 {
   "target": "network",
   "version": "1.0.0",
@@ -869,50 +747,13 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "url": {
-            "type": "string",
-            "minLength": 1,
-            "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
-          },
-          "method": {
-            "type": "string",
-            "enum": [
-              "GET",
-              "POST",
-              "PUT",
-              "PATCH",
-              "DELETE",
-              "HEAD",
-              "OPTIONS"
-            ],
-            "description": "Default GET, or POST when a body is given."
-          },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Request headers by name. Values may not contain line breaks."
-          },
-          "timeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
-          },
-          "connectTimeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for establishing the connection."
-          },
-          "maxBytes": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
-          },
-          "followRedirects": {
-            "type": "boolean",
-            "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
-          },
+          "url": {"$ref": "#/$defs/url"},
+          "method": {"$ref": "#/$defs/method"},
+          "headers": {"$ref": "#/$defs/headers"},
+          "timeoutMs": {"$ref": "#/$defs/timeoutMs"},
+          "connectTimeoutMs": {"$ref": "#/$defs/connectTimeoutMs"},
+          "maxBytes": {"$ref": "#/$defs/maxBytes"},
+          "followRedirects": {"$ref": "#/$defs/followRedirects"},
           "body": {
             "type": "string",
             "description": "A text body, sent as UTF-8."
@@ -951,13 +792,7 @@ enum EmbeddedContracts {
             "type": "integer",
             "description": "The HTTP status of the final answer."
           },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
-          },
+          "headers": {"$ref": "#/$defs/responseHeaders"},
           "body": {
             "description": "The body, read as responseType says: a JSON value, a string, or a Uint8Array."
           },
@@ -965,29 +800,7 @@ enum EmbeddedContracts {
             "type": "string",
             "description": "The URL that answered, after redirects."
           },
-          "timing": {
-            "type": "object",
-            "properties": {
-              "totalMs": {
-                "type": "number",
-                "description": "From the first request to the last byte of the final answer, redirects included."
-              },
-              "connectMs": {
-                "type": "number",
-                "description": "Until the final hop's connection was ready; 0 for a reused connection."
-              },
-              "firstByteMs": {
-                "type": "number",
-                "description": "Until the final hop's first response byte."
-              }
-            },
-            "required": [
-              "totalMs",
-              "connectMs",
-              "firstByteMs"
-            ],
-            "additionalProperties": false
-          },
+          "timing": {"$ref": "#/$defs/timing"},
           "cache": {
             "type": "string",
             "enum": [
@@ -1020,50 +833,13 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "url": {
-            "type": "string",
-            "minLength": 1,
-            "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
-          },
-          "method": {
-            "type": "string",
-            "enum": [
-              "GET",
-              "POST",
-              "PUT",
-              "PATCH",
-              "DELETE",
-              "HEAD",
-              "OPTIONS"
-            ],
-            "description": "Default GET, or POST when a body is given."
-          },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Request headers by name. Values may not contain line breaks."
-          },
-          "timeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
-          },
-          "connectTimeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for establishing the connection."
-          },
-          "maxBytes": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
-          },
-          "followRedirects": {
-            "type": "boolean",
-            "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
-          },
+          "url": {"$ref": "#/$defs/url"},
+          "method": {"$ref": "#/$defs/method"},
+          "headers": {"$ref": "#/$defs/headers"},
+          "timeoutMs": {"$ref": "#/$defs/timeoutMs"},
+          "connectTimeoutMs": {"$ref": "#/$defs/connectTimeoutMs"},
+          "maxBytes": {"$ref": "#/$defs/maxBytes"},
+          "followRedirects": {"$ref": "#/$defs/followRedirects"},
           "path": {
             "type": "string",
             "minLength": 1,
@@ -1103,40 +879,12 @@ enum EmbeddedContracts {
             "type": "integer",
             "description": "The body's size in bytes."
           },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
-          },
+          "headers": {"$ref": "#/$defs/responseHeaders"},
           "url": {
             "type": "string",
             "description": "The URL that answered, after redirects."
           },
-          "timing": {
-            "type": "object",
-            "properties": {
-              "totalMs": {
-                "type": "number",
-                "description": "From the first request to the last byte of the final answer, redirects included."
-              },
-              "connectMs": {
-                "type": "number",
-                "description": "Until the final hop's connection was ready; 0 for a reused connection."
-              },
-              "firstByteMs": {
-                "type": "number",
-                "description": "Until the final hop's first response byte."
-              }
-            },
-            "required": [
-              "totalMs",
-              "connectMs",
-              "firstByteMs"
-            ],
-            "additionalProperties": false
-          }
+          "timing": {"$ref": "#/$defs/timing"}
         },
         "required": [
           "requestId",
@@ -1237,9 +985,85 @@ enum EmbeddedContracts {
         "E_CANCELLED"
       ]
     }
+  },
+  "$defs": {
+    "url": {
+      "type": "string",
+      "minLength": 1,
+      "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
+    },
+    "method": {
+      "type": "string",
+      "enum": [
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "HEAD",
+        "OPTIONS"
+      ],
+      "description": "Default GET, or POST when a body is given."
+    },
+    "headers": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "string"
+      },
+      "description": "Request headers by name. Values may not contain line breaks."
+    },
+    "timeoutMs": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
+    },
+    "connectTimeoutMs": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Limit for establishing the connection."
+    },
+    "maxBytes": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
+    },
+    "followRedirects": {
+      "type": "boolean",
+      "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
+    },
+    "responseHeaders": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "string"
+      },
+      "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
+    },
+    "timing": {
+      "type": "object",
+      "properties": {
+        "totalMs": {
+          "type": "number",
+          "description": "From the first request to the last byte of the final answer, redirects included."
+        },
+        "connectMs": {
+          "type": "number",
+          "description": "Until the final hop's connection was ready; 0 for a reused connection."
+        },
+        "firstByteMs": {
+          "type": "number",
+          "description": "Until the final hop's first response byte."
+        }
+      },
+      "required": [
+        "totalMs",
+        "connectMs",
+        "firstByteMs"
+      ],
+      "additionalProperties": false
+    }
   }
 }
-"""#),
+"""##),
         // services/patch.json
         (name: "patch", source: #"""
 {
@@ -1331,7 +1155,7 @@ enum EmbeddedContracts {
 }
 """#),
         // services/storage.json
-        (name: "storage", source: #"""
+        (name: "storage", source: ##"""
 {
   "target": "storage",
   "version": "1.0.0",
@@ -1342,13 +1166,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "schema": {
             "type": "object",
             "description": "The schema: {version, tables: {NAME: {columns: {COL: \"TYPE [NOT NULL] [UNIQUE] [DEFAULT literal]\"}, primaryKey: COL or [COLS], indexes: [{columns, unique?, name?}]}}, migrations: {\"2\": [steps], ...}}. TYPE is TEXT, INTEGER, REAL, NUMERIC, BLOB, BOOLEAN (0/1, read back as true/false) or JSON (any value, stored as JSON text). `tables` describes the latest version: a new database is created from it; an older one runs each migration version node after its own version, each in its own transaction. Steps: {op: \"addColumn\", table, column, type}, {op: \"renameColumn\", table, from, to}, {op: \"dropColumn\", table, column}, {op: \"createTable\", table, definition: {columns, primaryKey?, indexes?}}, {op: \"dropTable\", table}, {op: \"createIndex\", table, columns, unique?, name?}, {op: \"dropIndex\", name}.",
@@ -1529,27 +1347,11 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
           "records": {
             "type": "array",
-            "items": {
-              "type": "object",
-              "description": "A record: column name → value. Names are checked against the table's schema.",
-              "additionalProperties": {
-                "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-              }
-            },
+            "items": {"$ref": "#/$defs/record"},
             "description": "The records to insert."
           }
         },
@@ -1584,28 +1386,12 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          },
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"},
           "set": {
-            "type": "object",
-            "description": "Column name → new value.",
-            "additionalProperties": {
-              "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-            }
+            "$ref": "#/$defs/record",
+            "description": "Column name → new value."
           }
         },
         "required": [
@@ -1639,22 +1425,9 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          }
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"}
         },
         "required": [
           "database",
@@ -1686,36 +1459,10 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          },
-          "orderBy": {
-            "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            ]
-          },
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"},
+          "orderBy": {"$ref": "#/$defs/orderBy"},
           "limit": {
             "type": "integer",
             "minimum": 0,
@@ -1726,14 +1473,7 @@ enum EmbeddedContracts {
             "minimum": 0,
             "description": "Skip this many records first."
           },
-          "columns": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-              "type": "string"
-            },
-            "description": "The columns to return (default: all)."
-          }
+          "columns": {"$ref": "#/$defs/columns"}
         },
         "required": [
           "database",
@@ -1768,22 +1508,9 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          }
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"}
         },
         "required": [
           "database",
@@ -1815,13 +1542,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "ops": {
             "type": "array",
             "items": {
@@ -1841,46 +1562,14 @@ enum EmbeddedContracts {
                     "count"
                   ]
                 },
-                "table": {
-                  "type": "string",
-                  "minLength": 1,
-                  "description": "A table of the database's schema."
-                },
+                "table": {"$ref": "#/$defs/table"},
                 "records": {
                   "type": "array",
-                  "items": {
-                    "type": "object",
-                    "description": "A record: column name → value. Names are checked against the table's schema.",
-                    "additionalProperties": {
-                      "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-                    }
-                  }
+                  "items": {"$ref": "#/$defs/record"}
                 },
-                "where": {
-                  "type": "object",
-                  "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-                },
-                "set": {
-                  "type": "object",
-                  "description": "A record: column name → value. Names are checked against the table's schema.",
-                  "additionalProperties": {
-                    "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-                  }
-                },
-                "orderBy": {
-                  "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "array",
-                      "items": {
-                        "type": "string"
-                      }
-                    }
-                  ]
-                },
+                "where": {"$ref": "#/$defs/where"},
+                "set": {"$ref": "#/$defs/record"},
+                "orderBy": {"$ref": "#/$defs/orderBy"},
                 "limit": {
                   "type": "integer",
                   "minimum": 0,
@@ -1891,14 +1580,7 @@ enum EmbeddedContracts {
                   "minimum": 0,
                   "description": "Skip this many records first."
                 },
-                "columns": {
-                  "type": "array",
-                  "minItems": 1,
-                  "items": {
-                    "type": "string"
-                  },
-                  "description": "The columns to return (default: all)."
-                }
+                "columns": {"$ref": "#/$defs/columns"}
               },
               "additionalProperties": false
             },
@@ -1939,13 +1621,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "tables": {
             "type": "array",
             "items": {
@@ -2031,11 +1707,58 @@ enum EmbeddedContracts {
         "E_FAILED"
       ]
     }
+  },
+  "$defs": {
+    "database": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 100,
+      "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+      "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+    },
+    "table": {
+      "type": "string",
+      "minLength": 1,
+      "description": "A table of the database's schema."
+    },
+    "record": {
+      "type": "object",
+      "description": "A record: column name → value. Names are checked against the table's schema.",
+      "additionalProperties": {
+        "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
+      }
+    },
+    "where": {
+      "type": "object",
+      "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+    },
+    "orderBy": {
+      "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
+      "anyOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      ]
+    },
+    "columns": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "type": "string"
+      },
+      "description": "The columns to return (default: all)."
+    }
   }
 }
-"""#),
+"""##),
         // services/sync.json
-        (name: "sync", source: #"""
+        (name: "sync", source: ##"""
 {
   "target": "sync",
   "version": "1.0.0",
@@ -2046,12 +1769,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "server": {
             "type": "string",
             "minLength": 1,
@@ -2103,12 +1821,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          }
+          "database": {"$ref": "#/$defs/database"}
         },
         "required": [
           "database"
@@ -2166,111 +1879,14 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          }
+          "database": {"$ref": "#/$defs/database"}
         },
         "required": [
           "database"
         ],
         "additionalProperties": false
       },
-      "result": {
-        "type": "object",
-        "properties": {
-          "connected": {
-            "type": "boolean"
-          },
-          "server": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "deviceId": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "cursor": {
-            "type": "integer",
-            "description": "The server log position pulled up to."
-          },
-          "pending": {
-            "type": "integer",
-            "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
-          },
-          "sending": {
-            "type": "integer",
-            "description": "In a packet sent but not yet answered (sent again next run)."
-          },
-          "acknowledged": {
-            "type": "integer",
-            "description": "Two-way operations the server applied, waiting for the pull that brings them back."
-          },
-          "failed": {
-            "type": "array",
-            "description": "Operations the server refused, with its reason; sync.retry sends them again.",
-            "items": {
-              "type": "object",
-              "properties": {
-                "opId": {
-                  "type": "string"
-                },
-                "table": {
-                  "type": "string"
-                },
-                "dataId": {
-                  "type": "string"
-                },
-                "type": {
-                  "type": "string"
-                },
-                "error": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "opId",
-                "table",
-                "dataId",
-                "type",
-                "error"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "conflicts": {
-            "type": "integer",
-            "description": "Open conflicts waiting for sync.resolve."
-          },
-          "heldPackets": {
-            "type": "integer",
-            "description": "Packets the server holds until the one they depend on arrives."
-          },
-          "rejectedPackets": {
-            "type": "integer"
-          }
-        },
-        "required": [
-          "connected",
-          "server",
-          "deviceId",
-          "cursor",
-          "pending",
-          "sending",
-          "acknowledged",
-          "failed",
-          "conflicts",
-          "heldPackets",
-          "rejectedPackets"
-        ],
-        "additionalProperties": false
-      },
+      "result": {"$ref": "#/$defs/status"},
       "errors": [
         "E_BAD_PARAMS",
         "E_FAILED"
@@ -2281,12 +1897,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "opIds": {
             "type": "array",
             "items": {
@@ -2322,12 +1933,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          }
+          "database": {"$ref": "#/$defs/database"}
         },
         "required": [
           "database"
@@ -2388,12 +1994,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "conflictId": {
             "type": "string",
             "minLength": 1
@@ -2449,12 +2050,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "since": {
             "type": "integer",
             "minimum": 0
@@ -2476,99 +2072,7 @@ enum EmbeddedContracts {
           "seq": {
             "type": "integer"
           },
-          "status": {
-            "type": "object",
-            "properties": {
-              "connected": {
-                "type": "boolean"
-              },
-              "server": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "deviceId": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "cursor": {
-                "type": "integer",
-                "description": "The server log position pulled up to."
-              },
-              "pending": {
-                "type": "integer",
-                "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
-              },
-              "sending": {
-                "type": "integer",
-                "description": "In a packet sent but not yet answered (sent again next run)."
-              },
-              "acknowledged": {
-                "type": "integer",
-                "description": "Two-way operations the server applied, waiting for the pull that brings them back."
-              },
-              "failed": {
-                "type": "array",
-                "description": "Operations the server refused, with its reason; sync.retry sends them again.",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "opId": {
-                      "type": "string"
-                    },
-                    "table": {
-                      "type": "string"
-                    },
-                    "dataId": {
-                      "type": "string"
-                    },
-                    "type": {
-                      "type": "string"
-                    },
-                    "error": {
-                      "type": "string"
-                    }
-                  },
-                  "required": [
-                    "opId",
-                    "table",
-                    "dataId",
-                    "type",
-                    "error"
-                  ],
-                  "additionalProperties": false
-                }
-              },
-              "conflicts": {
-                "type": "integer",
-                "description": "Open conflicts waiting for sync.resolve."
-              },
-              "heldPackets": {
-                "type": "integer",
-                "description": "Packets the server holds until the one they depend on arrives."
-              },
-              "rejectedPackets": {
-                "type": "integer"
-              }
-            },
-            "required": [
-              "connected",
-              "server",
-              "deviceId",
-              "cursor",
-              "pending",
-              "sending",
-              "acknowledged",
-              "failed",
-              "conflicts",
-              "heldPackets",
-              "rejectedPackets"
-            ],
-            "additionalProperties": false
-          }
+          "status": {"$ref": "#/$defs/status"}
         },
         "required": [
           "seq",
@@ -2582,9 +2086,110 @@ enum EmbeddedContracts {
         "E_CANCELLED"
       ]
     }
+  },
+  "$defs": {
+    "database": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 100,
+      "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+    },
+    "status": {
+      "type": "object",
+      "properties": {
+        "connected": {
+          "type": "boolean"
+        },
+        "server": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "deviceId": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "cursor": {
+          "type": "integer",
+          "description": "The server log position pulled up to."
+        },
+        "pending": {
+          "type": "integer",
+          "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
+        },
+        "sending": {
+          "type": "integer",
+          "description": "In a packet sent but not yet answered (sent again next run)."
+        },
+        "acknowledged": {
+          "type": "integer",
+          "description": "Two-way operations the server applied, waiting for the pull that brings them back."
+        },
+        "failed": {
+          "type": "array",
+          "description": "Operations the server refused, with its reason; sync.retry sends them again.",
+          "items": {
+            "type": "object",
+            "properties": {
+              "opId": {
+                "type": "string"
+              },
+              "table": {
+                "type": "string"
+              },
+              "dataId": {
+                "type": "string"
+              },
+              "type": {
+                "type": "string"
+              },
+              "error": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "opId",
+              "table",
+              "dataId",
+              "type",
+              "error"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "conflicts": {
+          "type": "integer",
+          "description": "Open conflicts waiting for sync.resolve."
+        },
+        "heldPackets": {
+          "type": "integer",
+          "description": "Packets the server holds until the one they depend on arrives."
+        },
+        "rejectedPackets": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "connected",
+        "server",
+        "deviceId",
+        "cursor",
+        "pending",
+        "sending",
+        "acknowledged",
+        "failed",
+        "conflicts",
+        "heldPackets",
+        "rejectedPackets"
+      ],
+      "additionalProperties": false
+    }
   }
 }
-"""#),
+"""##),
         // services/view.json
         (name: "view", source: ##"""
 {

@@ -232,7 +232,7 @@ export interface DeviceScreenResult {
 
 export interface KvDefineIndexParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** Column name → type: TEXT, INTEGER, REAL, NUMERIC, BOOLEAN, JSON. */
   columns: { [key: string]: string };
   /** Where the column values come from: a dotted path prefix, or one path per column. */
@@ -244,76 +244,33 @@ export interface KvDefineIndexResult {
   indexed: number;
 }
 
-export interface KvDeleteParams {
-  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
-  /** The key within its bucket. */
-  key: string;
-}
+export type KvDeleteParams = KvItemKey;
 
 export interface KvDeleteResult {
   /** Whether there was an item to delete. */
   deleted: boolean;
 }
 
-export interface KvGetParams {
-  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
-  /** The key within its bucket. */
-  key: string;
-}
+export type KvGetParams = KvItemKey;
 
 /** The item, or null. */
-export type KvGetResult = null | {
-  /** When the key was first set, in milliseconds since the epoch. */
-  createdAt: number;
-  /** When it was last set, in milliseconds since the epoch. */
-  updatedAt: number;
-  /** When it expires, in milliseconds since the epoch; null for never. */
-  expiresAt: number | null;
-  /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-  value: unknown;
-  /**
-   * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
-   * none.
-   */
-  metadata: unknown;
-};
+export type KvGetResult = null | KvEntry;
 
 export interface KvGetManyParams {
   /** The items to read, each named by bucket and key, at most 10,000. */
-  items: {
-    /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-    bucket: string;
-    /** The key within its bucket. */
-    key: string;
-  }[];
+  items: KvItemKey[];
 }
 
 export interface KvGetManyResult {
   /**
    * One per item asked, in the same order: its entry, or null when there is none or it has expired.
    */
-  entries: (null | {
-    /** When the key was first set, in milliseconds since the epoch. */
-    createdAt: number;
-    /** When it was last set, in milliseconds since the epoch. */
-    updatedAt: number;
-    /** When it expires, in milliseconds since the epoch; null for never. */
-    expiresAt: number | null;
-    /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-    value: unknown;
-    /**
-     * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
-     * none.
-     */
-    metadata: unknown;
-  })[];
+  entries: (null | KvEntry)[];
 }
 
 export interface KvKeysParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** Only keys starting with this. */
   prefix?: string;
   /** At most this many keys. */
@@ -327,7 +284,7 @@ export interface KvKeysResult {
 
 export interface KvQueryParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** A structured filter over the index columns. */
   where?: { [key: string]: unknown };
   /** Index columns; a leading - sorts descending. */
@@ -341,29 +298,29 @@ export interface KvQueryResult {
   items: {
     key: string;
     /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-    value: unknown;
+    value: KvValue;
     /**
      * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
      * none.
      */
-    metadata: unknown;
+    metadata: KvMetadata;
   }[];
 }
 
 export interface KvSetParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** The key within its bucket. */
-  key: string;
+  key: KvKey;
   /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-  value: unknown;
+  value: KvValue;
   /**
    * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
    * none.
    */
-  metadata?: unknown;
+  metadata?: KvMetadata;
   /** Seconds until the item expires: get then returns null, and keys and query skip it. */
-  ttlSeconds?: number;
+  ttlSeconds?: KvTtlSeconds;
 }
 
 export interface KvSetResult {
@@ -377,22 +334,22 @@ export interface KvSetResult {
 
 export interface KvSetManyParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket?: string;
+  bucket?: KvBucket;
   /** The items. */
   items: {
     /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-    bucket?: string;
+    bucket?: KvBucket;
     /** The key within its bucket. */
-    key: string;
+    key: KvKey;
     /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-    value: unknown;
+    value: KvValue;
     /**
      * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
      * none.
      */
-    metadata?: unknown;
+    metadata?: KvMetadata;
     /** Seconds until the item expires: get then returns null, and keys and query skip it. */
-    ttlSeconds?: number;
+    ttlSeconds?: KvTtlSeconds;
   }[];
 }
 
@@ -401,32 +358,73 @@ export interface KvSetManyResult {
   written: number;
 }
 
+/** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+export type KvBucket = string;
+
+/** The key within its bucket. */
+export type KvKey = string;
+
+/** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+export type KvValue = unknown;
+
+/**
+ * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+ * none.
+ */
+export type KvMetadata = unknown;
+
+/** Seconds until the item expires: get then returns null, and keys and query skip it. */
+export type KvTtlSeconds = number;
+
+export interface KvItemKey {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: KvBucket;
+  /** The key within its bucket. */
+  key: KvKey;
+}
+
+export interface KvEntry {
+  /** When the key was first set, in milliseconds since the epoch. */
+  createdAt: number;
+  /** When it was last set, in milliseconds since the epoch. */
+  updatedAt: number;
+  /** When it expires, in milliseconds since the epoch; null for never. */
+  expiresAt: number | null;
+  /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+  value: KvValue;
+  /**
+   * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+   * none.
+   */
+  metadata: KvMetadata;
+}
+
 // network 1.0.0 (services/network.json)
 
 export interface NetworkDownloadParams {
   /** An absolute http or https URL. Its host must be granted (network:HOST). */
-  url: string;
+  url: NetworkUrl;
   /** Default GET, or POST when a body is given. */
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  method?: NetworkMethod;
   /** Request headers by name. Values may not contain line breaks. */
-  headers?: { [key: string]: string };
+  headers?: NetworkHeaders;
   /**
    * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
    * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
    */
-  timeoutMs?: number;
+  timeoutMs?: NetworkTimeoutMs;
   /** Limit for establishing the connection. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: NetworkConnectTimeoutMs;
   /**
    * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
    * body_too_large.
    */
-  maxBytes?: number;
+  maxBytes?: NetworkMaxBytes;
   /**
    * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
    * redirect to an ungranted host is E_DENIED.
    */
-  followRedirects?: boolean;
+  followRedirects?: NetworkFollowRedirects;
   /**
    * Where to write, relative to the app's data folder. Absolute paths, .. that leaves the folder,
    * and symbolic links on the way are E_BAD_PARAMS. Missing folders are created.
@@ -449,17 +447,10 @@ export interface NetworkDownloadResult {
   /** The body's size in bytes. */
   bytes: number;
   /** Response headers, names lower-cased; repeated headers joined with ", ". */
-  headers: { [key: string]: string };
+  headers: NetworkResponseHeaders;
   /** The URL that answered, after redirects. */
   url: string;
-  timing: {
-    /** From the first request to the last byte of the final answer, redirects included. */
-    totalMs: number;
-    /** Until the final hop's connection was ready; 0 for a reused connection. */
-    connectMs: number;
-    /** Until the final hop's first response byte. */
-    firstByteMs: number;
-  };
+  timing: NetworkTiming;
 }
 
 export interface NetworkProgressParams {
@@ -486,28 +477,28 @@ export interface NetworkProgressResult {
 
 export interface NetworkRequestParams {
   /** An absolute http or https URL. Its host must be granted (network:HOST). */
-  url: string;
+  url: NetworkUrl;
   /** Default GET, or POST when a body is given. */
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  method?: NetworkMethod;
   /** Request headers by name. Values may not contain line breaks. */
-  headers?: { [key: string]: string };
+  headers?: NetworkHeaders;
   /**
    * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
    * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
    */
-  timeoutMs?: number;
+  timeoutMs?: NetworkTimeoutMs;
   /** Limit for establishing the connection. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: NetworkConnectTimeoutMs;
   /**
    * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
    * body_too_large.
    */
-  maxBytes?: number;
+  maxBytes?: NetworkMaxBytes;
   /**
    * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
    * redirect to an ungranted host is E_DENIED.
    */
-  followRedirects?: boolean;
+  followRedirects?: NetworkFollowRedirects;
   /** A text body, sent as UTF-8. */
   body?: string;
   /** A JSON body; sets Content-Type: application/json unless a header says otherwise. */
@@ -527,24 +518,62 @@ export interface NetworkRequestResult {
   /** The HTTP status of the final answer. */
   status: number;
   /** Response headers, names lower-cased; repeated headers joined with ", ". */
-  headers: { [key: string]: string };
+  headers: NetworkResponseHeaders;
   /** The body, read as responseType says: a JSON value, a string, or a Uint8Array. */
   body: unknown;
   /** The URL that answered, after redirects. */
   url: string;
-  timing: {
-    /** From the first request to the last byte of the final answer, redirects included. */
-    totalMs: number;
-    /** Until the final hop's connection was ready; 0 for a reused connection. */
-    connectMs: number;
-    /** Until the final hop's first response byte. */
-    firstByteMs: number;
-  };
+  timing: NetworkTiming;
   /**
    * Present when cache: true was asked: hit (served without asking the server), revalidated (the
    * server said 304), miss (fetched).
    */
   cache?: "hit" | "revalidated" | "miss";
+}
+
+/** An absolute http or https URL. Its host must be granted (network:HOST). */
+export type NetworkUrl = string;
+
+/** Default GET, or POST when a body is given. */
+export type NetworkMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+
+/** Request headers by name. Values may not contain line breaks. */
+export interface NetworkHeaders {
+  [key: string]: string;
+}
+
+/**
+ * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
+ * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+ */
+export type NetworkTimeoutMs = number;
+
+/** Limit for establishing the connection. */
+export type NetworkConnectTimeoutMs = number;
+
+/**
+ * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large.
+ */
+export type NetworkMaxBytes = number;
+
+/**
+ * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
+ * redirect to an ungranted host is E_DENIED.
+ */
+export type NetworkFollowRedirects = boolean;
+
+/** Response headers, names lower-cased; repeated headers joined with ", ". */
+export interface NetworkResponseHeaders {
+  [key: string]: string;
+}
+
+export interface NetworkTiming {
+  /** From the first request to the last byte of the final answer, redirects included. */
+  totalMs: number;
+  /** Until the final hop's connection was ready; 0 for a reused connection. */
+  connectMs: number;
+  /** Until the final hop's first response byte. */
+  firstByteMs: number;
 }
 
 // patch 1.0.0 (services/patch.json)
@@ -616,9 +645,9 @@ export interface StorageCountParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -626,7 +655,7 @@ export interface StorageCountParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
 }
 
 export interface StorageCountResult {
@@ -639,9 +668,9 @@ export interface StorageDeleteParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -649,7 +678,7 @@ export interface StorageDeleteParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
 }
 
 export interface StorageDeleteResult {
@@ -662,9 +691,9 @@ export interface StorageFindParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -672,15 +701,15 @@ export interface StorageFindParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
   /** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
-  orderBy?: string | string[];
+  orderBy?: StorageOrderBy;
   /** At most this many records. */
   limit?: number;
   /** Skip this many records first. */
   offset?: number;
   /** The columns to return (default: all). */
-  columns?: string[];
+  columns?: StorageColumns;
 }
 
 export interface StorageFindResult {
@@ -693,11 +722,11 @@ export interface StorageInsertParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /** The records to insert. */
-  records: { [key: string]: unknown }[];
+  records: StorageRecord[];
 }
 
 export interface StorageInsertResult {
@@ -710,7 +739,7 @@ export interface StorageOpenParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /**
    * The schema: {version, tables: {NAME: {columns: {COL: "TYPE [NOT NULL] [UNIQUE] [DEFAULT
    * literal]"}, primaryKey: COL or [COLS], indexes: [{columns, unique?, name?}]}}, migrations:
@@ -776,13 +805,13 @@ export interface StorageTransactionParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** The operations. */
   ops: {
     action: "insert" | "update" | "delete" | "find" | "count";
     /** A table of the database's schema. */
-    table: string;
-    records?: { [key: string]: unknown }[];
+    table: StorageTable;
+    records?: StorageRecord[];
     /**
      * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
      * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -790,17 +819,17 @@ export interface StorageTransactionParams {
      * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
      * /where/due/lt.
      */
-    where?: { [key: string]: unknown };
+    where?: StorageWhere;
     /** A record: column name → value. Names are checked against the table's schema. */
-    set?: { [key: string]: unknown };
+    set?: StorageRecord;
     /** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
-    orderBy?: string | string[];
+    orderBy?: StorageOrderBy;
     /** At most this many records. */
     limit?: number;
     /** Skip this many records first. */
     offset?: number;
     /** The columns to return (default: all). */
-    columns?: string[];
+    columns?: StorageColumns;
   }[];
 }
 
@@ -814,9 +843,9 @@ export interface StorageUpdateParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -824,9 +853,9 @@ export interface StorageUpdateParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
   /** Column name → new value. */
-  set: { [key: string]: unknown };
+  set: StorageRecord;
 }
 
 export interface StorageUpdateResult {
@@ -839,7 +868,7 @@ export interface StorageWatchParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** Only events of these tables (default: all). */
   tables?: string[];
   /** The seq of the last batch seen; omitted: from now. */
@@ -874,11 +903,41 @@ export interface StorageWatchResult {
   seq: number;
 }
 
+/**
+ * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+ * not starting with a dot; no path separators.
+ */
+export type StorageDatabase = string;
+
+/** A table of the database's schema. */
+export type StorageTable = string;
+
+/** A record: column name → value. Names are checked against the table's schema. */
+export interface StorageRecord {
+  [key: string]: unknown;
+}
+
+/**
+ * A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column:
+ * {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are
+ * checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or:
+ * [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt.
+ */
+export interface StorageWhere {
+  [key: string]: unknown;
+}
+
+/** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
+export type StorageOrderBy = string | string[];
+
+/** The columns to return (default: all). */
+export type StorageColumns = string[];
+
 // sync 1.0.0 (services/sync.json)
 
 export interface SyncConflictsParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
 }
 
 export interface SyncConflictsResult {
@@ -896,7 +955,7 @@ export interface SyncConflictsResult {
 
 export interface SyncConnectParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
   /** The server's base URL, e.g. http://127.0.0.1:8390. */
   server: string;
   /** A name for this device on the server (default: the app's name). */
@@ -912,7 +971,7 @@ export interface SyncConnectResult {
 
 export interface SyncResolveParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
   conflictId: string;
   keep: "local" | "remote";
 }
@@ -926,7 +985,7 @@ export interface SyncResolveResult {
 
 export interface SyncRetryParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
   opIds?: string[];
 }
 
@@ -936,7 +995,7 @@ export interface SyncRetryResult {
 
 export interface SyncRunParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
 }
 
 export interface SyncRunResult {
@@ -959,10 +1018,27 @@ export interface SyncRunResult {
 
 export interface SyncStatusParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
 }
 
-export interface SyncStatusResult {
+export type SyncStatusResult = SyncStatus;
+
+export interface SyncWatchParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: SyncDatabase;
+  since?: number;
+  timeoutMs?: number;
+}
+
+export interface SyncWatchResult {
+  seq: number;
+  status: SyncStatus;
+}
+
+/** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+export type SyncDatabase = string;
+
+export interface SyncStatus {
   connected: boolean;
   server: string | null;
   deviceId: string | null;
@@ -987,43 +1063,6 @@ export interface SyncStatusResult {
   /** Packets the server holds until the one they depend on arrives. */
   heldPackets: number;
   rejectedPackets: number;
-}
-
-export interface SyncWatchParams {
-  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
-  since?: number;
-  timeoutMs?: number;
-}
-
-export interface SyncWatchResult {
-  seq: number;
-  status: {
-    connected: boolean;
-    server: string | null;
-    deviceId: string | null;
-    /** The server log position pulled up to. */
-    cursor: number;
-    /** Local operations (two-way) or DirtyList entries (one-way) not yet sent. */
-    pending: number;
-    /** In a packet sent but not yet answered (sent again next run). */
-    sending: number;
-    /** Two-way operations the server applied, waiting for the pull that brings them back. */
-    acknowledged: number;
-    /** Operations the server refused, with its reason; sync.retry sends them again. */
-    failed: {
-      opId: string;
-      table: string;
-      dataId: string;
-      type: string;
-      error: string;
-    }[];
-    /** Open conflicts waiting for sync.resolve. */
-    conflicts: number;
-    /** Packets the server holds until the one they depend on arrives. */
-    heldPackets: number;
-    rejectedPackets: number;
-  };
 }
 
 // view 1.0.0 (services/view.json)
