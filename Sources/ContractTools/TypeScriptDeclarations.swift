@@ -1,6 +1,7 @@
 // ContractTools: what developers' tools derive from the service contracts, such as the TypeScript
 // declarations `hybrid contracts dts` writes. Nothing here runs inside an app: the runtime reads
-// contracts through Bridge alone.
+// contracts through Bridge alone. It must never name a particular target; what a target's JS
+// client looks like comes from its contract's `client` section.
 
 import Bridge
 import JSON
@@ -12,7 +13,9 @@ import JSON
 /// Each action's params and result become `<Target><Action>Params` and `<Target><Action>Result`
 /// (an interface when the schema is an object, else a type alias), and each of the contract's
 /// `$defs` `<Target><Name>`; `HybridActions` maps target and action names to them, and the declared
-/// `Hybrid` global types its methods through that map.
+/// `Hybrid` global types its methods through that map. A contract's `client` section becomes
+/// `<Property>Client`, the type of `Hybrid.<property>`: its methods are actions, typed as
+/// `Hybrid.call` types them, and its other members carry the TypeScript types the contract gives.
 ///
 /// ```swift
 /// let contract = try JSONParser.parse(text)   // one services/*.json
@@ -28,9 +31,14 @@ public enum TypeScriptDeclarations {
     /// The whole `.d.ts` text for these contracts (each the parsed JSON of one `services/*.json`),
     /// sorted by target. A value that is not an object with a string `target` is left out; two
     /// contracts of one target give a file TypeScript refuses, as they would a registry.
-    public static func generate(contracts: [JSONValue]) -> String {
+    ///
+    /// `declared` is TypeScript written by hand (`js/types/declared.d.ts.in`): what the runtime
+    /// puts on `Hybrid` that no contract describes, such as `Hybrid.args`. It is copied in as it
+    /// is, before `declare global`, so it can add members to `HybridAPI` (interfaces merge) and
+    /// declare the types a client's members name; generated types never take its names.
+    public static func generate(contracts: [JSONValue], declared: String = "") -> String {
         var generator = Generator()
-        return generator.generate(contracts: contracts)
+        return generator.generate(contracts: contracts, declared: declared)
     }
 
     /// The TypeScript type for `schema`, for a contract of `target`; named types that `$ref`s
@@ -124,6 +132,14 @@ extension TypeScriptDeclarations {
             var resultName = ""
         }
 
+        private struct Client {
+            var property: String
+            var description: String
+            var methods: [String]
+            var members: [(name: String, description: String, type: String)]
+            var interfaceName = ""
+        }
+
         private struct Target {
             var name: String
             var version: String
@@ -132,6 +148,7 @@ extension TypeScriptDeclarations {
             /// The contract, where its schemas' `$ref`s resolve.
             var contract: JSONValue
             var definitions: [(name: String, schema: JSONValue)]
+            var client: Client?
         }
 
         /// Names the fixed part of the file declares: `$defs` must not take them.
@@ -146,14 +163,21 @@ extension TypeScriptDeclarations {
         /// The current target's `$defs`, in the order they were first referred to.
         private var definitions: [Declaration] = []
 
-        mutating func generate(contracts: [JSONValue]) -> String {
+        mutating func generate(contracts: [JSONValue], declared: String) -> String {
             var targets = contracts.compactMap(Self.target(of:)).sorted { $0.name < $1.name }
-            // Every action's own names first, so that a `$defs` entry never takes one of them.
+            // What the hand-written part declares is not for generated types to take.
+            takenNames.formUnion(Self.declaredNames(in: declared))
+            // Every action's and client's own names first, so that a `$defs` entry never takes one.
             for t in targets.indices {
                 for a in targets[t].actions.indices {
                     let base = pascalCase(targets[t].name) + pascalCase(targets[t].actions[a].name)
                     targets[t].actions[a].paramsName = claim(base + "Params")
                     targets[t].actions[a].resultName = claim(base + "Result")
+                }
+            }
+            for t in targets.indices {
+                if let property = targets[t].client?.property {
+                    targets[t].client!.interfaceName = claim(pascalCase(property) + "Client")
                 }
             }
 
@@ -162,13 +186,19 @@ extension TypeScriptDeclarations {
                 let version = target.version.isEmpty ? "" : " " + target.version
                 lines += ["", "// " + target.name + version + " (services/" + target.name + ".json)", ""]
                 lines += declarations(of: target).map(\.lines).joined(separator: [""])
+                if let client = target.client {
+                    lines += [""] + Self.clientInterface(client, of: target)
+                }
             }
             lines.append("")
             lines += Self.actionMap(of: targets)
             lines.append("")
-            // Hybrid.kv exists where the kv target does (js/runtime/kv.js).
-            let hasKeyValue = targets.contains { $0.name == "kv" }
-            lines += Self.api + (hasKeyValue ? Self.keyValueAPI : []) + Self.apiEnd + Self.end
+            lines += Self.api + targets.flatMap(Self.clientProperty(of:)) + Self.apiEnd
+            let declared = declared.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if declared.contains(where: { !$0.allSatisfy(\.isWhitespace) }) {
+                lines += [""] + Array(declared.reversed().drop { $0.allSatisfy(\.isWhitespace) }.reversed())
+            }
+            lines += Self.end
             return lines.joined(separator: "\n") + "\n"
         }
 
@@ -186,7 +216,36 @@ extension TypeScriptDeclarations {
                           description: contract["description"]?.stringValue ?? "",
                           actions: actions.sorted { $0.name < $1.name },
                           contract: contract,
-                          definitions: (contract["$defs"]?.objectValue?.members ?? []).map { ($0.key, $0.value) })
+                          definitions: (contract["$defs"]?.objectValue?.members ?? []).map { ($0.key, $0.value) },
+                          client: client(of: contract, actions: Set(actions.map(\.name))))
+        }
+
+        /// The contract's `client` section as far as it makes sense; `hybrid contracts check`
+        /// refuses the rest (Contract), so what is left out here never reaches a checked file.
+        private static func client(of contract: JSONValue, actions: Set<String>) -> Client? {
+            guard let section = contract["client"], let property = section["property"]?.stringValue else { return nil }
+            let methods = (section["methods"]?.arrayValue ?? []).compactMap(\.stringValue).filter(actions.contains)
+            let members = (section["members"]?.objectValue?.members ?? []).compactMap { member in
+                member.value["type"]?.stringValue.map { (member.key, member.value["description"]?.stringValue ?? "", $0) }
+            }
+            return Client(property: property, description: section["description"]?.stringValue ?? "",
+                          methods: methods, members: members)
+        }
+
+        /// The names `export interface`, `export type` (and the like) introduce in hand-written
+        /// TypeScript.
+        static func declaredNames(in text: String) -> Set<String> {
+            var names: Set<String> = []
+            for line in text.split(separator: "\n") {
+                var words = line.split(separator: " ").map(String.init)[...]
+                guard words.popFirst() == "export" else { continue }
+                if words.first == "declare" { words.removeFirst() }
+                guard let keyword = words.popFirst(), ["interface", "type", "class", "enum", "const", "function"].contains(keyword),
+                      let word = words.first else { continue }
+                let name = word.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+                if !name.isEmpty { names.insert(String(name)) }
+            }
+            return names
         }
 
         /// The target's params and results, action by action, then its definitions: the
@@ -540,20 +599,33 @@ extension TypeScriptDeclarations {
             "  targets(): Promise<Record<string, TargetDescription>>;",
         ]
 
-        /// `Hybrid.kv`, declared where the kv target exists.
-        private static let keyValueAPI: [String] = [
-            "  /**",
-            "   * The kv target's actions as methods: `Hybrid.kv.get({bucket, key})` is",
-            "   * `Hybrid.call(\"kv\", \"get\", {bucket, key})`, but answered from a read cache in JS while no",
-            "   * commit has reached the store since the item was read.",
-            "   */",
-            "  readonly kv: { [A in keyof HybridActions[\"kv\"]]: (...args: CallArguments<\"kv\", A>) => Promise<ResultOf<\"kv\", A>> } & {",
-            "    /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */",
-            "    cacheStats(): { hits: number; misses: number; entries: number; size: number; capacity: number };",
-            "    /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */",
-            "    setCacheCapacity(units: number): void;",
-            "  };",
-        ]
+        /// `<Property>Client`: the client's methods, one per action it names, then its members.
+        private static func clientInterface(_ client: Client, of target: Target) -> [String] {
+            let targetName = TypeScriptType.quoted(target.name)
+            var lines = TypeScriptType.docComment(["`Hybrid." + client.property + "`, the JS client of the " + target.name
+                                                   + " target (services/" + target.name + ".json)."], indent: "")
+            lines.append("export interface " + client.interfaceName + " {")
+            for method in client.methods {
+                let action = TypeScriptType.quoted(method)
+                let description = target.actions.first { $0.name == method }?.description ?? ""
+                lines += TypeScriptType.docComment(description.isEmpty ? [] : [description], indent: "  ")
+                lines.append("  " + TypeScriptType.propertyKey(method) + "(...args: CallArguments<" + targetName + ", " + action
+                    + ">): Promise<ResultOf<" + targetName + ", " + action + ">>;")
+            }
+            for member in client.members {
+                lines += TypeScriptType.docComment(member.description.isEmpty ? [] : [member.description], indent: "  ")
+                lines.append("  readonly " + TypeScriptType.propertyKey(member.name) + ": " + member.type + ";")
+            }
+            lines.append("}")
+            return lines
+        }
+
+        /// `readonly <property>: <Property>Client;` in `HybridAPI`, for a target with a client.
+        private static func clientProperty(of target: Target) -> [String] {
+            guard let client = target.client else { return [] }
+            return TypeScriptType.docComment(client.description.isEmpty ? [] : [client.description], indent: "  ")
+                + ["  readonly " + TypeScriptType.propertyKey(client.property) + ": " + client.interfaceName + ";"]
+        }
 
         private static let apiEnd: [String] = [
             "  /** The class of the errors calls reject with, for `instanceof`. */",

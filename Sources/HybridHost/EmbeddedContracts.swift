@@ -318,6 +318,21 @@ enum EmbeddedContracts {
   "target": "kv",
   "version": "1.0.0",
   "description": "A key-value store on SQLite (the extended YTKKeyValueStore design): buckets stop key clashes, metadata rides beside the value, items may expire, buckets may declare index columns for structured queries, and decoded values are cached in memory (bounded LRU, invalidated by commits). One file per app: .kv.sqlite in the data directory.",
+  "client": {
+    "property": "kv",
+    "description": "The kv target's actions as methods (js/runtime/kv.js): `Hybrid.kv.get({bucket, key})` is `Hybrid.call(\"kv\", \"get\", {bucket, key})`, but answered from a read cache in JS while no commit has reached the store since the item was read.",
+    "methods": ["set", "setMany", "get", "getMany", "delete", "keys", "defineIndex", "query"],
+    "members": {
+      "cacheStats": {
+        "description": "Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON).",
+        "type": "() => { hits: number; misses: number; entries: number; size: number; capacity: number }"
+      },
+      "setCacheCapacity": {
+        "description": "Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off.",
+        "type": "(units: number) => void"
+      }
+    }
+  },
   "actions": {
     "set": {
       "description": "Stores a value under bucket + key in a transaction of its own, replacing any earlier one (createdAt is kept). An oversized value is E_BAD_PARAMS at /value. The bucket's index columns, if declared, are filled from the value and metadata.",
@@ -2196,6 +2211,48 @@ enum EmbeddedContracts {
   "target": "view",
   "version": "1.0.0",
   "description": "JSON-described views rendered as text in the terminal: a node tree laid out with flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide. Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS client (Hybrid.view.run).",
+  "client": {
+    "property": "view",
+    "description": "Mounts views and runs their events (js/runtime/view.js): `Hybrid.view.run(handlers, {tree, data})` long-polls view.nextEvent and calls the handler each press names, looked up by name at the moment of the press. The other members wrap one action each.",
+    "members": {
+      "run": {
+        "description": "Mounts options.tree with options.data (when given) and runs its events: each press calls the handler its on.press names, as handler(event, view). done resolves when the user quits (q), the view is unmounted, or stop() is called.",
+        "type": "(handlers: object, options?: ViewRunOptions) => Promise<ViewController>"
+      },
+      "mount": {
+        "description": "view.mount: shows tree with data (default {}).",
+        "type": "(tree: ParamsOf<\"view\", \"mount\">[\"tree\"], data?: unknown, options?: ViewMountOptions) => Promise<ResultOf<\"view\", \"mount\">>"
+      },
+      "update": {
+        "description": "view.update with new data, whole.",
+        "type": "(data: unknown) => Promise<ResultOf<\"view\", \"update\">>"
+      },
+      "patch": {
+        "description": "view.update with RFC 6902 operations on the current data.",
+        "type": "(operations: NonNullable<ParamsOf<\"view\", \"update\">[\"patch\"]>) => Promise<ResultOf<\"view\", \"update\">>"
+      },
+      "frame": {
+        "description": "view.frame: the frame on screen.",
+        "type": "() => Promise<ResultOf<\"view\", \"frame\">>"
+      },
+      "unmount": {
+        "description": "view.unmount.",
+        "type": "() => Promise<ResultOf<\"view\", \"unmount\">>"
+      },
+      "nextEvent": {
+        "description": "view.nextEvent: the next event, a long-poll that a timeout or a signal ends.",
+        "type": "(options?: CallOptions) => Promise<ResultOf<\"view\", \"nextEvent\">>"
+      },
+      "press": {
+        "description": "view.simulate: a press on the node with this id.",
+        "type": "(id: string) => Promise<ResultOf<\"view\", \"simulate\">>"
+      },
+      "key": {
+        "description": "view.simulate: a key, as if typed.",
+        "type": "(name: NonNullable<ParamsOf<\"view\", \"simulate\">[\"key\"]>) => Promise<ResultOf<\"view\", \"simulate\">>"
+      }
+    }
+  },
   "actions": {
     "mount": {
       "description": "Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border), applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are terminals, else prints plain text frames.",

@@ -109,4 +109,54 @@ struct ContractTests {
         // The described target stands for the contract: its actions' references resolve in it.
         #expect(try SchemaValidator(document: target, at: "/actions/save/params").isValid(["root": ["title": "a"]]))
     }
+
+    // MARK: The client section
+
+    static func withClient(_ client: String) -> String {
+        outline.replacingOccurrences(of: #""description": "Nested notes.","#, with: #""description": "Nested notes.", "client": "# + client + ",")
+    }
+
+    @Test("a client section names a property, actions as methods and typed members")
+    func client() throws {
+        let contract = try Self.contract(Self.withClient(#"""
+            {"property": "outline", "description": "Outlines as methods.", "methods": ["save"],
+             "members": {"depth": {"description": "How deep.", "type": "(node: OutlineNode) => number"}}}
+            """#))
+        let client = try #require(contract.client)
+        #expect(client.property == "outline" && client.description == "Outlines as methods.")
+        #expect(client.methods == ["save"])
+        #expect(client.members.map(\.name) == ["depth"] && client.members[0].type == "(node: OutlineNode) => number")
+        #expect(try Self.contract().client == nil)
+    }
+
+    @Test("a client section that does not fit the contract is refused, naming the field", arguments: [
+        (#"[]"#, "client: expected an object"),
+        (#"{"methods": []}"#, "client.property: expected the client's name on Hybrid, a JavaScript identifier"),
+        (#"{"property": "out-line"}"#, "client.property: expected the client's name on Hybrid, a JavaScript identifier"),
+        (#"{"property": "call"}"#, "client.property: expected a name Hybrid does not already have (not HybridError, args, call, subscribe, targets)"),
+        (#"{"property": "outline", "methods": ["save", "load"]}"#,
+         #"client.methods[1]: expected an action of this contract (count, save), got "load""#),
+        (#"{"property": "outline", "methods": ["save", "save"]}"#, #"client.methods[1]: expected each action once; "save" is listed twice"#),
+        (#"{"property": "outline", "methods": "save"}"#, "client.methods: expected an array of action names"),
+        (#"{"property": "outline", "methods": ["save"], "members": {"save": {"type": "() => void"}}}"#,
+         #"client.members.save: expected a name no method has; "save" is one of client.methods"#),
+        (#"{"property": "outline", "members": {"depth": {"description": "How deep."}}}"#,
+         #"client.members.depth.type: expected the member's TypeScript type, such as "(units: number) => void""#),
+        (#"{"property": "outline", "members": {"depth": {"type": " "}}}"#,
+         #"client.members.depth.type: expected the member's TypeScript type, such as "(units: number) => void""#),
+        (#"{"property": "outline", "actions": ["save"]}"#, "client.actions: expected nothing: a client has property, description, methods and members"),
+    ])
+    func badClient(client: String, message: String) {
+        #expect(throws: ContractError(message: "outline.json: " + message)) { try Self.contract(Self.withClient(client)) }
+    }
+
+    @Test("two contracts whose clients take one name on Hybrid are a conflict")
+    func clientConflict() throws {
+        let first = try Self.contract(Self.withClient(#"{"property": "notes"}"#))
+        let second = try Contract(text: Self.withClient(#"{"property": "notes"}"#).replacingOccurrences(of: #""target": "outline""#, with: #""target": "jots""#),
+                                  file: "jots.json")
+        #expect(Contract.clientConflicts(["outline": first, "jots": second])
+            == [#"client "notes" is declared by services/jots.json and services/outline.json"#])
+        #expect(Contract.clientConflicts(["outline": first, "plain": try Self.contract()]).isEmpty)
+    }
 }

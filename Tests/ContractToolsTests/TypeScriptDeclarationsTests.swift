@@ -186,7 +186,8 @@ struct TypeScriptDeclarationsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-dts-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try TypeScriptDeclarations.generate(contracts: contracts)
+        let declared = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("js/types/declared.d.ts.in"), encoding: .utf8)
+        try TypeScriptDeclarations.generate(contracts: contracts, declared: declared)
             .write(to: directory.appendingPathComponent("hybrid.d.ts"), atomically: true, encoding: .utf8)
         // Each @ts-expect-error fails the check if the line after it is not an error.
         try #"""
@@ -209,6 +210,16 @@ struct TypeScriptDeclarationsTests {
               const hits: number = Hybrid.kv.cacheStats().hits;
               // @ts-expect-error: get needs a key
               await Hybrid.kv.get({ bucket: "feed" });
+              const first: string | undefined = Hybrid.args[0];
+              const view = await Hybrid.view.run({}, { tree: { type: "text", text: "hi" }, output: "none" });
+              const reason: "quit" | "stopped" | "error" = (await view.done).reason;
+              const cells: number = (await Hybrid.view.frame()).width;
+              // @ts-expect-error: a node needs a type
+              await Hybrid.view.mount({ text: "hi" });
+              // @ts-expect-error: no such key
+              await view.key("escape");
+              // @ts-expect-error: args are read-only
+              Hybrid.args.push("x");
               // @ts-expect-error: save's params are required
               await Hybrid.call("notes", "save");
               // @ts-expect-error: color is "red" or "green"
@@ -221,7 +232,7 @@ struct TypeScriptDeclarationsTests {
               const wrong: string = saved.id;
               // @ts-expect-error: save's params are required
               Hybrid.subscribe("notes", "save", undefined, () => {});
-              void [id, title, span, params, result, granted, wrong, entry, hits];
+              void [id, title, span, params, result, granted, wrong, entry, hits, first, reason, cells];
             }
 
             """#.write(to: directory.appendingPathComponent("uses.ts"), atomically: true, encoding: .utf8)

@@ -399,6 +399,60 @@ export interface KvEntry {
   metadata: KvMetadata;
 }
 
+/** `Hybrid.kv`, the JS client of the kv target (services/kv.json). */
+export interface KvClient {
+  /**
+   * Stores a value under bucket + key in a transaction of its own, replacing any earlier one
+   * (createdAt is kept). An oversized value is E_BAD_PARAMS at /value. The bucket's index columns,
+   * if declared, are filled from the value and metadata.
+   */
+  set(...args: CallArguments<"kv", "set">): Promise<ResultOf<"kv", "set">>;
+  /**
+   * Stores many items in one transaction: all or none. Each item takes the call's bucket unless it
+   * names its own.
+   */
+  setMany(...args: CallArguments<"kv", "setMany">): Promise<ResultOf<"kv", "setMany">>;
+  /**
+   * The item, or null when there is none or it has expired. Served from an in-memory LRU cache (64
+   * MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one
+   * primary-key read on a WAL reader). The cache keeps an item as the JSON text of its row, which
+   * JavaScriptCore parses straight into the answer (a value stored as bytes, or written by another
+   * serializer, is kept decoded). Hybrid.kv.get({bucket, key}) answers the same from a second cache
+   * in JS, dropped whenever the store commits, so that a hit does not cross the bridge.
+   */
+  get(...args: CallArguments<"kv", "get">): Promise<ResultOf<"kv", "get">>;
+  /**
+   * Several items at once, each as get answers it (its entry, or null), in the order asked: one
+   * bridge crossing and one pass over the cache and the store for all of them. Hybrid.kv.get sends
+   * the misses of one turn of the event loop (the gets issued before it next awaits) as one
+   * getMany.
+   */
+  getMany(...args: CallArguments<"kv", "getMany">): Promise<ResultOf<"kv", "getMany">>;
+  /** Deletes the item. */
+  delete(...args: CallArguments<"kv", "delete">): Promise<ResultOf<"kv", "delete">>;
+  /** The bucket's live keys in ascending order, those starting with prefix when given. */
+  keys(...args: CallArguments<"kv", "keys">): Promise<ResultOf<"kv", "keys">>;
+  /**
+   * Declares the bucket's index columns (its index table), filled from each item: column NAME takes
+   * the value at `from`.NAME when `from` is a path ("value", "value.task", "metadata"), or at
+   * from[NAME] when `from` is an object {NAME: "value.due"}. A value missing or of the wrong type
+   * indexes as null. Existing items are indexed at once; declaring a different definition rebuilds
+   * the index; the same one changes nothing.
+   */
+  defineIndex(...args: CallArguments<"kv", "defineIndex">): Promise<ResultOf<"kv", "defineIndex">>;
+  /**
+   * The bucket's live items whose index columns match `where` (as storage.find's: {col: value},
+   * {col: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, $or, $and), ordered by index columns.
+   * E_BAD_PARAMS at /bucket when the bucket has no index, at /where/... for an unknown column or a
+   * wrong type.
+   */
+  query(...args: CallArguments<"kv", "query">): Promise<ResultOf<"kv", "query">>;
+  /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */
+  readonly cacheStats: () => { hits: number; misses: number; entries: number; size: number; capacity: number };
+  /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */
+  readonly setCacheCapacity: (units: number) => void;
+}
+
 // network 1.0.0 (services/network.json)
 
 export interface NetworkDownloadParams {
@@ -1327,6 +1381,32 @@ export interface ViewEvent {
   key?: string;
 }
 
+/** `Hybrid.view`, the JS client of the view target (services/view.json). */
+export interface ViewClient {
+  /**
+   * Mounts options.tree with options.data (when given) and runs its events: each press calls the
+   * handler its on.press names, as handler(event, view). done resolves when the user quits (q), the
+   * view is unmounted, or stop() is called.
+   */
+  readonly run: (handlers: object, options?: ViewRunOptions) => Promise<ViewController>;
+  /** view.mount: shows tree with data (default {}). */
+  readonly mount: (tree: ParamsOf<"view", "mount">["tree"], data?: unknown, options?: ViewMountOptions) => Promise<ResultOf<"view", "mount">>;
+  /** view.update with new data, whole. */
+  readonly update: (data: unknown) => Promise<ResultOf<"view", "update">>;
+  /** view.update with RFC 6902 operations on the current data. */
+  readonly patch: (operations: NonNullable<ParamsOf<"view", "update">["patch"]>) => Promise<ResultOf<"view", "update">>;
+  /** view.frame: the frame on screen. */
+  readonly frame: () => Promise<ResultOf<"view", "frame">>;
+  /** view.unmount. */
+  readonly unmount: () => Promise<ResultOf<"view", "unmount">>;
+  /** view.nextEvent: the next event, a long-poll that a timeout or a signal ends. */
+  readonly nextEvent: (options?: CallOptions) => Promise<ResultOf<"view", "nextEvent">>;
+  /** view.simulate: a press on the node with this id. */
+  readonly press: (id: string) => Promise<ResultOf<"view", "simulate">>;
+  /** view.simulate: a key, as if typed. */
+  readonly key: (name: NonNullable<ParamsOf<"view", "simulate">["key"]>) => Promise<ResultOf<"view", "simulate">>;
+}
+
 /** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */
 export interface HybridActions {
   /**
@@ -1671,16 +1751,17 @@ export interface HybridAPI {
   /** The contracts of every registered target, with whether this app may call it. */
   targets(): Promise<Record<string, TargetDescription>>;
   /**
-   * The kv target's actions as methods: `Hybrid.kv.get({bucket, key})` is
-   * `Hybrid.call("kv", "get", {bucket, key})`, but answered from a read cache in JS while no
-   * commit has reached the store since the item was read.
+   * The kv target's actions as methods (js/runtime/kv.js): `Hybrid.kv.get({bucket, key})` is
+   * `Hybrid.call("kv", "get", {bucket, key})`, but answered from a read cache in JS while no commit
+   * has reached the store since the item was read.
    */
-  readonly kv: { [A in keyof HybridActions["kv"]]: (...args: CallArguments<"kv", A>) => Promise<ResultOf<"kv", A>> } & {
-    /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */
-    cacheStats(): { hits: number; misses: number; entries: number; size: number; capacity: number };
-    /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */
-    setCacheCapacity(units: number): void;
-  };
+  readonly kv: KvClient;
+  /**
+   * Mounts views and runs their events (js/runtime/view.js): `Hybrid.view.run(handlers, {tree,
+   * data})` long-polls view.nextEvent and calls the handler each press names, looked up by name at
+   * the moment of the press. The other members wrap one action each.
+   */
+  readonly view: ViewClient;
   /** The class of the errors calls reject with, for `instanceof`. */
   readonly HybridError: new (fields: {
     code: HybridErrorCode;
@@ -1690,6 +1771,45 @@ export interface HybridAPI {
     path?: string;
     details?: { reason?: string; [key: string]: unknown };
   }) => HybridError;
+}
+
+// Declared by hand in js/types/declared.d.ts.in, copied here as it is by `hybrid contracts dts`:
+// what the runtime gives JavaScript that no contract describes. Edit that file, then `make dts`.
+
+export interface HybridAPI {
+  /** What followed `--` on the command line (`hybrid run app -- a b`), or the `--arg`s of `hybrid test`. */
+  readonly args: readonly string[];
+}
+
+/** Where `Hybrid.view.mount` and `run` draw, and how large: view.mount's params beside tree and data. */
+export interface ViewMountOptions {
+  output?: ParamsOf<"view", "mount">["output"];
+  width?: number;
+  height?: number;
+}
+
+/** What `Hybrid.view.run` mounts, and who hears about a handler that fails. */
+export interface ViewRunOptions extends ViewMountOptions {
+  /** Mounted first when given; without it, run drives the view already mounted. */
+  tree?: ParamsOf<"view", "mount">["tree"];
+  data?: unknown;
+  /** Receives what a handler throws and why the run ended in error (default: console.error). */
+  onError?: (error: unknown) => void;
+}
+
+/** The running view `Hybrid.view.run` resolves with, also handed to every handler. */
+export interface ViewController {
+  update(data: unknown): Promise<ResultOf<"view", "update">>;
+  patch(operations: NonNullable<ParamsOf<"view", "update">["patch"]>): Promise<ResultOf<"view", "update">>;
+  frame(): Promise<ResultOf<"view", "frame">>;
+  press(id: string): Promise<ResultOf<"view", "simulate">>;
+  key(name: NonNullable<ParamsOf<"view", "simulate">["key"]>): Promise<ResultOf<"view", "simulate">>;
+  /** Resolves when the user quits (q), the view is unmounted, or stop() is called. */
+  readonly done: Promise<{ reason: "quit" | "stopped" | "error"; error?: unknown }>;
+  /** What view.mount answered, when run mounted a tree. */
+  readonly mounted: ResultOf<"view", "mount"> | undefined;
+  /** Ends the run and unmounts the view. */
+  stop(): Promise<void>;
 }
 
 declare global {

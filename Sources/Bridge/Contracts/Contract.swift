@@ -13,6 +13,31 @@ public struct Contract: Sendable {
         public let errors: [BridgeErrorCode]
     }
 
+    /// The JS object the runtime installs for a target, `Hybrid.<property>` (such as `Hybrid.kv`,
+    /// from `js/runtime/kv.js`): the contract declares it, so that the TypeScript declarations
+    /// describe it without knowing any target by name.
+    public struct Client: Sendable {
+        /// One member of the client beside its action methods, typed in TypeScript.
+        public struct Member: Sendable {
+            public let name: String
+            public let description: String
+            /// A TypeScript type, such as `(units: number) => void`.
+            public let type: String
+        }
+
+        /// The name of the client on `Hybrid`.
+        public let property: String
+        public let description: String
+        /// Actions of the contract that the client has as methods, taking the params and options
+        /// `Hybrid.call` takes and answering what it answers.
+        public let methods: [String]
+        /// Everything else the client has, in the contract's order.
+        public let members: [Member]
+
+        /// What `js/runtime/bridge.js` puts on `Hybrid` itself: no client may take these names.
+        public static let reservedProperties: Set<String> = ["call", "subscribe", "targets", "HybridError", "args"]
+    }
+
     /// Which of an action's schemas: its params or its result.
     public enum Schema: String, Sendable {
         case params, result
@@ -24,6 +49,7 @@ public struct Contract: Sendable {
     public let actions: [String: Action]
     /// Schemas every action's params and result may refer to as `{"$ref": "#/$defs/<name>"}`.
     public let definitions: [String: JSONValue]
+    public let client: Client?
     /// The contract as written, for `describe` and the TypeScript declarations.
     public let json: JSONValue
 
@@ -70,7 +96,71 @@ public struct Contract: Sendable {
         self.description = root["description"]?.stringValue ?? ""
         self.actions = parsed
         self.definitions = definitions
+        if let client = root["client"] {
+            self.client = try Self.client(client, actions: actions.keys, fail: fail)
+        } else {
+            self.client = nil
+        }
         self.json = json
+    }
+
+    private static func client(_ value: JSONValue, actions: [String], fail: (String, String) -> ContractError) throws(ContractError) -> Client {
+        guard case .object(let client) = value else { throw fail("client", "an object") }
+        guard let property = client["property"]?.stringValue, isIdentifier(property) else {
+            throw fail("client.property", "the client's name on Hybrid, a JavaScript identifier")
+        }
+        guard !Client.reservedProperties.contains(property) else {
+            throw fail("client.property", "a name Hybrid does not already have (not \(Client.reservedProperties.sorted().joined(separator: ", ")))")
+        }
+        guard client["description"].map({ $0.stringValue != nil }) ?? true else { throw fail("client.description", "a string") }
+        var methods: [String] = []
+        if let value = client["methods"] {
+            guard case .array(let names) = value else { throw fail("client.methods", "an array of action names") }
+            for (index, name) in names.enumerated() {
+                guard let name = name.stringValue, actions.contains(name) else {
+                    throw fail("client.methods[\(index)]", "an action of this contract (\(actions.sorted().joined(separator: ", "))), got \(name)")
+                }
+                guard !methods.contains(name) else { throw fail("client.methods[\(index)]", "each action once; \(JSONValue.string(name)) is listed twice") }
+                methods.append(name)
+            }
+        }
+        var members: [Client.Member] = []
+        if let value = client["members"] {
+            guard case .object(let entries) = value else { throw fail("client.members", "an object of members by name") }
+            for (name, member) in entries {
+                let field = "client.members.\(name)"
+                guard isIdentifier(name) else { throw fail(field, "a member named by a JavaScript identifier") }
+                guard !methods.contains(name) else { throw fail(field, "a name no method has; \(JSONValue.string(name)) is one of client.methods") }
+                guard case .string(let type)? = member["type"], !type.allSatisfy(\.isWhitespace) else {
+                    throw fail("\(field).type", "the member's TypeScript type, such as \"(units: number) => void\"")
+                }
+                guard member["description"].map({ $0.stringValue != nil }) ?? true else { throw fail("\(field).description", "a string") }
+                members.append(Client.Member(name: name, description: member["description"]?.stringValue ?? "", type: type))
+            }
+        }
+        for (key, _) in client where !["property", "description", "methods", "members"].contains(key) {
+            throw fail("client.\(key)", "nothing: a client has property, description, methods and members")
+        }
+        return Client(property: property, description: client["description"]?.stringValue ?? "", methods: methods, members: members)
+    }
+
+    /// Whether `name` can follow `Hybrid.` as it is (ASCII letters, digits, `_` and `$`).
+    private static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "$" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+
+    /// What no single contract shows: two contracts whose clients take one name on `Hybrid`.
+    public static func clientConflicts(_ contracts: [String: Contract]) -> [String] {
+        var owners: [String: [String]] = [:]
+        for (target, contract) in contracts {
+            if let client = contract.client { owners[client.property, default: []].append(target) }
+        }
+        return owners.keys.sorted().compactMap { property in
+            let targets = owners[property]!.sorted()
+            guard targets.count > 1 else { return nil }
+            return "client \(JSONValue.string(property)) is declared by " + targets.map { "services/\($0).json" }.joined(separator: " and ")
+        }
     }
 
     /// Compiles `action`'s params or result schema. Its `$ref`s resolve against this contract, so
