@@ -70,11 +70,13 @@ let package = Package(
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
+        .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "HybridHost", "JSON", "Patches", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "HybridHost", "JSON", "Patches", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +100,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "ContractToolsTests", dependencies: ["ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON", "SystemIO"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO"],
                     exclude: ["Fixtures"]),

@@ -2,11 +2,13 @@
 """The oracle for the bridge's schema validator: Python's jsonschema (draft 2020-12).
 
     scripts/schema-differential.py CORPUS
-        Reads a corpus [{"schema": S, "instances": [I, ...], "note"?: "..."}, ...] and prints, as
-        JSON on stdout, one list of verdicts per schema: [[true, false, ...], ...]. Formats are
-        annotations only, as the Swift validator treats them. Every schema is first checked
-        against the draft 2020-12 metaschema, so a malformed corpus entry fails loudly here rather
-        than as a disagreement in Swift.
+        Reads a corpus [{"schema": S, "instances": [I, ...], "note"?: "...", "at"?: P}, ...] and
+        prints, as JSON on stdout, one list of verdicts per schema: [[true, false, ...], ...].
+        With "at", S is a document that holds the schema at the JSON Pointer P, as a contract
+        holds an action's params at /actions/NAME/params, and the schema's $refs resolve against
+        that document. Formats are annotations only, as the Swift validator treats them. Every
+        schema is first checked against the draft 2020-12 metaschema, so a malformed corpus entry
+        fails loudly here rather than as a disagreement in Swift.
 
     scripts/schema-differential.py --regenerate CORPUS
         Replaces the corpus entries marked "generated": true with a fresh, seeded set (the same
@@ -19,9 +21,12 @@ Exit codes: 0 ok, 1 bad corpus, 2 jsonschema missing or bad usage.
 import json
 import random
 import sys
+import urllib.parse
 
 try:
     import jsonschema
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
 except ImportError:
     sys.stderr.write(
         "schema-differential: Python's jsonschema is not importable; run scripts/install-deps "
@@ -51,13 +56,35 @@ def check_numbers(value, where):
             check_numbers(item, f"{where}/{key}")
 
 
+# The name the document of an entry with "at" is registered under, for its $refs to resolve in.
+DOCUMENT_URI = "urn:hybridhost:document"
+
+
+def resolve_pointer(document, pointer):
+    value = document
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        value = value[int(token)] if isinstance(value, list) else value[token]
+    return value
+
+
+def validator_for(entry):
+    schema = entry["schema"]
+    if "at" not in entry:
+        jsonschema.Draft202012Validator.check_schema(schema)
+        return jsonschema.Draft202012Validator(schema)
+    jsonschema.Draft202012Validator.check_schema(resolve_pointer(schema, entry["at"]))
+    registry = Registry().with_resource(DOCUMENT_URI, Resource(contents=schema, specification=DRAFT202012))
+    reference = DOCUMENT_URI + "#" + urllib.parse.quote(entry["at"], safe="/~")
+    return jsonschema.Draft202012Validator({"$ref": reference}, registry=registry)
+
+
 def verdicts(corpus):
     results = []
     for n, entry in enumerate(corpus):
         schema = entry["schema"]
-        jsonschema.Draft202012Validator.check_schema(schema)
         check_numbers(schema, f"corpus[{n}].schema")
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = validator_for(entry)
         row = []
         for i, instance in enumerate(entry["instances"]):
             check_numbers(instance, f"corpus[{n}].instances[{i}]")

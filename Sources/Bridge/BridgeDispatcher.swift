@@ -313,7 +313,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return .failure(BridgeError.badParams("", "expected an object, got \(value.typeName)"))
         }
         if routes[index].paramsValidator == nil {
-            switch compile(route: index, \.params) {
+            switch compile(route: index, .params) {
             case .failure(let error): return .failure(error)
             case .success(let validator): routes[index].paramsValidator = validator
             }
@@ -329,7 +329,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         guard options.validatesResults else { return nil }
         let route = routes[index]
         if route.resultValidator == nil {
-            switch compile(route: index, \.result) {
+            switch compile(route: index, .result) {
             case .failure(let error): return error
             case .success(let validator): routes[index].resultValidator = validator
             }
@@ -339,13 +339,13 @@ public final class BridgeDispatcher: @unchecked Sendable {
         return .failed(reason: "contract", "\(route.target).\(route.action) broke its contract: \(at): \(violation.message)")
     }
 
-    private func compile(route index: Int, _ schema: KeyPath<Contract.Action, JSONValue>) -> Result<SchemaValidator, BridgeError> {
+    private func compile(route index: Int, _ schema: Contract.Schema) -> Result<SchemaValidator, BridgeError> {
         let route = routes[index]
-        guard let contract = contracts[route.target]?.actions[route.action] else {
+        guard let contract = contracts[route.target], contract.actions[route.action] != nil else {
             return .failure(.failed(reason: "no_contract", "\(route.target).\(route.action) has no contract in services/\(route.target).json"))
         }
         do {
-            return .success(try SchemaValidator(schema: contract[keyPath: schema]))
+            return .success(try contract.validator(schema, of: route.action))
         } catch {
             return .failure(.failed(reason: "contract", "services/\(route.target).json: \(route.action): \(error)"))
         }

@@ -30,12 +30,16 @@ public struct BridgeTarget: BridgeService {
                     "errors": .array(a.errors.map { .string($0.rawValue) }),
                 ]
             }
-            targets[name] = [
+            var target: JSONObject = [
                 "version": .string(contract.version),
                 "description": .string(contract.description),
                 "granted": .bool(grants.allows(target: name)),
                 "actions": .object(actions),
             ]
+            // Where the actions' `#/$defs/...` references resolve: this object stands for the
+            // contract, and keeps its definitions at the same place.
+            if let definitions = contract.json["$defs"] { target["$defs"] = definitions }
+            targets[name] = .object(target)
         }
         return ["targets": .object(targets)]
     }

@@ -29,36 +29,41 @@ enum EmbeddedContracts {
             "description": "Contracts by target name.",
             "additionalProperties": {"$ref": "#/$defs/target"}
           }
-        },
-        "$defs": {
-          "target": {
-            "type": "object",
-            "required": ["version", "description", "granted", "actions"],
-            "additionalProperties": false,
-            "properties": {
-              "version": {"type": "string", "description": "The contract's version."},
-              "description": {"type": "string", "description": "What the target is for."},
-              "granted": {"type": "boolean", "description": "Whether this app may call the target."},
-              "actions": {
-                "type": "object",
-                "description": "Actions by name.",
-                "additionalProperties": {
-                  "type": "object",
-                  "required": ["description", "params", "result", "errors"],
-                  "additionalProperties": false,
-                  "properties": {
-                    "description": {"type": "string", "description": "What the action does."},
-                    "params": {"description": "JSON Schema of the params."},
-                    "result": {"description": "JSON Schema of the result."},
-                    "errors": {"type": "array", "items": {"type": "string"}, "description": "Error codes the action may reject with."}
-                  }
-                }
-              }
-            }
-          }
         }
       },
       "errors": []
+    }
+  },
+  "$defs": {
+    "target": {
+      "type": "object",
+      "required": ["version", "description", "granted", "actions"],
+      "additionalProperties": false,
+      "properties": {
+        "version": {"type": "string", "description": "The contract's version."},
+        "description": {"type": "string", "description": "What the target is for."},
+        "granted": {"type": "boolean", "description": "Whether this app may call the target."},
+        "actions": {
+          "type": "object",
+          "description": "Actions by name.",
+          "additionalProperties": {
+            "type": "object",
+            "required": ["description", "params", "result", "errors"],
+            "additionalProperties": false,
+            "properties": {
+              "description": {"type": "string", "description": "What the action does."},
+              "params": {"description": "JSON Schema of the params."},
+              "result": {"description": "JSON Schema of the result."},
+              "errors": {"type": "array", "items": {"type": "string"}, "description": "Error codes the action may reject with."}
+            }
+          }
+        },
+        "$defs": {
+          "type": "object",
+          "description": "The contract's definitions, where its actions' {\"$ref\": \"#/$defs/name\"} resolve: this object stands for the contract.",
+          "additionalProperties": {"type": ["object", "boolean"]}
+        }
+      }
     }
   }
 }
@@ -308,40 +313,37 @@ enum EmbeddedContracts {
 }
 """#),
         // services/kv.json
-        (name: "kv", source: #"""
+        (name: "kv", source: ##"""
 {
   "target": "kv",
   "version": "1.0.0",
   "description": "A key-value store on SQLite (the extended YTKKeyValueStore design): buckets stop key clashes, metadata rides beside the value, items may expire, buckets may declare index columns for structured queries, and decoded values are cached in memory (bounded LRU, invalidated by commits). One file per app: .kv.sqlite in the data directory.",
+  "client": {
+    "property": "kv",
+    "description": "The kv target's actions as methods (js/runtime/kv.js): `Hybrid.kv.get({bucket, key})` is `Hybrid.call(\"kv\", \"get\", {bucket, key})`, but answered from a read cache in JS while no commit has reached the store since the item was read.",
+    "methods": ["set", "setMany", "get", "getMany", "delete", "keys", "defineIndex", "query"],
+    "members": {
+      "cacheStats": {
+        "description": "Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON).",
+        "type": "() => { hits: number; misses: number; entries: number; size: number; capacity: number }"
+      },
+      "setCacheCapacity": {
+        "description": "Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off.",
+        "type": "(units: number) => void"
+      }
+    }
+  },
   "actions": {
     "set": {
       "description": "Stores a value under bucket + key in a transaction of its own, replacing any earlier one (createdAt is kept). An oversized value is E_BAD_PARAMS at /value. The bucket's index columns, if declared, are filled from the value and metadata.",
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
-          "key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "description": "The key within its bucket."
-          },
-          "value": {
-            "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-          },
-          "metadata": {
-            "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-          },
-          "ttlSeconds": {
-            "type": "number",
-            "exclusiveMinimum": 0,
-            "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
-          }
+          "bucket": {"$ref": "#/$defs/bucket"},
+          "key": {"$ref": "#/$defs/key"},
+          "value": {"$ref": "#/$defs/value"},
+          "metadata": {"$ref": "#/$defs/metadata"},
+          "ttlSeconds": {"$ref": "#/$defs/ttlSeconds"}
         },
         "required": [
           "bucket",
@@ -386,12 +388,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "items": {
             "type": "array",
             "maxItems": 1000000,
@@ -399,29 +396,11 @@ enum EmbeddedContracts {
             "items": {
               "type": "object",
               "properties": {
-                "bucket": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 1000,
-                  "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-                },
-                "key": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 10000,
-                  "description": "The key within its bucket."
-                },
-                "value": {
-                  "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-                },
-                "metadata": {
-                  "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-                },
-                "ttlSeconds": {
-                  "type": "number",
-                  "exclusiveMinimum": 0,
-                  "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
-                }
+                "bucket": {"$ref": "#/$defs/bucket"},
+                "key": {"$ref": "#/$defs/key"},
+                "value": {"$ref": "#/$defs/value"},
+                "metadata": {"$ref": "#/$defs/metadata"},
+                "ttlSeconds": {"$ref": "#/$defs/ttlSeconds"}
               },
               "required": [
                 "key",
@@ -457,67 +436,13 @@ enum EmbeddedContracts {
     },
     "get": {
       "description": "The item, or null when there is none or it has expired. Served from an in-memory LRU cache (64 MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one primary-key read on a WAL reader). The cache keeps an item as the JSON text of its row, which JavaScriptCore parses straight into the answer (a value stored as bytes, or written by another serializer, is kept decoded). Hybrid.kv.get({bucket, key}) answers the same from a second cache in JS, dropped whenever the store commits, so that a hit does not cross the bridge.",
-      "params": {
-        "type": "object",
-        "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
-          "key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "description": "The key within its bucket."
-          }
-        },
-        "required": [
-          "bucket",
-          "key"
-        ],
-        "additionalProperties": false
-      },
+      "params": {"$ref": "#/$defs/itemKey"},
       "result": {
         "anyOf": [
           {
             "type": "null"
           },
-          {
-            "type": "object",
-            "properties": {
-              "createdAt": {
-                "type": "number",
-                "description": "When the key was first set, in milliseconds since the epoch."
-              },
-              "updatedAt": {
-                "type": "number",
-                "description": "When it was last set, in milliseconds since the epoch."
-              },
-              "expiresAt": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "description": "When it expires, in milliseconds since the epoch; null for never."
-              },
-              "value": {
-                "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-              },
-              "metadata": {
-                "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-              }
-            },
-            "required": [
-              "value",
-              "metadata",
-              "createdAt",
-              "updatedAt",
-              "expiresAt"
-            ],
-            "additionalProperties": false
-          }
+          {"$ref": "#/$defs/entry"}
         ],
         "description": "The item, or null."
       },
@@ -534,28 +459,7 @@ enum EmbeddedContracts {
           "items": {
             "type": "array",
             "maxItems": 10000,
-            "items": {
-              "type": "object",
-              "properties": {
-                "bucket": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 1000,
-                  "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-                },
-                "key": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 10000,
-                  "description": "The key within its bucket."
-                }
-              },
-              "required": [
-                "bucket",
-                "key"
-              ],
-              "additionalProperties": false
-            },
+            "items": {"$ref": "#/$defs/itemKey"},
             "description": "The items to read, each named by bucket and key, at most 10,000."
           }
         },
@@ -574,40 +478,7 @@ enum EmbeddedContracts {
                 {
                   "type": "null"
                 },
-                {
-                  "type": "object",
-                  "properties": {
-                    "createdAt": {
-                      "type": "number",
-                      "description": "When the key was first set, in milliseconds since the epoch."
-                    },
-                    "updatedAt": {
-                      "type": "number",
-                      "description": "When it was last set, in milliseconds since the epoch."
-                    },
-                    "expiresAt": {
-                      "type": [
-                        "number",
-                        "null"
-                      ],
-                      "description": "When it expires, in milliseconds since the epoch; null for never."
-                    },
-                    "value": {
-                      "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-                    },
-                    "metadata": {
-                      "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-                    }
-                  },
-                  "required": [
-                    "value",
-                    "metadata",
-                    "createdAt",
-                    "updatedAt",
-                    "expiresAt"
-                  ],
-                  "additionalProperties": false
-                }
+                {"$ref": "#/$defs/entry"}
               ]
             },
             "description": "One per item asked, in the same order: its entry, or null when there is none or it has expired."
@@ -625,28 +496,7 @@ enum EmbeddedContracts {
     },
     "delete": {
       "description": "Deletes the item.",
-      "params": {
-        "type": "object",
-        "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
-          "key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "description": "The key within its bucket."
-          }
-        },
-        "required": [
-          "bucket",
-          "key"
-        ],
-        "additionalProperties": false
-      },
+      "params": {"$ref": "#/$defs/itemKey"},
       "result": {
         "type": "object",
         "properties": {
@@ -670,12 +520,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "prefix": {
             "type": "string",
             "description": "Only keys starting with this."
@@ -717,12 +562,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "columns": {
             "type": "object",
             "additionalProperties": {
@@ -776,12 +616,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "bucket": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 1000,
-            "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
-          },
+          "bucket": {"$ref": "#/$defs/bucket"},
           "where": {
             "type": "object",
             "description": "A structured filter over the index columns."
@@ -823,12 +658,8 @@ enum EmbeddedContracts {
                 "key": {
                   "type": "string"
                 },
-                "value": {
-                  "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
-                },
-                "metadata": {
-                  "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
-                }
+                "value": {"$ref": "#/$defs/value"},
+                "metadata": {"$ref": "#/$defs/metadata"}
               },
               "required": [
                 "key",
@@ -849,11 +680,78 @@ enum EmbeddedContracts {
         "E_FAILED"
       ]
     }
+  },
+  "$defs": {
+    "bucket": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 1000,
+      "description": "The bucket: a namespace of keys, so that keys of different kinds never clash."
+    },
+    "key": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 10000,
+      "description": "The key within its bucket."
+    },
+    "value": {
+      "description": "Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB."
+    },
+    "metadata": {
+      "description": "Any JSON value kept beside the value (where it came from, when it was fetched...); null when none."
+    },
+    "ttlSeconds": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "description": "Seconds until the item expires: get then returns null, and keys and query skip it."
+    },
+    "itemKey": {
+      "type": "object",
+      "properties": {
+        "bucket": {"$ref": "#/$defs/bucket"},
+        "key": {"$ref": "#/$defs/key"}
+      },
+      "required": [
+        "bucket",
+        "key"
+      ],
+      "additionalProperties": false
+    },
+    "entry": {
+      "type": "object",
+      "properties": {
+        "createdAt": {
+          "type": "number",
+          "description": "When the key was first set, in milliseconds since the epoch."
+        },
+        "updatedAt": {
+          "type": "number",
+          "description": "When it was last set, in milliseconds since the epoch."
+        },
+        "expiresAt": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "description": "When it expires, in milliseconds since the epoch; null for never."
+        },
+        "value": {"$ref": "#/$defs/value"},
+        "metadata": {"$ref": "#/$defs/metadata"}
+      },
+      "required": [
+        "value",
+        "metadata",
+        "createdAt",
+        "updatedAt",
+        "expiresAt"
+      ],
+      "additionalProperties": false
+    }
   }
 }
-"""#),
+"""##),
         // services/network.json
-        (name: "network", source: #"""
+        (name: "network", source: ##"""
 {
   "target": "network",
   "version": "1.0.0",
@@ -864,50 +762,13 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "url": {
-            "type": "string",
-            "minLength": 1,
-            "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
-          },
-          "method": {
-            "type": "string",
-            "enum": [
-              "GET",
-              "POST",
-              "PUT",
-              "PATCH",
-              "DELETE",
-              "HEAD",
-              "OPTIONS"
-            ],
-            "description": "Default GET, or POST when a body is given."
-          },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Request headers by name. Values may not contain line breaks."
-          },
-          "timeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
-          },
-          "connectTimeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for establishing the connection."
-          },
-          "maxBytes": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
-          },
-          "followRedirects": {
-            "type": "boolean",
-            "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
-          },
+          "url": {"$ref": "#/$defs/url"},
+          "method": {"$ref": "#/$defs/method"},
+          "headers": {"$ref": "#/$defs/headers"},
+          "timeoutMs": {"$ref": "#/$defs/timeoutMs"},
+          "connectTimeoutMs": {"$ref": "#/$defs/connectTimeoutMs"},
+          "maxBytes": {"$ref": "#/$defs/maxBytes"},
+          "followRedirects": {"$ref": "#/$defs/followRedirects"},
           "body": {
             "type": "string",
             "description": "A text body, sent as UTF-8."
@@ -946,13 +807,7 @@ enum EmbeddedContracts {
             "type": "integer",
             "description": "The HTTP status of the final answer."
           },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
-          },
+          "headers": {"$ref": "#/$defs/responseHeaders"},
           "body": {
             "description": "The body, read as responseType says: a JSON value, a string, or a Uint8Array."
           },
@@ -960,29 +815,7 @@ enum EmbeddedContracts {
             "type": "string",
             "description": "The URL that answered, after redirects."
           },
-          "timing": {
-            "type": "object",
-            "properties": {
-              "totalMs": {
-                "type": "number",
-                "description": "From the first request to the last byte of the final answer, redirects included."
-              },
-              "connectMs": {
-                "type": "number",
-                "description": "Until the final hop's connection was ready; 0 for a reused connection."
-              },
-              "firstByteMs": {
-                "type": "number",
-                "description": "Until the final hop's first response byte."
-              }
-            },
-            "required": [
-              "totalMs",
-              "connectMs",
-              "firstByteMs"
-            ],
-            "additionalProperties": false
-          },
+          "timing": {"$ref": "#/$defs/timing"},
           "cache": {
             "type": "string",
             "enum": [
@@ -1015,50 +848,13 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "url": {
-            "type": "string",
-            "minLength": 1,
-            "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
-          },
-          "method": {
-            "type": "string",
-            "enum": [
-              "GET",
-              "POST",
-              "PUT",
-              "PATCH",
-              "DELETE",
-              "HEAD",
-              "OPTIONS"
-            ],
-            "description": "Default GET, or POST when a body is given."
-          },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Request headers by name. Values may not contain line breaks."
-          },
-          "timeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
-          },
-          "connectTimeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Limit for establishing the connection."
-          },
-          "maxBytes": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
-          },
-          "followRedirects": {
-            "type": "boolean",
-            "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
-          },
+          "url": {"$ref": "#/$defs/url"},
+          "method": {"$ref": "#/$defs/method"},
+          "headers": {"$ref": "#/$defs/headers"},
+          "timeoutMs": {"$ref": "#/$defs/timeoutMs"},
+          "connectTimeoutMs": {"$ref": "#/$defs/connectTimeoutMs"},
+          "maxBytes": {"$ref": "#/$defs/maxBytes"},
+          "followRedirects": {"$ref": "#/$defs/followRedirects"},
           "path": {
             "type": "string",
             "minLength": 1,
@@ -1098,40 +894,12 @@ enum EmbeddedContracts {
             "type": "integer",
             "description": "The body's size in bytes."
           },
-          "headers": {
-            "type": "object",
-            "additionalProperties": {
-              "type": "string"
-            },
-            "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
-          },
+          "headers": {"$ref": "#/$defs/responseHeaders"},
           "url": {
             "type": "string",
             "description": "The URL that answered, after redirects."
           },
-          "timing": {
-            "type": "object",
-            "properties": {
-              "totalMs": {
-                "type": "number",
-                "description": "From the first request to the last byte of the final answer, redirects included."
-              },
-              "connectMs": {
-                "type": "number",
-                "description": "Until the final hop's connection was ready; 0 for a reused connection."
-              },
-              "firstByteMs": {
-                "type": "number",
-                "description": "Until the final hop's first response byte."
-              }
-            },
-            "required": [
-              "totalMs",
-              "connectMs",
-              "firstByteMs"
-            ],
-            "additionalProperties": false
-          }
+          "timing": {"$ref": "#/$defs/timing"}
         },
         "required": [
           "requestId",
@@ -1232,9 +1000,85 @@ enum EmbeddedContracts {
         "E_CANCELLED"
       ]
     }
+  },
+  "$defs": {
+    "url": {
+      "type": "string",
+      "minLength": 1,
+      "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
+    },
+    "method": {
+      "type": "string",
+      "enum": [
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "HEAD",
+        "OPTIONS"
+      ],
+      "description": "Default GET, or POST when a body is given."
+    },
+    "headers": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "string"
+      },
+      "description": "Request headers by name. Values may not contain line breaks."
+    },
+    "timeoutMs": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The bridge's own per-call timeout (Hybrid.call options) also aborts the transfer."
+    },
+    "connectTimeoutMs": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Limit for establishing the connection."
+    },
+    "maxBytes": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
+    },
+    "followRedirects": {
+      "type": "boolean",
+      "description": "Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a redirect to an ungranted host is E_DENIED."
+    },
+    "responseHeaders": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "string"
+      },
+      "description": "Response headers, names lower-cased; repeated headers joined with \", \"."
+    },
+    "timing": {
+      "type": "object",
+      "properties": {
+        "totalMs": {
+          "type": "number",
+          "description": "From the first request to the last byte of the final answer, redirects included."
+        },
+        "connectMs": {
+          "type": "number",
+          "description": "Until the final hop's connection was ready; 0 for a reused connection."
+        },
+        "firstByteMs": {
+          "type": "number",
+          "description": "Until the final hop's first response byte."
+        }
+      },
+      "required": [
+        "totalMs",
+        "connectMs",
+        "firstByteMs"
+      ],
+      "additionalProperties": false
+    }
   }
 }
-"""#),
+"""##),
         // services/patch.json
         (name: "patch", source: #"""
 {
@@ -1326,7 +1170,7 @@ enum EmbeddedContracts {
 }
 """#),
         // services/storage.json
-        (name: "storage", source: #"""
+        (name: "storage", source: ##"""
 {
   "target": "storage",
   "version": "1.0.0",
@@ -1337,13 +1181,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "schema": {
             "type": "object",
             "description": "The schema: {version, tables: {NAME: {columns: {COL: \"TYPE [NOT NULL] [UNIQUE] [DEFAULT literal]\"}, primaryKey: COL or [COLS], indexes: [{columns, unique?, name?}]}}, migrations: {\"2\": [steps], ...}}. TYPE is TEXT, INTEGER, REAL, NUMERIC, BLOB, BOOLEAN (0/1, read back as true/false) or JSON (any value, stored as JSON text). `tables` describes the latest version: a new database is created from it; an older one runs each migration version node after its own version, each in its own transaction. Steps: {op: \"addColumn\", table, column, type}, {op: \"renameColumn\", table, from, to}, {op: \"dropColumn\", table, column}, {op: \"createTable\", table, definition: {columns, primaryKey?, indexes?}}, {op: \"dropTable\", table}, {op: \"createIndex\", table, columns, unique?, name?}, {op: \"dropIndex\", name}.",
@@ -1524,27 +1362,11 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
           "records": {
             "type": "array",
-            "items": {
-              "type": "object",
-              "description": "A record: column name → value. Names are checked against the table's schema.",
-              "additionalProperties": {
-                "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-              }
-            },
+            "items": {"$ref": "#/$defs/record"},
             "description": "The records to insert."
           }
         },
@@ -1579,28 +1401,12 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          },
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"},
           "set": {
-            "type": "object",
-            "description": "Column name → new value.",
-            "additionalProperties": {
-              "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-            }
+            "$ref": "#/$defs/record",
+            "description": "Column name → new value."
           }
         },
         "required": [
@@ -1634,22 +1440,9 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          }
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"}
         },
         "required": [
           "database",
@@ -1681,36 +1474,10 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          },
-          "orderBy": {
-            "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            ]
-          },
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"},
+          "orderBy": {"$ref": "#/$defs/orderBy"},
           "limit": {
             "type": "integer",
             "minimum": 0,
@@ -1721,14 +1488,7 @@ enum EmbeddedContracts {
             "minimum": 0,
             "description": "Skip this many records first."
           },
-          "columns": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-              "type": "string"
-            },
-            "description": "The columns to return (default: all)."
-          }
+          "columns": {"$ref": "#/$defs/columns"}
         },
         "required": [
           "database",
@@ -1763,22 +1523,9 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
-          "table": {
-            "type": "string",
-            "minLength": 1,
-            "description": "A table of the database's schema."
-          },
-          "where": {
-            "type": "object",
-            "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-          }
+          "database": {"$ref": "#/$defs/database"},
+          "table": {"$ref": "#/$defs/table"},
+          "where": {"$ref": "#/$defs/where"}
         },
         "required": [
           "database",
@@ -1810,13 +1557,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "ops": {
             "type": "array",
             "items": {
@@ -1836,46 +1577,14 @@ enum EmbeddedContracts {
                     "count"
                   ]
                 },
-                "table": {
-                  "type": "string",
-                  "minLength": 1,
-                  "description": "A table of the database's schema."
-                },
+                "table": {"$ref": "#/$defs/table"},
                 "records": {
                   "type": "array",
-                  "items": {
-                    "type": "object",
-                    "description": "A record: column name → value. Names are checked against the table's schema.",
-                    "additionalProperties": {
-                      "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-                    }
-                  }
+                  "items": {"$ref": "#/$defs/record"}
                 },
-                "where": {
-                  "type": "object",
-                  "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
-                },
-                "set": {
-                  "type": "object",
-                  "description": "A record: column name → value. Names are checked against the table's schema.",
-                  "additionalProperties": {
-                    "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
-                  }
-                },
-                "orderBy": {
-                  "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
-                  "anyOf": [
-                    {
-                      "type": "string"
-                    },
-                    {
-                      "type": "array",
-                      "items": {
-                        "type": "string"
-                      }
-                    }
-                  ]
-                },
+                "where": {"$ref": "#/$defs/where"},
+                "set": {"$ref": "#/$defs/record"},
+                "orderBy": {"$ref": "#/$defs/orderBy"},
                 "limit": {
                   "type": "integer",
                   "minimum": 0,
@@ -1886,14 +1595,7 @@ enum EmbeddedContracts {
                   "minimum": 0,
                   "description": "Skip this many records first."
                 },
-                "columns": {
-                  "type": "array",
-                  "minItems": 1,
-                  "items": {
-                    "type": "string"
-                  },
-                  "description": "The columns to return (default: all)."
-                }
+                "columns": {"$ref": "#/$defs/columns"}
               },
               "additionalProperties": false
             },
@@ -1934,13 +1636,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
-            "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "tables": {
             "type": "array",
             "items": {
@@ -2026,11 +1722,58 @@ enum EmbeddedContracts {
         "E_FAILED"
       ]
     }
+  },
+  "$defs": {
+    "database": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 100,
+      "pattern": "^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]*$",
+      "description": "The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and ., not starting with a dot; no path separators."
+    },
+    "table": {
+      "type": "string",
+      "minLength": 1,
+      "description": "A table of the database's schema."
+    },
+    "record": {
+      "type": "object",
+      "description": "A record: column name → value. Names are checked against the table's schema.",
+      "additionalProperties": {
+        "description": "A column value: null, a boolean, a number, a string, bytes (Uint8Array) for BLOB, or any JSON value for a JSON column. It must fit the column's type."
+      }
+    },
+    "where": {
+      "type": "object",
+      "description": "A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or: [{title: {like: \"%milk%\"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt."
+    },
+    "orderBy": {
+      "description": "A column name or an array of them; a leading - sorts descending: [\"-due\", \"title\"].",
+      "anyOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      ]
+    },
+    "columns": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "type": "string"
+      },
+      "description": "The columns to return (default: all)."
+    }
   }
 }
-"""#),
+"""##),
         // services/sync.json
-        (name: "sync", source: #"""
+        (name: "sync", source: ##"""
 {
   "target": "sync",
   "version": "1.0.0",
@@ -2041,12 +1784,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "server": {
             "type": "string",
             "minLength": 1,
@@ -2098,12 +1836,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          }
+          "database": {"$ref": "#/$defs/database"}
         },
         "required": [
           "database"
@@ -2161,111 +1894,14 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          }
+          "database": {"$ref": "#/$defs/database"}
         },
         "required": [
           "database"
         ],
         "additionalProperties": false
       },
-      "result": {
-        "type": "object",
-        "properties": {
-          "connected": {
-            "type": "boolean"
-          },
-          "server": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "deviceId": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "cursor": {
-            "type": "integer",
-            "description": "The server log position pulled up to."
-          },
-          "pending": {
-            "type": "integer",
-            "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
-          },
-          "sending": {
-            "type": "integer",
-            "description": "In a packet sent but not yet answered (sent again next run)."
-          },
-          "acknowledged": {
-            "type": "integer",
-            "description": "Two-way operations the server applied, waiting for the pull that brings them back."
-          },
-          "failed": {
-            "type": "array",
-            "description": "Operations the server refused, with its reason; sync.retry sends them again.",
-            "items": {
-              "type": "object",
-              "properties": {
-                "opId": {
-                  "type": "string"
-                },
-                "table": {
-                  "type": "string"
-                },
-                "dataId": {
-                  "type": "string"
-                },
-                "type": {
-                  "type": "string"
-                },
-                "error": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "opId",
-                "table",
-                "dataId",
-                "type",
-                "error"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "conflicts": {
-            "type": "integer",
-            "description": "Open conflicts waiting for sync.resolve."
-          },
-          "heldPackets": {
-            "type": "integer",
-            "description": "Packets the server holds until the one they depend on arrives."
-          },
-          "rejectedPackets": {
-            "type": "integer"
-          }
-        },
-        "required": [
-          "connected",
-          "server",
-          "deviceId",
-          "cursor",
-          "pending",
-          "sending",
-          "acknowledged",
-          "failed",
-          "conflicts",
-          "heldPackets",
-          "rejectedPackets"
-        ],
-        "additionalProperties": false
-      },
+      "result": {"$ref": "#/$defs/status"},
       "errors": [
         "E_BAD_PARAMS",
         "E_FAILED"
@@ -2276,12 +1912,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "opIds": {
             "type": "array",
             "items": {
@@ -2317,12 +1948,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          }
+          "database": {"$ref": "#/$defs/database"}
         },
         "required": [
           "database"
@@ -2383,12 +2009,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "conflictId": {
             "type": "string",
             "minLength": 1
@@ -2444,12 +2065,7 @@ enum EmbeddedContracts {
       "params": {
         "type": "object",
         "properties": {
-          "database": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
-          },
+          "database": {"$ref": "#/$defs/database"},
           "since": {
             "type": "integer",
             "minimum": 0
@@ -2471,99 +2087,7 @@ enum EmbeddedContracts {
           "seq": {
             "type": "integer"
           },
-          "status": {
-            "type": "object",
-            "properties": {
-              "connected": {
-                "type": "boolean"
-              },
-              "server": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "deviceId": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "cursor": {
-                "type": "integer",
-                "description": "The server log position pulled up to."
-              },
-              "pending": {
-                "type": "integer",
-                "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
-              },
-              "sending": {
-                "type": "integer",
-                "description": "In a packet sent but not yet answered (sent again next run)."
-              },
-              "acknowledged": {
-                "type": "integer",
-                "description": "Two-way operations the server applied, waiting for the pull that brings them back."
-              },
-              "failed": {
-                "type": "array",
-                "description": "Operations the server refused, with its reason; sync.retry sends them again.",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "opId": {
-                      "type": "string"
-                    },
-                    "table": {
-                      "type": "string"
-                    },
-                    "dataId": {
-                      "type": "string"
-                    },
-                    "type": {
-                      "type": "string"
-                    },
-                    "error": {
-                      "type": "string"
-                    }
-                  },
-                  "required": [
-                    "opId",
-                    "table",
-                    "dataId",
-                    "type",
-                    "error"
-                  ],
-                  "additionalProperties": false
-                }
-              },
-              "conflicts": {
-                "type": "integer",
-                "description": "Open conflicts waiting for sync.resolve."
-              },
-              "heldPackets": {
-                "type": "integer",
-                "description": "Packets the server holds until the one they depend on arrives."
-              },
-              "rejectedPackets": {
-                "type": "integer"
-              }
-            },
-            "required": [
-              "connected",
-              "server",
-              "deviceId",
-              "cursor",
-              "pending",
-              "sending",
-              "acknowledged",
-              "failed",
-              "conflicts",
-              "heldPackets",
-              "rejectedPackets"
-            ],
-            "additionalProperties": false
-          }
+          "status": {"$ref": "#/$defs/status"}
         },
         "required": [
           "seq",
@@ -2577,15 +2101,158 @@ enum EmbeddedContracts {
         "E_CANCELLED"
       ]
     }
+  },
+  "$defs": {
+    "database": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 100,
+      "description": "The database (as storage.open named it); it must have at least one table with sync: {mode}."
+    },
+    "status": {
+      "type": "object",
+      "properties": {
+        "connected": {
+          "type": "boolean"
+        },
+        "server": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "deviceId": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "cursor": {
+          "type": "integer",
+          "description": "The server log position pulled up to."
+        },
+        "pending": {
+          "type": "integer",
+          "description": "Local operations (two-way) or DirtyList entries (one-way) not yet sent."
+        },
+        "sending": {
+          "type": "integer",
+          "description": "In a packet sent but not yet answered (sent again next run)."
+        },
+        "acknowledged": {
+          "type": "integer",
+          "description": "Two-way operations the server applied, waiting for the pull that brings them back."
+        },
+        "failed": {
+          "type": "array",
+          "description": "Operations the server refused, with its reason; sync.retry sends them again.",
+          "items": {
+            "type": "object",
+            "properties": {
+              "opId": {
+                "type": "string"
+              },
+              "table": {
+                "type": "string"
+              },
+              "dataId": {
+                "type": "string"
+              },
+              "type": {
+                "type": "string"
+              },
+              "error": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "opId",
+              "table",
+              "dataId",
+              "type",
+              "error"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "conflicts": {
+          "type": "integer",
+          "description": "Open conflicts waiting for sync.resolve."
+        },
+        "heldPackets": {
+          "type": "integer",
+          "description": "Packets the server holds until the one they depend on arrives."
+        },
+        "rejectedPackets": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "connected",
+        "server",
+        "deviceId",
+        "cursor",
+        "pending",
+        "sending",
+        "acknowledged",
+        "failed",
+        "conflicts",
+        "heldPackets",
+        "rejectedPackets"
+      ],
+      "additionalProperties": false
+    }
   }
 }
-"""#),
+"""##),
         // services/view.json
         (name: "view", source: ##"""
 {
   "target": "view",
   "version": "1.0.0",
   "description": "JSON-described views rendered as text in the terminal: a node tree laid out with flexbox semantics on terminal cells, East Asian wide characters and emoji two cells wide. Updates redraw only changed cells. Only JavaScript initiates: events (button presses, quit) are the answers to view.nextEvent, a long-poll; handlers are JS function names dispatched by the JS client (Hybrid.view.run).",
+  "client": {
+    "property": "view",
+    "description": "Mounts views and runs their events (js/runtime/view.js): `Hybrid.view.run(handlers, {tree, data})` long-polls view.nextEvent and calls the handler each press names, looked up by name at the moment of the press. The other members wrap one action each.",
+    "members": {
+      "run": {
+        "description": "Mounts options.tree with options.data (when given) and runs its events: each press calls the handler its on.press names, as handler(event, view). done resolves when the user quits (q), the view is unmounted, or stop() is called.",
+        "type": "(handlers: object, options?: ViewRunOptions) => Promise<ViewController>"
+      },
+      "mount": {
+        "description": "view.mount: shows tree with data (default {}).",
+        "type": "(tree: ParamsOf<\"view\", \"mount\">[\"tree\"], data?: unknown, options?: ViewMountOptions) => Promise<ResultOf<\"view\", \"mount\">>"
+      },
+      "update": {
+        "description": "view.update with new data, whole.",
+        "type": "(data: unknown) => Promise<ResultOf<\"view\", \"update\">>"
+      },
+      "patch": {
+        "description": "view.update with RFC 6902 operations on the current data.",
+        "type": "(operations: NonNullable<ParamsOf<\"view\", \"update\">[\"patch\"]>) => Promise<ResultOf<\"view\", \"update\">>"
+      },
+      "frame": {
+        "description": "view.frame: the frame on screen.",
+        "type": "() => Promise<ResultOf<\"view\", \"frame\">>"
+      },
+      "unmount": {
+        "description": "view.unmount.",
+        "type": "() => Promise<ResultOf<\"view\", \"unmount\">>"
+      },
+      "nextEvent": {
+        "description": "view.nextEvent: the next event, a long-poll that a timeout or a signal ends.",
+        "type": "(options?: CallOptions) => Promise<ResultOf<\"view\", \"nextEvent\">>"
+      },
+      "press": {
+        "description": "view.simulate: a press on the node with this id.",
+        "type": "(id: string) => Promise<ResultOf<\"view\", \"simulate\">>"
+      },
+      "key": {
+        "description": "view.simulate: a key, as if typed.",
+        "type": "(name: NonNullable<ParamsOf<\"view\", \"simulate\">[\"key\"]>) => Promise<ResultOf<\"view\", \"simulate\">>"
+      }
+    }
+  },
   "actions": {
     "mount": {
       "description": "Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border), applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are terminals, else prints plain text frames.",
@@ -2595,447 +2262,8 @@ enum EmbeddedContracts {
         "required": [
           "tree"
         ],
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
-          }
-        },
         "properties": {
-          "tree": {
-            "$ref": "#/$defs/node"
-          },
+          "tree": {"$ref": "#/$defs/node"},
           "data": {
             "description": "What the tree's ${path} templates read (default {})."
           },
@@ -3172,452 +2400,13 @@ enum EmbeddedContracts {
           },
           "dirty": {
             "type": "array",
-            "items": {
-              "$ref": "#/$defs/rect"
-            },
+            "items": {"$ref": "#/$defs/rect"},
             "description": "Areas repainted."
           },
           "bytes": {
             "type": "integer",
             "minimum": 0,
             "description": "Bytes written to the output (0 with output none)."
-          }
-        },
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
           }
         }
       },
@@ -3632,446 +2421,7 @@ enum EmbeddedContracts {
         "type": "object",
         "additionalProperties": false
       },
-      "result": {
-        "$ref": "#/$defs/event",
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
-          }
-        }
-      },
+      "result": {"$ref": "#/$defs/event"},
       "errors": [
         "E_CANCELLED",
         "E_TIMEOUT"
@@ -4120,450 +2470,11 @@ enum EmbeddedContracts {
           "event": {
             "description": "The event, or null when the key caused none (Tab moves focus).",
             "anyOf": [
-              {
-                "$ref": "#/$defs/event"
-              },
+              {"$ref": "#/$defs/event"},
               {
                 "type": "null"
               }
             ]
-          }
-        },
-        "$defs": {
-          "node": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
-            "properties": {
-              "type": {
-                "type": "string",
-                "description": "stack, box, text, button, list, divider, spacer or input."
-              },
-              "id": {
-                "type": "string",
-                "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
-              },
-              "style": {
-                "$ref": "#/$defs/style"
-              },
-              "text": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
-              },
-              "value": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's value (same as text)."
-              },
-              "placeholder": {
-                "type": [
-                  "string",
-                  "number",
-                  "boolean"
-                ],
-                "description": "An input's text while its value is empty."
-              },
-              "children": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/node"
-                },
-                "description": "A stack's or box's children."
-              },
-              "on": {
-                "type": "object",
-                "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
-                "properties": {
-                  "press": {
-                    "type": "string"
-                  },
-                  "change": {
-                    "type": "string"
-                  },
-                  "submit": {
-                    "type": "string"
-                  }
-                },
-                "additionalProperties": false
-              },
-              "items": {
-                "type": "string",
-                "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
-              },
-              "template": {
-                "$ref": "#/$defs/node"
-              },
-              "key": {
-                "type": "string",
-                "description": "A list's item field that identifies an item across updates (such as \"id\")."
-              },
-              "fallback": {
-                "$ref": "#/$defs/node"
-              },
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Shorthand for style.direction on a stack, list or box."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Shorthand for style.gap."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Shorthand for style.align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Shorthand for style.justify."
-              }
-            }
-          },
-          "style": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "Layout (flexbox on terminal cells) and paint.",
-            "properties": {
-              "direction": {
-                "enum": [
-                  "row",
-                  "column"
-                ],
-                "description": "Main axis of a stack, box or list (default column)."
-              },
-              "gap": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Cells between children on the main axis."
-              },
-              "align": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "Children on the cross axis (default stretch)."
-              },
-              "alignSelf": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "stretch"
-                ],
-                "description": "This node on its parent's cross axis, overriding the parent's align."
-              },
-              "justify": {
-                "enum": [
-                  "start",
-                  "center",
-                  "end",
-                  "space-between",
-                  "space-around",
-                  "space-evenly"
-                ],
-                "description": "Children on the main axis when space is left."
-              },
-              "grow": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the free space on the parent's main axis (default 0)."
-              },
-              "shrink": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 10000,
-                "description": "Share of the overflow taken away, weighted by basis (default 1)."
-              },
-              "basis": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "width": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "height": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxWidth": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "minHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "maxHeight": {
-                "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
-                  }
-                ]
-              },
-              "padding": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "margin": {
-                "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 10000
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 10000
-                    },
-                    "minItems": 2,
-                    "maxItems": 4
-                  }
-                ]
-              },
-              "border": {
-                "enum": [
-                  "none",
-                  "single",
-                  "double",
-                  "rounded",
-                  "heavy"
-                ],
-                "description": "A box's border (one cell each side)."
-              },
-              "borderColor": {
-                "$ref": "#/$defs/color"
-              },
-              "background": {
-                "$ref": "#/$defs/color"
-              },
-              "color": {
-                "$ref": "#/$defs/color"
-              },
-              "bold": {
-                "type": "boolean",
-                "description": "Bold text."
-              },
-              "italic": {
-                "type": "boolean",
-                "description": "Italic text."
-              },
-              "underline": {
-                "type": "boolean",
-                "description": "Underlined text."
-              },
-              "dim": {
-                "type": "boolean",
-                "description": "Faint text."
-              },
-              "inverse": {
-                "type": "boolean",
-                "description": "Swapped foreground and background."
-              },
-              "overflow": {
-                "enum": [
-                  "wrap",
-                  "truncate"
-                ],
-                "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
-              }
-            }
-          },
-          "color": {
-            "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
-            "anyOf": [
-              {
-                "type": "string"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 255
-              }
-            ]
-          },
-          "rect": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "x",
-              "y",
-              "width",
-              "height"
-            ],
-            "description": "An area of the canvas, in cells.",
-            "properties": {
-              "x": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Column of its left edge."
-              },
-              "y": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Row of its top edge."
-              },
-              "width": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Columns."
-              },
-              "height": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rows."
-              }
-            }
-          },
-          "event": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "type"
-            ],
-            "description": "What the user did.",
-            "properties": {
-              "type": {
-                "enum": [
-                  "press",
-                  "quit"
-                ],
-                "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
-              },
-              "id": {
-                "type": "string",
-                "description": "The pressed node's id."
-              },
-              "handler": {
-                "type": "string",
-                "description": "The JS handler its on.press names."
-              },
-              "key": {
-                "type": "string",
-                "description": "The key of the list item the node is in (its index when the list has no key)."
-              }
-            }
           }
         }
       },
@@ -4633,6 +2544,429 @@ enum EmbeddedContracts {
         "description": "Nothing."
       },
       "errors": []
+    }
+  },
+  "$defs": {
+    "node": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "type"
+      ],
+      "description": "A view node. Unknown types are refused unless the node has a fallback node, which is shown instead.",
+      "properties": {
+        "type": {
+          "type": "string",
+          "description": "stack, box, text, button, list, divider, spacer or input."
+        },
+        "id": {
+          "type": "string",
+          "description": "Names the node in events and view.simulate; may hold templates (\"done-${id}\")."
+        },
+        "style": {"$ref": "#/$defs/style"},
+        "text": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "Text with ${path} templates resolved against the data (inside a list, against the item first)."
+        },
+        "value": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "An input's value (same as text)."
+        },
+        "placeholder": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "An input's text while its value is empty."
+        },
+        "children": {
+          "type": "array",
+          "items": {"$ref": "#/$defs/node"},
+          "description": "A stack's or box's children."
+        },
+        "on": {
+          "type": "object",
+          "description": "Event → name of a JS handler the client dispatches to (\"tasks.add\").",
+          "properties": {
+            "press": {
+              "type": "string"
+            },
+            "change": {
+              "type": "string"
+            },
+            "submit": {
+              "type": "string"
+            }
+          },
+          "additionalProperties": false
+        },
+        "items": {
+          "type": "string",
+          "description": "A list's items: one template such as \"${tasks}\" naming an array in the data."
+        },
+        "template": {"$ref": "#/$defs/node"},
+        "key": {
+          "type": "string",
+          "description": "A list's item field that identifies an item across updates (such as \"id\")."
+        },
+        "fallback": {"$ref": "#/$defs/node"},
+        "direction": {
+          "enum": [
+            "row",
+            "column"
+          ],
+          "description": "Shorthand for style.direction on a stack, list or box."
+        },
+        "gap": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Shorthand for style.gap."
+        },
+        "align": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "stretch"
+          ],
+          "description": "Shorthand for style.align."
+        },
+        "justify": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "space-between",
+            "space-around",
+            "space-evenly"
+          ],
+          "description": "Shorthand for style.justify."
+        }
+      }
+    },
+    "style": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "Layout (flexbox on terminal cells) and paint.",
+      "properties": {
+        "direction": {
+          "enum": [
+            "row",
+            "column"
+          ],
+          "description": "Main axis of a stack, box or list (default column)."
+        },
+        "gap": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Cells between children on the main axis."
+        },
+        "align": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "stretch"
+          ],
+          "description": "Children on the cross axis (default stretch)."
+        },
+        "alignSelf": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "stretch"
+          ],
+          "description": "This node on its parent's cross axis, overriding the parent's align."
+        },
+        "justify": {
+          "enum": [
+            "start",
+            "center",
+            "end",
+            "space-between",
+            "space-around",
+            "space-evenly"
+          ],
+          "description": "Children on the main axis when space is left."
+        },
+        "grow": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Share of the free space on the parent's main axis (default 0)."
+        },
+        "shrink": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10000,
+          "description": "Share of the overflow taken away, weighted by basis (default 1)."
+        },
+        "basis": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "width": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "height": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "minWidth": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "maxWidth": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "minHeight": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "maxHeight": {
+          "description": "Cells (a whole number), a percentage of the parent's inner size (\"50%\"), or \"auto\".",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "string",
+              "pattern": "^(auto|[0-9]+(\\.[0-9]+)?%)$"
+            }
+          ]
+        },
+        "padding": {
+          "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "array",
+              "items": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000
+              },
+              "minItems": 2,
+              "maxItems": 4
+            }
+          ]
+        },
+        "margin": {
+          "description": "Cells on every side, [vertical, horizontal] or [top, right, bottom, left].",
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 10000
+            },
+            {
+              "type": "array",
+              "items": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 10000
+              },
+              "minItems": 2,
+              "maxItems": 4
+            }
+          ]
+        },
+        "border": {
+          "enum": [
+            "none",
+            "single",
+            "double",
+            "rounded",
+            "heavy"
+          ],
+          "description": "A box's border (one cell each side)."
+        },
+        "borderColor": {"$ref": "#/$defs/color"},
+        "background": {"$ref": "#/$defs/color"},
+        "color": {"$ref": "#/$defs/color"},
+        "bold": {
+          "type": "boolean",
+          "description": "Bold text."
+        },
+        "italic": {
+          "type": "boolean",
+          "description": "Italic text."
+        },
+        "underline": {
+          "type": "boolean",
+          "description": "Underlined text."
+        },
+        "dim": {
+          "type": "boolean",
+          "description": "Faint text."
+        },
+        "inverse": {
+          "type": "boolean",
+          "description": "Swapped foreground and background."
+        },
+        "overflow": {
+          "enum": [
+            "wrap",
+            "truncate"
+          ],
+          "description": "Text too wide: wrap at word boundaries and between CJK characters (default), or cut with an ellipsis."
+        }
+      }
+    },
+    "color": {
+      "description": "A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite; a 256-color index; or \"#rrggbb\".",
+      "anyOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 255
+        }
+      ]
+    },
+    "rect": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "x",
+        "y",
+        "width",
+        "height"
+      ],
+      "description": "An area of the canvas, in cells.",
+      "properties": {
+        "x": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Column of its left edge."
+        },
+        "y": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Row of its top edge."
+        },
+        "width": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Columns."
+        },
+        "height": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Rows."
+        }
+      }
+    },
+    "event": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "type"
+      ],
+      "description": "What the user did.",
+      "properties": {
+        "type": {
+          "enum": [
+            "press",
+            "quit"
+          ],
+          "description": "press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was typed or the view was unmounted."
+        },
+        "id": {
+          "type": "string",
+          "description": "The pressed node's id."
+        },
+        "handler": {
+          "type": "string",
+          "description": "The JS handler its on.press names."
+        },
+        "key": {
+          "type": "string",
+          "description": "The key of the list item the node is in (its index when the list has no key)."
+        }
+      }
     }
   }
 }

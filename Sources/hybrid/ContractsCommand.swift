@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bridge
+import ContractTools
 import HybridHost
 import SystemIO
 
@@ -13,17 +14,18 @@ struct ContractsCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Fail where a registered action lacks a contract, or a contract names an unregistered action."
+            abstract: "Fail where a registered action lacks a contract, a contract names an unregistered action, a schema does not compile, or clients clash."
         )
 
         func run() throws {
             let contracts: [String: Contract]
             do {
                 contracts = try HostServices.contracts()
-                for contract in contracts.values {
-                    for action in contract.actions.values {
-                        _ = try SchemaValidator(schema: action.params)
-                        _ = try SchemaValidator(schema: action.result)
+                for name in contracts.keys.sorted() {
+                    do {
+                        try contracts[name]!.compileAll()
+                    } catch {
+                        throw ContractError(message: "services/\(name).json: \(error)")
                     }
                 }
             } catch {
@@ -31,6 +33,7 @@ struct ContractsCommand: ParsableCommand {
             }
             let problems = HostServices.registry().disagreements(with: contracts.filter { $0.key != "bridge" })
                 + (contracts["bridge"] == nil ? ["services/bridge.json is missing"] : [])
+                + Contract.clientConflicts(contracts)
             guard problems.isEmpty else {
                 throw CLIFailure(message: problems.map { "hybrid contracts check: \($0)" }.joined(separator: "\n"), code: 1)
             }
@@ -51,6 +54,9 @@ struct ContractsCommand: ParsableCommand {
         @Flag(help: "Fail if the file named by --output differs from what would be written.")
         var check = false
 
+        @Option(help: "Hand-written declarations to include as they are: what Hybrid has that no contract describes.")
+        var declared = "js/types/declared.d.ts.in"
+
         func run() throws {
             let contracts: [String: Contract]
             do {
@@ -58,7 +64,10 @@ struct ContractsCommand: ParsableCommand {
             } catch {
                 throw CLIFailure(message: "hybrid contracts dts: \(error)", code: 1)
             }
-            let text = TypeScriptDeclarations.generate(contracts: contracts.keys.sorted().map { contracts[$0]!.json })
+            guard let declaredText = try? FileSystem.text(atPath: declared) else {
+                throw CLIFailure(message: "hybrid contracts dts: cannot read \(declared) (run from the repository root, or pass --declared FILE)", code: 1)
+            }
+            let text = TypeScriptDeclarations.generate(contracts: contracts.keys.sorted().map { contracts[$0]!.json }, declared: declaredText)
             guard let output else {
                 StandardStreams.write(text, to: 1)
                 return

@@ -19,7 +19,7 @@ struct SchemaDifferentialTests {
     func everySchemaCompiles() throws {
         for (n, entry) in try Corpus.load().entries.enumerated() {
             #expect(throws: Never.self, "corpus[\(n)] \(entry.note): \(entry.schema)") {
-                _ = try SchemaValidator(schema: entry.schema)
+                _ = try entry.validator()
             }
         }
     }
@@ -38,7 +38,7 @@ struct SchemaDifferentialTests {
                 Issue.record("corpus[\(n)]: the oracle's row does not match the instances")
                 continue
             }
-            guard let validator = try? SchemaValidator(schema: entry.schema) else { continue }  // reported above
+            guard let validator = try? entry.validator() else { continue }  // reported above
             for (i, (instance, verdict)) in zip(entry.instances, verdicts).enumerated() {
                 let expected = verdict.boolValue
                 let violation = validator.firstViolation(of: instance)
@@ -59,7 +59,7 @@ struct SchemaDifferentialTests {
     @Test("isValid and firstViolation agree on every pair")
     func bothEntryPointsAgree() throws {
         for (n, entry) in try Corpus.load().entries.enumerated() {
-            guard let validator = try? SchemaValidator(schema: entry.schema) else { continue }
+            guard let validator = try? entry.validator() else { continue }
             for (i, instance) in entry.instances.enumerated() {
                 #expect(validator.isValid(instance) == (validator.firstViolation(of: instance) == nil),
                         "corpus[\(n)].instances[\(i)]: \(entry.schema) against \(instance)")
@@ -96,7 +96,14 @@ struct SchemaDifferentialTests {
         struct Entry {
             let note: String
             let schema: JSONValue
+            /// Where in `schema` the schema under test sits, when `schema` is a document holding it.
+            let at: String?
             let instances: [JSONValue]
+
+            func validator() throws(SchemaError) -> SchemaValidator {
+                guard let at else { return try SchemaValidator(schema: schema) }
+                return try SchemaValidator(document: schema, at: at)
+            }
         }
 
         /// Three levels up from this file: Tests/BridgeTests/SchemaDifferentialTests.swift.
@@ -118,7 +125,8 @@ struct SchemaDifferentialTests {
                 guard let schema = item["schema"], case .array(let instances)? = item["instances"] else {
                     throw OracleFailure(description: "\(path): corpus[\(n)] needs schema and instances")
                 }
-                return Entry(note: item["note"]?.stringValue ?? "generated", schema: schema, instances: instances)
+                return Entry(note: item["note"]?.stringValue ?? "generated", schema: schema, at: item["at"]?.stringValue,
+                             instances: instances)
             })
         }
     }

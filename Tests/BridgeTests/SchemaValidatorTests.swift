@@ -308,6 +308,60 @@ struct SchemaValidatorTests {
         #expect(error.description == "/properties/a/type: expected one of array, boolean, integer, null, number, object, string")
     }
 
+    // MARK: A schema inside a document
+
+    /// A document that is not a schema itself, holding one at /actions/find/params, as a contract does.
+    static let document = ##"""
+        {"actions": {"find": {"params": {"type": "object", "properties": {"where": {"$ref": "#/$defs/filter"},
+                                                                          "own": {"$ref": "#/actions/find/params/$defs/x"}},
+                                         "$defs": {"x": {"type": "integer"}}}}},
+         "$defs": {"filter": {"type": "object", "additionalProperties": {"anyOf": [{"type": "number"}, {"$ref": "#/$defs/filter"}]}},
+                   "broken": {"type": "text"}}}
+        """##
+
+    @Test("a schema inside a document resolves # against the document, and failures keep the instance's path")
+    func schemaInDocument() throws {
+        let validator = try SchemaValidator(document: try JSONParser.parse(Self.document), at: "/actions/find/params")
+        #expect(validator.isValid(["where": ["a": 1, "b": ["c": 2]], "own": 3]))
+        #expect(validator.firstViolation(of: ["where": ["a": 1, "b": ["c": "x"]]])?.path == "/where/b/c")
+        #expect(validator.firstViolation(of: ["own": "3"]) == SchemaViolation(path: "/own", message: "expected integer, got string"))
+    }
+
+    @Test("compiling a schema inside a document reaches only what it refers to, and errors name places in the document")
+    func documentErrors() throws {
+        let document = try JSONParser.parse(Self.document)
+        // /$defs/broken is never reached from the params.
+        #expect(throws: Never.self) { try SchemaValidator(document: document, at: "/actions/find/params") }
+        #expect(throws: SchemaError(schemaPath: "/$defs/broken/type", message: "expected one of array, boolean, integer, null, number, object, string")) {
+            try SchemaValidator(document: document, at: "/$defs/broken")
+        }
+        #expect(throws: SchemaError(schemaPath: "/actions/find/result", message: "expected a schema here, found nothing")) {
+            try SchemaValidator(document: document, at: "/actions/find/result")
+        }
+    }
+
+    @Test("a schema with an $id inside a document is the root its references resolve in")
+    func schemaWithIDInDocument() throws {
+        let document = try JSONParser.parse(##"""
+            {"actions": {"a": {"params": {"$id": "a-params", "$ref": "#/$defs/x", "$defs": {"x": {"type": "string"}}}}},
+             "$defs": {"x": {"type": "number"}}}
+            """##)
+        let validator = try SchemaValidator(document: document, at: "/actions/a/params")
+        #expect(validator.isValid("s") && !validator.isValid(1))
+    }
+
+    @Test("local references read as the validator reads them", arguments: [
+        ("#/$defs/a%20b", "", ["$defs", "a b"] as [String]?),
+        ("#", "", []),
+        ("https://example.com/s#/$defs/x", "https://example.com/s", ["$defs", "x"]),
+        ("other.json#/a", "", nil),
+        ("#node", "", nil),
+        ("/$defs/a", "", nil),
+    ])
+    func localReferenceTokens(reference: String, baseURI: String, tokens: [String]?) {
+        #expect(SchemaValidator.localReferenceTokens(reference, baseURI: baseURI) == tokens)
+    }
+
     // MARK: Sharing
 
     @Test("one validator serves many tasks at once")

@@ -50,6 +50,8 @@ export interface TargetDescription {
   /** Whether this app may call the target: app.json grants it. */
   granted: boolean;
   actions: { [action: string]: ActionDescription };
+  /** The contract's definitions, where its actions' `{"$ref": "#/$defs/name"}` resolve. */
+  $defs?: { [name: string]: JSONSchema };
 }
 
 // bridge 1.0.0 (services/bridge.json)
@@ -91,6 +93,11 @@ export interface BridgeTarget {
       errors: string[];
     };
   };
+  /**
+   * The contract's definitions, where its actions' {"$ref": "#/$defs/name"} resolve: this object
+   * stands for the contract.
+   */
+  $defs?: { [key: string]: { [key: string]: unknown } | boolean };
 }
 
 // device 1.0.0 (services/device.json)
@@ -225,7 +232,7 @@ export interface DeviceScreenResult {
 
 export interface KvDefineIndexParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** Column name → type: TEXT, INTEGER, REAL, NUMERIC, BOOLEAN, JSON. */
   columns: { [key: string]: string };
   /** Where the column values come from: a dotted path prefix, or one path per column. */
@@ -237,76 +244,33 @@ export interface KvDefineIndexResult {
   indexed: number;
 }
 
-export interface KvDeleteParams {
-  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
-  /** The key within its bucket. */
-  key: string;
-}
+export type KvDeleteParams = KvItemKey;
 
 export interface KvDeleteResult {
   /** Whether there was an item to delete. */
   deleted: boolean;
 }
 
-export interface KvGetParams {
-  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
-  /** The key within its bucket. */
-  key: string;
-}
+export type KvGetParams = KvItemKey;
 
 /** The item, or null. */
-export type KvGetResult = null | {
-  /** When the key was first set, in milliseconds since the epoch. */
-  createdAt: number;
-  /** When it was last set, in milliseconds since the epoch. */
-  updatedAt: number;
-  /** When it expires, in milliseconds since the epoch; null for never. */
-  expiresAt: number | null;
-  /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-  value: unknown;
-  /**
-   * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
-   * none.
-   */
-  metadata: unknown;
-};
+export type KvGetResult = null | KvEntry;
 
 export interface KvGetManyParams {
   /** The items to read, each named by bucket and key, at most 10,000. */
-  items: {
-    /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-    bucket: string;
-    /** The key within its bucket. */
-    key: string;
-  }[];
+  items: KvItemKey[];
 }
 
 export interface KvGetManyResult {
   /**
    * One per item asked, in the same order: its entry, or null when there is none or it has expired.
    */
-  entries: (null | {
-    /** When the key was first set, in milliseconds since the epoch. */
-    createdAt: number;
-    /** When it was last set, in milliseconds since the epoch. */
-    updatedAt: number;
-    /** When it expires, in milliseconds since the epoch; null for never. */
-    expiresAt: number | null;
-    /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-    value: unknown;
-    /**
-     * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
-     * none.
-     */
-    metadata: unknown;
-  })[];
+  entries: (null | KvEntry)[];
 }
 
 export interface KvKeysParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** Only keys starting with this. */
   prefix?: string;
   /** At most this many keys. */
@@ -320,7 +284,7 @@ export interface KvKeysResult {
 
 export interface KvQueryParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** A structured filter over the index columns. */
   where?: { [key: string]: unknown };
   /** Index columns; a leading - sorts descending. */
@@ -334,29 +298,29 @@ export interface KvQueryResult {
   items: {
     key: string;
     /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-    value: unknown;
+    value: KvValue;
     /**
      * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
      * none.
      */
-    metadata: unknown;
+    metadata: KvMetadata;
   }[];
 }
 
 export interface KvSetParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket: string;
+  bucket: KvBucket;
   /** The key within its bucket. */
-  key: string;
+  key: KvKey;
   /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-  value: unknown;
+  value: KvValue;
   /**
    * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
    * none.
    */
-  metadata?: unknown;
+  metadata?: KvMetadata;
   /** Seconds until the item expires: get then returns null, and keys and query skip it. */
-  ttlSeconds?: number;
+  ttlSeconds?: KvTtlSeconds;
 }
 
 export interface KvSetResult {
@@ -370,22 +334,22 @@ export interface KvSetResult {
 
 export interface KvSetManyParams {
   /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-  bucket?: string;
+  bucket?: KvBucket;
   /** The items. */
   items: {
     /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
-    bucket?: string;
+    bucket?: KvBucket;
     /** The key within its bucket. */
-    key: string;
+    key: KvKey;
     /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
-    value: unknown;
+    value: KvValue;
     /**
      * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
      * none.
      */
-    metadata?: unknown;
+    metadata?: KvMetadata;
     /** Seconds until the item expires: get then returns null, and keys and query skip it. */
-    ttlSeconds?: number;
+    ttlSeconds?: KvTtlSeconds;
   }[];
 }
 
@@ -394,32 +358,127 @@ export interface KvSetManyResult {
   written: number;
 }
 
+/** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+export type KvBucket = string;
+
+/** The key within its bucket. */
+export type KvKey = string;
+
+/** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+export type KvValue = unknown;
+
+/**
+ * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+ * none.
+ */
+export type KvMetadata = unknown;
+
+/** Seconds until the item expires: get then returns null, and keys and query skip it. */
+export type KvTtlSeconds = number;
+
+export interface KvItemKey {
+  /** The bucket: a namespace of keys, so that keys of different kinds never clash. */
+  bucket: KvBucket;
+  /** The key within its bucket. */
+  key: KvKey;
+}
+
+export interface KvEntry {
+  /** When the key was first set, in milliseconds since the epoch. */
+  createdAt: number;
+  /** When it was last set, in milliseconds since the epoch. */
+  updatedAt: number;
+  /** When it expires, in milliseconds since the epoch; null for never. */
+  expiresAt: number | null;
+  /** Any JSON value, or bytes (Uint8Array). Serialized (JSON by default) to at most 4 MiB. */
+  value: KvValue;
+  /**
+   * Any JSON value kept beside the value (where it came from, when it was fetched...); null when
+   * none.
+   */
+  metadata: KvMetadata;
+}
+
+/** `Hybrid.kv`, the JS client of the kv target (services/kv.json). */
+export interface KvClient {
+  /**
+   * Stores a value under bucket + key in a transaction of its own, replacing any earlier one
+   * (createdAt is kept). An oversized value is E_BAD_PARAMS at /value. The bucket's index columns,
+   * if declared, are filled from the value and metadata.
+   */
+  set(...args: CallArguments<"kv", "set">): Promise<ResultOf<"kv", "set">>;
+  /**
+   * Stores many items in one transaction: all or none. Each item takes the call's bucket unless it
+   * names its own.
+   */
+  setMany(...args: CallArguments<"kv", "setMany">): Promise<ResultOf<"kv", "setMany">>;
+  /**
+   * The item, or null when there is none or it has expired. Served from an in-memory LRU cache (64
+   * MiB) that every commit touching the key invalidates; runs on the JS thread (a miss is one
+   * primary-key read on a WAL reader). The cache keeps an item as the JSON text of its row, which
+   * JavaScriptCore parses straight into the answer (a value stored as bytes, or written by another
+   * serializer, is kept decoded). Hybrid.kv.get({bucket, key}) answers the same from a second cache
+   * in JS, dropped whenever the store commits, so that a hit does not cross the bridge.
+   */
+  get(...args: CallArguments<"kv", "get">): Promise<ResultOf<"kv", "get">>;
+  /**
+   * Several items at once, each as get answers it (its entry, or null), in the order asked: one
+   * bridge crossing and one pass over the cache and the store for all of them. Hybrid.kv.get sends
+   * the misses of one turn of the event loop (the gets issued before it next awaits) as one
+   * getMany.
+   */
+  getMany(...args: CallArguments<"kv", "getMany">): Promise<ResultOf<"kv", "getMany">>;
+  /** Deletes the item. */
+  delete(...args: CallArguments<"kv", "delete">): Promise<ResultOf<"kv", "delete">>;
+  /** The bucket's live keys in ascending order, those starting with prefix when given. */
+  keys(...args: CallArguments<"kv", "keys">): Promise<ResultOf<"kv", "keys">>;
+  /**
+   * Declares the bucket's index columns (its index table), filled from each item: column NAME takes
+   * the value at `from`.NAME when `from` is a path ("value", "value.task", "metadata"), or at
+   * from[NAME] when `from` is an object {NAME: "value.due"}. A value missing or of the wrong type
+   * indexes as null. Existing items are indexed at once; declaring a different definition rebuilds
+   * the index; the same one changes nothing.
+   */
+  defineIndex(...args: CallArguments<"kv", "defineIndex">): Promise<ResultOf<"kv", "defineIndex">>;
+  /**
+   * The bucket's live items whose index columns match `where` (as storage.find's: {col: value},
+   * {col: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, $or, $and), ordered by index columns.
+   * E_BAD_PARAMS at /bucket when the bucket has no index, at /where/... for an unknown column or a
+   * wrong type.
+   */
+  query(...args: CallArguments<"kv", "query">): Promise<ResultOf<"kv", "query">>;
+  /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */
+  readonly cacheStats: () => { hits: number; misses: number; entries: number; size: number; capacity: number };
+  /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */
+  readonly setCacheCapacity: (units: number) => void;
+}
+
 // network 1.0.0 (services/network.json)
 
 export interface NetworkDownloadParams {
   /** An absolute http or https URL. Its host must be granted (network:HOST). */
-  url: string;
+  url: NetworkUrl;
   /** Default GET, or POST when a body is given. */
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  method?: NetworkMethod;
   /** Request headers by name. Values may not contain line breaks. */
-  headers?: { [key: string]: string };
+  headers?: NetworkHeaders;
   /**
    * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
    * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
    */
-  timeoutMs?: number;
+  timeoutMs?: NetworkTimeoutMs;
   /** Limit for establishing the connection. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: NetworkConnectTimeoutMs;
   /**
    * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
    * body_too_large.
    */
-  maxBytes?: number;
+  maxBytes?: NetworkMaxBytes;
   /**
    * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
    * redirect to an ungranted host is E_DENIED.
    */
-  followRedirects?: boolean;
+  followRedirects?: NetworkFollowRedirects;
   /**
    * Where to write, relative to the app's data folder. Absolute paths, .. that leaves the folder,
    * and symbolic links on the way are E_BAD_PARAMS. Missing folders are created.
@@ -442,17 +501,10 @@ export interface NetworkDownloadResult {
   /** The body's size in bytes. */
   bytes: number;
   /** Response headers, names lower-cased; repeated headers joined with ", ". */
-  headers: { [key: string]: string };
+  headers: NetworkResponseHeaders;
   /** The URL that answered, after redirects. */
   url: string;
-  timing: {
-    /** From the first request to the last byte of the final answer, redirects included. */
-    totalMs: number;
-    /** Until the final hop's connection was ready; 0 for a reused connection. */
-    connectMs: number;
-    /** Until the final hop's first response byte. */
-    firstByteMs: number;
-  };
+  timing: NetworkTiming;
 }
 
 export interface NetworkProgressParams {
@@ -479,28 +531,28 @@ export interface NetworkProgressResult {
 
 export interface NetworkRequestParams {
   /** An absolute http or https URL. Its host must be granted (network:HOST). */
-  url: string;
+  url: NetworkUrl;
   /** Default GET, or POST when a body is given. */
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  method?: NetworkMethod;
   /** Request headers by name. Values may not contain line breaks. */
-  headers?: { [key: string]: string };
+  headers?: NetworkHeaders;
   /**
    * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
    * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
    */
-  timeoutMs?: number;
+  timeoutMs?: NetworkTimeoutMs;
   /** Limit for establishing the connection. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: NetworkConnectTimeoutMs;
   /**
    * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
    * body_too_large.
    */
-  maxBytes?: number;
+  maxBytes?: NetworkMaxBytes;
   /**
    * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
    * redirect to an ungranted host is E_DENIED.
    */
-  followRedirects?: boolean;
+  followRedirects?: NetworkFollowRedirects;
   /** A text body, sent as UTF-8. */
   body?: string;
   /** A JSON body; sets Content-Type: application/json unless a header says otherwise. */
@@ -520,24 +572,62 @@ export interface NetworkRequestResult {
   /** The HTTP status of the final answer. */
   status: number;
   /** Response headers, names lower-cased; repeated headers joined with ", ". */
-  headers: { [key: string]: string };
+  headers: NetworkResponseHeaders;
   /** The body, read as responseType says: a JSON value, a string, or a Uint8Array. */
   body: unknown;
   /** The URL that answered, after redirects. */
   url: string;
-  timing: {
-    /** From the first request to the last byte of the final answer, redirects included. */
-    totalMs: number;
-    /** Until the final hop's connection was ready; 0 for a reused connection. */
-    connectMs: number;
-    /** Until the final hop's first response byte. */
-    firstByteMs: number;
-  };
+  timing: NetworkTiming;
   /**
    * Present when cache: true was asked: hit (served without asking the server), revalidated (the
    * server said 304), miss (fetched).
    */
   cache?: "hit" | "revalidated" | "miss";
+}
+
+/** An absolute http or https URL. Its host must be granted (network:HOST). */
+export type NetworkUrl = string;
+
+/** Default GET, or POST when a body is given. */
+export type NetworkMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+
+/** Request headers by name. Values may not contain line breaks. */
+export interface NetworkHeaders {
+  [key: string]: string;
+}
+
+/**
+ * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
+ * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+ */
+export type NetworkTimeoutMs = number;
+
+/** Limit for establishing the connection. */
+export type NetworkConnectTimeoutMs = number;
+
+/**
+ * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large.
+ */
+export type NetworkMaxBytes = number;
+
+/**
+ * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted: a
+ * redirect to an ungranted host is E_DENIED.
+ */
+export type NetworkFollowRedirects = boolean;
+
+/** Response headers, names lower-cased; repeated headers joined with ", ". */
+export interface NetworkResponseHeaders {
+  [key: string]: string;
+}
+
+export interface NetworkTiming {
+  /** From the first request to the last byte of the final answer, redirects included. */
+  totalMs: number;
+  /** Until the final hop's connection was ready; 0 for a reused connection. */
+  connectMs: number;
+  /** Until the final hop's first response byte. */
+  firstByteMs: number;
 }
 
 // patch 1.0.0 (services/patch.json)
@@ -609,9 +699,9 @@ export interface StorageCountParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -619,7 +709,7 @@ export interface StorageCountParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
 }
 
 export interface StorageCountResult {
@@ -632,9 +722,9 @@ export interface StorageDeleteParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -642,7 +732,7 @@ export interface StorageDeleteParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
 }
 
 export interface StorageDeleteResult {
@@ -655,9 +745,9 @@ export interface StorageFindParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -665,15 +755,15 @@ export interface StorageFindParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
   /** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
-  orderBy?: string | string[];
+  orderBy?: StorageOrderBy;
   /** At most this many records. */
   limit?: number;
   /** Skip this many records first. */
   offset?: number;
   /** The columns to return (default: all). */
-  columns?: string[];
+  columns?: StorageColumns;
 }
 
 export interface StorageFindResult {
@@ -686,11 +776,11 @@ export interface StorageInsertParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /** The records to insert. */
-  records: { [key: string]: unknown }[];
+  records: StorageRecord[];
 }
 
 export interface StorageInsertResult {
@@ -703,7 +793,7 @@ export interface StorageOpenParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /**
    * The schema: {version, tables: {NAME: {columns: {COL: "TYPE [NOT NULL] [UNIQUE] [DEFAULT
    * literal]"}, primaryKey: COL or [COLS], indexes: [{columns, unique?, name?}]}}, migrations:
@@ -769,13 +859,13 @@ export interface StorageTransactionParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** The operations. */
   ops: {
     action: "insert" | "update" | "delete" | "find" | "count";
     /** A table of the database's schema. */
-    table: string;
-    records?: { [key: string]: unknown }[];
+    table: StorageTable;
+    records?: StorageRecord[];
     /**
      * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
      * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -783,17 +873,17 @@ export interface StorageTransactionParams {
      * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
      * /where/due/lt.
      */
-    where?: { [key: string]: unknown };
+    where?: StorageWhere;
     /** A record: column name → value. Names are checked against the table's schema. */
-    set?: { [key: string]: unknown };
+    set?: StorageRecord;
     /** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
-    orderBy?: string | string[];
+    orderBy?: StorageOrderBy;
     /** At most this many records. */
     limit?: number;
     /** Skip this many records first. */
     offset?: number;
     /** The columns to return (default: all). */
-    columns?: string[];
+    columns?: StorageColumns;
   }[];
 }
 
@@ -807,9 +897,9 @@ export interface StorageUpdateParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** A table of the database's schema. */
-  table: string;
+  table: StorageTable;
   /**
    * A structured filter, never SQL text: {column: value} for equality (null means IS NULL),
    * {column: {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters.
@@ -817,9 +907,9 @@ export interface StorageUpdateParams {
    * 1700000000}, $or: [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g.
    * /where/due/lt.
    */
-  where?: { [key: string]: unknown };
+  where?: StorageWhere;
   /** Column name → new value. */
-  set: { [key: string]: unknown };
+  set: StorageRecord;
 }
 
 export interface StorageUpdateResult {
@@ -832,7 +922,7 @@ export interface StorageWatchParams {
    * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
    * not starting with a dot; no path separators.
    */
-  database: string;
+  database: StorageDatabase;
   /** Only events of these tables (default: all). */
   tables?: string[];
   /** The seq of the last batch seen; omitted: from now. */
@@ -867,11 +957,41 @@ export interface StorageWatchResult {
   seq: number;
 }
 
+/**
+ * The database: the file <name>.sqlite in the app's data directory. Letters, digits, _, - and .,
+ * not starting with a dot; no path separators.
+ */
+export type StorageDatabase = string;
+
+/** A table of the database's schema. */
+export type StorageTable = string;
+
+/** A record: column name → value. Names are checked against the table's schema. */
+export interface StorageRecord {
+  [key: string]: unknown;
+}
+
+/**
+ * A structured filter, never SQL text: {column: value} for equality (null means IS NULL), {column:
+ * {eq, ne, lt, lte, gt, gte, in, like, isNull}}, and $or / $and: arrays of filters. Columns are
+ * checked against the schema and values bound. Example: {done: false, due: {lt: 1700000000}, $or:
+ * [{title: {like: "%milk%"}}, {priority: 1}]}. Errors point into it, e.g. /where/due/lt.
+ */
+export interface StorageWhere {
+  [key: string]: unknown;
+}
+
+/** A column name or an array of them; a leading - sorts descending: ["-due", "title"]. */
+export type StorageOrderBy = string | string[];
+
+/** The columns to return (default: all). */
+export type StorageColumns = string[];
+
 // sync 1.0.0 (services/sync.json)
 
 export interface SyncConflictsParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
 }
 
 export interface SyncConflictsResult {
@@ -889,7 +1009,7 @@ export interface SyncConflictsResult {
 
 export interface SyncConnectParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
   /** The server's base URL, e.g. http://127.0.0.1:8390. */
   server: string;
   /** A name for this device on the server (default: the app's name). */
@@ -905,7 +1025,7 @@ export interface SyncConnectResult {
 
 export interface SyncResolveParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
   conflictId: string;
   keep: "local" | "remote";
 }
@@ -919,7 +1039,7 @@ export interface SyncResolveResult {
 
 export interface SyncRetryParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
   opIds?: string[];
 }
 
@@ -929,7 +1049,7 @@ export interface SyncRetryResult {
 
 export interface SyncRunParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
 }
 
 export interface SyncRunResult {
@@ -952,10 +1072,27 @@ export interface SyncRunResult {
 
 export interface SyncStatusParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
+  database: SyncDatabase;
 }
 
-export interface SyncStatusResult {
+export type SyncStatusResult = SyncStatus;
+
+export interface SyncWatchParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: SyncDatabase;
+  since?: number;
+  timeoutMs?: number;
+}
+
+export interface SyncWatchResult {
+  seq: number;
+  status: SyncStatus;
+}
+
+/** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+export type SyncDatabase = string;
+
+export interface SyncStatus {
   connected: boolean;
   server: string | null;
   deviceId: string | null;
@@ -982,43 +1119,6 @@ export interface SyncStatusResult {
   rejectedPackets: number;
 }
 
-export interface SyncWatchParams {
-  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: string;
-  since?: number;
-  timeoutMs?: number;
-}
-
-export interface SyncWatchResult {
-  seq: number;
-  status: {
-    connected: boolean;
-    server: string | null;
-    deviceId: string | null;
-    /** The server log position pulled up to. */
-    cursor: number;
-    /** Local operations (two-way) or DirtyList entries (one-way) not yet sent. */
-    pending: number;
-    /** In a packet sent but not yet answered (sent again next run). */
-    sending: number;
-    /** Two-way operations the server applied, waiting for the pull that brings them back. */
-    acknowledged: number;
-    /** Operations the server refused, with its reason; sync.retry sends them again. */
-    failed: {
-      opId: string;
-      table: string;
-      dataId: string;
-      type: string;
-      error: string;
-    }[];
-    /** Open conflicts waiting for sync.resolve. */
-    conflicts: number;
-    /** Packets the server holds until the one they depend on arrives. */
-    heldPackets: number;
-    rejectedPackets: number;
-  };
-}
-
 // view 1.0.0 (services/view.json)
 
 export interface ViewFrameParams {
@@ -1040,6 +1140,10 @@ export interface ViewFrameResult {
 }
 
 export interface ViewMountParams {
+  /**
+   * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+   * instead.
+   */
   tree: ViewNode;
   /** What the tree's ${path} templates read (default {}). */
   data?: unknown;
@@ -1134,6 +1238,7 @@ export interface ViewNode {
   type: string;
   /** Names the node in events and view.simulate; may hold templates ("done-${id}"). */
   id?: string;
+  /** Layout (flexbox on terminal cells) and paint. */
   style?: ViewStyle;
   /**
    * Text with ${path} templates resolved against the data (inside a list, against the item first).
@@ -1153,9 +1258,17 @@ export interface ViewNode {
   };
   /** A list's items: one template such as "${tasks}" naming an array in the data. */
   items?: string;
+  /**
+   * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+   * instead.
+   */
   template?: ViewNode;
   /** A list's item field that identifies an item across updates (such as "id"). */
   key?: string;
+  /**
+   * A view node. Unknown types are refused unless the node has a fallback node, which is shown
+   * instead.
+   */
   fallback?: ViewNode;
   /** Shorthand for style.direction on a stack, list or box. */
   direction?: "row" | "column";
@@ -1203,8 +1316,20 @@ export interface ViewStyle {
   margin?: number | number[];
   /** A box's border (one cell each side). */
   border?: "none" | "single" | "double" | "rounded" | "heavy";
+  /**
+   * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite;
+   * a 256-color index; or "#rrggbb".
+   */
   borderColor?: ViewColor;
+  /**
+   * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite;
+   * a 256-color index; or "#rrggbb".
+   */
   background?: ViewColor;
+  /**
+   * A color: black, red, green, yellow, blue, magenta, cyan, white, gray, brightRed … brightWhite;
+   * a 256-color index; or "#rrggbb".
+   */
   color?: ViewColor;
   /** Bold text. */
   bold?: boolean;
@@ -1229,6 +1354,18 @@ export interface ViewStyle {
  */
 export type ViewColor = string | number;
 
+/** An area of the canvas, in cells. */
+export interface ViewRect {
+  /** Column of its left edge. */
+  x: number;
+  /** Row of its top edge. */
+  y: number;
+  /** Columns. */
+  width: number;
+  /** Rows. */
+  height: number;
+}
+
 /** What the user did. */
 export interface ViewEvent {
   /**
@@ -1244,16 +1381,30 @@ export interface ViewEvent {
   key?: string;
 }
 
-/** An area of the canvas, in cells. */
-export interface ViewRect {
-  /** Column of its left edge. */
-  x: number;
-  /** Row of its top edge. */
-  y: number;
-  /** Columns. */
-  width: number;
-  /** Rows. */
-  height: number;
+/** `Hybrid.view`, the JS client of the view target (services/view.json). */
+export interface ViewClient {
+  /**
+   * Mounts options.tree with options.data (when given) and runs its events: each press calls the
+   * handler its on.press names, as handler(event, view). done resolves when the user quits (q), the
+   * view is unmounted, or stop() is called.
+   */
+  readonly run: (handlers: object, options?: ViewRunOptions) => Promise<ViewController>;
+  /** view.mount: shows tree with data (default {}). */
+  readonly mount: (tree: ParamsOf<"view", "mount">["tree"], data?: unknown, options?: ViewMountOptions) => Promise<ResultOf<"view", "mount">>;
+  /** view.update with new data, whole. */
+  readonly update: (data: unknown) => Promise<ResultOf<"view", "update">>;
+  /** view.update with RFC 6902 operations on the current data. */
+  readonly patch: (operations: NonNullable<ParamsOf<"view", "update">["patch"]>) => Promise<ResultOf<"view", "update">>;
+  /** view.frame: the frame on screen. */
+  readonly frame: () => Promise<ResultOf<"view", "frame">>;
+  /** view.unmount. */
+  readonly unmount: () => Promise<ResultOf<"view", "unmount">>;
+  /** view.nextEvent: the next event, a long-poll that a timeout or a signal ends. */
+  readonly nextEvent: (options?: CallOptions) => Promise<ResultOf<"view", "nextEvent">>;
+  /** view.simulate: a press on the node with this id. */
+  readonly press: (id: string) => Promise<ResultOf<"view", "simulate">>;
+  /** view.simulate: a key, as if typed. */
+  readonly key: (name: NonNullable<ParamsOf<"view", "simulate">["key"]>) => Promise<ResultOf<"view", "simulate">>;
 }
 
 /** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */
@@ -1600,16 +1751,17 @@ export interface HybridAPI {
   /** The contracts of every registered target, with whether this app may call it. */
   targets(): Promise<Record<string, TargetDescription>>;
   /**
-   * The kv target's actions as methods: `Hybrid.kv.get({bucket, key})` is
-   * `Hybrid.call("kv", "get", {bucket, key})`, but answered from a read cache in JS while no
-   * commit has reached the store since the item was read.
+   * The kv target's actions as methods (js/runtime/kv.js): `Hybrid.kv.get({bucket, key})` is
+   * `Hybrid.call("kv", "get", {bucket, key})`, but answered from a read cache in JS while no commit
+   * has reached the store since the item was read.
    */
-  readonly kv: { [A in keyof HybridActions["kv"]]: (...args: CallArguments<"kv", A>) => Promise<ResultOf<"kv", A>> } & {
-    /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */
-    cacheStats(): { hits: number; misses: number; entries: number; size: number; capacity: number };
-    /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */
-    setCacheCapacity(units: number): void;
-  };
+  readonly kv: KvClient;
+  /**
+   * Mounts views and runs their events (js/runtime/view.js): `Hybrid.view.run(handlers, {tree,
+   * data})` long-polls view.nextEvent and calls the handler each press names, looked up by name at
+   * the moment of the press. The other members wrap one action each.
+   */
+  readonly view: ViewClient;
   /** The class of the errors calls reject with, for `instanceof`. */
   readonly HybridError: new (fields: {
     code: HybridErrorCode;
@@ -1619,6 +1771,45 @@ export interface HybridAPI {
     path?: string;
     details?: { reason?: string; [key: string]: unknown };
   }) => HybridError;
+}
+
+// Declared by hand in js/types/declared.d.ts.in, copied here as it is by `hybrid contracts dts`:
+// what the runtime gives JavaScript that no contract describes. Edit that file, then `make dts`.
+
+export interface HybridAPI {
+  /** What followed `--` on the command line (`hybrid run app -- a b`), or the `--arg`s of `hybrid test`. */
+  readonly args: readonly string[];
+}
+
+/** Where `Hybrid.view.mount` and `run` draw, and how large: view.mount's params beside tree and data. */
+export interface ViewMountOptions {
+  output?: ParamsOf<"view", "mount">["output"];
+  width?: number;
+  height?: number;
+}
+
+/** What `Hybrid.view.run` mounts, and who hears about a handler that fails. */
+export interface ViewRunOptions extends ViewMountOptions {
+  /** Mounted first when given; without it, run drives the view already mounted. */
+  tree?: ParamsOf<"view", "mount">["tree"];
+  data?: unknown;
+  /** Receives what a handler throws and why the run ended in error (default: console.error). */
+  onError?: (error: unknown) => void;
+}
+
+/** The running view `Hybrid.view.run` resolves with, also handed to every handler. */
+export interface ViewController {
+  update(data: unknown): Promise<ResultOf<"view", "update">>;
+  patch(operations: NonNullable<ParamsOf<"view", "update">["patch"]>): Promise<ResultOf<"view", "update">>;
+  frame(): Promise<ResultOf<"view", "frame">>;
+  press(id: string): Promise<ResultOf<"view", "simulate">>;
+  key(name: NonNullable<ParamsOf<"view", "simulate">["key"]>): Promise<ResultOf<"view", "simulate">>;
+  /** Resolves when the user quits (q), the view is unmounted, or stop() is called. */
+  readonly done: Promise<{ reason: "quit" | "stopped" | "error"; error?: unknown }>;
+  /** What view.mount answered, when run mounted a tree. */
+  readonly mounted: ResultOf<"view", "mount"> | undefined;
+  /** Ends the run and unmounts the view. */
+  stop(): Promise<void>;
 }
 
 declare global {

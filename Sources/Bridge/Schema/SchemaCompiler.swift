@@ -2,9 +2,14 @@ import JSON
 
 /// Turns a draft 2020-12 schema into the node table the evaluator runs, checking it on the way.
 ///
-/// Every subschema becomes one node, keyed by its location (a JSON Pointer into the schema), so a
-/// `$ref` and the walk that reaches the same place share a node, and a `$ref` back to a schema
+/// Every subschema becomes one node, keyed by its location (a JSON Pointer into the document), so
+/// a `$ref` and the walk that reaches the same place share a node, and a `$ref` back to a schema
 /// still being compiled closes a cycle through an index rather than recursing forever.
+///
+/// The schema may sit inside a larger document, as an action's params sit inside its contract:
+/// then its `$ref`s resolve against that document (`#/$defs/node` is the contract's), unless the
+/// schema has an `$id` of its own, which makes it the root they resolve in. Only what the schema
+/// reaches is compiled, so a validator holds the definitions its schema uses and no others.
 struct SchemaCompiler {
     /// Keywords of draft 2020-12 that this validator does not implement. Ignoring them, as it does
     /// unknown keywords, would quietly accept what the contract's author meant to refuse.
@@ -17,21 +22,40 @@ struct SchemaCompiler {
 
     static let typeNamesMessage = "expected one of " + SchemaTypeSet.names.map(\.name).joined(separator: ", ")
 
+    /// What a `$ref`'s fragment is a JSON Pointer into: the document, or the compiled schema
+    /// when it has an `$id`.
     private let root: JSONValue
-    /// The root's `$id` without its fragment: a `$ref` may spell local targets with it.
-    private var baseURI = ""
+    /// Where `root` sits in the document: node locations are pointers into the document.
+    private let rootLocation: String
+    /// Where the compiled schema sits in the document: the one place `$id` may stand.
+    private let start: String
+    /// The `$id` that names `root`, without its fragment: a `$ref` may spell local targets with it.
+    private let baseURI: String
     private var nodes: [SchemaNode?] = []
     private var indexByLocation: [String: Int] = [:]
 
-    private init(root: JSONValue) { self.root = root }
+    private init(root: JSONValue, rootLocation: String, start: String, baseURI: String) {
+        self.root = root
+        self.rootLocation = rootLocation
+        self.start = start
+        self.baseURI = baseURI
+    }
 
-    /// The node table; the root schema is node 0.
-    static func compile(_ schema: JSONValue) throws(SchemaError) -> [SchemaNode] {
-        var compiler = SchemaCompiler(root: schema)
-        if case .object(let object) = schema, case .string(let id)? = object["$id"] {
-            compiler.baseURI = String(id.prefix { $0 != "#" })
+    /// The node table of the schema at `pointer` in `document`; that schema is node 0.
+    static func compile(_ document: JSONValue, at pointer: String = "") throws(SchemaError) -> [SchemaNode] {
+        guard let schema = JSONPointer.resolve(pointer, in: document) else {
+            throw SchemaError(schemaPath: pointer, message: "expected a schema here, found nothing")
         }
-        _ = try compiler.compile(schema, at: "")
+        func id(_ value: JSONValue) -> String? {
+            guard case .object(let object) = value, case .string(let id)? = object["$id"] else { return nil }
+            return String(id.prefix { $0 != "#" })
+        }
+        var compiler = if let ownID = id(schema) {
+            SchemaCompiler(root: schema, rootLocation: pointer, start: pointer, baseURI: ownID)
+        } else {
+            SchemaCompiler(root: document, rootLocation: "", start: pointer, baseURI: id(document) ?? "")
+        }
+        _ = try compiler.compile(schema, at: pointer)
         // Each compile(_:at:) that returns has filled its slot, so none is left empty here.
         let nodes = compiler.nodes.map { $0! }
         try checkForCyclesThatNeverDescend(nodes)
@@ -121,7 +145,7 @@ struct SchemaCompiler {
                 }
             case "$id":
                 _ = try Self.string(value, at: here)
-                guard location.isEmpty else {
+                guard location == start else {
                     throw SchemaError(schemaPath: here, message: "embedded schema resources are not supported; give $id only at the root")
                 }
             case "$schema", "$comment", "$anchor", "$dynamicAnchor", "title", "description":
@@ -161,14 +185,20 @@ struct SchemaCompiler {
         guard base.isEmpty || base == baseURI else {
             throw SchemaError(schemaPath: location, message: "only references within this schema are supported, got \(JSONValue.string(uri))")
         }
-        guard let pointer = Self.percentDecoded(uri[uri.index(after: hash)...]), let tokens = JSONPointer.tokens(pointer) else {
+        guard let tokens = Self.pointerTokens(fragment: uri[uri.index(after: hash)...]) else {
             throw SchemaError(schemaPath: location, message: "expected a JSON Pointer after #, got \(JSONValue.string(uri)) (anchors are not supported)")
         }
+        let pointer = tokens.reduce("") { JSONPointer.appending($0, key: $1) }
         guard let target = JSONPointer.resolve(pointer, in: root) else {
             throw SchemaError(schemaPath: location, message: "\(JSONValue.string(uri)) points at nothing in this schema")
         }
-        let canonical = tokens.reduce("") { JSONPointer.appending($0, key: $1) }
-        return try compile(target, at: canonical)
+        return try compile(target, at: rootLocation + pointer)
+    }
+
+    /// The reference tokens of a `$ref`'s fragment (what follows `#`), percent-escapes decoded; nil
+    /// when it is not a JSON Pointer.
+    static func pointerTokens(fragment: Substring) -> [String]? {
+        percentDecoded(fragment).flatMap(JSONPointer.tokens)
     }
 
     /// A URI fragment's percent-escapes decoded; nil when one is malformed or the result not UTF-8.

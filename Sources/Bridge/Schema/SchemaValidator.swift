@@ -22,7 +22,7 @@ import JSON
 /// `exclusiveMaximum`, `minLength`, `maxLength` (in code points), `pattern` (an unanchored search),
 /// `minItems`, `maxItems`, `prefixItems`, `items`, `properties`, `required`,
 /// `additionalProperties`, `allOf`, `anyOf`, `oneOf`, `not`, `$ref` to JSON Pointers within the
-/// schema (recursion included), `$defs`, and boolean schemas. Annotations and unknown keywords are
+/// schema or the document that holds it (recursion included), `$defs`, and boolean schemas. Annotations and unknown keywords are
 /// ignored; draft 2020-12 keywords outside this list are refused at compile time.
 ///
 /// Binary values (``JSONValue/bytes``) pass a schema without `type`, and `type: "string"` only
@@ -37,6 +37,27 @@ public struct SchemaValidator: Sendable {
     ///   number, object, string`.
     public init(schema: JSONValue) throws(SchemaError) {
         evaluator = SchemaEvaluator(nodes: try SchemaCompiler.compile(schema))
+    }
+
+    /// Compiles the schema at `pointer` inside `document`, as a contract holds an action's params
+    /// at `/actions/<name>/params`: its `$ref`s resolve against the whole document, so that
+    /// `{"$ref": "#/$defs/node"}` names the contract's own `$defs`. A schema with an `$id` of its
+    /// own is the root its references resolve in instead, as a schema compiled alone is.
+    ///
+    /// Errors name places in the document (`/actions/mount/params/properties/tree/type: ...`);
+    /// violations name places in the instance, as always.
+    public init(document: JSONValue, at pointer: String) throws(SchemaError) {
+        evaluator = SchemaEvaluator(nodes: try SchemaCompiler.compile(document, at: pointer))
+    }
+
+    /// The reference tokens of the JSON Pointer a local `$ref` designates, read as the validator
+    /// reads it: `"#/$defs/a%20b"` gives `["$defs", "a b"]`, and so does `baseURI + "#/$defs/a%20b"`.
+    /// Nil for a reference into another document or a fragment that is not a JSON Pointer.
+    public static func localReferenceTokens(_ reference: String, baseURI: String) -> [String]? {
+        guard let hash = reference.firstIndex(of: "#") else { return nil }
+        let base = reference[..<hash]
+        guard base.isEmpty || base == baseURI else { return nil }
+        return SchemaCompiler.pointerTokens(fragment: reference[reference.index(after: hash)...])
     }
 
     /// The first failure, or nil when `instance` is valid.

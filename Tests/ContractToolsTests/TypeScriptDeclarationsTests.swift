@@ -1,8 +1,9 @@
+import Bridge
 import Foundation
 import JSON
 import Testing
 
-@testable import Bridge
+@testable import ContractTools
 
 @Suite("TypeScript declarations")
 struct TypeScriptDeclarationsTests {
@@ -145,9 +146,7 @@ struct TypeScriptDeclarationsTests {
 
     @Test("the project's contracts give balanced declarations that name every target and action")
     func projectContracts() throws {
-        let services = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("services")
+        let services = Self.repositoryRoot.appendingPathComponent("services")
         let files = try FileManager.default.contentsOfDirectory(atPath: services.path).filter { $0.hasSuffix(".json") }.sorted()
         var contracts = try files.map { try JSONParser.parse(String(contentsOf: services.appendingPathComponent($0), encoding: .utf8)) }
         // Names that must be quoted, and a contract with nothing in it.
@@ -178,9 +177,7 @@ struct TypeScriptDeclarationsTests {
     @Test("where tsc is installed, the declarations type-check and type calls as the contracts say",
           .enabled(if: typeScriptCompiler != nil, "tsc is not installed"))
     func typeCheck() throws {
-        let services = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("services")
+        let services = Self.repositoryRoot.appendingPathComponent("services")
         let files = try FileManager.default.contentsOfDirectory(atPath: services.path).filter { $0.hasSuffix(".json") }
         var contracts = try files.map { try JSONParser.parse(String(contentsOf: services.appendingPathComponent($0), encoding: .utf8)) }
         contracts.removeAll { $0["target"]?.stringValue == "notes" }
@@ -189,7 +186,8 @@ struct TypeScriptDeclarationsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-dts-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try TypeScriptDeclarations.generate(contracts: contracts)
+        let declared = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("js/types/declared.d.ts.in"), encoding: .utf8)
+        try TypeScriptDeclarations.generate(contracts: contracts, declared: declared)
             .write(to: directory.appendingPathComponent("hybrid.d.ts"), atomically: true, encoding: .utf8)
         // Each @ts-expect-error fails the check if the line after it is not an error.
         try #"""
@@ -212,6 +210,16 @@ struct TypeScriptDeclarationsTests {
               const hits: number = Hybrid.kv.cacheStats().hits;
               // @ts-expect-error: get needs a key
               await Hybrid.kv.get({ bucket: "feed" });
+              const first: string | undefined = Hybrid.args[0];
+              const view = await Hybrid.view.run({}, { tree: { type: "text", text: "hi" }, output: "none" });
+              const reason: "quit" | "stopped" | "error" = (await view.done).reason;
+              const cells: number = (await Hybrid.view.frame()).width;
+              // @ts-expect-error: a node needs a type
+              await Hybrid.view.mount({ text: "hi" });
+              // @ts-expect-error: no such key
+              await view.key("escape");
+              // @ts-expect-error: args are read-only
+              Hybrid.args.push("x");
               // @ts-expect-error: save's params are required
               await Hybrid.call("notes", "save");
               // @ts-expect-error: color is "red" or "green"
@@ -224,7 +232,7 @@ struct TypeScriptDeclarationsTests {
               const wrong: string = saved.id;
               // @ts-expect-error: save's params are required
               Hybrid.subscribe("notes", "save", undefined, () => {});
-              void [id, title, span, params, result, granted, wrong, entry, hits];
+              void [id, title, span, params, result, granted, wrong, entry, hits, first, reason, cells];
             }
 
             """#.write(to: directory.appendingPathComponent("uses.ts"), atomically: true, encoding: .utf8)
@@ -265,9 +273,9 @@ struct TypeScriptDeclarationsTests {
     func recursiveDefinition() throws {
         let contract = try JSONParser.parse(#"""
             {"target": "tree", "version": "1.0.0", "description": "",
-             "actions": {"get": {"description": "", "params": {}, "errors": [],
-                                 "result": {"$ref": "#/$defs/node", "$defs": {"node": {"type": "object", "required": ["children"],
-                                            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}}}
+             "actions": {"get": {"description": "", "params": {}, "errors": [], "result": {"$ref": "#/$defs/node"}}},
+             "$defs": {"node": {"type": "object", "required": ["children"],
+                                "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}
             """#)
         let output = TypeScriptDeclarations.generate(contracts: [contract])
         #expect(output.contains("export type TreeGetResult = TreeNode;\n"))
@@ -279,27 +287,63 @@ struct TypeScriptDeclarationsTests {
     func definitionNameClash() throws {
         let contract = try JSONParser.parse(#"""
             {"target": "storage", "version": "1.0.0", "description": "",
-             "actions": {"find": {"description": "", "errors": [], "result": {},
-                                  "params": {"$ref": "#/$defs/findParams", "$defs": {"findParams": {"type": "object", "required": ["table"],
-                                             "properties": {"table": {"type": "string"}}}}}}}}
+             "actions": {"find": {"description": "", "errors": [], "result": {}, "params": {"$ref": "#/$defs/findParams"}}},
+             "$defs": {"findParams": {"type": "object", "required": ["table"], "properties": {"table": {"type": "string"}}}}}
             """#)
         let output = TypeScriptDeclarations.generate(contracts: [contract])
         #expect(output.contains("export type StorageFindParams = StorageFindParams2;\n"))
         #expect(output.contains("export interface StorageFindParams2 {\n  table: string;\n}\n"))
     }
 
-    @Test("definitions of the same name but different schemas in two actions are declared apart")
+    @Test("definitions of the same name but different schemas in two actions' own resources are declared apart")
     func differentDefinitionsOfOneName() throws {
+        // An `$id` makes an action's schema the root its references resolve in.
         let contract = try JSONParser.parse(#"""
             {"target": "t", "version": "1.0.0", "description": "",
-             "actions": {"a": {"description": "", "errors": [], "params": {}, "result": {"$ref": "#/$defs/item", "$defs": {"item": {"type": "string"}}}},
-                         "b": {"description": "", "errors": [], "params": {}, "result": {"$ref": "#/$defs/item", "$defs": {"item": {"type": "number"}}}}}}
+             "actions": {"a": {"description": "", "errors": [], "params": {},
+                               "result": {"$id": "a-result", "$ref": "#/$defs/item", "$defs": {"item": {"type": "string"}}}},
+                         "b": {"description": "", "errors": [], "params": {},
+                               "result": {"$id": "b-result", "$ref": "#/$defs/item", "$defs": {"item": {"type": "number"}}}}}}
             """#)
         let output = TypeScriptDeclarations.generate(contracts: [contract])
         #expect(output.contains("export type TAResult = TItem;\n"))
         #expect(output.contains("export type TBResult = TItem2;\n"))
         #expect(output.contains("export type TItem = string;\n"))
         #expect(output.contains("export type TItem2 = number;\n"))
+    }
+
+    @Test("each of a contract's $defs is declared once, named after the target, even one no action refers to")
+    func contractDefinitions() throws {
+        let contract = try JSONParser.parse(#"""
+            {"target": "shop", "version": "1.0.0", "description": "",
+             "actions": {"buy": {"description": "", "errors": [], "params": {"type": "object", "properties": {"item": {"$ref": "#/$defs/item"}}},
+                                 "result": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+                         "sell": {"description": "", "errors": [], "params": {"$ref": "#/$defs/item"}, "result": {"$ref": "#/actions/buy/result"}}},
+             "$defs": {"item": {"type": "object", "description": "Something to sell.", "required": ["sku"], "properties": {"sku": {"type": "string"}}},
+                       "spare": {"type": "number"}}}
+            """#)
+        let output = TypeScriptDeclarations.generate(contracts: [contract])
+        #expect(output.components(separatedBy: "export interface ShopItem ").count == 2)
+        #expect(output.contains("/** Something to sell. */\nexport interface ShopItem {\n  sku: string;\n}\n"))
+        #expect(output.contains("export type ShopSpare = number;\n"))
+        #expect(output.contains("export type ShopBuyResult = ShopItem[];\n"))
+        #expect(output.contains("export type ShopSellParams = ShopItem;\n"))
+        // A reference to another action's schema names that action's type.
+        #expect(output.contains("export type ShopSellResult = ShopBuyResult;\n"))
+        // Where a property only refers to a definition, the definition's doc comment goes with it.
+        #expect(output.contains("export interface ShopBuyParams {\n  /** Something to sell. */\n  item?: ShopItem;\n}\n"))
+    }
+
+    @Test("a reference to a definition the contract lacks is unknown, as a reference into an action's own $defs without an $id")
+    func definitionsResolveAgainstTheContract() throws {
+        let contract = try JSONParser.parse(#"""
+            {"target": "t", "version": "1.0.0", "description": "",
+             "actions": {"a": {"description": "", "errors": [], "params": {"$ref": "#/$defs/gone"},
+                               "result": {"$ref": "#/$defs/own", "$defs": {"own": {"type": "string"}}}}}}
+            """#)
+        let output = TypeScriptDeclarations.generate(contracts: [contract])
+        #expect(output.contains("export type TAParams = unknown;\n"))
+        #expect(output.contains("export type TAResult = unknown;\n"))
     }
 
     @Test("long descriptions are wrapped without starting a line with a JSDoc tag")
@@ -315,6 +359,10 @@ struct TypeScriptDeclarationsTests {
     }
 
     // MARK: Helpers
+
+    /// Three levels up from this file: Tests/ContractToolsTests/TypeScriptDeclarationsTests.swift.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The contract with its actions' members in reverse order.
     static func reversingActions(of contract: JSONValue) -> JSONValue {
@@ -376,19 +424,6 @@ struct TypeScriptDeclarationsTests {
                 "properties": {
                   "note": {"$ref": "#/$defs/note"},
                   "attachment": {"type": "string", "format": "binary", "description": "Bytes kept beside the note."}
-                },
-                "$defs": {
-                  "note": {
-                    "type": "object",
-                    "description": "A note.",
-                    "required": ["title"],
-                    "additionalProperties": false,
-                    "properties": {
-                      "title": {"type": "string"},
-                      "tags": {"type": "array", "items": {"type": "string"}},
-                      "color": {"enum": ["red", "green"], "default": "red"}
-                    }
-                  }
                 }
               },
               "result": {
@@ -415,22 +450,22 @@ struct TypeScriptDeclarationsTests {
                 "properties": {
                   "notes": {"type": "array", "items": {"$ref": "#/$defs/note"}},
                   "span": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false, "minItems": 2}
-                },
-                "$defs": {
-                  "note": {
-                    "type": "object",
-                    "description": "A note.",
-                    "required": ["title"],
-                    "additionalProperties": false,
-                    "properties": {
-                      "title": {"type": "string"},
-                      "tags": {"type": "array", "items": {"type": "string"}},
-                      "color": {"enum": ["red", "green"], "default": "red"}
-                    }
-                  }
                 }
               },
               "errors": []
+            }
+          },
+          "$defs": {
+            "note": {
+              "type": "object",
+              "description": "A note.",
+              "required": ["title"],
+              "additionalProperties": false,
+              "properties": {
+                "title": {"type": "string"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "color": {"enum": ["red", "green"], "default": "red"}
+              }
             }
           }
         }
@@ -489,6 +524,8 @@ struct TypeScriptDeclarationsTests {
           /** Whether this app may call the target: app.json grants it. */
           granted: boolean;
           actions: { [action: string]: ActionDescription };
+          /** The contract's definitions, where its actions' `{"$ref": "#/$defs/name"}` resolve. */
+          $defs?: { [name: string]: JSONSchema };
         }
 
         // notes 2.1.0 (services/notes.json)
@@ -505,6 +542,7 @@ struct TypeScriptDeclarationsTests {
         }
 
         export interface NotesSaveParams {
+          /** A note. */
           note: NotesNote;
           /** Bytes kept beside the note. */
           attachment?: Uint8Array;

@@ -1,36 +1,51 @@
+// ContractTools: what developers' tools derive from the service contracts, such as the TypeScript
+// declarations `hybrid contracts dts` writes. Nothing here runs inside an app: the runtime reads
+// contracts through Bridge alone. It must never name a particular target; what a target's JS
+// client looks like comes from its contract's `client` section.
+
+import Bridge
 import JSON
 
 /// The TypeScript declarations of the bridge, generated from the contracts: what
 /// `hybrid contracts dts` prints into `js/types/hybrid.d.ts`, so that editors complete
-/// `Hybrid.call("storage", "find", ...)` and check its params and result.
+/// `Hybrid.call(target, action, params)` and check its params and result.
 ///
 /// Each action's params and result become `<Target><Action>Params` and `<Target><Action>Result`
-/// (an interface when the schema is an object, else a type alias); `HybridActions` maps target and
-/// action names to them, and the declared `Hybrid` global types its methods through that map.
+/// (an interface when the schema is an object, else a type alias), and each of the contract's
+/// `$defs` `<Target><Name>`; `HybridActions` maps target and action names to them, and the declared
+/// `Hybrid` global types its methods through that map. A contract's `client` section becomes
+/// `<Property>Client`, the type of `Hybrid.<property>`: its methods are actions, typed as
+/// `Hybrid.call` types them, and its other members carry the TypeScript types the contract gives.
 ///
 /// ```swift
-/// let contract = try JSONParser.parse(text)   // services/device.json
+/// let contract = try JSONParser.parse(text)   // one services/*.json
 /// print(TypeScriptDeclarations.generate(contracts: [contract]), terminator: "")
 /// ```
 ///
 /// The text depends only on the contracts, not on the order they or their actions come in: targets
-/// and actions are sorted by name, while properties keep the order their schema lists them in.
-/// Schemas are read as the bridge's validator reads them: `$ref` resolves within the params or
-/// result schema it appears in; a reference that resolves to nothing gives `unknown`.
+/// and actions are sorted by name, while properties and definitions keep the order their contract
+/// lists them in. Schemas are read as the bridge's validator reads them: `$ref` resolves against
+/// the contract (`#/$defs/name`), or within an action's schema that has an `$id` of its own; a
+/// reference that resolves to nothing gives `unknown`.
 public enum TypeScriptDeclarations {
     /// The whole `.d.ts` text for these contracts (each the parsed JSON of one `services/*.json`),
     /// sorted by target. A value that is not an object with a string `target` is left out; two
     /// contracts of one target give a file TypeScript refuses, as they would a registry.
-    public static func generate(contracts: [JSONValue]) -> String {
+    ///
+    /// `declared` is TypeScript written by hand (`js/types/declared.d.ts.in`): what the runtime
+    /// puts on `Hybrid` that no contract describes, such as `Hybrid.args`. It is copied in as it
+    /// is, before `declare global`, so it can add members to `HybridAPI` (interfaces merge) and
+    /// declare the types a client's members name; generated types never take its names.
+    public static func generate(contracts: [JSONValue], declared: String = "") -> String {
         var generator = Generator()
-        return generator.generate(contracts: contracts)
+        return generator.generate(contracts: contracts, declared: declared)
     }
 
     /// The TypeScript type for `schema`, for a contract of `target`; named types that `$ref`s
     /// introduce are not part of it. For tests of the schema mapping.
     static func typeText(for schema: JSONValue, target: String = "test") -> String {
         var generator = Generator()
-        let scope = Generator.Scope(root: schema, rootName: "Root", typePrefix: pascalCase(target))
+        let scope = Generator.Scope(root: schema, names: ["": "Root"], typePrefix: pascalCase(target))
         return generator.translate(schema, in: scope).rendered()
     }
 
@@ -81,19 +96,22 @@ extension TypeScriptDeclarations {
 
     /// The state of one generation: names taken so far and the `$defs` already declared.
     struct Generator {
-        /// Where a schema's `$ref`s resolve, and what a reference to its root is called.
+        /// Where a schema's `$ref`s resolve, and the declared names of places in it.
         struct Scope {
+            /// The contract, or an action's schema that has an `$id`.
             var root: JSONValue
-            var rootName: String
+            /// Types already named for places in `root`, by JSON Pointer: an action's params
+            /// (`/actions/save/params`), or the root of a schema with an `$id`.
+            var names: [String: String]
             var typePrefix: String
             /// The root's `$id` without its fragment: a `$ref` may spell local targets with it.
             var baseURI = ""
             /// The JSON Pointers of the `$ref`s being inlined, to stop at a reference to itself.
             var inlining: [String] = []
 
-            init(root: JSONValue, rootName: String, typePrefix: String) {
+            init(root: JSONValue, names: [String: String], typePrefix: String) {
                 self.root = root
-                self.rootName = rootName
+                self.names = names
                 self.typePrefix = typePrefix
                 if case .string(let id)? = root["$id"] { baseURI = String(id.prefix { $0 != "#" }) }
             }
@@ -114,11 +132,23 @@ extension TypeScriptDeclarations {
             var resultName = ""
         }
 
+        private struct Client {
+            var property: String
+            var description: String
+            var methods: [String]
+            var members: [(name: String, description: String, type: String)]
+            var interfaceName = ""
+        }
+
         private struct Target {
             var name: String
             var version: String
             var description: String
             var actions: [Action]
+            /// The contract, where its schemas' `$ref`s resolve.
+            var contract: JSONValue
+            var definitions: [(name: String, schema: JSONValue)]
+            var client: Client?
         }
 
         /// Names the fixed part of the file declares: `$defs` must not take them.
@@ -133,14 +163,21 @@ extension TypeScriptDeclarations {
         /// The current target's `$defs`, in the order they were first referred to.
         private var definitions: [Declaration] = []
 
-        mutating func generate(contracts: [JSONValue]) -> String {
+        mutating func generate(contracts: [JSONValue], declared: String) -> String {
             var targets = contracts.compactMap(Self.target(of:)).sorted { $0.name < $1.name }
-            // Every action's own names first, so that a `$defs` entry never takes one of them.
+            // What the hand-written part declares is not for generated types to take.
+            takenNames.formUnion(Self.declaredNames(in: declared))
+            // Every action's and client's own names first, so that a `$defs` entry never takes one.
             for t in targets.indices {
                 for a in targets[t].actions.indices {
                     let base = pascalCase(targets[t].name) + pascalCase(targets[t].actions[a].name)
                     targets[t].actions[a].paramsName = claim(base + "Params")
                     targets[t].actions[a].resultName = claim(base + "Result")
+                }
+            }
+            for t in targets.indices {
+                if let property = targets[t].client?.property {
+                    targets[t].client!.interfaceName = claim(pascalCase(property) + "Client")
                 }
             }
 
@@ -149,13 +186,19 @@ extension TypeScriptDeclarations {
                 let version = target.version.isEmpty ? "" : " " + target.version
                 lines += ["", "// " + target.name + version + " (services/" + target.name + ".json)", ""]
                 lines += declarations(of: target).map(\.lines).joined(separator: [""])
+                if let client = target.client {
+                    lines += [""] + Self.clientInterface(client, of: target)
+                }
             }
             lines.append("")
             lines += Self.actionMap(of: targets)
             lines.append("")
-            // Hybrid.kv exists where the kv target does (js/runtime/kv.js).
-            let hasKeyValue = targets.contains { $0.name == "kv" }
-            lines += Self.api + (hasKeyValue ? Self.keyValueAPI : []) + Self.apiEnd
+            lines += Self.api + targets.flatMap(Self.clientProperty(of:)) + Self.apiEnd
+            let declared = declared.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if declared.contains(where: { !$0.allSatisfy(\.isWhitespace) }) {
+                lines += [""] + Array(declared.reversed().drop { $0.allSatisfy(\.isWhitespace) }.reversed())
+            }
+            lines += Self.end
             return lines.joined(separator: "\n") + "\n"
         }
 
@@ -171,17 +214,60 @@ extension TypeScriptDeclarations {
             return Target(name: name,
                           version: contract["version"]?.stringValue ?? "",
                           description: contract["description"]?.stringValue ?? "",
-                          actions: actions.sorted { $0.name < $1.name })
+                          actions: actions.sorted { $0.name < $1.name },
+                          contract: contract,
+                          definitions: (contract["$defs"]?.objectValue?.members ?? []).map { ($0.key, $0.value) },
+                          client: client(of: contract, actions: Set(actions.map(\.name))))
         }
 
-        /// The target's params and results, action by action, then the `$defs` they refer to.
+        /// The contract's `client` section as far as it makes sense; `hybrid contracts check`
+        /// refuses the rest (Contract), so what is left out here never reaches a checked file.
+        private static func client(of contract: JSONValue, actions: Set<String>) -> Client? {
+            guard let section = contract["client"], let property = section["property"]?.stringValue else { return nil }
+            let methods = (section["methods"]?.arrayValue ?? []).compactMap(\.stringValue).filter(actions.contains)
+            let members = (section["members"]?.objectValue?.members ?? []).compactMap { member in
+                member.value["type"]?.stringValue.map { (member.key, member.value["description"]?.stringValue ?? "", $0) }
+            }
+            return Client(property: property, description: section["description"]?.stringValue ?? "",
+                          methods: methods, members: members)
+        }
+
+        /// The names `export interface`, `export type` (and the like) introduce in hand-written
+        /// TypeScript.
+        static func declaredNames(in text: String) -> Set<String> {
+            var names: Set<String> = []
+            for line in text.split(separator: "\n") {
+                var words = line.split(separator: " ").map(String.init)[...]
+                guard words.popFirst() == "export" else { continue }
+                if words.first == "declare" { words.removeFirst() }
+                guard let keyword = words.popFirst(), ["interface", "type", "class", "enum", "const", "function"].contains(keyword),
+                      let word = words.first else { continue }
+                let name = word.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+                if !name.isEmpty { names.insert(String(name)) }
+            }
+            return names
+        }
+
+        /// The target's params and results, action by action, then its definitions: the
+        /// contract's `$defs` in their order, then the `$defs` of action schemas with an `$id`, as
+        /// they are first referred to.
         private mutating func declarations(of target: Target) -> [Declaration] {
             definitions = []
             var declarations: [Declaration] = []
             let prefix = pascalCase(target.name)
+            var names: [String: String] = [:]
+            for action in target.actions {
+                let at = JSONPointer.appending("/actions", key: action.name)
+                names[JSONPointer.appending(at, key: "params")] = action.paramsName
+                names[JSONPointer.appending(at, key: "result")] = action.resultName
+            }
+            let contractScope = Scope(root: target.contract, names: names, typePrefix: prefix)
+            for (name, schema) in target.definitions {
+                _ = definition(name, schema, in: contractScope)
+            }
             for action in target.actions {
                 for (schema, name) in [(action.params, action.paramsName), (action.result, action.resultName)] {
-                    let scope = Scope(root: schema, rootName: name, typePrefix: prefix)
+                    let scope = schema["$id"]?.stringValue == nil ? contractScope : Scope(root: schema, names: ["": name], typePrefix: prefix)
                     declarations.append(Declaration(name: name, documentation: Self.documentation(of: schema),
                                                     type: translate(schema, in: scope)))
                 }
@@ -281,7 +367,7 @@ extension TypeScriptDeclarations {
             var properties: [TypeScriptType.Property] = []
             for (name, schema) in object["properties"]?.objectValue?.members ?? [] {
                 properties.append(.init(name: name, type: translate(schema, in: scope), isOptional: !required.contains(name),
-                                        documentation: Self.documentation(of: schema)))
+                                        documentation: documentation(ofProperty: schema, in: scope)))
             }
             // A required name with no schema of its own must be present, whatever its value.
             for name in required where !properties.contains(where: { $0.name == name }) {
@@ -298,19 +384,31 @@ extension TypeScriptDeclarations {
             return .object(.init(properties: properties, indexSignature: index))
         }
 
+        /// A property's doc comment: its own, else, when it only refers to a definition, the
+        /// definition's, so that `bucket: KvBucket` still says what a bucket is where it is used.
+        private func documentation(ofProperty schema: JSONValue, in scope: Scope) -> [String] {
+            let own = Self.documentation(of: schema)
+            guard own.isEmpty, case .string(let reference)? = schema["$ref"],
+                  let (_, target) = Self.referenced(reference, in: scope) else { return own }
+            return Self.documentation(of: target)
+        }
+
         // MARK: References
 
-        /// The type a `$ref` designates: a named type for `#/$defs/NAME`, the root's name for `#`,
-        /// the designated schema's type inline for any other pointer.
+        /// The pointer a `$ref` designates in the scope's root, and the schema there.
+        private static func referenced(_ reference: String, in scope: Scope) -> (pointer: String, schema: JSONValue)? {
+            guard let tokens = SchemaValidator.localReferenceTokens(reference, baseURI: scope.baseURI) else { return nil }
+            let pointer = tokens.reduce("") { JSONPointer.appending($0, key: $1) }
+            return JSONPointer.resolve(pointer, in: scope.root).map { (pointer, $0) }
+        }
+
+        /// The type a `$ref` designates: a named type for `#/$defs/NAME` and for a place that
+        /// already has a name (an action's params, a root with an `$id`), the designated schema's
+        /// type inline for any other pointer.
         private mutating func resolve(_ reference: String, in scope: Scope) -> TypeScriptType {
-            guard let hash = reference.firstIndex(of: "#") else { return .unknown }
-            let base = reference[..<hash]
-            guard base.isEmpty || base == scope.baseURI,
-                  let pointer = SchemaCompiler.percentDecoded(reference[reference.index(after: hash)...]),
-                  let tokens = JSONPointer.tokens(pointer),
-                  let schema = JSONPointer.resolve(pointer, in: scope.root)
-            else { return .unknown }
-            if tokens.isEmpty { return .named(scope.rootName) }
+            guard let (pointer, schema) = Self.referenced(reference, in: scope) else { return .unknown }
+            if let name = scope.names[pointer] { return .named(name) }
+            let tokens = JSONPointer.tokens(pointer) ?? []
             if tokens.count == 2, tokens[0] == "$defs" || tokens[0] == "definitions" {
                 return .named(definition(tokens[1], schema, in: scope))
             }
@@ -437,6 +535,8 @@ extension TypeScriptDeclarations {
             "  /** Whether this app may call the target: app.json grants it. */",
             "  granted: boolean;",
             "  actions: { [action: string]: ActionDescription };",
+            "  /** The contract's definitions, where its actions' `{\"$ref\": \"#/$defs/name\"}` resolve. */",
+            "  $defs?: { [name: string]: JSONSchema };",
             "}",
         ]
 
@@ -499,20 +599,33 @@ extension TypeScriptDeclarations {
             "  targets(): Promise<Record<string, TargetDescription>>;",
         ]
 
-        /// `Hybrid.kv`, declared where the kv target exists.
-        private static let keyValueAPI: [String] = [
-            "  /**",
-            "   * The kv target's actions as methods: `Hybrid.kv.get({bucket, key})` is",
-            "   * `Hybrid.call(\"kv\", \"get\", {bucket, key})`, but answered from a read cache in JS while no",
-            "   * commit has reached the store since the item was read.",
-            "   */",
-            "  readonly kv: { [A in keyof HybridActions[\"kv\"]]: (...args: CallArguments<\"kv\", A>) => Promise<ResultOf<\"kv\", A>> } & {",
-            "    /** Hits and misses of the JS cache, what it holds and its bound (UTF-16 units of JSON). */",
-            "    cacheStats(): { hits: number; misses: number; entries: number; size: number; capacity: number };",
-            "    /** Sets the JS cache's bound in UTF-16 units of JSON (about 2 bytes each); 0 turns it off. */",
-            "    setCacheCapacity(units: number): void;",
-            "  };",
-        ]
+        /// `<Property>Client`: the client's methods, one per action it names, then its members.
+        private static func clientInterface(_ client: Client, of target: Target) -> [String] {
+            let targetName = TypeScriptType.quoted(target.name)
+            var lines = TypeScriptType.docComment(["`Hybrid." + client.property + "`, the JS client of the " + target.name
+                                                   + " target (services/" + target.name + ".json)."], indent: "")
+            lines.append("export interface " + client.interfaceName + " {")
+            for method in client.methods {
+                let action = TypeScriptType.quoted(method)
+                let description = target.actions.first { $0.name == method }?.description ?? ""
+                lines += TypeScriptType.docComment(description.isEmpty ? [] : [description], indent: "  ")
+                lines.append("  " + TypeScriptType.propertyKey(method) + "(...args: CallArguments<" + targetName + ", " + action
+                    + ">): Promise<ResultOf<" + targetName + ", " + action + ">>;")
+            }
+            for member in client.members {
+                lines += TypeScriptType.docComment(member.description.isEmpty ? [] : [member.description], indent: "  ")
+                lines.append("  readonly " + TypeScriptType.propertyKey(member.name) + ": " + member.type + ";")
+            }
+            lines.append("}")
+            return lines
+        }
+
+        /// `readonly <property>: <Property>Client;` in `HybridAPI`, for a target with a client.
+        private static func clientProperty(of target: Target) -> [String] {
+            guard let client = target.client else { return [] }
+            return TypeScriptType.docComment(client.description.isEmpty ? [] : [client.description], indent: "  ")
+                + ["  readonly " + TypeScriptType.propertyKey(client.property) + ": " + client.interfaceName + ";"]
+        }
 
         private static let apiEnd: [String] = [
             "  /** The class of the errors calls reject with, for `instanceof`. */",
@@ -525,6 +638,9 @@ extension TypeScriptDeclarations {
             "    details?: { reason?: string; [key: string]: unknown };",
             "  }) => HybridError;",
             "}",
+        ]
+
+        private static let end: [String] = [
             "",
             "declare global {",
             "  const Hybrid: HybridAPI;",
