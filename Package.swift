@@ -99,9 +99,9 @@ let package = Package(
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "ContractToolsTests", dependencies: ["ContractTools", "Bridge", "JSON"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON", "SystemIO"]),
+        .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
+        .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting"]),
@@ -114,7 +114,7 @@ let package = Package(
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", "HostTesting", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),
     ]

@@ -1,6 +1,7 @@
 import Bridge
 import Engine
 import Foundation
+import HostTesting
 import JSON
 import Testing
 
@@ -389,8 +390,7 @@ private func action(params: JSONValue, result: JSONValue) -> JSONValue {
 
 /// The repository's own services/bridge.json: the built-in target needs its contract.
 func bridgeContract() throws -> Contract {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let path = root.appendingPathComponent("services/bridge.json").path
+    let path = Repository.path("services/bridge.json")
     return try Contract(text: try String(contentsOfFile: path, encoding: .utf8), file: path)
 }
 

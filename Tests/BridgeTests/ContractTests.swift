@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import JSON
 import Testing
 
@@ -103,8 +104,7 @@ struct ContractTests {
         let described = BridgeTarget.describe(["outline": contract], grants: .all)
         let target = try #require(described["targets"]?["outline"])
         #expect(target["$defs"] == contract.json["$defs"])
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let bridge = try Contract(text: String(contentsOf: root.appendingPathComponent("services/bridge.json"), encoding: .utf8), file: "bridge.json")
+        let bridge = try Contract(text: String(contentsOfFile: Repository.path("services/bridge.json"), encoding: .utf8), file: "bridge.json")
         #expect(try bridge.validator(.result, of: "describe").firstViolation(of: described) == nil)
         // The described target stands for the contract: its actions' references resolve in it.
         #expect(try SchemaValidator(document: target, at: "/actions/save/params").isValid(["root": ["title": "a"]]))

@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import HostTesting
 import JSON
 import Testing
 
@@ -106,12 +107,7 @@ struct SchemaDifferentialTests {
             }
         }
 
-        /// Three levels up from this file: Tests/BridgeTests/SchemaDifferentialTests.swift.
-        static let repositoryRoot: String = {
-            var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-            parts.removeLast(3)
-            return parts.joined(separator: "/")
-        }()
+        static let repositoryRoot = Repository.root
 
         static let path = repositoryRoot + "/Tests/BridgeTests/Fixtures/schema-corpus.json"
 

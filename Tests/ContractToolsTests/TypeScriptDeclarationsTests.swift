@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import HostTesting
 import JSON
 import Testing
 
@@ -360,9 +361,7 @@ struct TypeScriptDeclarationsTests {
 
     // MARK: Helpers
 
-    /// Three levels up from this file: Tests/ContractToolsTests/TypeScriptDeclarationsTests.swift.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = URL(fileURLWithPath: Repository.root)
 
     /// The contract with its actions' members in reverse order.
     static func reversingActions(of contract: JSONValue) -> JSONValue {

@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import JSON
 import Testing
 
@@ -6,9 +7,7 @@ import Testing
 /// value's JSON type. (The bridge's schema validator checks the rest.)
 enum ContractCheck {
     static let contract: JSONValue = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let path = root.appendingPathComponent("services/device.json").path
+        let path = Repository.path("services/device.json")
         guard let text = try? String(contentsOfFile: path, encoding: .utf8), let value = try? JSONParser.parse(text) else {
             return .null
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import HybridHost
 import Testing
 
@@ -7,8 +8,7 @@ struct NetworkScriptTests {
     @Test("every JS network test passes through the real bridge")
     func scripts() async throws {
         let server = try await SharedServer.get()
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("js/tests/network.test.js").path
+        let file = Repository.path("js/tests/network.test.js")
         var runner = TestRunner()
         runner.arguments = [server.base]
         let (totals, tap) = await runner.runCapturing(files: [file])

@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
@@ -37,7 +38,7 @@ struct ConvergenceTests {
     @Test("a replica folding the pulled log in seq order holds exactly the server's snapshot")
     func replicaMatchesSnapshot() async throws {
         try await Server.with { server in
-            var random = SeededGenerator(seed: 2024)
+            var random = SplitMix64(seed: 2024)
             var devices: [TestDevice] = []
             for name in ["phone", "laptop", "tablet"] { devices.append(try await server.register(name: name)) }
             var last: [String?] = [nil, nil, nil]

@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import HybridHost
 import Testing
 
@@ -8,8 +9,7 @@ struct SyncScriptTests {
     func scripts() async throws {
         let server = try await RunningSyncServer.start()
         defer { Task { await server.stop() } }
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("js/tests/sync.test.js").path
+        let file = Repository.path("js/tests/sync.test.js")
         var runner = TestRunner()
         runner.arguments = [server.base]
         let (totals, tap) = await runner.runCapturing(files: [file])

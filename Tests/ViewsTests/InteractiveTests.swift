@@ -5,7 +5,7 @@ import Testing
 /// Drives `hybrid run js/apps/tasks-view` in a real terminal (tmux): keys in with send-keys, the
 /// screen out with capture-pane. Needs tmux and the `hybrid` binary built next to the tests.
 enum Tmux {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: Repository.root)
     static var hybrid: String? { BuiltHybrid.path }
     /// Opt-in (`VIEWS_TMUX=1`): under `swift test` these hang in this checkout (not yet understood);
     /// `Tests/ViewsTests/tmux-interactive.sh` runs the same checks from a shell.

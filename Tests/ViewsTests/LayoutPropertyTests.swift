@@ -1,25 +1,14 @@
 import Foundation
+import HostTesting
 import JSON
 import Testing
 @testable import Views
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random view trees of every node type, with random styles.
 enum RandomTree {
     static let words = ["a", "milk", "中文", "😀", "hello world", "e\u{301}clair", "x y z", "长长的句子在这里", ""]
 
-    static func node(_ rng: inout SeededRandom, depth: Int) -> JSONValue {
+    static func node(_ rng: inout SplitMix64, depth: Int) -> JSONValue {
         var style: JSONObject = [:]
         func maybe(_ key: String, _ value: @autoclosure () -> JSONValue) { if Int.random(in: 0..<4, using: &rng) == 0 { style[key] = value() } }
         maybe("border", .string(["single", "double", "rounded", "heavy", "none"].randomElement(using: &rng)!))
@@ -63,7 +52,7 @@ struct LayoutPropertyTests {
 
     @Test("no node is painted outside its parent's box, borders stay closed, and row children's widths add up", arguments: seeds)
     func properties(_ seed: UInt64) throws {
-        var rng = SeededRandom(state: seed)
+        var rng = SplitMix64(seed: seed)
         let tree = RandomTree.node(&rng, depth: 0)
         let width = Int.random(in: 10...60, using: &rng)
         let document = try ViewDocument(json: tree, data: ["items": ["one", "二", "three"]], width: width)
@@ -104,7 +93,7 @@ struct LayoutPropertyTests {
 
     @Test("painting keeps every cell a node draws inside its parent's box", arguments: seeds)
     func paintingStaysInside(_ seed: UInt64) throws {
-        var rng = SeededRandom(state: seed &+ 10_000)
+        var rng = SplitMix64(seed: seed &+ 10_000)
         let tree = RandomTree.node(&rng, depth: 0)
         let width = Int.random(in: 10...60, using: &rng)
         let document = try ViewDocument(json: tree, data: ["items": ["one", "二"]], width: width)
@@ -130,7 +119,7 @@ struct LayoutPropertyTests {
 
     @Test("an incremental update draws the same frame as a fresh render", arguments: Array<UInt64>(1...60))
     func incrementalMatchesFresh(_ seed: UInt64) throws {
-        var rng = SeededRandom(state: seed &+ 20_000)
+        var rng = SplitMix64(seed: seed &+ 20_000)
         let tree = RandomTree.node(&rng, depth: 0)
         let width = Int.random(in: 10...60, using: &rng)
         let before: JSONValue = ["items": ["one", "二", "three"]]
