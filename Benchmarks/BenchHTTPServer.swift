@@ -17,9 +17,9 @@ final class BenchHTTPServer: @unchecked Sendable {
             router.get("/small") { request, _ -> Response in
                 Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok \(request.uri.query ?? "")")))
             }
-            started.set(try await LocalHTTPServer.start(router: router, label: "bench-http-server"))
+            started.value = try await LocalHTTPServer.start(router: router, label: "bench-http-server")
         }
-        server = started.get()
+        server = started.value
     }
 
     func stop() {

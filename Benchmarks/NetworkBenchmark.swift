@@ -1,5 +1,6 @@
 import CurlTransport
 import Foundation
+import HostTesting
 import JSON
 
 /// `hybrid bench network`: 2,000 small GETs against a local server with 64 in flight, from JS
@@ -159,9 +160,9 @@ public struct NetworkBenchmark {
                     group.addTask { _ = try? await CurlClient.shared.perform(TransferRequest(url: url)) }
                 }
             }
-            elapsed.set((CurlClient.nowMs() - started) / 1000)
+            elapsed.value = (CurlClient.nowMs() - started) / 1000
         }
-        return elapsed.get()
+        return elapsed.value
     }
 
     private func curlVersion() -> String? { runCurl(["--version"]) }

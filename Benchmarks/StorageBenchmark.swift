@@ -97,8 +97,8 @@ public struct StorageBenchmark {
                 try! ColumnDefinition.parse(name: $0, declaration: Self.columns[$0]!, path: "")
             })])
             let opened = Locked(false)
-            Task { try await center.open(schema: schema); opened.set(true) }
-            while !opened.get() { usleep(1000) }
+            Task { try await center.open(schema: schema); opened.value = true }
+            while !opened.value { usleep(1000) }
             let table = try center.table("t")
             ours.insert = min(ours.insert, try Self.seconds {
                 _ = try center.writeNow { session in try table.insert(data, in: session) }
@@ -315,11 +315,3 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A flag shared with the task that opens the database.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
-}

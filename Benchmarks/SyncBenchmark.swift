@@ -188,9 +188,9 @@ func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
     let done = DispatchSemaphore(value: 0)
     let failure = Locked<String?>(nil)
     Task {
-        do { try await body() } catch { failure.set("\(error)") }
+        do { try await body() } catch { failure.value = "\(error)" }
         done.signal()
     }
     done.wait()
-    if let message = failure.get() { throw BenchError(message) }
+    if let message = failure.value { throw BenchError(message) }
 }

@@ -544,20 +544,6 @@ final class OneShotGate: Sendable {
     }
 }
 
-/// A value under a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    func read<T>(_ body: (Value) -> T) -> T { withLock { body($0) } }
-}
 
 /// An engine with a bridge installed over the probe and secret services, granted probe only.
 final class BridgeTestHost: Sendable {

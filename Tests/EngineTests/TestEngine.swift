@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import JSON
+import Synchronization
 
 /// An engine for one test, with its console output captured. Tests reach it only through
 /// ``withEngine(timeLimit:_:)``, which shuts it down however the test ends.
@@ -85,24 +86,15 @@ final class CapturedOutput: Sendable {
     var standardError: String { texts.read { $0.filter { $0.fd == 2 }.map(\.text).joined() } }
 }
 
-/// A value shared between the JS thread and the test, under a lock.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+/// A value shared between the JS thread and the test, behind the standard library's `Mutex`.
+final class LockedValue<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { self.value = Mutex(value) }
 
-    func read<T>(_ body: (Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(value)
-    }
+    func read<T: Sendable>(_ body: (Value) -> T) -> T { value.withLock { body($0) } }
 
-    func update(_ body: (inout Value) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(&value)
-    }
+    func update(_ body: (inout Value) -> Void) { value.withLock { body(&$0) } }
 }
 
 struct UnexpectedSuccess: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import HostTesting
 import HybridHost
 import JSON
 import Patches
@@ -135,11 +136,10 @@ struct FixtureError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-final class LockedText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func append(_ more: String) { lock.lock(); text += more; lock.unlock() }
-    var value: String { lock.lock(); defer { lock.unlock() }; return text }
+final class LockedText: Sendable {
+    private let text = Locked("")
+    func append(_ more: String) { text.withLock { $0 += more } }
+    var value: String { text.value }
 }
 
 /// The demo-like app most tests patch: a library captured by main before any patch.
