@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Engine", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Bridge", "JSON"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON"],
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "LocalHTTPServer", .product(name: "Hummingbird", package: "hummingbird")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Persistence", "Bridge", "JSON", "BuiltHybrid"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "BuiltHybrid"], exclude: ["Goldens", "tmux-interactive.sh"]),
