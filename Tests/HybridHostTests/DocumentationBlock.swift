@@ -76,7 +76,7 @@ struct DocumentationBlock: Sendable, CustomTestStringConvertible {
                 let marker = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
                 var treatment = Self.treatment(marker: marker, code: code)
                 if info.count > 1 {
-                    treatment = .badMarker("the fence says `\(fence)`: mark a block with a comment line before it, not in its info string")
+                    treatment = .badMarker("the fence's info string is \"\(info.joined(separator: " "))\": mark a block with a comment line before the fence, not there")
                 }
                 blocks.append(DocumentationBlock(file: file, line: index + 1, code: code, treatment: treatment))
             }

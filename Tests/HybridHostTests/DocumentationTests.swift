@@ -47,29 +47,28 @@ struct DocumentationTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
+        // The servers the block names, stopped however the run ends.
         var code = block.code
-        let httpServer = code.contains(DocumentationBlock.exampleServer) ? try await ExampleHTTPServer.start() : nil
-        if let httpServer { code = code.replacingOccurrences(of: DocumentationBlock.exampleServer, with: httpServer.base) }
-        let syncServer = code.contains(DocumentationBlock.syncServer)
-            ? try await SyncServerChild.start(database: folder.appendingPathComponent("sync-server.sqlite").path) : nil
-        if let syncServer { code = code.replacingOccurrences(of: DocumentationBlock.syncServer, with: syncServer.base) }
-        let ready = DocumentationBlock(file: block.file, line: block.line, code: code, treatment: block.treatment)
-
-        var script = folder.appendingPathComponent("readme-example.js")
-        var arguments = ["run", script.path, "--grant", "all", "--data-dir", folder.appendingPathComponent("data").path]
-        if case .beside(let app) = block.treatment {
-            let copy = folder.appendingPathComponent("app")
-            try FileManager.default.copyItem(at: HybridProcess.repository.appendingPathComponent(app), to: copy)
-            script = copy.appendingPathComponent("readme-example.js")
-            arguments[1] = script.path
-        } else if case .testFile(let name) = block.treatment {
-            script = folder.appendingPathComponent(name)
-            arguments = ["test", script.path, "--grant", "all"]
+        var stops: [@Sendable () async -> Void] = []
+        let outcome: Result<(script: URL, result: HybridProcess.Result), any Error>
+        do {
+            if code.contains(DocumentationBlock.exampleServer) {
+                let server = try await ExampleHTTPServer.start()
+                stops.append { await server.stop() }
+                code = code.replacingOccurrences(of: DocumentationBlock.exampleServer, with: server.base)
+            }
+            if code.contains(DocumentationBlock.syncServer) {
+                let server = try await SyncServerChild.start(database: folder.appendingPathComponent("sync-server.sqlite").path)
+                stops.append { await server.stop() }
+                code = code.replacingOccurrences(of: DocumentationBlock.syncServer, with: server.base)
+            }
+            let ready = DocumentationBlock(file: block.file, line: block.line, code: code, treatment: block.treatment)
+            outcome = .success(try await Self.run(ready, in: folder))
+        } catch {
+            outcome = .failure(error)
         }
-        try ready.program.write(to: script, atomically: true, encoding: .utf8)
-        let result = try await HybridProcess.run(arguments, timeLimit: Self.timeLimit)
-        await syncServer?.stop()
-        await httpServer?.stop()
+        for stop in stops { await stop() }
+        let (script, result) = try outcome.get()
 
         // Stack traces name the README, whose lines the program kept.
         let report = "\(result)".replacingOccurrences(of: script.path, with: block.file)
@@ -86,5 +85,23 @@ struct DocumentationTests {
             }
             printed = printed[(found + 1)...]
         }
+    }
+
+    /// Writes `block`'s program into `folder` (or into a copy of the app it runs beside) and runs
+    /// it as its treatment says.
+    private static func run(_ block: DocumentationBlock, in folder: URL) async throws -> (script: URL, result: HybridProcess.Result) {
+        var script = folder.appendingPathComponent("readme-example.js")
+        var arguments = ["run", script.path, "--grant", "all", "--data-dir", folder.appendingPathComponent("data").path]
+        if case .beside(let app) = block.treatment {
+            let copy = folder.appendingPathComponent("app")
+            try FileManager.default.copyItem(at: HybridProcess.repository.appendingPathComponent(app), to: copy)
+            script = copy.appendingPathComponent("readme-example.js")
+            arguments[1] = script.path
+        } else if case .testFile(let name) = block.treatment {
+            script = folder.appendingPathComponent(name)
+            arguments = ["test", script.path, "--grant", "all"]
+        }
+        try block.program.write(to: script, atomically: true, encoding: .utf8)
+        return (script, try await HybridProcess.run(arguments, timeLimit: timeLimit))
     }
 }
