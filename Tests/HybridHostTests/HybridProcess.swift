@@ -25,8 +25,11 @@ enum HybridProcess {
     }
 
     /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), and
-    /// waits for it to exit.
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
+    /// waits for it to exit; after `timeLimit`, when given, it is killed instead, so that a run
+    /// that never goes idle fails its test rather than hanging the suite. (SIGKILL: a child
+    /// inherits the test process's signal mask, in which SIGTERM may be blocked.)
+    static func run(_ arguments: [String], timeLimit: Duration? = nil,
+                    sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "\(binary.path) is missing: run `swift build` (make test does) before `swift test`",
                      sourceLocation: sourceLocation)
@@ -54,6 +57,13 @@ enum HybridProcess {
 
         let clock = ContinuousClock()
         let started = clock.now
+        let watchdog = timeLimit.map { limit in
+            Task {
+                try await Task.sleep(for: limit)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+        }
+        defer { watchdog?.cancel() }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `hybrid sync-server --port 0 --db FILE` as a child process, as a user starts it beside an app
+/// (scripts/with-sync-server does the same for `make demo`).
+struct SyncServerChild: Sendable {
+    private let process: Process
+    /// Where it listens: `http://127.0.0.1:PORT`.
+    let base: String
+
+    /// Starts the server on `database` and returns once it says where it listens.
+    static func start(database: String) async throws -> SyncServerChild {
+        let log = database + ".log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = HybridProcess.binary
+        process.arguments = ["sync-server", "--port", "0", "--db", database]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        for _ in 0..<300 {
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if let url = said.firstMatch(of: /sync-server listening on (http\S+)/)?.1 {
+                return SyncServerChild(process: process, base: String(url))
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if process.isRunning { process.terminate() }
+        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        throw SyncServerChildError(message: "hybrid sync-server did not say where it listens:\n\(said)")
+    }
+
+    /// Stops it as a user would, with SIGTERM, and waits for it to exit; kills it if it has not
+    /// after 10 s.
+    func stop() async {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<500 where process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+struct SyncServerChildError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
