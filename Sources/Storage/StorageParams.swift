@@ -63,8 +63,8 @@ struct UpdateOperation: ActionParams {
     }
 }
 
-/// Deletes the rows `filter` matches.
-struct DeleteOperation: ActionParams {
+/// Deletes, or counts, the rows `filter` matches: the two operations read the same fields.
+struct FilterOperation: ActionParams {
     let table: String
     /// The `where` filter: every row when nil.
     let filter: JSONObject?
@@ -74,6 +74,9 @@ struct DeleteOperation: ActionParams {
         filter = try params.optional("where")
     }
 }
+
+typealias DeleteOperation = FilterOperation
+typealias CountOperation = FilterOperation
 
 /// The rows `filter` matches, ordered, paged and narrowed to `columns`.
 struct FindOperation: ActionParams {
@@ -101,18 +104,6 @@ struct FindOperation: ActionParams {
     func query(on table: TableSchema, path: String) throws(PersistenceError) -> QueryCommand {
         try QueryCommand(table: table, where: filter.map(JSONValue.object), orderBy: orderBy, limit: limit.map { .number(Double($0)) },
                          offset: offset.map { .number(Double($0)) }, columns: columns.map { .array($0.map(JSONValue.string)) }, path: path)
-    }
-}
-
-/// How many rows `filter` matches.
-struct CountOperation: ActionParams {
-    let table: String
-    /// The `where` filter: every row when nil.
-    let filter: JSONObject?
-
-    init(from params: ParamsReader) throws(BridgeError) {
-        table = try params.required("table")
-        filter = try params.optional("where")
     }
 }
 
