@@ -106,6 +106,7 @@ let package = Package(
                                                          .product(name: "Hummingbird", package: "hummingbird")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Bridge", "JSON", "Persistence", "HostTesting"]),
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting"], exclude: ["Goldens", "tmux-interactive.sh"]),

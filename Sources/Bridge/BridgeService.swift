@@ -31,6 +31,15 @@ extension BridgeService {
 }
 
 /// One action of a service, and where it runs.
+///
+/// An action that reads params names the ``ActionParams`` type they decode into, and its body
+/// receives the typed value beside the call:
+///
+/// ```swift
+/// "delete": .worker(KeyValueDeleteParams.self) { call, params in
+///     ["deleted": .bool(try await store(call).delete(bucket: params.bucket, key: params.key))]
+/// }
+/// ```
 public struct ServiceAction: Sendable {
     public enum Placement: Sendable {
         /// On the JS thread, synchronously: for cheap, non-blocking work (`echo`, `describe`).
@@ -65,6 +74,33 @@ public struct ServiceAction: Sendable {
 
     public static func nonBlocking(_ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) -> ServiceAction {
         ServiceAction(placement: .nonBlocking(body))
+    }
+
+    // Typed: each decodes the call's params into `Params` once, before the body runs. Actions
+    // that take no params (or echo them whole) use the untyped forms above.
+
+    /// `inline`, with the params decoded as `Params`.
+    @inlinable
+    public static func inline<Params: ActionParams>(_: Params.Type, _ body: @escaping @Sendable (ServiceCall, Params) throws -> JSONValue) -> ServiceAction {
+        .inline { call in try body(call, try Params(param: call.params, at: .root)) }
+    }
+
+    /// `inlineAnswer`, with the params decoded as `Params`.
+    @inlinable
+    public static func inlineAnswer<Params: ActionParams>(_: Params.Type, _ body: @escaping @Sendable (ServiceCall, Params) throws -> ServiceAnswer) -> ServiceAction {
+        .inlineAnswer { call in try body(call, try Params(param: call.params, at: .root)) }
+    }
+
+    /// `worker`, with the params decoded as `Params`.
+    @inlinable
+    public static func worker<Params: ActionParams>(_: Params.Type, _ body: @escaping @Sendable (ServiceCall, Params) async throws -> JSONValue) -> ServiceAction {
+        .worker { call in try await body(call, try Params(param: call.params, at: .root)) }
+    }
+
+    /// `nonBlocking`, with the params decoded as `Params`.
+    @inlinable
+    public static func nonBlocking<Params: ActionParams>(_: Params.Type, _ body: @escaping @Sendable (ServiceCall, Params) async throws -> JSONValue) -> ServiceAction {
+        .nonBlocking { call in try await body(call, try Params(param: call.params, at: .root)) }
     }
 
     public var runsInline: Bool {

@@ -2,10 +2,11 @@ import Bridge
 import CurlTransport
 import JSON
 
-/// A `request` or `download` call's params, checked beyond what the contract's schema can say
-/// (one body at most, header values without line breaks) and turned into a transport request.
-struct NetworkRequest: Sendable {
-    enum ResponseType: String, Sendable {
+/// `network.request`'s params, and the request part of `download`'s: checked beyond what the
+/// contract's schema can say (one body at most, header values without line breaks) and turned
+/// into a transport request.
+struct NetworkRequest: ActionParams {
+    enum ResponseType: String, CaseIterable, ParamValue {
         case json, text, bytes
     }
 
@@ -16,11 +17,11 @@ struct NetworkRequest: Sendable {
     var responseType: ResponseType?
     var useCache: Bool
 
-    init(_ params: JSONValue) throws(BridgeError) {
-        let url = params["url"]?.stringValue ?? ""
+    init(from params: ParamsReader) throws(BridgeError) {
+        let url: String = try params.required("url")
         var headers: [(name: String, value: String)] = []
-        for (name, value) in params["headers"]?.objectValue ?? [:] {
-            let text = value.stringValue ?? ""
+        for (name, value) in try params.optional("headers", as: JSONObject.self) ?? [:] {
+            let text = try String(param: value, at: params.path.appending(key: "headers").appending(key: name))
             guard Self.isToken(name) else {
                 throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", "\"\(name)\" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)")
             }
@@ -37,25 +38,26 @@ struct NetworkRequest: Sendable {
             bodyField = field
             body = bytes
         }
-        if let text = params["body"] { try setBody("body", Array((text.stringValue ?? "").utf8)) }
-        if let json = params["json"] {
+        if let text: String = try params.optional("body") { try setBody("body", Array(text.utf8)) }
+        if let json: JSONValue = try params.optional("json") {
             try setBody("json", Array(JSONWriter.write(json).utf8))
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/json")) }
         }
-        if let bytes = params["bytes"] {
+        // The contract's binary string: a value of its own kind, which no ParamValue names.
+        if let bytes: JSONValue = try params.optional("bytes") {
             guard let raw = bytes.bytesValue else { throw BridgeError.badParams("/bytes", "expected a Uint8Array or ArrayBuffer, got \(bytes.typeName)") }
             try setBody("bytes", raw)
         }
-        let method = params["method"]?.stringValue ?? (body == nil ? "GET" : "POST")
+        let method = try params.optional("method") ?? (body == nil ? "GET" : "POST")
         if body != nil, method == "GET" || method == "HEAD" {
             throw BridgeError.badParams("/\(bodyField!)", "a \(method) request cannot carry a body; use POST, PUT or PATCH")
         }
         transfer = TransferRequest(url: url, method: method, headers: headers, body: body,
-                                   timeoutMs: params["timeoutMs"]?.intValue, connectTimeoutMs: params["connectTimeoutMs"]?.intValue,
-                                   maxBytes: params["maxBytes"]?.intValue ?? Self.defaultMaxBytes,
-                                   followRedirects: params["followRedirects"]?.boolValue ?? true)
-        responseType = params["responseType"]?.stringValue.flatMap(ResponseType.init(rawValue:))
-        useCache = params["cache"]?.boolValue ?? false
+                                   timeoutMs: try params.optional("timeoutMs"), connectTimeoutMs: try params.optional("connectTimeoutMs"),
+                                   maxBytes: try params.optional("maxBytes") ?? Self.defaultMaxBytes,
+                                   followRedirects: try params.optional("followRedirects") ?? true)
+        responseType = try params.optional("responseType")
+        useCache = try params.optional("cache") ?? false
         if useCache, method != "GET" { throw BridgeError.badParams("/cache", "only GET responses are cached; \(method) cannot use cache: true") }
     }
 

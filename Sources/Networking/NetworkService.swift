@@ -30,19 +30,16 @@ public struct NetworkService: BridgeService {
         [
             // A request only awaits the curl thread, so it runs on the JS thread's executor and
             // hands no work to a worker; a cached request does its file work on the pool.
-            "request": .nonBlocking { call in try await request(call) },
-            "download": .worker { call in try await download(call) },
-            "progress": .worker { call in
-                let id = call.params["requestId"]?.stringValue ?? ""
-                let since = call.params["since"]?.intValue ?? 0
-                let snapshot = await progress.wait(scoped(id, call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
-                return snapshot.json(requestId: id)
+            "request": .nonBlocking(NetworkRequest.self) { call, request in try await self.request(call, request) },
+            "download": .worker(NetworkDownloadParams.self) { call, params in try await download(call, params) },
+            "progress": .worker(NetworkProgressParams.self) { call, params in
+                let snapshot = await progress.wait(scoped(params.requestId, call), since: params.since, timeoutMs: params.timeoutMs)
+                return snapshot.json(requestId: params.requestId)
             },
         ]
     }
 
-    private func request(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
-        let request = try NetworkRequest(call.params)
+    private func request(_ call: ServiceCall, _ request: NetworkRequest) async throws(BridgeError) -> JSONValue {
         let allowHost = call.app.allowsHost
         guard request.useCache, let key = request.sharingKey else {
             return try ResponseEncoder.json(try await fetch(request.transfer, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
@@ -105,10 +102,10 @@ public struct NetworkService: BridgeService {
         }
     }
 
-    private func download(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
-        let request = try NetworkRequest(call.params)
-        let destination = try DownloadTarget(call.params["path"]?.stringValue ?? "", dataDirectory: call.app.dataDirectory)
-        let id = call.params["requestId"]?.stringValue ?? Self.nextRequestId()
+    private func download(_ call: ServiceCall, _ params: NetworkDownloadParams) async throws(BridgeError) -> JSONValue {
+        let request = params.request
+        let destination = try DownloadTarget(params.path, dataDirectory: call.app.dataDirectory)
+        let id = params.requestId ?? Self.nextRequestId()
         let key = scoped(id, call)
         guard !progress.isRunning(key) else {
             throw BridgeError.badParams("/requestId", "a download with requestId \"\(id)\" is already running")

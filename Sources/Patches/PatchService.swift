@@ -17,7 +17,7 @@ public struct PatchService: BridgeService {
 
     public var actions: [String: ServiceAction] {
         [
-            "check": .worker { call in try await check(call) },
+            "check": .worker(PatchCheckParams.self) { call, params in try await check(call, params) },
             "ready": .worker { call in
                 let loader = try loader(call)
                 do throws(PatchError) {
@@ -45,14 +45,14 @@ public struct PatchService: BridgeService {
     /// nothing newer, a 200 carries a signed patch file, which is verified and applied exactly as
     /// one dropped into the patches folder. The endpoint's host needs a `network:HOST` grant: a
     /// patch is code, and its source must be one the app was allowed to reach.
-    func check(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+    func check(_ call: ServiceCall, _ params: PatchCheckParams) async throws(BridgeError) -> JSONValue {
         let loader: PatchLoader
         do { loader = try self.loader(call) } catch { throw error as? BridgeError ?? BridgeError(.failed, "\(error)") }
-        let url = call.params["url"]?.stringValue ?? ""
+        let url = params.url
         let request = TransferRequest(url: url, headers: [
             ("Accept", "application/json"), ("X-Hybrid-App", call.app.name), ("X-Hybrid-App-Version", call.app.version),
             ("X-Hybrid-Patch-Version", String(loader.highestVersion)),
-        ], timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000, maxBytes: Self.largestPatch)
+        ], timeoutMs: params.timeoutMs, maxBytes: Self.largestPatch)
         let response: TransferResponse
         do {
             response = try await CurlClient.shared.perform(request, allowHost: call.app.allowsHost)

@@ -29,65 +29,57 @@ public struct KeyValueService: BridgeService {
 
     public var actions: [String: ServiceAction] {
         [
-            "set": .worker { call in
+            "set": .worker(KeyValueSetParams.self) { call, params in
                 try await bridged {
-                    let entry = try await store(call).set(item(call.params, path: ""))
+                    let entry = try await store(call).set(params.item)
                     return ["createdAt": .number(entry.createdAt), "updatedAt": .number(entry.updatedAt),
                             "expiresAt": entry.expiresAt.map(JSONValue.number) ?? .null]
                 }
             },
-            "setMany": .worker { call in
+            "setMany": .worker(KeyValueSetManyParams.self) { call, params in
                 try await bridged {
-                    let bucket = call.params["bucket"]?.stringValue ?? ""
-                    let list = call.params["items"]?.arrayValue ?? []
-                    var items: [KeyValueStore.Item] = []
-                    items.reserveCapacity(list.count)
-                    for (i, value) in list.enumerated() { items.append(item(value, path: "/items/\(i)", bucket: bucket)) }
-                    return ["written": .number(Double(try await store(call).setMany(items)))]
+                    ["written": .number(Double(try await store(call).setMany(params.items)))]
                 }
             },
-            "get": .inlineAnswer { call in
+            "get": .inlineAnswer(KeyValueGetParams.self) { call, params in
                 try bridged {
-                    Self.serviceAnswer(try store(call).getJSON(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? ""))
+                    Self.serviceAnswer(try store(call).getJSON(bucket: params.bucket, key: params.key))
                 }
             },
             // One crossing for many reads: Hybrid.kv.get batches the misses of one turn this way.
-            "getMany": .inlineAnswer { call in
+            "getMany": .inlineAnswer(KeyValueGetManyParams.self) { call, params in
                 try bridged {
                     let store = try store(call)
-                    let items = call.params["items"]?.arrayValue ?? []
                     var answers: [KeyValueStore.Answer?] = []
-                    answers.reserveCapacity(items.count)
-                    for item in items {
-                        answers.append(try store.getJSON(bucket: item["bucket"]?.stringValue ?? "", key: item["key"]?.stringValue ?? ""))
+                    answers.reserveCapacity(params.items.count)
+                    for item in params.items {
+                        answers.append(try store.getJSON(bucket: item.bucket, key: item.key))
                     }
                     return try Self.entriesAnswer(answers)
                 }
             },
-            "delete": .worker { call in
+            "delete": .worker(KeyValueDeleteParams.self) { call, params in
                 try await bridged {
-                    let deleted = try await store(call).delete(bucket: call.params["bucket"]?.stringValue ?? "", key: call.params["key"]?.stringValue ?? "")
+                    let deleted = try await store(call).delete(bucket: params.bucket, key: params.key)
                     return ["deleted": .bool(deleted)]
                 }
             },
-            "keys": .worker { call in
+            "keys": .worker(KeyValueKeysParams.self) { call, params in
                 try await bridged {
-                    let keys = try await store(call).keys(bucket: call.params["bucket"]?.stringValue ?? "", prefix: call.params["prefix"]?.stringValue,
-                                                          limit: call.params["limit"]?.intValue)
+                    let keys = try await store(call).keys(bucket: params.bucket, prefix: params.prefix, limit: params.limit)
                     return ["keys": .array(keys.map(JSONValue.string))]
                 }
             },
-            "defineIndex": .worker { call in
+            "defineIndex": .worker(KeyValueDefineIndexParams.self) { call, params in
                 try await bridged {
-                    let indexed = try await store(call).defineIndex(bucket: call.params["bucket"]?.stringValue ?? "",
-                                                                    columns: call.params["columns"] ?? .null, from: call.params["from"] ?? .null)
+                    let indexed = try await store(call).defineIndex(bucket: params.bucket, columns: .object(params.columns), from: params.from)
                     return ["indexed": .number(Double(indexed))]
                 }
             },
-            "query": .worker { call in
+            "query": .worker(KeyValueQueryParams.self) { call, params in
                 try await bridged {
-                    let items = try await store(call).query(bucket: call.params["bucket"]?.stringValue ?? "", where: call.params["where"],
-                                                            orderBy: call.params["orderBy"], limit: call.params["limit"])
+                    let items = try await store(call).query(bucket: params.bucket, where: params.filter.map(JSONValue.object),
+                                                            orderBy: params.orderBy, limit: params.limit.map { .number(Double($0)) })
                     return ["items": .array(items)]
                 }
             },
@@ -122,13 +114,5 @@ public struct KeyValueService: BridgeService {
 
     private func store(_ call: ServiceCall) throws -> KeyValueStore {
         try stores.store(directory: call.app.dataDirectory)
-    }
-
-    /// The item `params` describe; `bucket` when it names none (setMany's items take the call's).
-    /// Read in place: copying each item's object to add the bucket cost more than storing it.
-    private func item(_ params: JSONValue, path: String, bucket: String = "") -> KeyValueStore.Item {
-        KeyValueStore.Item(bucket: params["bucket"]?.stringValue ?? bucket, key: params["key"]?.stringValue ?? "",
-                           value: params["value"] ?? .null, metadata: params["metadata"] ?? .null,
-                           ttlSeconds: params["ttlSeconds"]?.numberValue, path: path)
     }
 }

@@ -26,103 +26,101 @@ public struct StorageService: BridgeService {
 
     public var actions: [String: ServiceAction] {
         [
-            "open": .worker { call in try await open(call) },
-            "insert": .worker { call in try await write(call) { center, session, params in try insert(center, session, params, path: "") } },
-            "update": .worker { call in try await write(call) { center, session, params in try update(center, session, params, path: "") } },
-            "delete": .worker { call in try await write(call) { center, session, params in try delete(center, session, params, path: "") } },
-            "transaction": .worker { call in try await write(call) { center, session, params in try transaction(center, session, params) } },
-            "find": .worker { call in try await read(call) { center, db, params in try find(center, db, params, path: "") } },
-            "count": .worker { call in try await read(call) { center, db, params in try count(center, db, params, path: "") } },
-            "watch": .worker { call in try await watch(call) },
+            "open": .worker(OpenParams.self) { call, params in try await open(call, params) },
+            "insert": .worker(InsertParams.self) { call, params in
+                try await write(call, params.database) { center, session in try insert(center, session, params.operation, path: "") }
+            },
+            "update": .worker(UpdateParams.self) { call, params in
+                try await write(call, params.database) { center, session in try update(center, session, params.operation, path: "") }
+            },
+            "delete": .worker(DeleteParams.self) { call, params in
+                try await write(call, params.database) { center, session in try delete(center, session, params.operation, path: "") }
+            },
+            "transaction": .worker(TransactionParams.self) { call, params in
+                try await write(call, params.database) { center, session in try transaction(center, session, params.ops) }
+            },
+            "find": .worker(FindParams.self) { call, params in
+                try await read(call, params.database) { center, db in try find(center, db, params.operation, path: "") }
+            },
+            "count": .worker(CountParams.self) { call, params in
+                try await read(call, params.database) { center, db in try count(center, db, params.operation, path: "") }
+            },
+            "watch": .worker(WatchParams.self) { call, params in try await watch(call, params) },
         ]
     }
 
-    private func center(_ call: ServiceCall, create: Bool = false) throws(PersistenceError) -> DataCenter {
-        let name = call.params["database"]?.stringValue ?? ""
-        return try registry.dataCenter(directory: call.app.dataDirectory, name: name, create: create)
+    private func center(_ call: ServiceCall, _ name: String, create: Bool = false) throws(PersistenceError) -> DataCenter {
+        try registry.dataCenter(directory: call.app.dataDirectory, name: name, create: create)
     }
 
-    private func open(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+    private func open(_ call: ServiceCall, _ params: OpenParams) async throws(BridgeError) -> JSONValue {
         try await bridged { () async throws -> JSONValue in
-            let schema = try DatabaseSchema.parse(call.params["schema"] ?? .null, path: "/schema")
-            let center = try self.center(call, create: true)
+            let schema = try DatabaseSchema.parse(.object(params.schema), path: "/schema")
+            let center = try self.center(call, params.database, create: true)
             let version = try await center.open(schema: schema)
             return ["database": .string(center.name), "version": .number(Double(version))]
         }
     }
 
-    private func write(_ call: ServiceCall,
-                       _ body: @escaping @Sendable (DataCenter, WriteSession, JSONValue) throws -> JSONValue) async throws(BridgeError) -> JSONValue {
+    private func write(_ call: ServiceCall, _ database: String,
+                       _ body: @escaping @Sendable (DataCenter, WriteSession) throws -> JSONValue) async throws(BridgeError) -> JSONValue {
         try await bridged { () async throws -> JSONValue in
-            let center = try self.center(call)
-            let params = call.params
-            return try await center.write { session in try body(center, session, params) }
+            let center = try self.center(call, database)
+            return try await center.write { session in try body(center, session) }
         }
     }
 
-    private func read(_ call: ServiceCall,
-                      _ body: @escaping @Sendable (DataCenter, ReadSession, JSONValue) throws -> JSONValue) async throws(BridgeError) -> JSONValue {
+    private func read(_ call: ServiceCall, _ database: String,
+                      _ body: @escaping @Sendable (DataCenter, ReadSession) throws -> JSONValue) async throws(BridgeError) -> JSONValue {
         try await bridged { () async throws -> JSONValue in
-            let center = try self.center(call)
-            let params = call.params
-            return try await center.read { db in try body(center, db, params) }
+            let center = try self.center(call, database)
+            return try await center.read { db in try body(center, db) }
         }
     }
 
     // MARK: - Operations, shared by the single actions and `transaction`
 
-    private func insert(_ center: DataCenter, _ session: WriteSession, _ op: JSONValue, path: String) throws(PersistenceError) -> JSONValue {
-        let table = try center.table(op["table"]?.stringValue ?? "", path: path + "/table")
-        guard let items = op["records"]?.arrayValue else { throw .invalid(path: path + "/records", message: "expected an array of records") }
-        var records: [JSONObject] = []
-        records.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() {
-            guard let record = item.objectValue else { throw .invalid(path: path + "/records/\(i)", message: "expected a record object, got \(item.typeName)") }
-            records.append(record)
-        }
-        let inserted = try table.insert(records, in: session, path: path + "/records")
+    private func insert(_ center: DataCenter, _ session: WriteSession, _ op: InsertOperation, path: String) throws(PersistenceError) -> JSONValue {
+        let table = try center.table(op.table, path: path + "/table")
+        let inserted = try table.insert(op.records, in: session, path: path + "/records")
         return ["inserted": .number(Double(inserted))]
     }
 
-    private func update(_ center: DataCenter, _ session: WriteSession, _ op: JSONValue, path: String) throws(PersistenceError) -> JSONValue {
-        let table = try center.table(op["table"]?.stringValue ?? "", path: path + "/table")
-        let query = try QueryCommand(table: table.schema, where: op["where"] ?? .object([:]), path: path)
-        guard let values = op["set"]?.objectValue else { throw .invalid(path: path + "/set", message: "expected an object of column values") }
-        let changed = try table.update(query, set: values, in: session, path: path + "/set")
+    private func update(_ center: DataCenter, _ session: WriteSession, _ op: UpdateOperation, path: String) throws(PersistenceError) -> JSONValue {
+        let table = try center.table(op.table, path: path + "/table")
+        let query = try QueryCommand(table: table.schema, where: .object(op.filter ?? [:]), path: path)
+        let changed = try table.update(query, set: op.set, in: session, path: path + "/set")
         return ["changed": .number(Double(changed))]
     }
 
-    private func delete(_ center: DataCenter, _ session: WriteSession, _ op: JSONValue, path: String) throws(PersistenceError) -> JSONValue {
-        let table = try center.table(op["table"]?.stringValue ?? "", path: path + "/table")
-        let query = try QueryCommand(table: table.schema, where: op["where"] ?? .object([:]), path: path)
+    private func delete(_ center: DataCenter, _ session: WriteSession, _ op: DeleteOperation, path: String) throws(PersistenceError) -> JSONValue {
+        let table = try center.table(op.table, path: path + "/table")
+        let query = try QueryCommand(table: table.schema, where: .object(op.filter ?? [:]), path: path)
         return ["deleted": .number(Double(try table.delete(query, in: session)))]
     }
 
-    private func find(_ center: DataCenter, _ db: ReadSession, _ op: JSONValue, path: String) throws(PersistenceError) -> JSONValue {
-        let table = try center.table(op["table"]?.stringValue ?? "", path: path + "/table")
-        let query = try QueryCommand(table: table.schema, where: op["where"], orderBy: op["orderBy"], limit: op["limit"],
-                                     offset: op["offset"], columns: op["columns"], path: path)
+    private func find(_ center: DataCenter, _ db: ReadSession, _ op: FindOperation, path: String) throws(PersistenceError) -> JSONValue {
+        let table = try center.table(op.table, path: path + "/table")
+        let query = try op.query(on: table.schema, path: path)
         return ["records": .array(try table.find(query, in: db).map(JSONValue.object))]
     }
 
-    private func count(_ center: DataCenter, _ db: ReadSession, _ op: JSONValue, path: String) throws(PersistenceError) -> JSONValue {
-        let table = try center.table(op["table"]?.stringValue ?? "", path: path + "/table")
-        let query = try QueryCommand(table: table.schema, where: op["where"], path: path)
+    private func count(_ center: DataCenter, _ db: ReadSession, _ op: CountOperation, path: String) throws(PersistenceError) -> JSONValue {
+        let table = try center.table(op.table, path: path + "/table")
+        let query = try QueryCommand(table: table.schema, where: op.filter.map(JSONValue.object), path: path)
         return ["count": .number(Double(try table.count(query, in: db)))]
     }
 
-    private func transaction(_ center: DataCenter, _ session: WriteSession, _ params: JSONValue) throws(PersistenceError) -> JSONValue {
-        let ops = params["ops"]?.arrayValue ?? []
+    private func transaction(_ center: DataCenter, _ session: WriteSession, _ ops: [TransactionOperation]) throws(PersistenceError) -> JSONValue {
         var results: [JSONValue] = []
         for (i, op) in ops.enumerated() {
             let path = "/ops/\(i)"
-            switch op["action"]?.stringValue {
-            case "insert": results.append(try insert(center, session, op, path: path))
-            case "update": results.append(try update(center, session, op, path: path))
-            case "delete": results.append(try delete(center, session, op, path: path))
-            case "find": results.append(try find(center, session, op, path: path))
-            case "count": results.append(try count(center, session, op, path: path))
-            default: throw .invalid(path: path + "/action", message: "expected one of insert, update, delete, find, count")
+            switch op {
+            case .insert(let op): results.append(try insert(center, session, op, path: path))
+            case .update(let op): results.append(try update(center, session, op, path: path))
+            case .delete(let op): results.append(try delete(center, session, op, path: path))
+            case .find(let op): results.append(try find(center, session, op, path: path))
+            case .count(let op): results.append(try count(center, session, op, path: path))
             }
         }
         return ["results": .array(results)]
@@ -132,18 +130,16 @@ public struct StorageService: BridgeService {
 
     public static let defaultWatchTimeoutMs = 30_000
 
-    private func watch(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
+    private func watch(_ call: ServiceCall, _ params: WatchParams) async throws(BridgeError) -> JSONValue {
         let (center, tables) = try bridged { () throws -> (DataCenter, Set<String>?) in
-            let center = try self.center(call)
-            guard let names = call.params["tables"]?.arrayValue else { return (center, nil) }
+            let center = try self.center(call, params.database)
+            guard let names = params.tables else { return (center, nil) }
             var tables: Set<String> = []
             for (i, name) in names.enumerated() {
-                tables.insert(try center.table(name.stringValue ?? "", path: "/tables/\(i)").name)
+                tables.insert(try center.table(name, path: "/tables/\(i)").name)
             }
             return (center, tables)
         }
-        let since = call.params["since"]?.intValue.map(Int64.init)
-        let timeoutMs = call.params["timeoutMs"]?.intValue ?? Self.defaultWatchTimeoutMs
-        return await center.changes.watch(since: since, tables: tables, timeoutMs: timeoutMs).jsonValue
+        return await center.changes.watch(since: params.since, tables: tables, timeoutMs: params.timeoutMs).jsonValue
     }
 }

@@ -26,34 +26,33 @@ public struct SyncService: BridgeService {
 
     public var actions: [String: ServiceAction] {
         [
-            "connect": .worker { call in try await connect(call) },
-            "run": .worker { call in try await run(call) },
-            "status": .worker { call in try bridged { try syncReplica(call).status() } },
-            "retry": .worker { call in
-                let ids = call.params["opIds"]?.arrayValue?.compactMap(\.stringValue)
-                let count = try bridged { try syncReplica(call).retry(opIds: ids) }
-                stateChanges.update(key(call))
+            "connect": .worker(SyncConnectParams.self) { call, params in try await connect(call, params) },
+            "run": .worker(SyncDatabaseParams.self) { call, params in try await run(call, params.database) },
+            "status": .worker(SyncDatabaseParams.self) { call, params in try bridged { try syncReplica(call, params.database).status() } },
+            "retry": .worker(SyncRetryParams.self) { call, params in
+                let count = try bridged { try syncReplica(call, params.database).retry(opIds: params.opIds) }
+                stateChanges.update(key(call, params.database))
                 return ["requeued": .number(Double(count))]
             },
-            "conflicts": .worker { call in ["conflicts": .array(try bridged { try syncReplica(call).conflicts() })] },
-            "resolve": .worker { call in
-                let keep = call.params["keep"]?.stringValue ?? ""
-                let (table, dataId) = try bridged {
-                    try syncReplica(call).resolve(conflictId: call.params["conflictId"]?.stringValue ?? "", keepLocal: keep == "local")
-                }
-                stateChanges.update(key(call))
-                return ["resolved": true, "table": .string(table), "dataId": .string(dataId), "keep": .string(keep)]
+            "conflicts": .worker(SyncDatabaseParams.self) { call, params in
+                ["conflicts": .array(try bridged { try syncReplica(call, params.database).conflicts() })]
             },
-            "watch": .worker { call in
-                let since = call.params["since"]?.intValue ?? 0
-                let version = await stateChanges.wait(key(call), since: since, timeoutMs: call.params["timeoutMs"]?.intValue ?? 30_000)
-                return ["seq": .number(Double(version.seq)), "status": try bridged { try syncReplica(call).status() }]
+            "resolve": .worker(SyncResolveParams.self) { call, params in
+                let (table, dataId) = try bridged {
+                    try syncReplica(call, params.database).resolve(conflictId: params.conflictId, keepLocal: params.keep == .local)
+                }
+                stateChanges.update(key(call, params.database))
+                return ["resolved": true, "table": .string(table), "dataId": .string(dataId), "keep": .string(params.keep.rawValue)]
+            },
+            "watch": .worker(SyncWatchParams.self) { call, params in
+                let version = await stateChanges.wait(key(call, params.database), since: params.since, timeoutMs: params.timeoutMs)
+                return ["seq": .number(Double(version.seq)), "status": try bridged { try syncReplica(call, params.database).status() }]
             },
         ]
     }
 
-    private func syncReplica(_ call: ServiceCall) throws(PersistenceError) -> SyncReplica {
-        let center = try registry.dataCenter(directory: call.app.dataDirectory, name: call.params["database"]?.stringValue ?? "", create: false)
+    private func syncReplica(_ call: ServiceCall, _ database: String) throws(PersistenceError) -> SyncReplica {
+        let center = try registry.dataCenter(directory: call.app.dataDirectory, name: database, create: false)
         guard let schema = center.schema else {
             throw .failed(reason: "unknown_database", message: "database \"\(center.name)\" has no schema; open it with storage.open first", details: [:])
         }
@@ -63,11 +62,11 @@ public struct SyncService: BridgeService {
         return SyncReplica(center: center)
     }
 
-    private func key(_ call: ServiceCall) -> String { call.app.dataDirectory + "\n" + (call.params["database"]?.stringValue ?? "") }
+    private func key(_ call: ServiceCall, _ database: String) -> String { call.app.dataDirectory + "\n" + database }
 
-    private func connect(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
-        let replica = try bridged { try syncReplica(call) }
-        let server = call.params["server"]?.stringValue ?? ""
+    private func connect(_ call: ServiceCall, _ params: SyncConnectParams) async throws(BridgeError) -> JSONValue {
+        let replica = try bridged { try syncReplica(call, params.database) }
+        let server = params.server
         do { _ = try URLTarget(server) } catch { throw BridgeError.badParams("/server", error.message) }
         if let existing = try bridged({ try replica.connection() }) {
             guard existing.server == server else {
@@ -76,7 +75,7 @@ public struct SyncService: BridgeService {
             return ["deviceId": .string(existing.deviceId), "server": .string(existing.server), "registered": false]
         }
         let client = SyncServerClient(server: server, token: nil, allowHost: call.app.allowsHost)
-        let name = call.params["deviceName"]?.stringValue ?? call.app.name
+        let name = params.deviceName ?? call.app.name
         let answer = try await client.post("/v1/devices", body: JSONWriter.write(["name": .string(name)]))
         guard answer.status == 201 || answer.status == 200, let deviceId = answer.body["deviceId"]?.stringValue,
               let token = answer.body["token"]?.stringValue else {
@@ -84,18 +83,18 @@ public struct SyncService: BridgeService {
                                      details: ["status": .number(Double(answer.status))])
         }
         try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }
-        stateChanges.update(key(call))
+        stateChanges.update(key(call, params.database))
         return ["deviceId": .string(deviceId), "server": .string(server), "registered": true]
     }
 
-    private func run(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
-        let replica = try bridged { try syncReplica(call) }
+    private func run(_ call: ServiceCall, _ database: String) async throws(BridgeError) -> JSONValue {
+        let replica = try bridged { try syncReplica(call, database) }
         guard let connection = try bridged({ try replica.connection() }) else {
             throw BridgeError.failed(reason: "not_connected", "database \"\(replica.center.name)\" is not connected to a sync server; call sync.connect first")
         }
         let pulls = replica.center.schema?.tables.values.contains { $0.sync?.mode == .twoWay } ?? false
         let client = SyncServerClient(server: connection.server, token: connection.token, allowHost: call.app.allowsHost)
-        let runKey = key(call)
+        let runKey = key(call, database)
         defer { stateChanges.update(runKey) }
         // One run per database at a time: a second caller waits for the first to finish, then runs.
         return try await runs.serialized(runKey) { () async throws(BridgeError) -> JSONValue in

@@ -20,15 +20,15 @@ public struct ViewService: BridgeService {
     public var actions: [String: ServiceAction] {
         let session = self.session
         return [
-            "mount": .inline { call in try Self.mount(call.params, session) },
-            "update": .inline { call in try Self.update(call.params, session) },
+            "mount": .inline(ViewMountParams.self) { _, params in try Self.mount(params, session) },
+            "update": .inline(ViewUpdateParams.self) { _, params in try Self.update(params, session) },
             "nextEvent": .worker { _ in
                 guard let event = await session.events.next() else {
                     throw BridgeError(.cancelled, "view.nextEvent was cancelled")
                 }
                 return event
             },
-            "simulate": .inline { call in try Self.simulate(call.params, session) },
+            "simulate": .inline(ViewSimulateParams.self) { _, params in try Self.simulate(params, session) },
             "frame": .inline { _ in
                 guard let frame = session.frame() else { throw Self.notMounted }
                 return ["text": .string(frame.text), "styles": .string(frame.styles),
@@ -44,18 +44,16 @@ public struct ViewService: BridgeService {
 
     static let notMounted = BridgeError.failed(reason: "not-mounted", "no view is mounted; call view.mount first")
 
-    static func mount(_ params: JSONValue, _ session: ViewSession) throws(BridgeError) -> JSONValue {
-        let tree = params["tree"] ?? .null
+    static func mount(_ params: ViewMountParams, _ session: ViewSession) throws(BridgeError) -> JSONValue {
         let spec: ViewSpec
         do {
-            spec = try ViewDecoder.decode(tree)
+            spec = try ViewDecoder.decode(params.tree)
         } catch {
             throw BridgeError.badParams("/tree" + error.path, error.message)
         }
         let mounted: ViewSession.Mounted
         do {
-            mounted = try session.mount(spec: spec, data: params["data"] ?? .object([:]), width: params["width"]?.intValue,
-                                        height: params["height"]?.intValue, output: params["output"]?.stringValue ?? "auto")
+            mounted = try session.mount(spec: spec, data: params.data, width: params.width, height: params.height, output: params.output.rawValue)
         } catch {
             throw BridgeError.badParams("/tree" + error.path, error.message)
         }
@@ -63,14 +61,13 @@ public struct ViewService: BridgeService {
                 "nodes": .number(Double(mounted.nodes)), "output": .string(mounted.output.rawValue), "text": .string(mounted.text)]
     }
 
-    static func update(_ params: JSONValue, _ session: ViewSession) throws(BridgeError) -> JSONValue {
-        let data = params["data"], patch = params["patch"]
-        guard (data == nil) != (patch == nil) else {
-            throw BridgeError.badParams("", "expected exactly one of data or patch")
-        }
+    static func update(_ params: ViewUpdateParams, _ session: ViewSession) throws(BridgeError) -> JSONValue {
         let updated: ViewSession.Updated
         do {
-            updated = try session.update(data: data, patch: patch)
+            updated = switch params {
+            case .data(let data): try session.update(data: data, patch: nil)
+            case .patch(let patch): try session.update(data: nil, patch: .array(patch))
+            }
         } catch {
             switch error {
             case .notMounted: throw notMounted
@@ -84,10 +81,9 @@ public struct ViewService: BridgeService {
         return ["changedNodes": .number(Double(updated.changedNodes)), "dirty": .array(dirty), "bytes": .number(Double(updated.bytes))]
     }
 
-    static func simulate(_ params: JSONValue, _ session: ViewSession) throws(BridgeError) -> JSONValue {
-        switch params["type"]?.stringValue {
-        case "press":
-            guard let id = params["id"]?.stringValue else { throw BridgeError.badParams("/id", "missing; a press names the node's id") }
+    static func simulate(_ params: ViewSimulateParams, _ session: ViewSession) throws(BridgeError) -> JSONValue {
+        switch params {
+        case .press(let id):
             do {
                 return ["event": try session.press(id: id)]
             } catch {
@@ -97,10 +93,7 @@ public struct ViewService: BridgeService {
                 case .noHandler(let id): throw BridgeError.badParams("/id", "node \"\(id)\" has no press handler (on.press)")
                 }
             }
-        default:
-            guard let name = params["key"]?.stringValue, let key = ViewKey(rawValue: name) else {
-                throw BridgeError.badParams("/key", "expected one of \(ViewKey.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+        case .key(let key):
             guard session.frame() != nil else { throw notMounted }
             return ["event": session.key(key) ?? .null]
         }

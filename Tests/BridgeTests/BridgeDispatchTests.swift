@@ -376,8 +376,21 @@ let probeContract: JSONValue = [
         "wrongShapeLater": action(params: ["type": "object"], result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
         "text": action(params: ["type": "object", "required": ["text"], "properties": ["text": ["type": "string"]]],
                        result: ["type": "object", "required": ["count"], "properties": ["count": ["type": "integer"]]]),
+        "typed": typedOrderAction,
+        "typedAnswer": typedOrderAction,
+        "typedLater": typedOrderAction,
+        "typedOnLoop": typedOrderAction,
     ],
 ]
+
+/// The typed actions' contract: looser than their params type on purpose (qty any number, where
+/// the type wants an integer), to show the type's own check.
+private let typedOrderAction = action(params: [
+    "type": "object", "additionalProperties": false, "required": ["items"],
+    "properties": ["items": ["type": "array", "items": [
+        "type": "object", "required": ["sku", "qty"], "properties": ["sku": ["type": "string"], "qty": ["type": "number"]],
+    ]]],
+], result: ["type": "object", "required": ["skus", "total"]])
 
 let secretContract: JSONValue = [
     "target": "secret", "version": "1.0.0", "description": "A target no test app is granted.",
@@ -436,6 +449,23 @@ struct ProbeService: BridgeService {
             "uncontracted": .inline { _ in [:] },
             // Answers with the JSON text it is given, unparsed, as kv.get answers a stored row.
             "text": .inlineAnswer { call in .jsonText(Array((call.params["text"]?.stringValue ?? "").utf8)) },
+            // Typed: the params decoded as a ProbeOrder before the body runs, by each placement.
+            "typed": .inline(ProbeOrder.self) { _, order in
+                observer.didStart("typed")
+                return order.summary
+            },
+            "typedAnswer": .inlineAnswer(ProbeOrder.self) { _, order in
+                observer.didStart("typedAnswer")
+                return .value(order.summary)
+            },
+            "typedLater": .worker(ProbeOrder.self) { _, order in
+                observer.didStart("typedLater")
+                return order.summary
+            },
+            "typedOnLoop": .nonBlocking(ProbeOrder.self) { _, order in
+                observer.didStart("typedOnLoop")
+                return order.summary
+            },
         ]
     }
 }

@@ -63,4 +63,22 @@ struct ViewServiceTests {
             #expect(error.details?["reason"] == "not-mounted")
         }
     }
+
+    @Test("update takes exactly one of data and patch, before it looks for a view", arguments: [
+        [:], ["data": [:], "patch": []],
+    ] as [JSONValue])
+    func updateNeedsOneChange(_ params: JSONValue) async throws {
+        let error = try await #require(throws: BridgeError.self) { try await call(ViewService(), "update", params) }
+        #expect(error.code == .badParams && error.path == "" && error.message == "params: expected exactly one of data or patch")
+    }
+
+    @Test("mount's typed params: data defaults to {}, output must be one the contract lists")
+    func mountParams() async throws {
+        let service = ViewService()
+        let text: JSONValue = ["type": "text", "text": "hi"]
+        let mounted = try await call(service, "mount", ["tree": text, "output": "none", "width": 10])
+        #expect(mounted["output"] == "none" && mounted["width"] == 10 && mounted["text"]?.stringValue?.hasPrefix("hi") == true)
+        let error = try await #require(throws: BridgeError.self) { try await call(service, "mount", ["tree": text, "output": "paper"]) }
+        #expect(error.path == "/output" && error.message == #"params/output: expected one of auto, terminal, plain, none, got "paper""#)
+    }
 }

@@ -47,6 +47,16 @@ test("setMany writes all items in one transaction; keys lists them with a prefix
   expect((await kv("keys", { bucket: "users", limit: 2 })).keys).toEqual(["other", "user:000"]);
 });
 
+test("a setMany item takes the call's bucket, and one with no bucket anywhere is refused at its path", async () => {
+  expect(await kv("setMany", { bucket: "shared", items: [{ key: "a", value: 1 }, { bucket: "own", key: "b", value: 2 }] })).toEqual({ written: 2 });
+  expect((await kv("get", { bucket: "shared", key: "a" })).value).toBe(1);
+  expect((await kv("get", { bucket: "own", key: "b" })).value).toBe(2);
+  const error = await kv("setMany", { items: [{ bucket: "own", key: "c", value: 3 }, { key: "d", value: 4 }] }).then(() => null, (e) => e);
+  expect(error).toMatchObject({ code: "E_BAD_PARAMS", path: "/items/1/bucket" });
+  expect(error.message).toMatch(/here or for the whole call/);
+  expect(await kv("get", { bucket: "own", key: "c" })).toBeNull();
+});
+
 test("setMany is all or nothing", async () => {
   const big = "x".repeat(4 * 1024 * 1024 + 10);
   await expect(kv("setMany", { bucket: "atomic", items: [{ key: "a", value: 1 }, { key: "b", value: big }] }))

@@ -106,6 +106,16 @@ describe("transaction", () => {
     })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/ops/1/records/0/nope" });
     expect(await call("count", { table: "tasks" })).toEqual({ count: 4 });
   });
+
+  test("an op without the field its action needs is refused at its path, and no op runs", async () => {
+    // The contract lists every op field as optional; each action's own type requires its fields.
+    for (const [op, path] of [[{ action: "insert", table: "tasks" }, "/ops/1/records"], [{ action: "update", table: "tasks", where: {} }, "/ops/1/set"]]) {
+      const error = await call("transaction", { ops: [{ action: "delete", table: "tasks" }, op] }).then(() => null, (e) => e);
+      expect(error).toMatchObject({ code: "E_BAD_PARAMS", path });
+      expect(error.message).toMatch(/missing required property/);
+    }
+    expect(await call("count", { table: "tasks" })).toEqual({ count: 4 });
+  });
 });
 
 describe("bad inputs are refused with a path and a clear message", () => {
