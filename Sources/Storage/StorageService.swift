@@ -44,7 +44,7 @@ public struct StorageService: BridgeService {
 
     private func open(_ call: ServiceCall) async throws(BridgeError) -> JSONValue {
         try await bridged { () async throws -> JSONValue in
-            let schema = try DatabaseSchema.parse(call.params["schema"] ?? .null, path: "/schema")
+            let schema = try DatabaseSchema.parse(call.params["schema"] ?? .null, path: "/schema", journal: registry.journal)
             let center = try self.center(call, create: true)
             let version = try await center.open(schema: schema)
             return ["database": .string(center.name), "version": .number(Double(version))]
