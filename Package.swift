@@ -3,8 +3,8 @@
 // services over a bridge in which only JavaScript initiates calls. Layers point down, and the
 // build checks every import against the dependencies declared here (`make test`):
 //   hybrid (CLI) -> HybridHost -> services (Device, Storage, Sync, Networking, Views, Patches) -> Bridge -> Engine
-//   lower layers the services share, which know nothing of the bridge or JS: Persistence,
-//   KeyValueStore, CurlTransport, SyncProtocol -> JSON, SystemIO, C modules.
+//   lower layers the services share, which know nothing of the bridge or JS: SyncClient ->
+//   Persistence, KeyValueStore, CurlTransport, SyncProtocol -> JSON, SystemIO, C modules.
 // ARCHITECTURE.md has the module table and the threading model.
 import PackageDescription
 
@@ -45,13 +45,16 @@ let package = Package(
         .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "SystemIO"]),
         // Envelopes, the service registry, contracts and their schema validator, grants.
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
-        // SQLite through GRDB, below the services that share it (storage, sync): the database layer
-        // and, for now, sync's bookkeeping at its one write path.
-        .target(name: "Persistence", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
+        // SQLite through GRDB, below the services that share it (storage, sync): the database layer,
+        // with its one write path open to a journal that follows a table's writes (WriteJournal).
+        .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // A key-value store over one Persistence database: buckets, metadata, expiry, indexes, a cache.
         .target(name: "KeyValueStore", dependencies: ["JSON", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
         .target(name: "SyncProtocol", dependencies: ["JSON"]),
+        // Sync's client side in one database: the journal at Persistence's write path, the replica,
+        // the execution of pulled operations, the policy. It talks to no server (the service does).
+        .target(name: "SyncClient", dependencies: ["JSON", "Persistence", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
         .target(name: "CurlTransport", dependencies: ["CCurl", "JSON"]),
@@ -60,11 +63,11 @@ let package = Package(
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO"]),
-        .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncProtocol", "JSON"]),
+        .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "JSON", "Persistence", "SystemIO"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite.
         .target(name: "SyncServer", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
@@ -90,7 +93,7 @@ let package = Package(
         // each prints our figure, its baseline measured in the same run, and the ratio.
         .executableTarget(name: "hybrid-bench",
                           dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport",
-                                         "Storage", "Sync", "SyncServer", "SystemIO", "HostTesting", "Views",
+                                         "Storage", "Sync", "SyncClient", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Hummingbird", package: "hummingbird")],
@@ -112,7 +115,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),

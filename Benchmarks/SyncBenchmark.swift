@@ -7,6 +7,7 @@ import JSON
 import Persistence
 import Storage
 import Sync
+import SyncClient
 import SyncServer
 import SystemIO
 
@@ -153,7 +154,7 @@ public struct SyncBenchmark: Sendable {
 /// calls them.
 struct BenchDevice: Sendable {
     let app: AppContext
-    let registry = DataCenterRegistry()
+    let registry = DataCenterRegistry(journal: SyncDatabaseJournal.self)
 
     init(folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

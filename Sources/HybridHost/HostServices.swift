@@ -7,6 +7,7 @@ import Patches
 import Persistence
 import Storage
 import Sync
+import SyncClient
 import Views
 
 /// The host's identity and the services it registers: the one place that knows them all.
@@ -18,9 +19,10 @@ public enum HostServices {
 
     /// Every service, registered explicitly, with state of their own: each call makes a new set
     /// for one app run, which nothing outside the run shares, and which goes with the run. Storage
-    /// and sync share the run's databases: one write path per file.
+    /// and sync share the run's databases: one write path per file, which journals the writes to
+    /// synced tables for sync.
     public static func registry(patchLoaders: PatchLoaders = PatchLoaders()) -> ServiceRegistry {
-        let databases = DataCenterRegistry()
+        let databases = DataCenterRegistry(journal: SyncDatabaseJournal.self)
         return ServiceRegistry([
             DeviceService(hostVersion: hostVersion, engine: engineName),
             ViewService(),

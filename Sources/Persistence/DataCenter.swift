@@ -1,7 +1,8 @@
 // The Persistence module: SQLite through GRDB, below the services that share it (storage, kv,
-// later sync). One `DatabasePool` (WAL) per database file: concurrent reads, one serialized write
-// path. It never takes SQL text from callers (names are checked, values bound) and never hands out
-// anything live: records leave as values.
+// sync). One `DatabasePool` (WAL) per database file: concurrent reads, one serialized write path.
+// It never takes SQL text from callers (names are checked, values bound) and never hands out
+// anything live: records leave as values. It knows nothing of sync: what follows a table's writes
+// (SyncClient's journal) plugs in through `WriteJournal` and `DatabaseJournal`.
 import Foundation
 import GRDB
 import JSON
@@ -21,11 +22,15 @@ public final class DataCenter: Sendable {
     public let changes: ChangeLog
     let pool: DatabasePool
     private let current: Locked<DatabaseSchema?>
-    let deferredInserts = DeferredInserts()
+    /// The kind of journal its schemas may declare, and this database's instance of it.
+    public let journalType: (any DatabaseJournal.Type)?
+    let journal: (any DatabaseJournal)?
 
-    public init(name: String, path: String) throws(PersistenceError) {
+    public init(name: String, path: String, journal: (any DatabaseJournal.Type)? = nil) throws(PersistenceError) {
         self.name = name
         self.path = path
+        journalType = journal
+        self.journal = journal?.init()
         changes = ChangeLog()
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -60,7 +65,7 @@ public final class DataCenter: Sendable {
                 return try String.fetchOne(db, sql: "SELECT schema FROM _hybrid_schema WHERE id = 1")
             }
             guard let text else { return }
-            let schema = try DatabaseSchema.parse(try JSONParser.parse(text), path: "/schema")
+            let schema = try DatabaseSchema.parse(try JSONParser.parse(text), path: "/schema", journal: journalType)
             current.withLock { $0 = schema }
         } catch {
             throw .failed(reason: "schema", message: "\(path): the stored schema is unreadable: \(error)", details: [:])
@@ -119,7 +124,7 @@ public final class DataCenter: Sendable {
     }
 
     private func transaction<T>(_ db: Database, _ body: (WriteSession) throws -> T) throws -> T {
-        let session = WriteSession(db: db, deferredInserts: deferredInserts)
+        let session = WriteSession(db: db, journal: journal)
         // BEGIN and COMMIT as prepared statements: GRDB's inTransaction parses and runs them
         // through its general statement path each time, a tenth of a one-row transaction.
         let begin = try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION")
@@ -132,11 +137,10 @@ public final class DataCenter: Sendable {
         } catch {
             // SQLite may have rolled back on its own already (some failed COMMITs, SQLITE_FULL).
             if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
-            // The map may have read what the rollback undid.
-            deferredInserts.reset()
+            session.transactionJournal?.rollBack()
             throw error
         }
-        session.commitDeferredInserts()
+        session.transactionJournal?.commit()
         changes.publish(session.events, dropped: session.droppedEvents)
         return result
     }
@@ -148,19 +152,19 @@ public final class DataCenter: Sendable {
     /// previous version and names the step. Returns the version reached.
     @discardableResult
     public func open(schema: DatabaseSchema) async throws(PersistenceError) -> Int {
+        if journal == nil, let tracked = schema.tables.values.first(where: { $0.journal != nil }) {
+            throw .failed(reason: "schema", message: "table \(Quoted(tracked.name)) declares \(Quoted(tracked.journal!.schemaProperty.name)), which database \(Quoted(name)) was not made to journal; make its DataCenterRegistry with that journal",
+                          details: ["table": .string(tracked.name)])
+        }
         do {
             let previous = self.schema
             let version = try await pool.writeWithoutTransaction { db in
-                // A migration may change the rows deferred inserts read: they take their rows first.
-                if let previous, previous.version != schema.version { try SyncJournal.materializeAllDeferredInserts(schema: previous, db: db) }
+                if let previous, previous.version != schema.version { try self.journal?.willMigrate(from: previous, in: db) }
                 let version = try self.migrate(db, to: schema)
-                if schema.tables.values.contains(where: { $0.sync != nil }) {
-                    try SyncTables.create(in: db)
-                }
+                try self.journal?.didOpen(schema, in: db)
                 return version
             }
             current.withLock { $0 = schema }
-            deferredInserts.reset()
             return version
         } catch {
             throw .wrap(error)

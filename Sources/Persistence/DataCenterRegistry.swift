@@ -6,8 +6,10 @@ import Foundation
 /// write paths, and neither would see the other's change events.
 public final class DataCenterRegistry: Sendable {
     private let centers = Locked<[String: DataCenter]>([:])
+    /// The journal its databases' schemas may declare (``DatabaseJournal``): parse them with it.
+    public let journal: (any DatabaseJournal.Type)?
 
-    public init() {}
+    public init(journal: (any DatabaseJournal.Type)? = nil) { self.journal = journal }
 
     /// `name` must be a plain file name: letters, digits, `_`, `-` and `.`, not starting with a dot.
     public static func checkName(_ name: String, path: String = "/database") throws(PersistenceError) {
@@ -36,7 +38,7 @@ public final class DataCenterRegistry: Sendable {
         }
         return try centers.withLock { (centers: inout [String: DataCenter]) throws(PersistenceError) -> DataCenter in
             if let center = centers[path] { return center }
-            let center = try DataCenter(name: name, path: path)
+            let center = try DataCenter(name: name, path: path, journal: journal)
             centers[path] = center
             return center
         }

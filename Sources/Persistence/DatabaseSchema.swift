@@ -24,8 +24,10 @@ public struct DatabaseSchema: Sendable, Equatable {
 
     public static let maximumVersion = 1_000_000
 
-    /// Parses and checks a schema; `path` points at it in the caller's params (`/schema`).
-    public static func parse(_ value: JSONValue, path: String) throws(PersistenceError) -> DatabaseSchema {
+    /// Parses and checks a schema; `path` points at it in the caller's params (`/schema`). A table
+    /// property `journal` reads declares the table's ``TableSchema/journal``; without a journal,
+    /// such a property is refused as unknown.
+    public static func parse(_ value: JSONValue, path: String, journal: (any DatabaseJournal.Type)? = nil) throws(PersistenceError) -> DatabaseSchema {
         guard let object = value.objectValue else {
             throw .invalid(path: path, message: "expected a schema {version, tables, migrations?}, got \(value.typeName)")
         }
@@ -42,7 +44,7 @@ public struct DatabaseSchema: Sendable, Equatable {
         var indexNames: Set<String> = []
         for (name, table) in tablesObject {
             let tablePath = JSONPointer.appending(path + "/tables", key: name)
-            let parsed = try TableSchema.parse(name: name, table, path: tablePath)
+            let parsed = try TableSchema.parse(name: name, table, path: tablePath, journal: journal)
             guard tables.keys.allSatisfy({ $0.lowercased() != name.lowercased() }) else {
                 throw .invalid(path: tablePath, message: "table \(Quoted(name)) is declared twice (names are case-insensitive)")
             }
@@ -68,7 +70,7 @@ public struct DatabaseSchema: Sendable, Equatable {
                 }
                 var steps: [MigrationStep] = []
                 for (i, item) in items.enumerated() {
-                    steps.append(try MigrationStep.parse(item, path: versionPath + "/\(i)"))
+                    steps.append(try MigrationStep.parse(item, path: versionPath + "/\(i)", journal: journal))
                 }
                 migrations[target] = steps
             }

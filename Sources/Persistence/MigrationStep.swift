@@ -25,7 +25,7 @@ public enum MigrationStep: Sendable, Equatable {
         }
     }
 
-    static func parse(_ value: JSONValue, path: String) throws(PersistenceError) -> MigrationStep {
+    static func parse(_ value: JSONValue, path: String, journal: (any DatabaseJournal.Type)? = nil) throws(PersistenceError) -> MigrationStep {
         guard let object = value.objectValue else {
             throw .invalid(path: path, message: "expected a step {op, table, ...}, got \(value.typeName)")
         }
@@ -58,7 +58,7 @@ public enum MigrationStep: Sendable, Equatable {
         case "createTable":
             let table = try string("table", what: "table")
             guard let definition = object["definition"] else { throw .invalid(path: path + "/definition", message: "expected a table: {columns, primaryKey?, indexes?} (missing)") }
-            return .createTable(try TableSchema.parse(name: table, definition, path: path + "/definition"))
+            return .createTable(try TableSchema.parse(name: table, definition, path: path + "/definition", journal: journal))
         case "dropTable":
             return .dropTable(try string("table", what: "table"))
         case "createIndex":

@@ -21,7 +21,7 @@ public struct QueryCommand: Sendable {
     public private(set) var orderSQL = ""
     public private(set) var selected: [ColumnDefinition]
     public private(set) var limit: Int?
-    /// The `where` as the caller wrote it: a synced table's batch operation carries it.
+    /// The `where` as the caller wrote it, for a table's journal (a batch operation carries it).
     public private(set) var filter: JSONValue?
     public private(set) var offset: Int?
     /// Qualifies column names (`"i".`), for queries that join another table.
@@ -40,10 +40,10 @@ public struct QueryCommand: Sendable {
             whereSQL = try compileWhere(filter, path: path + "/where")
             self.filter = filter
         }
-        // A one-way table's deletes are logical until the server confirms them: they are gone for
-        // every query but sync's own.
-        if table.sync?.mode == .oneWay {
-            whereSQL = whereSQL == "1" ? qualifier + "\"_deleted\" = 0" : "(" + qualifier + "\"_deleted\" = 0 AND " + whereSQL + ")"
+        // Rows the table's journal keeps but the app no longer has (a logical delete) are gone for
+        // every query.
+        if let visible = table.journal?.visibleCondition(qualifier: qualifier) {
+            whereSQL = whereSQL == "1" ? visible : "(" + visible + " AND " + whereSQL + ")"
         }
         if let orderBy, !orderBy.isNull { orderSQL = try compileOrder(orderBy, path: path + "/orderBy") }
         if let limit, !limit.isNull {

@@ -77,23 +77,12 @@ public struct Table: Sendable {
         var statementTypes: [ColumnType] = []
         var arguments: [(JSONValue, ColumnType)] = []
         let integerKey = schema.hasIntegerKey ? schema.primaryKey[0] : nil
-        let sync = schema.sync
         do {
-            let journal = sync == nil ? nil : try SyncJournal.Writer(session)
+            let journal = try schema.journal?.inserting(into: schema, in: session)
             for (i, record) in records.enumerated() {
                 var values = record.columns(for: schema)
                 guard !values.isEmpty else { throw PersistenceError.invalid(path: path + "/\(i)", message: "expected at least one column") }
-                var dataId = ""
-                var identifier = ""
-                if let sync {
-                    dataId = try SyncJournal.dataId(values, schema: schema, path: path + "/\(i)")
-                    identifier = SyncJournal.newIdentifier()
-                    if sync.mode == .oneWay {
-                        values["_identifier"] = .string(identifier)
-                        values["_dirty"] = .number(1)
-                        values["_deleted"] = .number(0)
-                    }
-                }
+                if let journal { try journal.willInsert(&values, index: i, path: path) }
                 arguments.removeAll(keepingCapacity: true)
                 var sameShape = statement != nil && values.count == statementNames.count
                 if sameShape {
@@ -119,13 +108,9 @@ public struct Table: Sendable {
                     statement = try db.cachedStatement(sql: sql)
                 }
                 try SQLiteBinding.execute(statement!, arguments, db: db)
-                if let sync, let journal {
-                    // A two-way insert's operation reads its row when it leaves (DeferredInserts).
-                    try journal.record(opId: identifier, table: name, dataId: dataId, type: "insert", data: nil)
-                    if sync.mode == .twoWay { session.deferInsert(table: name, dataId: dataId, seq: sqlite3_last_insert_rowid(connection)) }
-                }
+                let rowid = sqlite3_last_insert_rowid(connection)
+                if let journal { try journal.didInsert(rowid: rowid) }
                 if session.recordsEvents {
-                    let rowid = sqlite3_last_insert_rowid(connection)
                     if let integerKey, values[integerKey] == nil || values[integerKey] == .null {
                         values[integerKey] = .number(Double(rowid))
                     }
@@ -143,92 +128,62 @@ public struct Table: Sendable {
     public func update(_ query: QueryCommand, set values: JSONObject, in session: WriteSession, path: String = "/set") throws(PersistenceError) -> Int {
         guard !values.isEmpty else { throw .invalid(path: path, message: "expected at least one column to set") }
         let checked = try check(values, path: path)
-        if schema.sync != nil, let key = schema.primaryKey.first, values[key] != nil {
-            throw .invalid(path: JSONPointer.appending(path, key: key), message: "the key of a synced row cannot change; delete it and insert another")
-        }
+        let journal = schema.journal
         var assignments = checked.map { Identifier.quote($0.0.name) + " = ?" }
-        if schema.sync?.mode == .oneWay {
-            // A new identifier per row and write: an ack for an earlier one must not clean this one.
-            assignments += ["\"_identifier\" = lower(hex(randomblob(16)))", "\"_dirty\" = 1"]
+        if let journal {
+            try journal.checkUpdate(setting: values, table: schema, path: path)
+            assignments += journal.updateAssignments
         }
         let returning = ["rowid"] + schema.columns.map { Identifier.quote($0.name) }
         let sql = "UPDATE " + Identifier.quote(name) + " SET " + assignments.joined(separator: ", ")
             + " WHERE " + query.whereSQL + " RETURNING " + returning.joined(separator: ", ")
         var changed = 0
-        var synced: [JSONObject] = []
+        var journaled: [JSONObject] = []
         do {
-            try SyncJournal.materializeDeferredInserts(matching: query, table: schema, in: session)
+            try journal?.willChange(matching: query, in: session)
             let statement = try session.db.cachedStatement(sql: sql)
             try SQLiteBinding.query(statement, checked.map { ($0.1, $0.0.type) } + query.arguments, db: session.db) { row in
                 changed += 1
-                guard session.recordsEvents || schema.sync != nil else { return }
+                guard session.recordsEvents || journal != nil else { return }
                 let rowid = sqlite3_column_int64(row, 0)
                 var record = JSONObject(minimumCapacity: schema.columns.count)
                 for (i, column) in schema.columns.enumerated() {
                     record.appendUnique(column.name, SQLiteBinding.column(Int32(i + 1), as: column.type, in: row))
                 }
-                if schema.sync != nil { synced.append(record) }
+                if journal != nil { journaled.append(record) }
                 if session.recordsEvents { session.record(ChangeEvent(kind: .update, table: name, key: key(of: record, rowid: rowid), record: record)) }
             }
-            if let sync = schema.sync { try journalUpdate(sync, query: query, set: values, rows: synced, in: session) }
+            try journal?.didUpdate(journaled, setting: values, matching: query, in: session)
         } catch {
             throw PersistenceError.wrap(error)
         }
         return changed
     }
 
-    /// A two-way update whose filter a batch op can carry travels as that one op; any other is one
-    /// op per row. A one-way update leaves a DirtyList entry per row under the row's new identifier.
-    private func journalUpdate(_ sync: SyncPolicy, query: QueryCommand, set values: JSONObject, rows: [JSONObject], in session: WriteSession) throws {
-        let key = schema.primaryKey[0]
-        switch sync.mode {
-        case .twoWay:
-            let set = SyncJournal.canonical(values, schema: schema)
-            if let filter = SyncJournal.batchFilter(query.filter, schema: schema), rows.count != 1 || query.filter?.objectValue?[key] == nil {
-                try SyncJournal.record(opId: SyncJournal.newIdentifier(), table: name, dataId: "*", type: "batch",
-                                       data: ["where": .object(filter), "set": .object(set)], in: session)
-                return
-            }
-            for row in rows {
-                try SyncJournal.record(opId: SyncJournal.newIdentifier(), table: name, dataId: row[key]?.stringValue ?? "", type: "update",
-                                       data: .object(set), in: session)
-            }
-        case .oneWay:
-            for row in rows {
-                try SyncJournal.record(opId: row["_identifier"]?.stringValue ?? SyncJournal.newIdentifier(), table: name,
-                                       dataId: row[key]?.stringValue ?? "", type: row["_deleted"] == .number(1) ? "delete" : "update", data: nil, in: session)
-            }
-        }
-    }
-
     /// Deletes the rows `query` matches; returns how many.
     @discardableResult
     public func delete(_ query: QueryCommand, in session: WriteSession) throws(PersistenceError) -> Int {
-        if schema.sync?.mode == .oneWay {
-            // Logical until the server confirms it (the row keeps travelling as a delete).
-            return try update(query, set: ["_deleted": .number(1)], in: session)
-        }
+        let journal = schema.journal
+        if let deletion = journal?.deletion { return try update(query, set: deletion, in: session) }
         let keyColumns = schema.primaryKey.compactMap { schema.column(named: $0) }
         let sql = "DELETE FROM " + Identifier.quote(name) + " WHERE " + query.whereSQL + " RETURNING "
             + (["rowid"] + keyColumns.map { Identifier.quote($0.name) }).joined(separator: ", ")
         var deleted = 0
-        var removed: [String] = []
+        var removed: [JSONObject] = []
         do {
-            try SyncJournal.materializeDeferredInserts(matching: query, table: schema, in: session)
+            try journal?.willChange(matching: query, in: session)
             let statement = try session.db.cachedStatement(sql: sql)
             try SQLiteBinding.query(statement, query.arguments, db: session.db) { row in
                 deleted += 1
-                guard session.recordsEvents || schema.sync != nil else { return }
+                guard session.recordsEvents || journal != nil else { return }
                 var record = JSONObject()
                 for (i, column) in keyColumns.enumerated() {
                     record.appendUnique(column.name, SQLiteBinding.column(Int32(i + 1), as: column.type, in: row))
                 }
-                if schema.sync != nil { removed.append(record[schema.primaryKey[0]]?.stringValue ?? "") }
+                if journal != nil { removed.append(record) }
                 if session.recordsEvents { session.record(ChangeEvent(kind: .delete, table: name, key: key(of: record, rowid: sqlite3_column_int64(row, 0)))) }
             }
-            for dataId in removed {
-                try SyncJournal.record(opId: SyncJournal.newIdentifier(), table: name, dataId: dataId, type: "delete", data: nil, in: session)
-            }
+            if let journal, !removed.isEmpty { try journal.didDelete(removed, from: schema, in: session) }
         } catch {
             throw PersistenceError.wrap(error)
         }

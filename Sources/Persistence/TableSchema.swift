@@ -10,8 +10,8 @@ public struct TableSchema: Sendable, Equatable {
     /// Empty: the table is keyed by SQLite's rowid.
     public var primaryKey: [String]
     public var indexes: [IndexDefinition]
-    /// Set when the table takes part in sync.
-    public var sync: SyncPolicy?
+    /// What follows the table's writes, when its schema declares one (``DatabaseJournal``).
+    public var journal: (any WriteJournal)?
     private var positions: [String: Int]
 
     public init(name: String, columns: [ColumnDefinition], primaryKey: [String] = [], indexes: [IndexDefinition] = []) {
@@ -33,7 +33,7 @@ public struct TableSchema: Sendable, Equatable {
         primaryKey.count == 1 && column(named: primaryKey[0])?.type == .integer
     }
 
-    mutating func addColumn(_ column: ColumnDefinition) {
+    public mutating func addColumn(_ column: ColumnDefinition) {
         positions[column.name] = columns.count
         columns.append(column)
     }
@@ -52,14 +52,22 @@ public struct TableSchema: Sendable, Equatable {
         positions = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Parses one table of a schema; `path` points at it (`/schema/tables/tasks`).
-    public static func parse(name: String, _ value: JSONValue, path: String) throws(PersistenceError) -> TableSchema {
+    public static func == (a: TableSchema, b: TableSchema) -> Bool {
+        a.name == b.name && a.columns == b.columns && a.primaryKey == b.primaryKey && a.indexes == b.indexes
+            && a.journal?.schemaProperty.name == b.journal?.schemaProperty.name && a.journal?.schemaProperty.value == b.journal?.schemaProperty.value
+    }
+
+    /// Parses one table of a schema; `path` points at it (`/schema/tables/tasks`). A property
+    /// `journal` reads is the table's ``journal``.
+    public static func parse(name: String, _ value: JSONValue, path: String, journal: (any DatabaseJournal.Type)? = nil) throws(PersistenceError) -> TableSchema {
         try Identifier.check(name, at: path, what: "table")
         guard let object = value.objectValue else {
             throw .invalid(path: path, message: "expected a table: {columns, primaryKey?, indexes?}, got \(value.typeName)")
         }
-        for key in object.keys where !["columns", "primaryKey", "indexes", "sync"].contains(key) {
-            throw .invalid(path: JSONPointer.appending(path, key: key), message: "unknown table property; expected columns, primaryKey, indexes or sync")
+        let journalProperty = journal?.tableProperty
+        for key in object.keys where !["columns", "primaryKey", "indexes"].contains(key) && key != journalProperty {
+            throw .invalid(path: JSONPointer.appending(path, key: key),
+                           message: "unknown table property; expected " + (journalProperty.map { "columns, primaryKey, indexes or " + $0 } ?? "columns, primaryKey or indexes"))
         }
         guard let columnsObject = object["columns"]?.objectValue, !columnsObject.isEmpty else {
             throw .invalid(path: path + "/columns", message: "expected an object of at least one column: {NAME: \"TYPE ...\"}")
@@ -107,27 +115,10 @@ public struct TableSchema: Sendable, Equatable {
                 table.indexes.append(index)
             }
         }
-        if let sync = object["sync"] {
-            try table.adopt(try SyncPolicy.parse(sync, path: path + "/sync"), path: path)
+        if let journal, let journalProperty, let declared = object[journalProperty] {
+            table.journal = try journal.journal(declared, for: &table, path: path)
         }
         return table
-    }
-
-    /// A synced table is keyed by one TEXT column (a UUID, so devices never collide) and its values
-    /// travel as JSON, so no BLOB columns; a one-way table gains its bookkeeping columns.
-    private mutating func adopt(_ policy: SyncPolicy, path: String) throws(PersistenceError) {
-        guard primaryKey.count == 1, let key = column(named: primaryKey[0]), key.type == .text else {
-            throw .invalid(path: path + "/primaryKey", message: "a synced table needs a primary key of one TEXT column (a UUID, so that devices never collide)")
-        }
-        if let blob = columns.first(where: { $0.type == .blob }) {
-            throw .invalid(path: JSONPointer.appending(path + "/columns", key: blob.name), message: "a synced table cannot have BLOB columns: its rows travel as JSON")
-        }
-        if policy.mode == .oneWay {
-            for (name, declaration) in SyncPolicy.oneWayColumns where column(named: name) == nil {
-                addColumn(try ColumnDefinition.parse(name: name, declaration: declaration, path: path + "/sync"))
-            }
-        }
-        sync = policy
     }
 
     /// CREATE TABLE and CREATE INDEX statements.
@@ -147,7 +138,7 @@ public struct TableSchema: Sendable, Equatable {
         var object: JSONObject = ["columns": .object(columnsObject)]
         if !primaryKey.isEmpty { object["primaryKey"] = .array(primaryKey.map(JSONValue.string)) }
         if !indexes.isEmpty { object["indexes"] = .array(indexes.map(\.jsonValue)) }
-        if let sync { object["sync"] = sync.jsonValue }
+        if let journal { object[journal.schemaProperty.name] = journal.schemaProperty.value }
         return .object(object)
     }
 }

@@ -55,7 +55,7 @@ public struct StorageService: BridgeService {
 
     private func open(_ call: ServiceCall, _ params: OpenParams) async throws(BridgeError) -> JSONValue {
         try await bridged { () async throws -> JSONValue in
-            let schema = try DatabaseSchema.parse(.object(params.schema), path: "/schema")
+            let schema = try DatabaseSchema.parse(.object(params.schema), path: "/schema", journal: registry.journal)
             let center = try self.center(call, params.database, create: true)
             let version = try await center.open(schema: schema)
             return ["database": .string(center.name), "version": .number(Double(version))]

@@ -1,7 +1,7 @@
 import Bridge
 import CurlTransport
 import JSON
-import Persistence
+import SyncClient
 
 /// One sync run of one database: pull, execute, then push.
 ///

@@ -1,10 +1,12 @@
 // The Sync module: the `sync` service, the client of the reference sync server. The
-// bookkeeping (to-sync, to-execute, packets, conflicts) lives in Persistence, written at the one
-// write path; this module talks to the server, through CurlTransport, and never touches SQL.
+// bookkeeping (to-sync, to-execute, packets, conflicts) lives in SyncClient, written at
+// Persistence's one write path; this module talks to the server, through CurlTransport, and never
+// touches SQL.
 import Bridge
 import CurlTransport
 import JSON
 import Persistence
+import SyncClient
 
 /// The `sync` target (contract `services/sync.json`).
 ///
@@ -22,7 +24,9 @@ public struct SyncService: BridgeService {
     /// Runs of one database, one at a time.
     private let runs = SyncRunLock()
 
-    public init(registry: DataCenterRegistry = DataCenterRegistry()) { self.registry = registry }
+    /// `registry` is the app run's, shared with the storage service; its databases must journal
+    /// sync (``SyncDatabaseJournal``) for their synced tables to be written at all.
+    public init(registry: DataCenterRegistry = DataCenterRegistry(journal: SyncDatabaseJournal.self)) { self.registry = registry }
 
     public var actions: [String: ServiceAction] {
         [
@@ -52,14 +56,7 @@ public struct SyncService: BridgeService {
     }
 
     private func syncReplica(_ call: ServiceCall, _ database: String) throws(PersistenceError) -> SyncReplica {
-        let center = try registry.dataCenter(directory: call.app.dataDirectory, name: database, create: false)
-        guard let schema = center.schema else {
-            throw .failed(reason: "unknown_database", message: "database \"\(center.name)\" has no schema; open it with storage.open first", details: [:])
-        }
-        guard schema.tables.values.contains(where: { $0.sync != nil }) else {
-            throw .failed(reason: "not_synced", message: "database \"\(center.name)\" has no synced tables; give a table sync: {mode: \"twoWay\"} in its schema", details: [:])
-        }
-        return SyncReplica(center: center)
+        try SyncReplica(center: registry.dataCenter(directory: call.app.dataDirectory, name: database, create: false))
     }
 
     private func key(_ call: ServiceCall, _ database: String) -> String { call.app.dataDirectory + "\n" + database }
@@ -92,13 +89,12 @@ public struct SyncService: BridgeService {
         guard let connection = try bridged({ try replica.connection() }) else {
             throw BridgeError.failed(reason: "not_connected", "database \"\(replica.center.name)\" is not connected to a sync server; call sync.connect first")
         }
-        let pulls = replica.center.schema?.tables.values.contains { $0.sync?.mode == .twoWay } ?? false
         let client = SyncServerClient(server: connection.server, token: connection.token, allowHost: call.app.allowsHost)
         let runKey = key(call, database)
         defer { stateChanges.update(runKey) }
         // One run per database at a time: a second caller waits for the first to finish, then runs.
         return try await runs.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
-            try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls).run().json
+            try await SyncRun(replica: replica, connection: connection, client: client, pulls: replica.pulls).run().json
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import JSON
 import Persistence
+import SyncClient
 import Testing
 
 /// Creates devices against a fresh server, runs `body`, removes everything.

@@ -4,6 +4,7 @@ import JSON
 import Persistence
 import Storage
 import Sync
+import SyncClient
 
 /// One device: its own data folder, the storage and sync services as the bridge calls them, and
 /// the tasks database that the sync tests use (two-way `tasks`, one-way `messages`).
@@ -11,7 +12,7 @@ final class SyncDevice: Sendable {
     let name: String
     let dataDirectory: String
     let app: AppContext
-    private let registry = DataCenterRegistry()
+    private let registry = DataCenterRegistry(journal: SyncDatabaseJournal.self)
     /// The device's services, as one app run has them: they share its databases, and sync's runs
     /// and watch board live in its one sync service.
     private let storageService: StorageService
@@ -82,7 +83,7 @@ final class SyncDevice: Sendable {
     }
 
     var replica: SyncReplica {
-        get throws { SyncReplica(center: try registry.dataCenter(directory: dataDirectory, name: "tasks", create: false)) }
+        get throws { try SyncReplica(center: registry.dataCenter(directory: dataDirectory, name: "tasks", create: false)) }
     }
 
     var center: DataCenter {

@@ -1,4 +1,5 @@
 import JSON
+import Persistence
 
 /// How a table takes part in sync, as its schema says:
 /// `"sync": {"mode": "oneWay" | "twoWay", "conflict": "lastWriteWins" | "ask"}`.
@@ -32,7 +33,7 @@ public struct SyncPolicy: Sendable, Equatable {
         self.conflict = conflict
     }
 
-    static func parse(_ value: JSONValue, path: String) throws(PersistenceError) -> SyncPolicy {
+    static func parse(_ value: JSONValue, path: String) throws(Persistence.PersistenceError) -> SyncPolicy {
         guard let object = value.objectValue else {
             throw .invalid(path: path, message: "expected {mode: \"oneWay\" | \"twoWay\", conflict?: \"lastWriteWins\" | \"ask\"}, got \(value.typeName)")
         }

@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// Two-way inserts journaled without their row's JSON. While a row is as it was inserted, the
 /// table holds exactly what its insert operation carries, so the operation reads the row from there
@@ -16,11 +17,11 @@ import GRDB
 /// This map (table → key → outbox seq) finds those operations without an index on the outbox. A
 /// table's entries are read from the outbox the first time a change to that table asks, so that
 /// inserts cost nothing here until then; from then on, each committed transaction's additions and
-/// removals are applied (``WriteSession``). A rolled-back transaction forgets the whole map (its
+/// removals are applied (``DeferredInsertChanges``). A rolled-back transaction forgets the whole map (its
 /// reads may have seen what the rollback undid), so it never misses an operation on disk. An entry
 /// may outlive its operation (a conflict dropped): the materializing UPDATE checks what it writes.
 final class DeferredInserts: Sendable {
-    private let tables = Locked<[String: [String: Int64]]>([:])
+    private let tables = Mutex<[String: [String: Int64]]>([:])
 
     /// The outbox seq of `dataId`'s deferred insert, as `db` sees it.
     func seq(table: String, dataId: String, db: Database) throws -> Int64? {

@@ -1,7 +1,16 @@
+// The SyncClient module: sync's client side in one database, below the `sync` service. It
+// journals the writes to synced tables at Persistence's one write path (through WriteJournal, in
+// the write's own transaction), keeps the bookkeeping tables, and executes pulled operations. It
+// talks to no server and imports neither the bridge nor the engine.
 import Foundation
 import GRDB
 import JSON
+import Persistence
 import SyncProtocol
+
+// GRDB has types of these names too: here they are Persistence's.
+typealias PersistenceError = Persistence.PersistenceError
+typealias ColumnDefinition = Persistence.ColumnDefinition
 
 /// The client side of sync for one database, below the `sync` service (which does the talking):
 /// what to push, what a push's answer means for the rows, and how pulled operations are executed
@@ -16,7 +25,30 @@ import SyncProtocol
 public final class SyncReplica: Sendable {
     public let center: DataCenter
 
-    public init(center: DataCenter) { self.center = center }
+    /// The replica of `center`, which must have synced tables: the one place that decides whether
+    /// a database syncs (`unknown_database` without a schema, `not_synced` without a synced table).
+    public init(center: DataCenter) throws(Persistence.PersistenceError) {
+        self.center = center
+        _ = try schema
+    }
+
+    /// The database's schema, checked to have synced tables.
+    private var schema: DatabaseSchema {
+        get throws(Persistence.PersistenceError) {
+            guard let schema = center.schema else {
+                throw .failed(reason: "unknown_database", message: "database \(Quoted(center.name)) has no schema; open it with storage.open first", details: [:])
+            }
+            guard schema.tables.values.contains(where: { $0.sync != nil }) else {
+                throw .failed(reason: "not_synced", message: "database \(Quoted(center.name)) has no synced tables; give a table sync: {mode: \"twoWay\"} in its schema", details: [:])
+            }
+            return schema
+        }
+    }
+
+    /// Whether the database has two-way tables, whose operations a run pulls.
+    public var pulls: Bool {
+        center.schema?.tables.values.contains { $0.sync?.mode == .twoWay } ?? false
+    }
 
     // MARK: - Connection and cursor
 
@@ -31,27 +63,22 @@ public final class SyncReplica: Sendable {
         }
     }
 
-    public func connection() throws(PersistenceError) -> Connection? {
+    public func connection() throws(Persistence.PersistenceError) -> Connection? {
         let state = try self.state()
         guard let server = state["server"], let deviceId = state["deviceId"], let token = state["token"] else { return nil }
         return Connection(server: server, deviceId: deviceId, token: token)
     }
 
-    public func connect(_ connection: Connection) throws(PersistenceError) {
+    public func connect(_ connection: Connection) throws(Persistence.PersistenceError) {
         try center.writeNow { session in
             try Self.setState(["server": connection.server, "deviceId": connection.deviceId, "token": connection.token, "cursor": "0"], in: session.db)
         }
     }
 
-    public func cursor() throws(PersistenceError) -> Int { Int(try state()["cursor"] ?? "0") ?? 0 }
+    public func cursor() throws(Persistence.PersistenceError) -> Int { Int(try state()["cursor"] ?? "0") ?? 0 }
 
-    private func state() throws(PersistenceError) -> [String: String] {
-        try center.readNow { session in
-            guard try session.db.tableExists("_hybrid_sync_state") else {
-                throw PersistenceError.failed("not_synced", "database \(Quoted(self.center.name)) has no synced tables; declare sync: {mode} on a table in its schema")
-            }
-            return try Self.state(in: session.db)
-        }
+    private func state() throws(Persistence.PersistenceError) -> [String: String] {
+        try center.readNow { session in try Self.state(in: session.db) }
     }
 
     private static func state(in db: Database) throws -> [String: String] {
@@ -77,8 +104,8 @@ public final class SyncReplica: Sendable {
     /// Packets sent before whose answer never came (or that the server held), oldest first, then
     /// at most one new packet of up to `maxOps` operations. The new packet is recorded, and its
     /// operations marked as sending, before it leaves.
-    public func packetsToSend(deviceId: String, maxOps: Int) throws(PersistenceError) -> [Packet] {
-        guard let schema = center.schema else { return [] }
+    public func packetsToSend(deviceId: String, maxOps: Int) throws(Persistence.PersistenceError) -> [Packet] {
+        let schema = try self.schema
         return try center.writeNow { session in
             let db = session.db
             var packets = try Row.fetchAll(db, sql: "SELECT packet_id, body, op_ids FROM _hybrid_sync_packets WHERE state IN ('sending', 'held') ORDER BY seq")
@@ -145,8 +172,8 @@ public final class SyncReplica: Sendable {
 
     /// The server applied the packet (now or earlier). Two-way operations wait, acknowledged, until
     /// the pull brings them back; one-way rows are clean unless written again since they left.
-    public func packetApplied(_ packet: Packet) throws(PersistenceError) {
-        guard let schema = center.schema else { return }
+    public func packetApplied(_ packet: Packet) throws(Persistence.PersistenceError) {
+        let schema = try self.schema
         try center.writeNow { session in
             let db = session.db
             try db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'applied' WHERE packet_id = ?", arguments: [packet.packetId])
@@ -168,7 +195,7 @@ public final class SyncReplica: Sendable {
     }
 
     /// The server holds the packet until the one it depends on arrives: it is sent again next run.
-    public func packetHeld(_ packet: Packet) throws(PersistenceError) {
+    public func packetHeld(_ packet: Packet) throws(Persistence.PersistenceError) {
         try center.writeNow { session in
             try session.db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'held' WHERE packet_id = ?", arguments: [packet.packetId])
         }
@@ -176,7 +203,7 @@ public final class SyncReplica: Sendable {
 
     /// The server refused the packet for good: its operations fail, with the reason, until the app
     /// retries them; the packet chain goes on from the last packet not refused.
-    public func packetRejected(_ packet: Packet, reason: String) throws(PersistenceError) {
+    public func packetRejected(_ packet: Packet, reason: String) throws(Persistence.PersistenceError) {
         try center.writeNow { session in
             let db = session.db
             try db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'rejected', reason = ? WHERE packet_id = ?", arguments: [reason, packet.packetId])
@@ -187,7 +214,7 @@ public final class SyncReplica: Sendable {
     }
 
     /// Failed operations back to pending (all when `opIds` is nil); returns how many.
-    public func retry(opIds: [String]?) throws(PersistenceError) -> Int {
+    public func retry(opIds: [String]?) throws(Persistence.PersistenceError) -> Int {
         try center.writeNow { session in
             let db = session.db
             if let opIds {
@@ -206,7 +233,7 @@ public final class SyncReplica: Sendable {
     // MARK: - Pulling and executing
 
     /// Keeps a page of pulled operations in the to-execute table and moves the cursor, together.
-    public func storePulled(_ ops: [JSONValue], cursor: Int) throws(PersistenceError) {
+    public func storePulled(_ ops: [JSONValue], cursor: Int) throws(Persistence.PersistenceError) {
         try center.writeNow { session in
             let insert = try session.db.cachedStatement(sql: "INSERT OR IGNORE INTO _hybrid_sync_inbox (seq, op) VALUES (?, ?)")
             for op in ops {
@@ -233,8 +260,8 @@ public final class SyncReplica: Sendable {
     /// `stored` are operations this process has just stored with ``storePulled(_:cursor:)``, by
     /// seq: the execution takes those from memory rather than parse their text again (any other
     /// entry of the to-execute table, from a run that stopped before executing, is read as usual).
-    public func executePulled(deviceId: String, stored: [Int: JSONValue] = [:]) throws(PersistenceError) -> Execution {
-        guard let schema = center.schema else { return Execution() }
+    public func executePulled(deviceId: String, stored: [Int: JSONValue] = [:]) throws(Persistence.PersistenceError) -> Execution {
+        let schema = try self.schema
         return try center.writeNow { session in
             var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)
             return try execution.run(stored: stored)
@@ -243,7 +270,7 @@ public final class SyncReplica: Sendable {
 
     // MARK: - Conflicts and status
 
-    public func conflicts() throws(PersistenceError) -> [JSONValue] {
+    public func conflicts() throws(Persistence.PersistenceError) -> [JSONValue] {
         try center.readNow { session in
             try Row.fetchAll(session.db, sql: "SELECT conflict_id, table_name, data_id, local, remote, created_at FROM _hybrid_sync_conflicts ORDER BY created_at").map { row in
                 [
@@ -258,8 +285,8 @@ public final class SyncReplica: Sendable {
 
     /// Settles a conflict: `local` sends the local changes again, stamped now so that they win;
     /// `remote` drops them and shows the server's row. Returns the conflict's table and row.
-    public func resolve(conflictId: String, keepLocal: Bool) throws(PersistenceError) -> (table: String, dataId: String) {
-        guard let schema = center.schema else { throw .failed("not_synced", "the database has no schema") }
+    public func resolve(conflictId: String, keepLocal: Bool) throws(Persistence.PersistenceError) -> (table: String, dataId: String) {
+        let schema = try self.schema
         return try center.writeNow { session in
             let db = session.db
             guard let row = try Row.fetchOne(db, sql: "SELECT table_name, data_id FROM _hybrid_sync_conflicts WHERE conflict_id = ?", arguments: [conflictId]) else {
@@ -284,8 +311,8 @@ public final class SyncReplica: Sendable {
 
     /// Rows of one-way tables deleted here whose delete the server has not confirmed yet: they stay
     /// in the table, hidden from every query, until it does.
-    public func deletesAwaitingConfirmation() throws(PersistenceError) -> Int {
-        guard let schema = center.schema else { return 0 }
+    public func deletesAwaitingConfirmation() throws(Persistence.PersistenceError) -> Int {
+        let schema = try self.schema
         return try center.readNow { session in
             var count = 0
             for table in schema.tables.values where table.sync?.mode == .oneWay {
@@ -295,7 +322,7 @@ public final class SyncReplica: Sendable {
         }
     }
 
-    public func status() throws(PersistenceError) -> JSONValue {
+    public func status() throws(Persistence.PersistenceError) -> JSONValue {
         let connection = try connection()
         let cursor = try cursor()
         return try center.readNow { session in

@@ -2,13 +2,27 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import JSON
+import Persistence
+import Synchronization
 
 /// Records local writes to synced tables as sync operations, at the one write path and inside the
-/// write's own transaction: no write escapes sync, and none is journaled without landing.
-enum SyncJournal {
+/// write's own transaction: no write escapes sync, and none is journaled without landing. A synced
+/// table's schema carries one (``TableSchema/journal``), with the table's policy; ``Table`` calls
+/// it at each write (``WriteJournal``).
+///
+/// - two-way: every write is an operation in `_hybrid_sync_outbox`; an insert's row is read when
+///   the operation leaves (``DeferredInserts``); an update whose filter a batch op can carry is
+///   that one op.
+/// - one-way: every write leaves a DirtyList entry under the row's new `_identifier`; a delete is
+///   logical (`_deleted`) until the server confirms it, and hidden from every query meanwhile.
+public struct SyncJournal: WriteJournal {
+    public let policy: SyncPolicy
+
+    public init(policy: SyncPolicy) { self.policy = policy }
+
     /// Milliseconds since 1970, strictly increasing within the process: two writes in the same
     /// millisecond must still order as they happened, since (timestamp, opId) decides which wins.
-    private static let last = Locked(0.0)
+    private static let last = Mutex(0.0)
 
     static func timestamp() -> Double {
         let now = (Date().timeIntervalSince1970 * 1000).rounded(.down)
@@ -26,7 +40,7 @@ enum SyncJournal {
         let hex = String(generator.next() as UInt64, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }()
-    private static let counter = Locked(UInt64(0))
+    private static let counter = Mutex(UInt64(0))
 
     static func newIdentifier() -> String {
         let n = counter.withLock { value -> UInt64 in
@@ -64,7 +78,9 @@ enum SyncJournal {
             statement = try db.cachedStatement(sql: SyncJournal.insertSQL)
         }
 
-        func record(opId: String, table: String, dataId: String, type: String, data: JSONValue?) throws {
+        /// Returns the entry's seq.
+        @discardableResult
+        func record(opId: String, table: String, dataId: String, type: String, data: JSONValue?) throws -> Int64 {
             let raw = statement.sqliteStatement
             sqlite3_reset(raw)
             SQLiteBinding.bindText(opId, at: 1, in: raw)
@@ -74,6 +90,7 @@ enum SyncJournal {
             if let data { SQLiteBinding.bindText(JSONWriter.bytes(data), at: 5, in: raw) } else { sqlite3_bind_null(raw, 5) }
             sqlite3_bind_double(raw, 6, SyncJournal.timestamp())
             try SQLiteBinding.step(statement, db: db)
+            return sqlite3_last_insert_rowid(sqlite3_db_handle(raw))
         }
     }
 
@@ -110,17 +127,18 @@ enum SyncJournal {
     static func materialize(_ row: JSONObject, seq: Int64, table: TableSchema, dataId: String, in session: WriteSession) throws {
         try session.db.cachedStatement(sql: "UPDATE _hybrid_sync_outbox SET data = ? WHERE seq = ? AND type = 'insert' AND data IS NULL AND table_name = ? AND data_id = ?")
             .execute(arguments: [JSONWriter.write(.object(canonical(row, schema: table))), seq, table.name, dataId])
-        session.settleDeferredInsert(table: table.name, dataId: dataId)
+        DeferredInsertChanges.of(session).settle(table: table.name, dataId: dataId)
     }
 
     /// Before an update or delete: the rows it matches that still have a deferred insert take
     /// their current values into it.
     static func materializeDeferredInserts(matching query: QueryCommand, table: TableSchema, in session: WriteSession) throws {
-        guard table.sync?.mode == .twoWay, try session.mayHaveDeferredInserts(table: table.name) else { return }
+        let changes = DeferredInsertChanges.of(session)
+        guard table.sync?.mode == .twoWay, try changes.mayHaveDeferredInserts(table: table.name) else { return }
         let key = table.primaryKey[0]
         let matching = try QueryCommand(table: table, where: query.filter)
         for row in try Table(schema: table).find(matching, in: session) {
-            guard let dataId = row[key]?.stringValue, let seq = try session.deferredInsert(table: table.name, dataId: dataId) else { continue }
+            guard let dataId = row[key]?.stringValue, let seq = try changes.seq(table: table.name, dataId: dataId) else { continue }
             try materialize(row, seq: seq, table: table, dataId: dataId, in: session)
         }
     }
@@ -140,10 +158,11 @@ enum SyncJournal {
     }
 
     /// The row's key as sync names it: the single TEXT primary key's value.
-    static func dataId(_ record: JSONObject, schema: TableSchema, path: String) throws(PersistenceError) -> String {
+    /// `path` and `index` point at the record (`/records`, 0).
+    static func dataId(_ record: JSONObject, schema: TableSchema, index: Int, path: String) throws(Persistence.PersistenceError) -> String {
         let key = schema.primaryKey[0]
         guard let id = record[key]?.stringValue, !id.isEmpty else {
-            throw .invalid(path: JSONPointer.appending(path, key: key), message: "a synced table needs its key \(Quoted(key)) on every record: a non-empty string (a UUID)")
+            throw .invalid(path: JSONPointer.appending(path + "/\(index)", key: key), message: "a synced table needs its key \(Quoted(key)) on every record: a non-empty string (a UUID)")
         }
         return id
     }
@@ -191,6 +210,76 @@ enum SyncJournal {
         }
         return out
     }
+}
+
+// MARK: - Following a synced table's writes
+
+extension SyncJournal {
+    public var schemaProperty: (name: String, value: JSONValue) { (SyncDatabaseJournal.tableProperty, policy.jsonValue) }
+
+    public func inserting(into table: TableSchema, in session: WriteSession) throws -> any InsertJournal {
+        try SyncInsertJournal(table: table, mode: policy.mode, session: session)
+    }
+
+    public func checkUpdate(setting values: JSONObject, table: TableSchema, path: String) throws(Persistence.PersistenceError) {
+        let key = table.primaryKey[0]
+        if values[key] != nil {
+            throw .invalid(path: JSONPointer.appending(path, key: key), message: "the key of a synced row cannot change; delete it and insert another")
+        }
+    }
+
+    /// A one-way row gets a new identifier per write: an ack for an earlier one must not clean this one.
+    public var updateAssignments: [String] {
+        policy.mode == .oneWay ? ["\"_identifier\" = lower(hex(randomblob(16)))", "\"_dirty\" = 1"] : []
+    }
+
+    /// A one-way delete is logical until the server confirms it (the row keeps travelling as a delete).
+    public var deletion: JSONObject? { policy.mode == .oneWay ? ["_deleted": .number(1)] : nil }
+
+    public func visibleCondition(qualifier: String) -> String? {
+        policy.mode == .oneWay ? qualifier + "\"_deleted\" = 0" : nil
+    }
+
+    public func willChange(matching query: QueryCommand, in session: WriteSession) throws {
+        try Self.materializeDeferredInserts(matching: query, table: query.table, in: session)
+    }
+
+    /// A two-way update whose filter a batch op can carry travels as that one op; any other is one
+    /// op per row. A one-way update leaves a DirtyList entry per row under the row's new identifier.
+    public func didUpdate(_ rows: [JSONObject], setting values: JSONObject, matching query: QueryCommand, in session: WriteSession) throws {
+        let schema = query.table
+        let key = schema.primaryKey[0]
+        switch policy.mode {
+        case .twoWay:
+            let set = Self.canonical(values, schema: schema)
+            if let filter = Self.batchFilter(query.filter, schema: schema), rows.count != 1 || query.filter?.objectValue?[key] == nil {
+                try Self.record(opId: Self.newIdentifier(), table: schema.name, dataId: "*", type: "batch",
+                                data: ["where": .object(filter), "set": .object(set)], in: session)
+                return
+            }
+            for row in rows {
+                try Self.record(opId: Self.newIdentifier(), table: schema.name, dataId: row[key]?.stringValue ?? "", type: "update",
+                                data: .object(set), in: session)
+            }
+        case .oneWay:
+            for row in rows {
+                try Self.record(opId: row["_identifier"]?.stringValue ?? Self.newIdentifier(), table: schema.name,
+                                dataId: row[key]?.stringValue ?? "", type: row["_deleted"] == .number(1) ? "delete" : "update", data: nil, in: session)
+            }
+        }
+    }
+
+    public func didDelete(_ keys: [JSONObject], from table: TableSchema, in session: WriteSession) throws {
+        let key = table.primaryKey[0]
+        for row in keys {
+            try Self.record(opId: Self.newIdentifier(), table: table.name, dataId: row[key]?.stringValue ?? "", type: "delete", data: nil, in: session)
+        }
+    }
+}
+
+extension TableSchema {
+    /// How the table takes part in sync; nil for a table that does not.
+    public var sync: SyncPolicy? { (journal as? SyncJournal)?.policy }
 }
 
 extension ColumnType {

@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import JSON
+import Persistence
 import SyncProtocol
 
 /// One execution of pulled operations inside one write transaction (see ``SyncReplica``): fold
@@ -129,7 +130,7 @@ struct SyncExecution {
         let entries = key.dataId == "*" ? localBatches[key.table] ?? [] : localByRow[key] ?? []
         guard let index = entries.firstIndex(where: { $0.op.opId == opId }) else { return }
         try db.cachedStatement(sql: "DELETE FROM _hybrid_sync_outbox WHERE seq = ?").execute(arguments: [entries[index].seq])
-        if entries[index].deferred { session.settleDeferredInsert(table: key.table, dataId: key.dataId) }
+        if entries[index].deferred { DeferredInsertChanges.of(session).settle(table: key.table, dataId: key.dataId) }
         var remaining = entries
         remaining.remove(at: index)
         if key.dataId == "*" { localBatches[key.table] = remaining } else { localByRow[key] = remaining.isEmpty ? nil : remaining }
