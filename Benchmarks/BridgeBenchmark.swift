@@ -6,7 +6,7 @@ import HybridHost
 import JSON
 import SystemIO
 
-/// `hybrid bench bridge`: (a) a raw JSC native callback called from a JS loop, (b) `await
+/// `hybrid-bench bridge`: (a) a raw JSC native callback called from a JS loop, (b) `await
 /// Hybrid.call("bridge", "echo", {i})` with 256 calls in flight, (c) the same with a 1 KB payload.
 /// Prints ns/call for each and (b)/(a), (c)/(a). Goal (issue 2): (b) ≤ 10 × (a).
 public struct BridgeBenchmark {

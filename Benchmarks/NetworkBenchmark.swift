@@ -3,7 +3,7 @@ import Foundation
 import HostTesting
 import JSON
 
-/// `hybrid bench network`: 2,000 small GETs against a local server with 64 in flight, from JS
+/// `hybrid-bench network`: 2,000 small GETs against a local server with 64 in flight, from JS
 /// through the bridge (the path apps use) and from Swift on the transport alone, against
 /// `curl --parallel --parallel-max 64` fetching the same URLs from the same server in the same run.
 /// Then single-request latency, p50/p99, against curl's own `time_total` for the same sequence.
@@ -70,7 +70,7 @@ public struct NetworkBenchmark {
         child.stop()
     }
 
-    /// Serves the benchmark's HTTP server until stdin closes: `hybrid bench network --serve`, the
+    /// Serves the benchmark's HTTP server until stdin closes: `hybrid-bench network --serve`, the
     /// child process of the second placement. Prints its base URL on the first line.
     public static func serve() {
         let server = BenchHTTPServer()
@@ -185,7 +185,7 @@ public struct NetworkBenchmark {
     }
 }
 
-/// `hybrid bench network --serve` as a child: its base URL, and stdin, whose closing stops it.
+/// `hybrid-bench network --serve` as a child: its base URL, and stdin, whose closing stops it.
 struct BenchServerProcess {
     let process: Process
     let input: Pipe

@@ -6,7 +6,7 @@ import JSON
 import Patches
 import SystemIO
 
-/// `hybrid bench patch`: verify + compile + swap (`replace`) of a 200 KB module in a running app,
+/// `hybrid-bench patch`: verify + compile + swap (`replace`) of a 200 KB module in a running app,
 /// one patch after another; against the baseline, a plain `require` of the same module (read,
 /// compile, evaluate) on the JS thread. Prints p50/p99 of the whole apply, the phases, and the
 /// JS thread's pause per swap (the swap task's duration). Goals (issue 6): p99 ≤ 50 ms, pause ≤ 1 ms.

@@ -4,7 +4,7 @@ import HostTesting
 import HybridHost
 import SystemIO
 
-/// `hybrid bench startup`: wall time and peak RSS of `hybrid run hello.js` against `node -e 0`,
+/// `hybrid-bench startup`: wall time and peak RSS of `hybrid run hello.js` against `node -e 0`,
 /// the two alternating in one run. Goal (issue 2): ours ≤ 0.6 × node's wall time, RSS ≤ node's.
 public struct StartupBenchmark {
     let runs: Int

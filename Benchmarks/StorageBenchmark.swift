@@ -7,7 +7,7 @@ import JSON
 import Persistence
 import SystemIO
 
-/// `hybrid bench storage`: the storage figures of issue 3, each beside a baseline measured in the
+/// `hybrid-bench storage`: the storage figures of issue 3, each beside a baseline measured in the
 /// same run.
 ///
 /// - Native `Table` insert of N rows × 10 columns in one transaction, and fetch of 2N rows, against

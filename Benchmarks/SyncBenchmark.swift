@@ -11,7 +11,7 @@ import SyncClient
 import SyncServer
 import SystemIO
 
-/// `hybrid bench sync`: against the reference server on loopback, in one run:
+/// `hybrid-bench sync`: against the reference server on loopback, in one run:
 /// - a sync-tracked write (the row plus its operation, in one transaction) vs the same write to an
 ///   untracked table (goal ≤ 1.6×);
 /// - pushing 10k operations through `sync.run` vs POSTing the same packets raw to a server of its

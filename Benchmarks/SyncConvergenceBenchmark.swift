@@ -3,7 +3,7 @@ import HostTesting
 import JSON
 import SyncServer
 
-/// The convergence part of `hybrid bench sync`: 4 devices × 1,000 operations each (inserts,
+/// The convergence part of `hybrid-bench sync`: 4 devices × 1,000 operations each (inserts,
 /// updates, deletes) while a seeded fault-injecting proxy in front of each drops, duplicates,
 /// delays, reorders and cuts; then the network heals and the clock runs until every device equals
 /// the server and has nothing left to send.

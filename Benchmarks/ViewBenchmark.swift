@@ -3,7 +3,7 @@ import JSON
 import SystemIO
 import Views
 
-/// `hybrid bench view`: a 10,101-node view tree (100 rows × 20 cells × 4 texts, from list
+/// `hybrid-bench view`: a 10,101-node view tree (100 rows × 20 cells × 4 texts, from list
 /// templates) in a 200×60 canvas.
 ///
 /// (1) full layout + paint + ANSI frame, against the 16 ms of one 60 fps frame; JSON parsing,

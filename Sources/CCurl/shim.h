@@ -1,6 +1,6 @@
 // libcurl's C API, loaded on first use rather than linked: linking libcurl pulls in some 25
 // libraries (OpenSSL, GnuTLS, Kerberos, LDAP, ssh2, nghttp2...), which cost every start of the host
-// about 6 ms and 6.5 MiB whether or not the app touches the network (hybrid bench startup).
+// about 6 ms and 6.5 MiB whether or not the app touches the network (hybrid-bench startup).
 // So the functions are looked up with dlopen/dlsym the first time a transfer needs them, and
 // Swift calls them through the hh_ wrappers below. The variadic setters and getters, which Swift
 // cannot call, get one typed wrapper per argument type.

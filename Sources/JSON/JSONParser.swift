@@ -241,7 +241,7 @@ public enum JSONParser {
 
         /// The string, or nil for invalid UTF-8. ASCII, nearly every string in practice, skips
         /// String(validating:as:), which is generic and looked up type metadata at run time on
-        /// every call (a few percent of `hybrid bench sync`).
+        /// every call (a few percent of `hybrid-bench sync`).
         static func utf8String(_ slice: UnsafeBufferPointer<UInt8>) -> String? {
             for byte in slice where byte >= 0x80 { return String(validating: slice, as: UTF8.self) }
             return asciiString(slice)

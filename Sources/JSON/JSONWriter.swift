@@ -18,7 +18,7 @@ public enum JSONWriter {
     public static func write(_ value: JSONValue, options: Options = Options()) -> String {
         let bytes = bytes(value, options: options)
         // Not String(decoding:as:): generic over the encoding, it looked up type metadata at
-        // run time on every call (4% of `hybrid bench sync`).
+        // run time on every call (4% of `hybrid-bench sync`).
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
             _ = buffer.initialize(fromContentsOf: bytes)
             return bytes.count
@@ -27,7 +27,7 @@ public enum JSONWriter {
 
     /// The JSON text as UTF-8 bytes. Written into a byte buffer rather than a String: appending
     /// to a String checks and updates its UTF-8 bookkeeping at every append, several times the
-    /// cost of a byte copy (it dominated `hybrid bench sync`).
+    /// cost of a byte copy (it dominated `hybrid-bench sync`).
     public static func bytes(_ value: JSONValue, options: Options = Options()) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)

@@ -1,4 +1,4 @@
-/// How long the phases of one apply took, in nanoseconds (`hybrid bench patch` prints them).
+/// How long the phases of one apply took, in nanoseconds (`hybrid-bench patch` prints them).
 public struct PatchTimings: Sendable, Equatable {
     /// Hashes and the Ed25519 signature.
     public var verify: UInt64 = 0
