@@ -117,3 +117,9 @@ public final class LongPollBoard<Value: Sendable>: Sendable {
         waiter.continuation.resume(returning: version)
     }
 }
+
+/// What every long-poll action (`storage.watch`, `sync.watch`, `network.progress`) waits for when
+/// its params name no `timeoutMs`, as their contracts say.
+public enum LongPoll {
+    public static let defaultTimeoutMs = 30_000
+}

@@ -28,6 +28,6 @@ struct NetworkProgressParams: ActionParams {
     init(from params: ParamsReader) throws(BridgeError) {
         requestId = try params.required("requestId")
         since = try params.optional("since") ?? 0
-        timeoutMs = try params.optional("timeoutMs") ?? 30_000
+        timeoutMs = try params.optional("timeoutMs") ?? LongPoll.defaultTimeoutMs
     }
 }

@@ -157,6 +157,6 @@ struct WatchParams: ActionParams {
         database = try params.required("database")
         tables = try params.optional("tables")
         since = try params.optional("since", as: Int.self).map(Int64.init)
-        timeoutMs = try params.optional("timeoutMs") ?? StorageService.defaultWatchTimeoutMs
+        timeoutMs = try params.optional("timeoutMs") ?? LongPoll.defaultTimeoutMs
     }
 }

@@ -128,8 +128,6 @@ public struct StorageService: BridgeService {
 
     // MARK: - Watch
 
-    public static let defaultWatchTimeoutMs = 30_000
-
     private func watch(_ call: ServiceCall, _ params: WatchParams) async throws(BridgeError) -> JSONValue {
         let (center, tables) = try bridged { () throws -> (DataCenter, Set<String>?) in
             let center = try self.center(call, params.database)

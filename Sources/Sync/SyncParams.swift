@@ -66,6 +66,6 @@ struct SyncWatchParams: ActionParams {
     init(from params: ParamsReader) throws(BridgeError) {
         database = try params.required("database")
         since = try params.optional("since") ?? 0
-        timeoutMs = try params.optional("timeoutMs") ?? 30_000
+        timeoutMs = try params.optional("timeoutMs") ?? LongPoll.defaultTimeoutMs
     }
 }
