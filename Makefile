@@ -26,12 +26,17 @@ release: deps embed
 
 # Each demo starts from a fresh data dir, so it shows the whole story: the bug, then the signed
 # patch dropped into the running app's patches/ folder, applied and confirmed. A reference sync
-# server runs beside it (scripts/with-sync-server) for the sync section, and stops with it.
+# server runs beside it (scripts/with-sync-server) for the sync section, and stops with it. It
+# verifies HS256 tokens with a fresh secret; the demo's two users get theirs from
+# `hybrid sync-server token`, as they would from the app's auth server.
 demo: release
 	@rm -rf $(DEMO_DATA) && mkdir -p $(DEMO_DATA)/patches
 	@cp js/apps/demo/patches/001-fix-report-alignment.patch.json $(DEMO_DATA)/patches/
-	scripts/with-sync-server $(RELEASE_BIN) $(DEMO_DATA)/sync-server.sqlite -- \
-	  $(RELEASE_BIN) run js/apps/demo --data-dir $(DEMO_DATA) -- {URL}
+	@head -c 32 /dev/urandom | base64 > $(DEMO_DATA)/sync-secret
+	scripts/with-sync-server $(RELEASE_BIN) $(DEMO_DATA)/sync-server.sqlite --auth-secret-file $(DEMO_DATA)/sync-secret -- \
+	  $(RELEASE_BIN) run js/apps/demo --data-dir $(DEMO_DATA) -- {URL} \
+	  "$$($(RELEASE_BIN) sync-server token --secret-file $(DEMO_DATA)/sync-secret --sub alice --scope user:alice --scope team:t1)" \
+	  "$$($(RELEASE_BIN) sync-server token --secret-file $(DEMO_DATA)/sync-secret --sub bob --scope user:bob --scope team:t1)"
 
 test: deps
 	python3 scripts/embed-js --check

@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "KeyValueStore", dependencies: ["JSON", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
         .target(name: "SyncProtocol", dependencies: ["JSON"]),
+        // JSON Web Tokens as the sync server verifies them and operators mint them (HS256, EdDSA).
+        .target(name: "SyncAuth", dependencies: ["JSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Sync's client side in one database: the journal at Persistence's write path, the replica,
         // the execution of pulled operations, the policy. It talks to no server (the service does).
         .target(name: "SyncClient", dependencies: ["JSON", "Persistence", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -69,7 +71,7 @@ let package = Package(
         // Assembles an app run: manifest, grants, services, the test runner.
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite.
-        .target(name: "SyncServer", dependencies: ["JSON", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
@@ -79,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "ContractTools", "HybridHost", "JSON", "Patches", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "HybridHost", "JSON", "Patches", "SyncAuth", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,7 +95,7 @@ let package = Package(
         // each prints our figure, its baseline measured in the same run, and the ratio.
         .executableTarget(name: "hybrid-bench",
                           dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport",
-                                         "Storage", "Sync", "SyncClient", "SyncServer", "SystemIO", "HostTesting", "Views",
+                                         "Storage", "Sync", "SyncAuth", "SyncClient", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Hummingbird", package: "hummingbird")],
@@ -115,11 +117,12 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncProtocol", "JSON", "HostTesting", .product(name: "Hummingbird", package: "hummingbird"),
+        .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),
     ]

@@ -1255,6 +1255,11 @@ enum EmbeddedContracts {
                         "conflict": {
                           "enum": ["lastWriteWins", "ask"],
                           "description": "What a remote change to a row with unsent local changes does: lastWriteWins (default: the later timestamp wins) or ask (recorded for sync.resolve)."
+                        },
+                        "scope": {
+                          "type": "string",
+                          "minLength": 1,
+                          "description": "The TEXT column holding each row's scope (\"team:t1\", \"user:alice\"). The server takes a write only when the row's scope, before and after it, is one the device's token grants; a device receives only its scopes' rows and drops those of a scope it loses. A batch update must select one scope by equality. Without scope, the table is shared by every device of the same user."
                         }
                       },
                       "required": ["mode"],
@@ -1780,7 +1785,7 @@ enum EmbeddedContracts {
   "description": "Sync with the reference sync server (hybrid sync-server). Tables opt in through their schema: sync: {mode: \"oneWay\" | \"twoWay\", conflict: \"lastWriteWins\" | \"ask\"}, with a primary key of one TEXT column. Every local write to a synced table is journaled in the same transaction (two-way: an operation in the to-sync table; one-way: a DirtyList entry, the row carrying _identifier, _dirty and _deleted, deletes logical until confirmed). A run pulls (into the to-execute table), executes the pulled operations in one transaction, rebasing local operations not yet pulled back on top, then pushes packets that each depend on the one before. The server's host needs a network:HOST grant. Failures of the server or the network are E_FAILED with details.reason (server, not_connected, not_synced, or the network's reason); nothing is lost: the next run resumes.",
   "actions": {
     "connect": {
-      "description": "Registers this device with a sync server (POST /v1/devices) and keeps its id and token in the database. Calling it again with the same server is a no-op; one database syncs with one server.",
+      "description": "Registers this device with a sync server (POST /v1/devices) and keeps its id and token in the database. A server with auth needs token, a JSON Web Token from the app's auth server (sub: the user, scopes: what the device may see, exp): the device is bound to that user. Calling it again with the same server registers nothing; with a new token it replaces the stored one, and the next sync.run brings the rows of newly granted scopes and drops those of revoked ones. One database syncs with one server.",
       "params": {
         "type": "object",
         "properties": {
@@ -1794,6 +1799,11 @@ enum EmbeddedContracts {
             "type": "string",
             "maxLength": 200,
             "description": "A name for this device on the server (default: the app's name)."
+          },
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A JSON Web Token (HS256 or EdDSA) from the app's auth server; omit it only for a server run with --insecure-no-auth."
           }
         },
         "required": [
@@ -1868,7 +1878,15 @@ enum EmbeddedContracts {
           },
           "failed": {
             "type": "integer",
-            "description": "Operations the server refused (see status.failed)."
+            "description": "Operations the server refused (see status.failed; an op outside the token's scopes fails with an error starting \"scope:\")."
+          },
+          "backfilled": {
+            "type": "integer",
+            "description": "Rows received from a snapshot: a scope newly granted to the token, or a new start after the server compacted the log past this device's cursor."
+          },
+          "evicted": {
+            "type": "integer",
+            "description": "Rows dropped here (not as operations) because their scope is not the device's: a revoked scope, or a row moved out of one."
           }
         },
         "required": [
@@ -1877,7 +1895,9 @@ enum EmbeddedContracts {
           "applied",
           "conflicts",
           "held",
-          "failed"
+          "failed",
+          "backfilled",
+          "evicted"
         ],
         "additionalProperties": false
       },

@@ -19,11 +19,14 @@ struct SyncConnectParams: ActionParams {
     let server: String
     /// The app's name when nil.
     let deviceName: String?
+    /// A JSON Web Token from the app's auth server; nil for an insecure server.
+    let token: String?
 
     init(from params: ParamsReader) throws(BridgeError) {
         database = try params.required("database")
         server = try params.required("server")
         deviceName = try params.optional("deviceName")
+        token = try params.optional("token")
     }
 }
 

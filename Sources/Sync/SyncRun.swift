@@ -1,5 +1,6 @@
 import Bridge
 import CurlTransport
+import Foundation
 import JSON
 import SyncClient
 
@@ -21,10 +22,15 @@ struct SyncRun {
 
     struct Totals {
         var pushed = 0, pulled = 0, applied = 0, conflicts = 0, held = 0, failed = 0
+        /// Rows received from a snapshot (a newly granted scope, or a start after compaction).
+        var backfilled = 0
+        /// Rows dropped because their scope is not the device's (a revoked scope).
+        var evicted = 0
 
         var json: JSONValue {
             ["pushed": .number(Double(pushed)), "pulled": .number(Double(pulled)), "applied": .number(Double(applied)),
-             "conflicts": .number(Double(conflicts)), "held": .number(Double(held)), "failed": .number(Double(failed))]
+             "conflicts": .number(Double(conflicts)), "held": .number(Double(held)), "failed": .number(Double(failed)),
+             "backfilled": .number(Double(backfilled)), "evicted": .number(Double(evicted))]
         }
     }
 
@@ -36,11 +42,24 @@ struct SyncRun {
     }
 
     private func pull(into totals: inout Totals) async throws(BridgeError) {
-        let cursor = try bridged { try replica.cursor() }
+        var cursor = try bridged { try replica.cursor() }
         // What this run stored, handed to the execution so it need not parse it again (bounded:
         // a larger pull is read back from the to-execute table).
         var stored: [Int: JSONValue] = [:]
         var answer = try await pullPage(after: cursor)
+        if answer.status == 410 {
+            // The log before our cursor was compacted (or we are new to a compacted server): start
+            // again from a snapshot of everything our scopes see, then the log after it.
+            cursor = try await backfill(part: "all", resetCursor: true, into: &totals)
+            answer = try await pullPage(after: cursor)
+        }
+        let scopes = answer.status == 200 ? answer.body["scopes"]?.arrayValue?.compactMap(\.stringValue) : nil
+        if let scopes, let known = try bridged({ try replica.knownScopes() }) {
+            // A newly granted scope: its rows as they are now; the log from our cursor brings the rest.
+            for scope in scopes where !known.contains(scope) {
+                _ = try await backfill(part: "scope:" + scope, resetCursor: false, into: &totals)
+            }
+        }
         while true {
             guard answer.status == 200, let ops = answer.body["ops"]?.arrayValue, let next = answer.body["cursor"]?.intValue else {
                 throw BridgeError.failed(reason: "server", "pull from \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
@@ -65,9 +84,36 @@ struct SyncRun {
             guard let nextAnswer else { break }
             answer = nextAnswer
         }
-        let execution = try bridged { try replica.executePulled(deviceId: connection.deviceId, stored: stored) }
+        let execution = try bridged { try replica.executePulled(deviceId: connection.deviceId, stored: stored, scopes: scopes) }
         totals.applied += execution.applied
         totals.conflicts += execution.conflicts
+        totals.evicted += execution.evicted
+    }
+
+    /// Fetches one part of the server's state page by page into the to-execute table; returns the
+    /// first page's cursor, the log position to pull from afterwards (which becomes the cursor
+    /// when `resetCursor`).
+    private func backfill(part: String, resetCursor: Bool, into totals: inout Totals) async throws(BridgeError) -> Int {
+        var after = ""
+        var first: Int?
+        while true {
+            let answer = try await client.get("/v1/snapshot?deviceId=\(connection.deviceId)&part=\(Self.escaped(part))&limit=\(packetSize * 5)\(after)")
+            guard answer.status == 200, let tables = answer.body["tables"]?.objectValue, let cursor = answer.body["cursor"]?.intValue else {
+                throw BridgeError.failed(reason: "server", "snapshot from \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
+                                         details: ["status": .number(Double(answer.status))])
+            }
+            let start = first ?? cursor
+            first = start
+            try bridged { try replica.storeSnapshotRows(tables, cursor: resetCursor ? start : nil) }
+            totals.backfilled += tables.reduce(0) { $0 + ($1.value.arrayValue?.count ?? 0) }
+            guard answer.body["more"]?.boolValue == true, let next = answer.body["next"],
+                  let table = next["table"]?.stringValue, let dataId = next["dataId"]?.stringValue else { return start }
+            after = "&afterTable=\(Self.escaped(table))&afterDataId=\(Self.escaped(dataId))"
+        }
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 
     private func pullPage(after cursor: Int) async throws(BridgeError) -> SyncServerClient.Answer {
@@ -90,8 +136,10 @@ struct SyncRun {
                     try bridged { try replica.packetHeld(packet) }
                     totals.held += 1
                     return
-                case 409, 400, 413:
-                    let reason = answer.body["reason"]?.stringValue ?? SyncServerClient.message(answer)
+                case 409, 400, 413, 403:
+                    // 403: an op outside the token's scopes; its reason reads "scope: ...".
+                    let scope = answer.body["error"]?["reason"]?.stringValue == "scope" ? "scope: " : ""
+                    let reason = answer.body["reason"]?.stringValue ?? scope + SyncServerClient.message(answer)
                     try bridged { try replica.packetRejected(packet, reason: reason) }
                     totals.failed += packet.opIds.count
                 default:

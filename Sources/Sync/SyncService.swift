@@ -69,14 +69,22 @@ public struct SyncService: BridgeService {
             guard existing.server == server else {
                 throw BridgeError.badParams("/server", "database \"\(replica.center.name)\" already syncs with \(existing.server); one database syncs with one server")
             }
+            // A new token for the same device: the server reads its scopes on the next request.
+            if let token = params.token, token != existing.token {
+                try bridged { try replica.updateToken(token) }
+                stateChanges.update(key(call, params.database))
+            }
             return ["deviceId": .string(existing.deviceId), "server": .string(existing.server), "registered": false]
         }
-        let client = SyncServerClient(server: server, token: nil, allowHost: call.app.allowsHost)
+        let client = SyncServerClient(server: server, token: params.token, allowHost: call.app.allowsHost)
         let name = params.deviceName ?? call.app.name
         let answer = try await client.post("/v1/devices", body: JSONWriter.write(["name": .string(name)]))
+        // A server with auth binds the device to the token's user, and the token is what later
+        // requests carry; an insecure one hands out a device token.
         guard answer.status == 201 || answer.status == 200, let deviceId = answer.body["deviceId"]?.stringValue,
-              let token = answer.body["token"]?.stringValue else {
-            throw BridgeError.failed(reason: "server", "registering with \(server) answered \(answer.status): \(SyncServerClient.message(answer))",
+              let token = params.token ?? answer.body["token"]?.stringValue else {
+            throw BridgeError.failed(reason: answer.status == 401 ? "unauthorized" : "server",
+                                     "registering with \(server) answered \(answer.status): \(SyncServerClient.message(answer))",
                                      details: ["status": .number(Double(answer.status))])
         }
         try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }

@@ -27,6 +27,11 @@ public final class SyncDatabaseJournal: DatabaseJournal {
         if let blob = table.columns.first(where: { $0.type == .blob }) {
             throw .invalid(path: JSONPointer.appending(path + "/columns", key: blob.name), message: "a synced table cannot have BLOB columns: its rows travel as JSON")
         }
+        if let scope = policy.scope {
+            guard let column = table.column(named: scope), column.type == .text else {
+                throw .invalid(path: path + "/" + tableProperty + "/scope", message: "expected a TEXT column of this table holding each row's scope, got \(Quoted(scope))")
+            }
+        }
         if policy.mode == .oneWay {
             for (name, declaration) in SyncPolicy.oneWayColumns where table.column(named: name) == nil {
                 table.addColumn(try ColumnDefinition.parse(name: name, declaration: declaration, path: path + "/" + tableProperty))

@@ -252,7 +252,12 @@ extension SyncJournal {
         switch policy.mode {
         case .twoWay:
             let set = Self.canonical(values, schema: schema)
-            if let filter = Self.batchFilter(query.filter, schema: schema), rows.count != 1 || query.filter?.objectValue?[key] == nil {
+            // On a scoped table a batch must select one scope by equality and keep it (the server
+            // refuses any other, so that a batch never reaches past the device's scopes).
+            let scopedBatchFits = policy.scope.map { column in
+                query.filter?.objectValue?[column]?.stringValue != nil && (set[column] == nil || set[column] == query.filter?.objectValue?[column])
+            } ?? true
+            if scopedBatchFits, let filter = Self.batchFilter(query.filter, schema: schema), rows.count != 1 || query.filter?.objectValue?[key] == nil {
                 try Self.record(opId: Self.newIdentifier(), table: schema.name, dataId: "*", type: "batch",
                                 data: ["where": .object(filter), "set": .object(set)], in: session)
                 return

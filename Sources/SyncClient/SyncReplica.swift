@@ -75,7 +75,20 @@ public final class SyncReplica: Sendable {
         }
     }
 
+    /// A new token for the same device (its user's grant changed): the server reads the scopes from
+    /// it on the next request.
+    public func updateToken(_ token: String) throws(Persistence.PersistenceError) {
+        try center.writeNow { session in try Self.setState(["token": token], in: session.db) }
+    }
+
     public func cursor() throws(Persistence.PersistenceError) -> Int { Int(try state()["cursor"] ?? "0") ?? 0 }
+
+    /// The scopes the server last said this device's token grants, or nil when it never said (an
+    /// insecure server, or before the first pull).
+    public func knownScopes() throws(Persistence.PersistenceError) -> [String]? {
+        guard let text = try state()["scopes"], case .array(let values)? = try? JSONParser.parse(text) else { return nil }
+        return values.compactMap(\.stringValue)
+    }
 
     private func state() throws(Persistence.PersistenceError) -> [String: String] {
         try center.readNow { session in try Self.state(in: session.db) }
@@ -131,7 +144,8 @@ public final class SyncReplica: Sendable {
                     let text: String? = row["data"]
                     let data = try text.map { try? JSONParser.parse($0).objectValue }
                         ?? (type == .insert ? SyncJournal.deferredData(table, dataId: dataId, db: db) : nil)
-                    let op = SyncOperation(opId: row["op_id"], dataId: dataId, table: tableName, type: type, data: data, timestamp: row["timestamp"])
+                    let op = SyncOperation(opId: row["op_id"], dataId: dataId, table: tableName, type: type, data: data, timestamp: row["timestamp"],
+                                           scopeColumn: sync.scope)
                     ops.append(.object(op.json))
                     opIds.append(op.opId)
                 case .oneWay:
@@ -167,7 +181,7 @@ public final class SyncReplica: Sendable {
         let deleted = row["_deleted"] == .number(1)
         return SyncOperation(opId: row["_identifier"]?.stringValue ?? SyncJournal.newIdentifier(), dataId: dataId, table: table.name,
                              type: deleted ? .delete : .insert, data: deleted ? nil : SyncJournal.canonical(row, schema: table),
-                             timestamp: SyncJournal.timestamp())
+                             timestamp: SyncJournal.timestamp(), scopeColumn: table.sync?.scope)
     }
 
     /// The server applied the packet (now or earlier). Two-way operations wait, acknowledged, until
@@ -244,6 +258,31 @@ public final class SyncReplica: Sendable {
         }
     }
 
+    /// Keeps rows of a server snapshot in the to-execute table, as operations that set each row as
+    /// the snapshot has it with the row's own stamp (an insert, or a delete for a tombstone): they
+    /// execute before every pulled operation, and one the snapshot already reflects then loses to
+    /// the row's stamp. `cursor`, when given, becomes the pull cursor in the same transaction (a
+    /// device starting again from a snapshot).
+    public func storeSnapshotRows(_ tables: JSONObject, cursor: Int?) throws(Persistence.PersistenceError) {
+        try center.writeNow { session in
+            let db = session.db
+            var seq = min(0, try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM _hybrid_sync_inbox") ?? 0)
+            let insert = try db.cachedStatement(sql: "INSERT INTO _hybrid_sync_inbox (seq, op) VALUES (?, ?)")
+            for (table, rows) in tables {
+                for row in rows.arrayValue ?? [] {
+                    guard let dataId = row["dataId"]?.stringValue, let opId = row["opId"]?.stringValue,
+                          let timestamp = row["timestamp"]?.numberValue else { continue }
+                    let deleted = row["deleted"]?.boolValue == true
+                    let op = SyncOperation(opId: opId, dataId: dataId, table: table, type: deleted ? .delete : .insert,
+                                           data: deleted ? nil : row["data"]?.objectValue ?? [:], timestamp: timestamp)
+                    seq -= 1
+                    try insert.execute(arguments: [seq, JSONWriter.write(.object(op.json))])
+                }
+            }
+            if let cursor { try Self.setState(["cursor": String(cursor)], in: db) }
+        }
+    }
+
     public struct Execution: Sendable, Equatable {
         /// Pulled operations executed (own ones coming back included).
         public var executed = 0
@@ -251,6 +290,8 @@ public final class SyncReplica: Sendable {
         public var applied = 0
         /// Remote changes to rows with local changes not yet sent.
         public var conflicts = 0
+        /// Rows dropped because their scope is not (or no longer) the device's.
+        public var evicted = 0
     }
 
     /// Executes every pulled operation in one transaction: folds it into the server state, records
@@ -260,11 +301,20 @@ public final class SyncReplica: Sendable {
     /// `stored` are operations this process has just stored with ``storePulled(_:cursor:)``, by
     /// seq: the execution takes those from memory rather than parse their text again (any other
     /// entry of the to-execute table, from a run that stopped before executing, is read as usual).
-    public func executePulled(deviceId: String, stored: [Int: JSONValue] = [:]) throws(Persistence.PersistenceError) -> Execution {
+    ///
+    /// `scopes`, when the server named them, are the scopes the device now holds: rows of scoped
+    /// tables outside them (a scope revoked, or a row moved out of one) leave the replica in the
+    /// same transaction, as the server's doing, not the app's (no operation is journaled for them).
+    public func executePulled(deviceId: String, stored: [Int: JSONValue] = [:], scopes: [String]? = nil) throws(Persistence.PersistenceError) -> Execution {
         let schema = try self.schema
         return try center.writeNow { session in
             var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)
-            return try execution.run(stored: stored)
+            var result = try execution.run(stored: stored)
+            if let scopes {
+                result.evicted = try SyncScopeEviction(schema: schema, session: session).evict(outside: scopes)
+                try Self.setState(["scopes": JSONWriter.write(.array(scopes.map(JSONValue.string)))], in: session.db)
+            }
+            return result
         }
     }
 

@@ -5,8 +5,9 @@ import JSON
 
 /// One two-way sync operation as a client pushes it and as the log hands it back.
 ///
-/// Wire form: `{"opId", "dataId", "table", "type", "data", "dependencyId", "timestamp"}`, with
-/// `timestamp` in milliseconds. For `batch`, `data` is `{"where": {...}, "set": {...}}` (see
+/// Wire form: `{"opId", "dataId", "table", "type", "data", "dependencyId", "timestamp",
+/// "scopeColumn"?}`, with `timestamp` in milliseconds and `scopeColumn` the column of the table
+/// that holds each row's scope (absent for a table without one). For `batch`, `data` is `{"where": {...}, "set": {...}}` (see
 /// ``BatchChange``) and `dataId` is ignored ("*" by convention).
 public struct SyncOperation: Sendable, Equatable {
     /// Unique across the whole log: a second op with the same id is a retry and is skipped.
@@ -22,9 +23,12 @@ public struct SyncOperation: Sendable, Equatable {
     public var dependencyId: String?
     /// Milliseconds; with ``opId`` it orders writes to a row (last writer wins).
     public var timestamp: Double
+    /// The field of the row's data that holds its scope, for a scoped table.
+    public var scopeColumn: String?
 
     public init(opId: String, dataId: String, table: String, type: SyncOperationType, data: JSONObject?,
-                dependencyId: String? = nil, timestamp: Double) {
+                dependencyId: String? = nil, timestamp: Double, scopeColumn: String? = nil) {
+        self.scopeColumn = scopeColumn
         self.opId = opId
         self.dataId = dataId
         self.table = table
@@ -36,11 +40,13 @@ public struct SyncOperation: Sendable, Equatable {
 
     /// The wire form.
     public var json: JSONObject {
-        [
+        var object: JSONObject = [
             "opId": .string(opId), "dataId": .string(dataId), "table": .string(table), "type": .string(type.rawValue),
             "data": data.map(JSONValue.object) ?? .null, "dependencyId": dependencyId.map(JSONValue.string) ?? .null,
             "timestamp": .number(timestamp),
         ]
+        if let scopeColumn { object["scopeColumn"] = .string(scopeColumn) }
+        return object
     }
 
     /// Reads one op of a push; `pointer` (`/ops/3`) prefixes the path of any field at fault. A batch
@@ -66,7 +72,8 @@ public struct SyncOperation: Sendable, Equatable {
         }
         let dependencyId = try fields.optionalString("dependencyId")
         let timestamp = try fields.number("timestamp")
+        let scopeColumn = try fields.optionalString("scopeColumn")
         return SyncOperation(opId: opId, dataId: dataId, table: table, type: type, data: data,
-                             dependencyId: dependencyId, timestamp: timestamp)
+                             dependencyId: dependencyId, timestamp: timestamp, scopeColumn: scopeColumn)
     }
 }

@@ -3,20 +3,33 @@ import Logging
 import ServiceLifecycle
 
 /// Rejects held packets whose dependency is overdue, on a timer, so a packet nobody asks about is
-/// still settled within about a second of its deadline. Pushes sweep too; this covers the quiet times.
+/// still settled within about a second of its deadline. Pushes sweep too; this covers the quiet
+/// times. It compacts the op log too, every ``SyncServerConfiguration/compactionInterval``.
 struct HeldPacketSweeper: Service {
     let store: any SyncStore
     let holdSeconds: Double
     let interval: Double
+    let retainSeconds: Double
+    let compactionInterval: Double
     let logger: Logger
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            var lastCompaction = 0.0
             while !Task.isCancelled {
+                let now = Date().timeIntervalSince1970
                 do {
-                    try await store.sweep(now: Date().timeIntervalSince1970, holdSeconds: holdSeconds)
+                    try await store.sweep(now: now, holdSeconds: holdSeconds)
                 } catch {
                     logger.error("sweep of held packets failed: \(error)")
+                }
+                if now - lastCompaction >= compactionInterval {
+                    lastCompaction = now
+                    do {
+                        _ = try await store.compact(now: now, retainSeconds: retainSeconds)
+                    } catch {
+                        logger.error("compaction of the op log failed: \(error)")
+                    }
                 }
                 try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
             }

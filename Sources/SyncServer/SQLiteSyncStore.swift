@@ -81,25 +81,106 @@ public final class SQLiteSyncStore: SyncStore {
                 );
                 """)
         }
+        // Users, scopes and compaction: a device belongs to a user and holds that user's scopes; a
+        // row lives in a partition ("" for scoped tables, the user for tables without a scope
+        // column) and carries its scope; each log entry is filed under the keys that may pull it.
+        // What was there before belongs to the empty user and is filed under `u:`, so an insecure
+        // server carries on unchanged.
+        migrator.registerMigration("v2 scopes") { db in
+            try db.execute(sql: """
+                ALTER TABLE sync_device ADD COLUMN userId TEXT NOT NULL DEFAULT '';
+                ALTER TABLE sync_device ADD COLUMN scopes TEXT;
+                ALTER TABLE sync_device ADD COLUMN cursor INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sync_device ADD COLUMN lastSeenAt REAL;
+                ALTER TABLE sync_log ADD COLUMN partition TEXT NOT NULL DEFAULT '';
+                ALTER TABLE sync_log ADD COLUMN scopeBefore TEXT;
+                ALTER TABLE sync_log ADD COLUMN image TEXT;
+                ALTER TABLE sync_log ADD COLUMN loggedAt REAL NOT NULL DEFAULT 0;
+                CREATE TABLE sync_log_key (
+                    key TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    PRIMARY KEY (key, seq)
+                ) WITHOUT ROWID;
+                INSERT INTO sync_log_key (key, seq) SELECT 'u:', seq FROM sync_log;
+                CREATE TABLE sync_table (
+                    tableName TEXT PRIMARY KEY NOT NULL,
+                    scopeColumn TEXT
+                );
+                CREATE TABLE sync_row_v2 (
+                    partition TEXT NOT NULL,
+                    tableName TEXT NOT NULL,
+                    dataId TEXT NOT NULL,
+                    data TEXT NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    timestamp REAL NOT NULL,
+                    opId TEXT NOT NULL,
+                    scope TEXT,
+                    PRIMARY KEY (partition, tableName, dataId)
+                );
+                INSERT INTO sync_row_v2 SELECT '', tableName, dataId, data, deleted, timestamp, opId, NULL FROM sync_row;
+                DROP TABLE sync_row;
+                ALTER TABLE sync_row_v2 RENAME TO sync_row;
+                CREATE INDEX sync_row_scope ON sync_row(scope, tableName, dataId) WHERE scope IS NOT NULL;
+                CREATE TABLE sync_meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 
     // MARK: Devices
 
-    public func registerDevice(name: String?, tokenDigest: String, now: Double) async throws -> String {
+    public func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String {
         let id = UUID().uuidString.lowercased()
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO sync_device (id, name, tokenDigest, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [id, name, tokenDigest, now])
+            try db.execute(sql: """
+                INSERT INTO sync_device (id, name, tokenDigest, createdAt, userId, scopes, lastSeenAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, name, tokenDigest, now, user, scopes.map(Self.text), now])
         }
         return id
     }
 
-    public func device(tokenDigest: String) async throws -> String? {
+    public func device(tokenDigest: String) async throws -> DeviceIdentity? {
         try await pool.read { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM sync_device WHERE tokenDigest = ?"),
-                                arguments: [tokenDigest])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes FROM sync_device WHERE tokenDigest = ?"),
+                             arguments: [tokenDigest]).map(Self.identity)
         }
+    }
+
+    public func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity {
+        let stored = try await pool.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes, lastSeenAt FROM sync_device WHERE id = ?"), arguments: [deviceId])
+        }
+        guard let stored else { throw SyncServerError(.forbidden, "deviceId: no device \(deviceId) on this server", path: "/deviceId") }
+        let owner: String = stored["userId"]
+        guard owner == user else {
+            throw SyncServerError(.forbidden, "deviceId: device \(deviceId) belongs to another user than the token's sub \(user)", path: "/deviceId")
+        }
+        let identity = DeviceIdentity(deviceId: deviceId, user: user, scopes: scopes)
+        // A write only when the grant changed, or once a minute to keep the device active.
+        let lastSeen: Double = stored["lastSeenAt"] ?? 0
+        if try Self.identity(stored).scopes != scopes || now - lastSeen > 60 {
+            try await pool.write { db in
+                try db.execute(sql: "UPDATE sync_device SET scopes = ?, lastSeenAt = ? WHERE id = ?",
+                               arguments: [Self.text(scopes), now, deviceId])
+            }
+        }
+        return identity
+    }
+
+    static func identity(_ row: Row) throws -> DeviceIdentity {
+        DeviceIdentity(deviceId: row["id"], user: row["userId"], scopes: try strings(row["scopes"]))
+    }
+
+    /// The device's identity as its row says, for a packet settled without a request.
+    static func identity(deviceId: String, in db: Database) throws -> DeviceIdentity {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes FROM sync_device WHERE id = ?"),
+                                         arguments: [deviceId]) else {
+            throw SyncServerError(.forbidden, "deviceId: unknown device \(deviceId)", path: "/deviceId")
+        }
+        return try identity(row)
     }
 
     // MARK: Packets
@@ -160,7 +241,18 @@ public final class SQLiteSyncStore: SyncStore {
                 let dependency: String = ready["dependency"]
                 if ready["dependencyState"] == PacketState.applied.rawValue {
                     let ops = try Self.decodeHeldOps(ready["ops"], packetId: packetId)
-                    let result = try Self.apply(ops, deviceId: readyDevice, packetId: packetId, in: db)
+                    let device = try Self.identity(deviceId: readyDevice, in: db)
+                    var result: (applied: [String], duplicates: [String], cursor: Int) = ([], [], 0)
+                    do {
+                        // A savepoint, so that a refused op leaves nothing of the packet behind.
+                        try db.inSavepoint {
+                            result = try Self.apply(ops, device: device, packetId: packetId, now: now, in: db)
+                            return .commit
+                        }
+                    } catch let refusal as SyncServerError where refusal.code == .forbidden || refusal.code == .badRequest {
+                        try Self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, now: now, in: db)
+                        return true
+                    }
                     try db.execute(sql: """
                         UPDATE sync_packet SET state = 'applied', ops = NULL, applied = ?, duplicates = ?, cursor = ?, settledAt = ?
                         WHERE deviceId = ? AND packetId = ?
@@ -211,7 +303,8 @@ public final class SQLiteSyncStore: SyncStore {
                 break
             }
         }
-        let result = try apply(packet.ops, deviceId: packet.deviceId, packetId: packet.packetId, in: db)
+        let device = try identity(deviceId: packet.deviceId, in: db)
+        let result = try apply(packet.ops, device: device, packetId: packet.packetId, now: now, in: db)
         try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.applied.rawValue,
                                                 packet.dependencyIdentifier, nil, nil, text(result.applied),
                                                 text(result.duplicates), result.cursor, now, now])
@@ -242,56 +335,144 @@ public final class SQLiteSyncStore: SyncStore {
     // MARK: Applying ops
 
     /// Logs each op not logged before (by opId) and folds it into the rows; returns what was applied,
-    /// what was skipped, and the log's last seq.
-    static func apply(_ ops: [SyncOperation], deviceId: String, packetId: String,
+    /// what was skipped, and the log's last seq. Throws, leaving the transaction to be rolled back,
+    /// at the first op outside the device's scopes.
+    static func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
                       in db: Database) throws -> (applied: [String], duplicates: [String], cursor: Int) {
         var applied: [String] = []
         var duplicates: [String] = []
         let known = try db.cachedStatement(sql: "SELECT 1 FROM sync_log WHERE opId = ?")
         let log = try db.cachedStatement(sql: """
-            INSERT INTO sync_log (opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_log (opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp, partition, scopeBefore, image, loggedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for op in ops {
+        let file = try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_log_key (key, seq) VALUES (?, ?)")
+        for (index, op) in ops.enumerated() {
             if try Bool.fetchOne(known, arguments: [op.opId]) != nil {
                 duplicates.append(op.opId)
                 continue
             }
-            try log.execute(arguments: [op.opId, deviceId, packetId, op.table, op.dataId, op.type.rawValue,
-                                        op.data.map { JSONWriter.write(.object($0)) }, op.dependencyId, op.timestamp])
-            try fold(op, in: db)
+            let scopeColumn = try registeredScopeColumn(of: op, at: "/ops/\(index)", in: db)
+            let partition = scopeColumn == nil ? device.user : ""
+            let folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
+            try log.execute(arguments: [op.opId, device.deviceId, packetId, op.table, op.dataId, op.type.rawValue,
+                                        op.data.map { JSONWriter.write(.object($0)) }, op.dependencyId, op.timestamp,
+                                        partition, folded.scopeBefore, folded.image.map { JSONWriter.write($0.json) }, now])
+            let seq = Int(db.lastInsertedRowID)
+            for key in folded.keys { try file.execute(arguments: [key, seq]) }
             applied.append(op.opId)
         }
         return (applied, duplicates, try cursor(in: db))
     }
 
-    /// Brings `sync_row` up to date with one newly logged op, by ``OperationFold``.
-    static func fold(_ op: SyncOperation, in db: Database) throws {
-        if op.type == .batch {
-            let change = try BatchChange(value: op.data.map(JSONValue.object), at: "/data")
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM sync_row WHERE tableName = ? AND deleted = 0 ORDER BY dataId
-                """), arguments: [op.table])
-            for row in rows {
-                if let changed = OperationFold.apply(change, of: op, to: try materialized(row)) {
-                    try store(changed, table: op.table, in: db)
-                }
-            }
-            return
+    /// The scope column `op` declares for its table, checked against the one the table was first
+    /// synced with: a table is scoped by one column, or by none, for every device.
+    static func registeredScopeColumn(of op: SyncOperation, at pointer: String, in db: Database) throws -> String? {
+        let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT scopeColumn FROM sync_table WHERE tableName = ?"), arguments: [op.table])
+        guard let stored else {
+            try db.cachedStatement(sql: "INSERT INTO sync_table (tableName, scopeColumn) VALUES (?, ?)").execute(arguments: [op.table, op.scopeColumn])
+            return op.scopeColumn
         }
-        let current = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sync_row WHERE tableName = ? AND dataId = ?"),
-                                       arguments: [op.table, op.dataId])
-        if let changed = OperationFold.apply(op, to: try current.map(materialized)) {
-            try store(changed, table: op.table, in: db)
+        let column: String? = stored["scopeColumn"]
+        guard column == op.scopeColumn else {
+            let expected = column.map { "scopeColumn \"\($0)\"" } ?? "no scopeColumn"
+            throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) on this server")
         }
+        return column
     }
 
-    static func store(_ row: MaterializedRow, table: String, in db: Database) throws {
+    /// What folding one op changed that the log must know: the row's scope before it, the keys it
+    /// is filed under, and the row as it now is when the op moved it into a scope (a device of
+    /// that scope did not have the row, so it gets the whole row rather than the op).
+    struct Folded {
+        var scopeBefore: String?
+        var keys: [String]
+        var image: MaterializedRow?
+    }
+
+    /// Brings `sync_row` up to date with one op, by ``OperationFold``, after checking that the rows
+    /// it reads and writes are in the device's scopes.
+    static func fold(_ op: SyncOperation, partition: String, scopeColumn: String?, device: DeviceIdentity, at pointer: String,
+                     in db: Database) throws -> Folded {
+        if op.type == .batch {
+            let change = try BatchChange(value: op.data.map(JSONValue.object), at: pointer + "/data")
+            var sql = "SELECT * FROM sync_row WHERE partition = ? AND tableName = ? AND deleted = 0"
+            var arguments: StatementArguments = [partition, op.table]
+            var keys = [LogKey.user(partition)]
+            if let scopeColumn {
+                let scope = try batchScope(change, scopeColumn: scopeColumn, device: device, at: pointer)
+                sql += " AND scope = ?"
+                arguments += [scope]
+                keys = [LogKey.scope(scope)]
+            }
+            for row in try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY dataId"), arguments: arguments) {
+                if let changed = OperationFold.apply(change, of: op, to: try materialized(row)) {
+                    try store(changed, partition: partition, table: op.table, scope: row["scope"], in: db)
+                }
+            }
+            return Folded(scopeBefore: nil, keys: keys, image: nil)
+        }
+        let current = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sync_row WHERE partition = ? AND tableName = ? AND dataId = ?"),
+                                       arguments: [partition, op.table, op.dataId])
+        let before: String? = current?["scope"]
+        let changed = OperationFold.apply(op, to: try current.map(materialized))
+        guard let scopeColumn else {
+            if let changed { try store(changed, partition: partition, table: op.table, scope: nil, in: db) }
+            return Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil)
+        }
+        if let before, !device.sees(scope: before) {
+            throw outOfScope(op, "the row is in scope \(before), which the token does not grant", at: pointer)
+        }
+        var after = before
+        if let changed {
+            switch changed.data[scopeColumn] {
+            case .string(let scope)?: after = scope
+            case nil where changed.deleted: break  // a tombstone of a row the server never had: no scope
+            default: throw SyncServerError.invalid(pointer + "/data/" + scopeColumn,
+                                                   "expected the row's scope (\(scopeColumn), a string the token grants), got \(changed.data[scopeColumn]?.typeName ?? "nothing")")
+            }
+            if let after, !device.sees(scope: after) {
+                throw outOfScope(op, "it would put the row in scope \(after), which the token does not grant", at: pointer)
+            }
+            try store(changed, partition: partition, table: op.table, scope: after, in: db)
+        }
+        var keys = [before, after].compactMap { $0 }.map(LogKey.scope)
+        if keys.isEmpty { keys = [LogKey.user(device.user)] }
+        let moved = before != nil && after != before ? changed : nil
+        return Folded(scopeBefore: before, keys: Array(Set(keys)), image: moved)
+    }
+
+    /// A batch on a scoped table must name its scope (`where: {SCOPE_COLUMN: "team:t1"}`), one the
+    /// token grants, and leave it alone, so that it never touches a row outside it and every
+    /// replica of that scope folds it to the same rows.
+    static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, at pointer: String) throws -> String {
+        let path = pointer + "/data/where/" + scopeColumn
+        guard let condition = change.conditions.first(where: { $0.field == scopeColumn && $0.comparison == .eq }),
+              case .string(let scope) = condition.value else {
+            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality",
+                                  path: path, reason: "scope")
+        }
+        guard device.sees(scope: scope) else {
+            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): scope \(scope) is not granted by the token", path: path, reason: "scope")
+        }
+        if let moved = change.set[scopeColumn], moved != .string(scope) {
+            throw SyncServerError(.forbidden, "\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
+                                  path: pointer + "/data/set/" + scopeColumn, reason: "scope")
+        }
+        return scope
+    }
+
+    static func outOfScope(_ op: SyncOperation, _ why: String, at pointer: String) -> SyncServerError {
+        SyncServerError(.forbidden, "\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: \(why)",
+                        path: pointer, reason: "scope")
+    }
+
+    static func store(_ row: MaterializedRow, partition: String, table: String, scope: String?, in db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO sync_row (tableName, dataId, data, deleted, timestamp, opId) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (tableName, dataId) DO UPDATE SET
-                data = excluded.data, deleted = excluded.deleted, timestamp = excluded.timestamp, opId = excluded.opId
-            """).execute(arguments: [table, row.dataId, JSONWriter.write(.object(row.data)), row.deleted, row.timestamp, row.opId])
+            INSERT INTO sync_row (partition, tableName, dataId, data, deleted, timestamp, opId, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (partition, tableName, dataId) DO UPDATE SET
+                data = excluded.data, deleted = excluded.deleted, timestamp = excluded.timestamp, opId = excluded.opId, scope = excluded.scope
+            """).execute(arguments: [partition, table, row.dataId, JSONWriter.write(.object(row.data)), row.deleted, row.timestamp, row.opId, scope])
     }
 
     static func materialized(_ row: Row) throws -> MaterializedRow {
@@ -302,47 +483,141 @@ public final class SQLiteSyncStore: SyncStore {
         return MaterializedRow(dataId: row["dataId"], data: data, deleted: row["deleted"], timestamp: row["timestamp"], opId: row["opId"])
     }
 
+    /// The last seq ever given, compacted or not (AUTOINCREMENT keeps it in sqlite_sequence).
     static func cursor(in db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) FROM sync_log")) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sync_log'")) ?? 0
+    }
+
+    static func compactedThrough(in db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_meta WHERE key = 'compactedThrough'")) ?? 0
     }
 
     // MARK: Reading the log and the state
 
-    public func pull(after: Int, limit: Int) async throws -> PullPage {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM sync_log WHERE seq > ? ORDER BY seq LIMIT ?"),
-                                        arguments: [after, limit + 1])
-            let more = rows.count > limit
-            let ops = try rows.prefix(limit).map(Self.logged)
-            return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: more)
-        }
-    }
-
-    public func snapshot() async throws -> SyncSnapshot {
-        try await pool.read { db in
-            var tables: [String: [MaterializedRow]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM sync_row ORDER BY tableName, dataId")
-            while let row = try rows.next() {
-                tables[row["tableName"], default: []].append(try Self.materialized(row))
+    public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage {
+        let page = try await pool.read { db in
+            let compacted = try Self.compactedThrough(in: db)
+            if after < compacted {
+                throw SyncServerError(.compacted, "after: ops up to \(compacted) were compacted; start again from GET /v1/snapshot", path: "/after")
             }
-            return SyncSnapshot(cursor: try Self.cursor(in: db), tables: tables)
+            let rows: [Row]
+            if let keys = device.logKeys {
+                let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+                rows = try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT l.* FROM sync_log l
+                    WHERE l.seq IN (SELECT seq FROM sync_log_key WHERE key IN (\(marks)) AND seq > ? ORDER BY seq LIMIT ?)
+                    ORDER BY l.seq
+                    """), arguments: StatementArguments(keys) + [after, limit + 1])
+            } else {
+                rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM sync_log WHERE seq > ? ORDER BY seq LIMIT ?"),
+                                        arguments: [after, limit + 1])
+            }
+            let more = rows.count > limit
+            let ops = try rows.prefix(limit).map { try Self.logged($0, for: device) }
+            return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: more, scopes: device.scopes)
+        }
+        try await pool.write { db in
+            try db.cachedStatement(sql: "UPDATE sync_device SET cursor = MAX(cursor, ?), lastSeenAt = ? WHERE id = ?")
+                .execute(arguments: [after, now, device.deviceId])
+        }
+        return page
+    }
+
+    public func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot {
+        try await pool.read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            switch part {
+            case .scope(let scope):
+                guard device.sees(scope: scope) else {
+                    throw SyncServerError(.forbidden, "part: scope \(scope) is not granted by the token", path: "/part", reason: "scope")
+                }
+                conditions.append("partition = '' AND scope = ?")
+                arguments += [scope]
+            case .user:
+                conditions.append("partition = ? AND scope IS NULL")
+                arguments += [device.user]
+            case .all:
+                if let scopes = device.scopes {
+                    let marks = Array(repeating: "?", count: scopes.count).joined(separator: ", ")
+                    conditions.append("((partition = '' AND scope IN (\(marks))) OR (partition = ? AND scope IS NULL))")
+                    arguments += StatementArguments(scopes) + [device.user]
+                }
+            }
+            if let after {
+                conditions.append("(tableName > ? OR (tableName = ? AND dataId > ?))")
+                arguments += [after.table, after.table, after.dataId]
+            }
+            var sql = "SELECT * FROM sync_row" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+                + " ORDER BY tableName, dataId"
+            if let limit {
+                sql += " LIMIT ?"
+                arguments += [limit + 1]
+            }
+            var tables: [String: [MaterializedRow]] = [:]
+            var count = 0
+            var last: RowPosition?
+            var more = false
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                if let limit, count == limit {
+                    more = true
+                    break
+                }
+                let table: String = row["tableName"]
+                let materialized = try Self.materialized(row)
+                tables[table, default: []].append(materialized)
+                last = RowPosition(table: table, dataId: materialized.dataId)
+                count += 1
+            }
+            return SyncSnapshot(cursor: try Self.cursor(in: db), tables: tables, next: more ? last : nil)
         }
     }
 
-    static func logged(_ row: Row) throws -> LoggedOperation {
+    public func compact(now: Double, retainSeconds: Double) async throws -> Compaction {
+        try await pool.write { db in
+            let activeSince = now - retainSeconds
+            // Every device seen within the retention holds the log back to its cursor; one that has
+            // been away longer starts again from a snapshot when it returns.
+            let horizon = try Int.fetchOne(db, sql: """
+                SELECT MIN(cursor) FROM sync_device WHERE COALESCE(lastSeenAt, createdAt) >= ?
+                """, arguments: [activeSince]) ?? Self.cursor(in: db)
+            let through = try Int.fetchOne(db, sql: """
+                SELECT MAX(seq) FROM sync_log WHERE seq <= ? AND loggedAt <= ?
+                """, arguments: [horizon, activeSince]) ?? 0
+            guard through > 0 else { return Compaction(removed: 0, compactedThrough: try Self.compactedThrough(in: db)) }
+            try db.execute(sql: "DELETE FROM sync_log WHERE seq <= ?", arguments: [through])
+            let removed = db.changesCount
+            try db.execute(sql: "DELETE FROM sync_log_key WHERE seq <= ?", arguments: [through])
+            try db.execute(sql: """
+                INSERT INTO sync_meta (key, value) VALUES ('compactedThrough', ?)
+                ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)
+                """, arguments: [through])
+            return Compaction(removed: removed, compactedThrough: try Self.compactedThrough(in: db))
+        }
+    }
+
+    /// A log entry as `device` receives it: the op, or, when the op moved the row into a scope of
+    /// the device from one it does not see, the row as the op left it (an insert, or a delete for a
+    /// tombstone, with the op's stamp), since the device never had the row the op changes.
+    static func logged(_ row: Row, for device: DeviceIdentity) throws -> LoggedOperation {
         let typeName: String = row["type"]
         let dataText: String? = row["data"]
-        let data: JSONObject?
+        var data: JSONObject?
         if let dataText {
             guard case .object(let object)? = try? JSONParser.parse(dataText) else {
                 throw SyncServerError(.internalError, "logged op \(row["opId"] as String) has data that is not a JSON object")
             }
             data = object
-        } else {
-            data = nil
         }
-        guard let type = SyncOperationType(rawValue: typeName) else {
+        guard var type = SyncOperationType(rawValue: typeName) else {
             throw SyncServerError(.internalError, "logged op \(row["opId"] as String) has an unknown type \(typeName)")
+        }
+        if let imageText: String = row["image"], let before: String = row["scopeBefore"], !device.sees(scope: before),
+           case .object(let image)? = try? JSONParser.parse(imageText) {
+            let deleted = image["deleted"]?.boolValue == true
+            type = deleted ? .delete : .insert
+            data = deleted ? nil : image["data"]?.objectValue
         }
         let op = SyncOperation(opId: row["opId"], dataId: row["dataId"], table: row["tableName"], type: type, data: data,
                                dependencyId: row["dependencyId"], timestamp: row["timestamp"])

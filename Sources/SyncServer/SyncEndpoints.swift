@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import JSON
+import SyncAuth
 import SyncProtocol
 
 /// The HTTP face of a ``SyncStore``: routes, authentication, body limits, and the mapping of every
@@ -32,25 +33,27 @@ struct SyncEndpoints: Sendable {
 
     // MARK: Endpoints
 
-    /// `POST /v1/devices {"name"?}` → 201 `{"deviceId", "token"}`.
+    /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
+    /// insecure server `{"deviceId", "token"}`, a device token for later requests.
     func registerDevice(_ request: Request) async throws -> (Int, JSONValue) {
+        let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
         let bytes = try await body(of: request)
         var name: String?
         if !bytes.isEmpty {
             name = try FieldReader(try parse(bytes), at: "").optionalString("name")  // SyncWireError → 400 in respond
         }
         let token = DeviceToken.generate()
-        let deviceId = try await store.registerDevice(name: name, tokenDigest: DeviceToken.digest(token), now: Self.now())
+        let deviceId = try await store.registerDevice(name: name, tokenDigest: DeviceToken.digest(token), user: claims?.subject ?? "",
+                                                      scopes: claims?.scopes, now: Self.now())
+        guard claims == nil else { return (201, ["deviceId": .string(deviceId)]) }
         return (201, ["deviceId": .string(deviceId), "token": .string(token)])
     }
 
-    /// `POST /v1/push` → 200 applied, 202 held, 409 rejected.
+    /// `POST /v1/push` → 200 applied, 202 held, 409 rejected, 403 an op outside the token's scopes.
     func push(_ request: Request) async throws -> (Int, JSONValue) {
-        let device = try await authenticate(request)
+        let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
         let body = try parse(try await body(of: request))
-        if case .string(let claimed)? = body["deviceId"], claimed != device {
-            throw Self.otherDevice(claimed, path: "/deviceId")
-        }
+        _ = try await identify(request, claims: claims, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
         let packet = try PushPacket.decode(body)
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
@@ -68,21 +71,20 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    /// `GET /v1/pull?deviceId&after&limit` → `{"ops", "cursor", "more"}`.
+    /// `GET /v1/pull?deviceId&after&limit` → `{"ops", "cursor", "more", "scopes"?}`: the ops the
+    /// device's scopes may see; 410 when ops after `after` were compacted.
     func pull(_ request: Request) async throws -> (Int, JSONValue) {
-        let device = try await authenticate(request)
+        let device = try await identify(request)
         let query = request.uri.queryParameters
-        try checkDevice(query["deviceId"].map(String.init), is: device)
         let after = try Self.integer(query["after"], name: "after", default: 0, minimum: 0)
         let limit = try Self.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
-        let page = try await store.pull(after: after, limit: min(limit, Self.maximumPullLimit))
+        let page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
         return (200, page.json)
     }
 
     /// `GET /v1/packets/{packetId}?deviceId` → the packet's record, 404 when unknown.
     func packet(_ request: Request, packetId: String) async throws -> (Int, JSONValue) {
-        let device = try await authenticate(request)
-        try checkDevice(request.uri.queryParameters["deviceId"].map(String.init), is: device)
+        let device = try await identify(request).deviceId
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
         guard let record = try await store.packet(deviceId: device, packetId: packetId) else {
@@ -91,35 +93,68 @@ struct SyncEndpoints: Sendable {
         return (200, record.json)
     }
 
-    /// `GET /v1/snapshot` → the materialized state.
+    /// `GET /v1/snapshot?deviceId&part&afterTable&afterDataId&limit` → the materialized state the
+    /// device may see (`part`: `all`, `user` or `scope:NAME`), in pages of `limit` rows when given.
     func snapshot(_ request: Request) async throws -> (Int, JSONValue) {
-        _ = try await authenticate(request)
-        return (200, try await store.snapshot().json)
+        let device = try await identify(request)
+        let query = request.uri.queryParameters
+        let partText = query["part"].map(String.init) ?? "all"
+        guard let part = SnapshotPart(query: partText) else {
+            throw SyncServerError(.badRequest, "part: expected all, user or scope:NAME, got \"\(partText)\"", path: "/part")
+        }
+        var after: RowPosition?
+        if let table = query["afterTable"] {
+            after = RowPosition(table: String(table), dataId: query["afterDataId"].map(String.init) ?? "")
+        }
+        let limit = try query["limit"].map { try Self.integer($0, name: "limit", default: 0, minimum: 1) }
+        return (200, try await store.snapshot(for: device, part: part, after: after, limit: limit.map { min($0, Self.maximumPullLimit) }).json)
     }
 
     // MARK: Checks
 
-    /// The device that `Authorization: Bearer TOKEN` names.
-    func authenticate(_ request: Request) async throws -> String {
-        guard let header = request.headers[.authorization] else {
-            throw SyncServerError(.unauthorized, "missing Authorization header, expected \"Bearer TOKEN\" (POST /v1/devices gives one)")
+    /// The device a GET speaks for: its token, and the `deviceId` of the query.
+    func identify(_ request: Request) async throws -> DeviceIdentity {
+        let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
+        return try await identify(request, claims: claims, claimed: request.uri.queryParameters["deviceId"].map(String.init), path: "/deviceId")
+    }
+
+    /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
+    /// server, the device whose device token the request carries, which must be the one claimed.
+    func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String) async throws -> DeviceIdentity {
+        guard let claimed, !claimed.isEmpty else {
+            throw SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
         }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw SyncServerError(.unauthorized, "Authorization: expected \"Bearer TOKEN\"")
+        if let claims {
+            return try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: Self.now())
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let token = try bearer(request, hint: "POST /v1/devices gives one")
         guard let device = try await store.device(tokenDigest: DeviceToken.digest(token)) else {
             throw SyncServerError(.unauthorized, "Authorization: unknown token")
         }
+        guard claimed == device.deviceId else { throw Self.otherDevice(claimed, path: path) }
         return device
     }
 
-    func checkDevice(_ claimed: String?, is device: String) throws {
-        guard let claimed, !claimed.isEmpty else {
-            throw SyncServerError(.badRequest, "deviceId: expected the device's id in the query, missing", path: "/deviceId")
+    /// The request's token, verified: 401 with the reason (`missing`, `expired`, `signature`, ...)
+    /// otherwise.
+    func verify(_ request: Request, with verifier: TokenVerifier) throws -> TokenClaims {
+        let token = try bearer(request, hint: "a JSON Web Token from the app's auth server")
+        do {
+            return try verifier.verify(token, now: Int64(Self.now()))
+        } catch {
+            throw SyncServerError(.unauthorized, "Authorization: \(error.message)", reason: error.reason.rawValue)
         }
-        guard claimed == device else { throw Self.otherDevice(claimed, path: "/deviceId") }
+    }
+
+    func bearer(_ request: Request, hint: String) throws -> String {
+        guard let header = request.headers[.authorization] else {
+            throw SyncServerError(.unauthorized, "missing Authorization header, expected \"Bearer TOKEN\" (\(hint))", reason: "missing")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw SyncServerError(.unauthorized, "Authorization: expected \"Bearer TOKEN\"", reason: "malformed")
+        }
+        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
     static func otherDevice(_ claimed: String, path: String) -> SyncServerError {

@@ -57,8 +57,9 @@ public actor SyncServer {
             },
             logger: logger
         )
-        let sweeper = HeldPacketSweeper(store: store, holdSeconds: configuration.holdSeconds,
-                                        interval: configuration.sweepInterval, logger: logger)
+        let sweeper = HeldPacketSweeper(store: store, holdSeconds: configuration.holdSeconds, interval: configuration.sweepInterval,
+                                        retainSeconds: configuration.retainSeconds, compactionInterval: configuration.compactionInterval,
+                                        logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [application, sweeper],
             gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],

@@ -1,4 +1,6 @@
-/// How a ``SyncServer`` listens and where it keeps its state.
+import SyncAuth
+
+/// How a ``SyncServer`` listens, whom it believes, and where it keeps its state.
 ///
 /// ```swift
 /// var configuration = SyncServerConfiguration(databasePath: "/tmp/sync.sqlite")
@@ -19,9 +21,18 @@ public struct SyncServerConfiguration: Sendable {
     /// Whether SIGINT and SIGTERM stop the server gracefully. The command line sets it; tests leave
     /// it off, since signal handlers belong to the whole process.
     public var stopsOnTerminationSignals: Bool
+    /// Verifies the app's tokens: every request needs one, and a device is bound to its `sub`. Nil
+    /// is an insecure server (`--insecure-no-auth`): devices register freely and see every scope.
+    public var tokenVerifier: TokenVerifier?
+    /// How long the op log keeps an entry that every active device has pulled, and how long a
+    /// device may stay away and still count as active (`--retain-days`, 30 days).
+    public var retainSeconds: Double = 30 * 86_400
+    /// How often the log is compacted.
+    public var compactionInterval: Double = 60
 
     public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, holdSeconds: Double = 30,
-                maxBodyBytes: Int = 8 * 1024 * 1024, stopsOnTerminationSignals: Bool = false) {
+                maxBodyBytes: Int = 8 * 1024 * 1024, stopsOnTerminationSignals: Bool = false, tokenVerifier: TokenVerifier? = nil) {
+        self.tokenVerifier = tokenVerifier
         self.databasePath = databasePath
         self.host = host
         self.port = port

@@ -14,6 +14,8 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         case notFound = "not_found"
         case tooLarge = "too_large"
         case conflict
+        /// The op log before the client's cursor was compacted: start again from a snapshot.
+        case compacted
         /// The server failed (a database error): the request may be retried as it is.
         case internalError = "internal"
     }
@@ -23,11 +25,15 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
     /// An RFC 6901 pointer into the request body or query (`/ops/3/timestamp`), when one field is
     /// at fault.
     public let path: String?
+    /// A finer reason a client may branch on: a token's (`expired`, `signature`, ...) for 401, `scope`
+    /// for an op outside the device's scopes.
+    public let reason: String?
 
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    public init(_ code: Code, _ message: String, path: String? = nil, reason: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
+        self.reason = reason
     }
 
     /// The HTTP status that carries this error.
@@ -38,6 +44,7 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         case .forbidden: 403
         case .notFound: 404
         case .conflict: 409
+        case .compacted: 410
         case .tooLarge: 413
         case .internalError: 500
         }
@@ -49,6 +56,7 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
     public var json: JSONValue {
         var error: JSONObject = ["code": .string(code.rawValue), "message": .string(message)]
         if let path { error["path"] = .string(path) }
+        if let reason { error["reason"] = .string(reason) }
         return ["error": .object(error)]
     }
 

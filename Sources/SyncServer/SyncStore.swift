@@ -3,17 +3,24 @@
 ///
 /// A protocol so that a PostgreSQL store can stand beside ``SQLiteSyncStore`` later. Whatever the
 /// backend, each packet is applied in one transaction, ops are skipped by opId, state follows
-/// ``OperationFold``, and a held packet is applied (in its own transaction) as soon as the packet it
-/// depends on is, or rejected when that one is.
+/// ``OperationFold``, a held packet is applied (in its own transaction) as soon as the packet it
+/// depends on is, or rejected when that one is, and no op touches a row outside its device's scopes.
 public protocol SyncStore: Sendable {
-    /// Records a new device with the SHA-256 (hex) of its token; returns its id.
-    func registerDevice(name: String?, tokenDigest: String, now: Double) async throws -> String
+    /// Records a new device of `user` with the SHA-256 (hex) of its device token and the scopes it
+    /// was granted (nil: every scope); returns its id.
+    func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String
 
-    /// The device whose token has this digest, or nil.
-    func device(tokenDigest: String) async throws -> String?
+    /// The device whose device token has this digest (an insecure server's devices), or nil.
+    func device(tokenDigest: String) async throws -> DeviceIdentity?
+
+    /// The device `deviceId` as a token of `user` granting `scopes` speaks for it: refused
+    /// (`forbidden`) when the device is unknown or another user's. Records the scopes, so that held
+    /// packets settle under the latest grant.
+    func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity
 
     /// Applies, holds or rejects `packet` (see ``PushOutcome``); a packet already recorded gets the
     /// answer it got the first time. Applying it applies, in order, the held packets it unblocks.
+    /// An op outside the device's scopes refuses the packet whole (`forbidden`, reason `scope`).
     func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome
 
     /// Rejects held packets whose dependency has not arrived `holdSeconds` after they did, then
@@ -23,9 +30,24 @@ public protocol SyncStore: Sendable {
     /// The record of one packet of a device, or nil when the server never saw it.
     func packet(deviceId: String, packetId: String) async throws -> PacketRecord?
 
-    /// Up to `limit` logged ops with seq > `after`, in seq order.
-    func pull(after: Int, limit: Int) async throws -> PullPage
+    /// Up to `limit` logged ops with seq > `after` that `device` may see, in seq order, and records
+    /// `after` as what the device holds (for compaction). Refused (`compacted`) when ops after
+    /// `after` have been compacted away.
+    func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage
 
-    /// The materialized state and the log position it reflects, read in one transaction.
-    func snapshot() async throws -> SyncSnapshot
+    /// The materialized state `device` may see, or one part of it, from `after` on, at most `limit`
+    /// rows (all when nil), read in one transaction.
+    func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot
+
+    /// Folds away the log entries that every device seen in the last `retainSeconds` has pulled and
+    /// that are older than `retainSeconds`; the state keeps their effect.
+    func compact(now: Double, retainSeconds: Double) async throws -> Compaction
+}
+
+extension SyncStore {
+    /// The whole materialized state, every partition and scope: what an operator (or a test that
+    /// checks convergence) sees.
+    public func snapshot() async throws -> SyncSnapshot {
+        try await snapshot(for: DeviceIdentity(deviceId: "", user: "", scopes: nil), part: .all, after: nil, limit: nil)
+    }
 }

@@ -15,7 +15,7 @@ struct SyncServerChild: Sendable {
         defer { try? output.close() }
         let process = Process()
         process.executableURL = HybridProcess.binary
-        process.arguments = ["sync-server", "--port", "0", "--db", database]
+        process.arguments = ["sync-server", "--port", "0", "--db", database, "--insecure-no-auth"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = output

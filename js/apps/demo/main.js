@@ -64,7 +64,7 @@ async function main() {
     report.line("injection", `refused: ${error.code} at ${error.path}`);
   }
 
-  await syncSection(Hybrid.args[0]);
+  await syncSection(Hybrid.args[0], Hybrid.args[1], Hybrid.args[2]);
 
   report.section("View");
   // The stored tasks as a JSON-described view (views/tasks.json), rendered as text. Its buttons
@@ -110,29 +110,31 @@ async function main() {
   report.line("confirmed", `patch ${confirmed.patchVersion} is ${confirmed.state}; it stays across restarts`);
 }
 
-// Two devices, a phone and a laptop, each a database of this app connected to the reference sync
-// server as a device of its own: they sync, edit the same task while apart, and the laptop settles
-// the conflict (the table asks rather than letting the later write win).
-async function syncSection(server) {
+// Alice's two devices, a phone and a laptop, each a database of this app connected to the reference
+// sync server as a device of its own: they sync, edit the same task while apart, and the laptop
+// settles the conflict (the table asks rather than letting the later write win). Then Bob, who
+// shares the team scope with her: each sees the team's tasks and only their own private ones.
+async function syncSection(server, aliceToken, bobToken) {
   report.section("Sync");
-  if (!server) return report.line("sync", "no server given (make demo starts one: hybrid run js/apps/demo -- URL)");
+  if (!server) return report.line("sync", "no server given (make demo starts one: hybrid run js/apps/demo -- URL ALICE_TOKEN BOB_TOKEN)");
   const health = await Hybrid.call("network", "request", { url: `${server}/v1/health` });
   report.line("server", `${server}: ${health.status} ${JSON.stringify(health.body)} in ${health.timing.totalMs.toFixed(1)} ms (libcurl)`);
   const schema = { version: 1, tables: { tasks: {
-    columns: { id: "TEXT NOT NULL", title: "TEXT NOT NULL", done: "BOOLEAN NOT NULL DEFAULT 0" },
-    primaryKey: "id", sync: { mode: "twoWay", conflict: "ask" } } } };
-  const phone = { database: "phone" }, laptop = { database: "laptop" };
-  for (const device of [phone, laptop]) {
+    columns: { id: "TEXT NOT NULL", title: "TEXT NOT NULL", done: "BOOLEAN NOT NULL DEFAULT 0", owner: "TEXT NOT NULL" },
+    primaryKey: "id", sync: { mode: "twoWay", conflict: "ask", scope: "owner" } } } };
+  const phone = { database: "phone" }, laptop = { database: "laptop" }, bobs = { database: "bobs-phone" };
+  for (const [device, token] of [[phone, aliceToken], [laptop, aliceToken], [bobs, bobToken]]) {
     await Hybrid.call("storage", "open", { ...device, schema });
-    await Hybrid.call("sync", "connect", { ...device, server, deviceName: device.database });
+    await Hybrid.call("sync", "connect", { ...device, server, token, deviceName: device.database });
   }
   const run = async (device) => {
     const r = await Hybrid.call("sync", "run", device);
-    return `pushed ${r.pushed}, pulled ${r.pulled}, applied ${r.applied}, conflicts ${r.conflicts}`;
+    return `pushed ${r.pushed}, pulled ${r.pulled}, applied ${r.applied}, conflicts ${r.conflicts}` +
+      (r.evicted ? `, dropped ${r.evicted} outside its scopes` : "");
   };
   const titles = async (device) => (await Hybrid.call("storage", "find", { ...device, table: "tasks", orderBy: "id" }))
     .records.map((t) => `${t.title}${t.done ? " ✓" : ""}`).join(", ");
-  await Hybrid.call("storage", "insert", { ...phone, table: "tasks", records: [{ id: "t1", title: "buy milk" }, { id: "t2", title: "call mum" }] });
+  await Hybrid.call("storage", "insert", { ...phone, table: "tasks", records: [{ id: "t1", title: "buy milk", owner: "team:t1" }, { id: "t2", title: "call mum", owner: "user:alice" }] });
   report.line("phone run", await run(phone));
   report.line("laptop run", await run(laptop));
   report.line("laptop sees", await titles(laptop));
@@ -144,11 +146,23 @@ async function syncSection(server) {
   const [conflict] = (await Hybrid.call("sync", "conflicts", laptop)).conflicts;
   report.line("conflict", `${conflict.table}/${conflict.dataId}: here "${conflict.local.title}", server "${conflict.remote.title}"`);
   await Hybrid.call("sync", "resolve", { ...laptop, conflictId: conflict.conflictId, keep: "local" });
-  await Hybrid.call("storage", "update", { ...laptop, table: "tasks", where: { done: false }, set: { done: true } });
+  await Hybrid.call("storage", "update", { ...laptop, table: "tasks", where: { owner: "team:t1", done: false }, set: { done: true } });
   report.line("resolved", `kept the laptop's; laptop run: ${await run(laptop)}`);
   report.line("phone run", await run(phone));
   report.line("phone sees", await titles(phone));
   report.line("laptop sees", await titles(laptop));
+  // Bob adds a team task and a private one; the server refuses him a write into Alice's scope.
+  await Hybrid.call("storage", "insert", { ...bobs, table: "tasks", records: [
+    { id: "t3", title: "book the team room", owner: "team:t1" }, { id: "t4", title: "dentist", owner: "user:bob" }] });
+  report.line("bob run", await run(bobs));
+  await Hybrid.call("storage", "insert", { ...bobs, table: "tasks", records: [{ id: "t5", title: "read alice's list", owner: "user:alice" }] });
+  await run(bobs);
+  const [refused] = (await Hybrid.call("sync", "status", bobs)).failed;
+  report.line("bob refused", `${refused.table}/${refused.dataId}: ${refused.error.split(": ")[0]}, nothing of it reaches Alice`);
+  report.line("alice run", await run(phone));
+  report.line("alice sees", await titles(phone));
+  // Bob keeps his refused row, with its failed op in sync.status, until he deletes or fixes it.
+  report.line("bob sees", await titles(bobs));
 }
 
 main();

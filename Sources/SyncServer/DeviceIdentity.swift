@@ -1,0 +1,35 @@
+/// Who a request speaks for, once its token has been checked: the device, the user it belongs to,
+/// and the scopes that user's token grants.
+///
+/// A server started with `--insecure-no-auth` hands out device tokens instead: their devices belong
+/// to the empty user and see every scope (``scopes`` nil), as every device did before scopes.
+public struct DeviceIdentity: Sendable, Equatable {
+    public var deviceId: String
+    /// The token's `sub`; "" for a device of an insecure server.
+    public var user: String
+    /// The scopes granted, or nil for every scope.
+    public var scopes: [String]?
+
+    public init(deviceId: String, user: String, scopes: [String]?) {
+        self.deviceId = deviceId
+        self.user = user
+        self.scopes = scopes
+    }
+
+    /// Whether a row in `scope` is this device's to see and to change.
+    public func sees(scope: String) -> Bool { scopes?.contains(scope) ?? true }
+
+    /// The log keys this device pulls (see ``LogKey``), or nil for the whole log.
+    var logKeys: [String]? {
+        scopes.map { $0.map(LogKey.scope) + [LogKey.user(user)] }
+    }
+}
+
+/// What an entry of the log is filed under, so that a pull reads only its device's entries through
+/// an index: `s:SCOPE` for a row of a scoped table, `u:USER` for a row of a table without a scope
+/// column (shared by every device of one user). An op that moves a row between scopes is filed
+/// under both.
+enum LogKey {
+    static func scope(_ scope: String) -> String { "s:" + scope }
+    static func user(_ user: String) -> String { "u:" + user }
+}

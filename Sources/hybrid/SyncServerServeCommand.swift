@@ -1,0 +1,120 @@
+import ArgumentParser
+import Dispatch
+import SyncAuth
+import SyncServer
+import SystemIO
+
+/// `hybrid sync-server [serve]`: the reference sync server, in the foreground until SIGINT or SIGTERM.
+struct SyncServerServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the reference sync server (the default subcommand): devices push ops, pull what their scopes may see, and converge.",
+        discussion: """
+            HTTP+JSON: POST /v1/devices, POST /v1/push, GET /v1/pull, GET /v1/packets/ID, GET /v1/snapshot, \
+            GET /v1/health. Everything lives in the --db file: a server restarted on it carries on.
+
+            Every request carries "Authorization: Bearer TOKEN", a JSON Web Token from the app's auth \
+            server (HS256 with --auth-secret-file, EdDSA with --auth-public-key; sub is the user, scopes \
+            what it may see, exp required). Without either option the server refuses to start unless \
+            given --insecure-no-auth, for local demos: then devices register freely and see everything.
+
+            Prints "sync-server listening on http://HOST:PORT (auth: ...)" once bound (the real port for \
+            --port 0), then serves until SIGINT or SIGTERM.
+            """
+    )
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port: Int
+
+    @Option(name: .customLong("db"), help: "The SQLite file that holds devices, the op log and the state (created if missing).")
+    var database: String
+
+    @Option(help: "The address to bind. The server has no TLS: keep it on loopback unless a proxy fronts it.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .customLong("hold-seconds"), help: "How long a packet may wait for the packet it depends on before it is rejected.")
+    var holdSeconds: Double = 30
+
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted (larger ones get 413).")
+    var maxBodyBytes: Int = 8 * 1024 * 1024
+
+    @Option(name: .customLong("auth-secret-file"), help: "Verify HS256 tokens with the secret in this file (at least 16 bytes).")
+    var authSecretFile: String?
+
+    @Option(name: .customLong("auth-public-key"), help: "Verify EdDSA tokens with this Ed25519 public key (PEM, as openssl pkey -pubout writes).")
+    var authPublicKey: String?
+
+    @Flag(name: .customLong("insecure-no-auth"), help: "Run without tokens: anyone who can reach the server registers a device and sees every row. Local demos only.")
+    var insecureNoAuth = false
+
+    @Option(name: .customLong("retain-days"), help: "Keep op-log entries that every active device has pulled for this many days, then compact them.")
+    var retainDays: Double = 30
+
+    func validate() throws {
+        guard authSecretFile != nil || authPublicKey != nil || insecureNoAuth else {
+            throw ValidationError("expected --auth-secret-file FILE and/or --auth-public-key FILE, or --insecure-no-auth for a local demo")
+        }
+        guard !(insecureNoAuth && (authSecretFile != nil || authPublicKey != nil)) else {
+            throw ValidationError("--insecure-no-auth: cannot be combined with --auth-secret-file or --auth-public-key")
+        }
+        guard retainDays >= 0 else { throw ValidationError("--retain-days: expected a number >= 0, got \(retainDays)") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0...65535, got \(port)") }
+        guard !database.isEmpty else { throw ValidationError("--db: expected a file path") }
+        guard holdSeconds > 0 else { throw ValidationError("--hold-seconds: expected a positive number, got \(holdSeconds)") }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
+    }
+
+    /// main.swift runs commands synchronously, so this blocks the main thread on a semaphore while a
+    /// task runs the server on Swift's concurrency pool and NIO's event loops; neither needs the main
+    /// thread, and the signals that stop the server arrive through Dispatch sources, not on it.
+    func run() throws {
+        var verifier: TokenVerifier?
+        if !insecureNoAuth {
+            do {
+                verifier = try TokenVerifier(secretFile: authSecretFile, publicKeyFile: authPublicKey)
+            } catch {
+                throw CLIFailure(message: "sync-server: \(authSecretFile != nil ? "--auth-secret-file" : "--auth-public-key"): \(error.message)", code: 2)
+            }
+        }
+        var configuration = SyncServerConfiguration(
+            databasePath: database, host: host, port: port, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
+            stopsOnTerminationSignals: true, tokenVerifier: verifier
+        )
+        configuration.retainSeconds = retainDays * 86_400
+        let auth = verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row"
+        let server: SyncServer
+        do {
+            server = try SyncServer(configuration: configuration)
+        } catch {
+            throw CLIFailure(message: "--db: cannot open \(database): \(error)", code: 1)
+        }
+        let (host, port) = (host, port)
+        let outcome = Outcome()
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            defer { finished.signal() }
+            let boundPort: Int
+            do {
+                boundPort = try await server.start()
+            } catch {
+                outcome.failure = CLIFailure(message: "sync-server: cannot listen on \(host):\(port): \(error)", code: 1)
+                return
+            }
+            StandardStreams.write("sync-server listening on http://\(host):\(boundPort) (\(auth))\n", to: 1)
+            StandardStreams.flush()
+            do {
+                try await server.waitUntilStopped()
+            } catch {
+                outcome.failure = CLIFailure(message: "sync-server: stopped: \(error)", code: 1)
+            }
+        }
+        finished.wait()
+        if let failure = outcome.failure { throw failure }
+    }
+
+    /// What the server task ended with, handed to the blocked main thread; the semaphore orders the
+    /// write before the read.
+    private final class Outcome: @unchecked Sendable {
+        var failure: CLIFailure?
+    }
+}
