@@ -53,6 +53,7 @@ struct SyncEndpoints: Sendable {
     func push(_ request: Request) async throws -> (Int, JSONValue) {
         let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
         let body = try parse(try await body(of: request))
+        _ = try FieldReader(body, at: "")  // a body that is no object is refused as such, before the device is looked for
         _ = try await identify(request, claims: claims, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
         let packet = try PushPacket.decode(body)
         let now = Self.now()
@@ -96,7 +97,7 @@ struct SyncEndpoints: Sendable {
     /// `GET /v1/snapshot?deviceId&part&afterTable&afterDataId&limit` → the materialized state the
     /// device may see (`part`: `all`, `user` or `scope:NAME`), in pages of `limit` rows when given.
     func snapshot(_ request: Request) async throws -> (Int, JSONValue) {
-        let device = try await identify(request)
+        let device = try await identify(request, required: false)
         let query = request.uri.queryParameters
         let partText = query["part"].map(String.init) ?? "all"
         guard let part = SnapshotPart(query: partText) else {
@@ -113,23 +114,28 @@ struct SyncEndpoints: Sendable {
     // MARK: Checks
 
     /// The device a GET speaks for: its token, and the `deviceId` of the query.
-    func identify(_ request: Request) async throws -> DeviceIdentity {
+    func identify(_ request: Request, required: Bool = true) async throws -> DeviceIdentity {
         let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
-        return try await identify(request, claims: claims, claimed: request.uri.queryParameters["deviceId"].map(String.init), path: "/deviceId")
+        return try await identify(request, claims: claims, claimed: request.uri.queryParameters["deviceId"].map(String.init), path: "/deviceId",
+                                  required: required)
     }
 
     /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
-    /// server, the device whose device token the request carries, which must be the one claimed.
-    func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String) async throws -> DeviceIdentity {
-        guard let claimed, !claimed.isEmpty else {
-            throw SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
-        }
+    /// server, the device whose device token the request carries, which must be the one claimed
+    /// (`required` says whether the request must claim one: a snapshot need not there).
+    func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool = true) async throws -> DeviceIdentity {
+        let missing = SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
         if let claims {
+            guard let claimed, !claimed.isEmpty else { throw missing }
             return try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: Self.now())
         }
         let token = try bearer(request, hint: "POST /v1/devices gives one")
         guard let device = try await store.device(tokenDigest: DeviceToken.digest(token)) else {
             throw SyncServerError(.unauthorized, "Authorization: unknown token")
+        }
+        guard let claimed, !claimed.isEmpty else {
+            if required { throw missing }
+            return device
         }
         guard claimed == device.deviceId else { throw Self.otherDevice(claimed, path: path) }
         return device

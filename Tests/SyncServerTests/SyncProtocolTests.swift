@@ -55,7 +55,7 @@ struct SyncProtocolTests {
             let snapshot = try await server.snapshot(laptop)
             #expect(snapshot == ["cursor": 2, "tables": ["tasks": [
                 ["dataId": "t1", "data": ["title": "milk", "done": true], "deleted": false, "timestamp": 2000, "opId": "op-2"],
-            ]]])
+            ]], "more": false])
         }
     }
 

@@ -25,6 +25,9 @@ final class SyncDevice: Sendable {
                       "primaryKey": "id", "sync": ["mode": "twoWay"]],
             "notes": ["columns": ["id": "TEXT NOT NULL", "text": "TEXT"], "primaryKey": "id", "sync": ["mode": "twoWay", "conflict": "ask"]],
             "messages": ["columns": ["id": "TEXT NOT NULL", "body": "TEXT"], "primaryKey": "id", "sync": ["mode": "oneWay"]],
+            // Scoped: each row is seen by the devices whose token grants its owner.
+            "board": ["columns": ["id": "TEXT NOT NULL", "title": "TEXT", "owner": "TEXT NOT NULL"], "primaryKey": "id",
+                      "sync": ["mode": "twoWay", "scope": "owner"]],
         ],
     ]
 
@@ -38,10 +41,12 @@ final class SyncDevice: Sendable {
         syncService = SyncService(registry: registry)
     }
 
-    /// Opens the database and connects it to `server`.
-    func start(server: String) async throws {
+    /// Opens the database and connects it to `server`, with `token` when the server has auth.
+    func start(server: String, token: String? = nil) async throws {
         _ = try await storage("open", ["database": "tasks", "schema": Self.schema])
-        _ = try await sync("connect", ["database": "tasks", "server": .string(server), "deviceName": .string(name)])
+        var params: JSONObject = ["database": "tasks", "server": .string(server), "deviceName": .string(name)]
+        if let token { params["token"] = .string(token) }
+        _ = try await sync("connect", params)
     }
 
     func storage(_ action: String, _ params: JSONObject) async throws -> JSONValue {

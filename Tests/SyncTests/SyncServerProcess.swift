@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import SyncAuth
 import SyncServer
 
 /// The reference server, in-process on an ephemeral port and a fresh file, for one test.
@@ -10,9 +11,10 @@ struct RunningSyncServer: Sendable {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    static func start(holdSeconds: Double = 30, path: String? = nil) async throws -> RunningSyncServer {
+    /// With a `tokenVerifier`, a server with auth (every device needs a token); without, insecure.
+    static func start(holdSeconds: Double = 30, path: String? = nil, tokenVerifier: TokenVerifier? = nil) async throws -> RunningSyncServer {
         let path = path ?? NSTemporaryDirectory() + "sync-client-tests-\(UUID().uuidString).sqlite"
-        let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds))
+        let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, tokenVerifier: tokenVerifier))
         return RunningSyncServer(server: server, port: try await server.start(), path: path)
     }
 
