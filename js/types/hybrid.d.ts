@@ -827,6 +827,14 @@ export interface StorageOpenParams {
            * the later timestamp wins) or ask (recorded for sync.resolve).
            */
           conflict?: "lastWriteWins" | "ask";
+          /**
+           * The TEXT column holding each row's scope ("team:t1", "user:alice"). The server takes a
+           * write only when the row's scope, before and after it, is one the device's token grants;
+           * a device receives only its scopes' rows and drops those of a scope it loses. A batch
+           * update must select one scope by equality. Without scope, the table is shared by every
+           * device of the same user.
+           */
+          scope?: string;
         };
       };
     };
@@ -1014,6 +1022,11 @@ export interface SyncConnectParams {
   server: string;
   /** A name for this device on the server (default: the app's name). */
   deviceName?: string;
+  /**
+   * A JSON Web Token (HS256 or EdDSA) from the app's auth server; omit it only for a server run
+   * with --insecure-no-auth.
+   */
+  token?: string;
 }
 
 export interface SyncConnectResult {
@@ -1066,8 +1079,21 @@ export interface SyncRunResult {
   conflicts: number;
   /** Packets the server holds until their dependency arrives. */
   held: number;
-  /** Operations the server refused (see status.failed). */
+  /**
+   * Operations the server refused (see status.failed; an op outside the token's scopes fails with
+   * an error starting "scope:").
+   */
   failed: number;
+  /**
+   * Rows received from a snapshot: a scope newly granted to the token, or a new start after the
+   * server compacted the log past this device's cursor.
+   */
+  backfilled: number;
+  /**
+   * Rows dropped here (not as operations) because their scope is not the device's: a revoked scope,
+   * or a row moved out of one.
+   */
+  evicted: number;
 }
 
 export interface SyncStatusParams {
@@ -1651,8 +1677,11 @@ export interface HybridActions {
     conflicts: { params: SyncConflictsParams; result: SyncConflictsResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /**
      * Registers this device with a sync server (POST /v1/devices) and keeps its id and token in the
-     * database. Calling it again with the same server is a no-op; one database syncs with one
-     * server.
+     * database. A server with auth needs token, a JSON Web Token from the app's auth server (sub:
+     * the user, scopes: what the device may see, exp): the device is bound to that user. Calling it
+     * again with the same server registers nothing; with a new token it replaces the stored one,
+     * and the next sync.run brings the rows of newly granted scopes and drops those of revoked
+     * ones. One database syncs with one server.
      */
     connect: { params: SyncConnectParams; result: SyncConnectResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
     /**
