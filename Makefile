@@ -61,6 +61,7 @@ bench: release
 	$(BENCH_BIN) patch
 	$(BENCH_BIN) network
 	$(BENCH_BIN) sync
+	$(BENCH_BIN) sync-scopes
 
 clean:
 	rm -rf .build .build-demo-data
