@@ -95,7 +95,7 @@ let package = Package(
         // each prints our figure, its baseline measured in the same run, and the ratio.
         .executableTarget(name: "hybrid-bench",
                           dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport",
-                                         "Storage", "Sync", "SyncAuth", "SyncClient", "SyncServer", "SystemIO", "HostTesting", "Views",
+                                         "Storage", "Sync", "SyncAuth", "SyncClient", "SyncProtocol", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Hummingbird", package: "hummingbird")],
