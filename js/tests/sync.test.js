@@ -2,7 +2,7 @@
 // The sync target through the real bridge, against a reference server that Tests/SyncTests
 // starts: it runs this file as
 //   hybrid test js/tests/sync.test.js --arg http://127.0.0.1:PORT
-// (or start one yourself: hybrid sync-server --port 8390 --db /tmp/sync.sqlite).
+// (or start one yourself: hybrid sync-server --port 8390 --db /tmp/sync.sqlite --insecure-no-auth).
 // Without a server URL every test here is skipped. The files' tests share one data folder, so
 // each uses databases of its own where it needs a fresh start.
 
