@@ -202,16 +202,9 @@ struct SchemaEvaluator: Sendable {
                 }
                 matched = true
             }
-            if !matched, let additional = keywords.additionalProperties {
-                if keywords.forbidsAdditionalProperties {
-                    var failure = F(message: "unexpected property \(JSONValue.string(member.key))")
-                    failure.prepend(key: member.key)
-                    return failure
-                }
-                if var failure = evaluate(additional, member.value, scope, as: F.self) {
-                    failure.prepend(key: member.key)
-                    return failure
-                }
+            if !matched, let additional = keywords.additionalProperties,
+               let failure = checkLeftover(member, additional, forbidden: keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
+                return failure
             }
             if let names = keywords.propertyNames, !isValid(names, .string(member.key), scope) {
                 var failure = F(message: "property name \(JSONValue.string(member.key)) is not allowed: \(detail(names, .string(member.key), scope))")
@@ -240,6 +233,22 @@ struct SchemaEvaluator: Sendable {
             if let failure = evaluate(subschema, instance, scope, as: F.self) { return failure }
         }
         return nil
+    }
+
+    /// A member that `additionalProperties` or `unevaluatedProperties` applies to: `false` names
+    /// it as unexpected, a schema checks its value.
+    private func checkLeftover<F: SchemaFailure>(_ member: JSONObject.Member, _ subschema: Int, forbidden: Bool, note: String,
+                                                 _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        var failure: F
+        if forbidden {
+            failure = F(message: "unexpected property \(JSONValue.string(member.key))\(note)")
+        } else if let found = evaluate(subschema, member.value, scope, as: F.self) {
+            failure = found
+        } else {
+            return nil
+        }
+        failure.prepend(key: member.key)
+        return failure
     }
 
     // MARK: Applicators
@@ -340,13 +349,8 @@ struct SchemaEvaluator: Sendable {
             var marks = [Bool](repeating: false, count: object.count)
             markEvaluated(index, instance, scope, own: true, into: &marks)
             for (i, member) in object.members.enumerated() where !marks[i] {
-                if keywords.forbidsUnevaluatedProperties {
-                    var failure = F(message: "unexpected property \(JSONValue.string(member.key)) (unevaluatedProperties)")
-                    failure.prepend(key: member.key)
-                    return failure
-                }
-                if var failure = evaluate(unevaluated, member.value, scope, as: F.self) {
-                    failure.prepend(key: member.key)
+                if let failure = checkLeftover(member, unevaluated, forbidden: keywords.forbidsUnevaluatedProperties,
+                                               note: " (unevaluatedProperties)", scope, as: F.self) {
                     return failure
                 }
             }
