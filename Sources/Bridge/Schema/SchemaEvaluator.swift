@@ -120,14 +120,13 @@ struct SchemaEvaluator: Sendable {
     }
 
     private func checkArray<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
-        let keywords = node.keywords
-        if let min = keywords.minItems, array.count < min {
+        if let min = node.keywords.minItems, array.count < min {
             return F(message: "must have at least \(min) \(min == 1 ? "item" : "items")")
         }
-        if let max = keywords.maxItems, array.count > max {
+        if let max = node.keywords.maxItems, array.count > max {
             return F(message: "must have at most \(max) \(max == 1 ? "item" : "items")")
         }
-        if keywords.uniqueItems {
+        if node.keywords.uniqueItems {
             for i in array.indices.dropFirst() {
                 for j in 0..<i where SchemaEquality.equal(array[j], array[i]) {
                     var failure = F(message: "must be unique; equals item \(j)")
@@ -136,13 +135,13 @@ struct SchemaEvaluator: Sendable {
                 }
             }
         }
-        let prefix = keywords.prefixItems
+        let prefix = node.keywords.prefixItems
         for i in array.indices {
             let subschema: Int
             if i < prefix.count {
                 subschema = prefix[i]
-            } else if let items = keywords.items {
-                if keywords.forbidsAdditionalItems {
+            } else if let items = node.keywords.items {
+                if node.keywords.forbidsAdditionalItems {
                     var failure = F(message: "unexpected item; expected at most \(prefix.count) \(prefix.count == 1 ? "item" : "items")")
                     failure.prepend(index: i)
                     return failure
@@ -156,17 +155,17 @@ struct SchemaEvaluator: Sendable {
                 return failure
             }
         }
-        if let contains = keywords.contains {
-            let min = keywords.minContains ?? 1
+        if let contains = node.keywords.contains {
+            let min = node.keywords.minContains ?? 1
             var matches = 0
             for item in array where isValid(contains, item, scope) {
                 matches += 1
-                if matches >= min, keywords.maxContains == nil { break }
+                if matches >= min, node.keywords.maxContains == nil { break }
             }
             if matches < min {
                 return F(message: "must contain at least \(min) \(min == 1 ? "item" : "items") matching the schema in contains (found \(matches))")
             }
-            if let max = keywords.maxContains, matches > max {
+            if let max = node.keywords.maxContains, matches > max {
                 return F(message: "must contain at most \(max) \(max == 1 ? "item" : "items") matching the schema in contains (found \(matches))")
             }
         }
@@ -175,19 +174,18 @@ struct SchemaEvaluator: Sendable {
 
     private func checkObject<F: SchemaFailure>(_ object: JSONObject, _ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?,
                                                as _: F.Type) -> F? {
-        let keywords = node.keywords
-        if let min = keywords.minProperties, object.count < min {
+        if let min = node.keywords.minProperties, object.count < min {
             return F(message: "must have at least \(min) \(min == 1 ? "property" : "properties")")
         }
-        if let max = keywords.maxProperties, object.count > max {
+        if let max = node.keywords.maxProperties, object.count > max {
             return F(message: "must have at most \(max) \(max == 1 ? "property" : "properties")")
         }
         var requiredSeen = 0
         for member in object.members {
             var matched = false
-            if let slot = keywords.properties.slot(of: member.key) {
-                if keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
-                if let subschema = keywords.properties.entries[slot].node {
+            if let slot = node.keywords.properties.slot(of: member.key) {
+                if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
+                if let subschema = node.keywords.properties.entries[slot].node {
                     if var failure = evaluate(subschema, member.value, scope, as: F.self) {
                         failure.prepend(key: member.key)
                         return failure
@@ -195,26 +193,26 @@ struct SchemaEvaluator: Sendable {
                     matched = true
                 }
             }
-            for (pattern, subschema) in keywords.patternProperties where pattern.matches(member.key) {
+            for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(member.key) {
                 if var failure = evaluate(subschema, member.value, scope, as: F.self) {
                     failure.prepend(key: member.key)
                     return failure
                 }
                 matched = true
             }
-            if !matched, let additional = keywords.additionalProperties,
-               let failure = checkLeftover(member, additional, forbidden: keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
+            if !matched, let additional = node.keywords.additionalProperties,
+               let failure = checkLeftover(member, additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
                 return failure
             }
-            if let names = keywords.propertyNames, !isValid(names, .string(member.key), scope) {
+            if let names = node.keywords.propertyNames, !isValid(names, .string(member.key), scope) {
                 var failure = F(message: "property name \(JSONValue.string(member.key)) is not allowed: \(detail(names, .string(member.key), scope))")
                 failure.prepend(key: member.key)
                 return failure
             }
         }
-        if requiredSeen < keywords.properties.requiredCount {
-            for slot in keywords.properties.requiredSlots {
-                let name = keywords.properties.entries[slot].name
+        if requiredSeen < node.keywords.properties.requiredCount {
+            for slot in node.keywords.properties.requiredSlots {
+                let name = node.keywords.properties.entries[slot].name
                 if SchemaEquality.member(named: name, in: object) == nil {
                     var failure = F(message: "missing required property \(JSONValue.string(name))")
                     failure.prepend(key: name)
@@ -222,14 +220,14 @@ struct SchemaEvaluator: Sendable {
                 }
             }
         }
-        for (name, required) in keywords.dependentRequired where SchemaEquality.member(named: name, in: object) != nil {
+        for (name, required) in node.keywords.dependentRequired where SchemaEquality.member(named: name, in: object) != nil {
             for other in required where SchemaEquality.member(named: other, in: object) == nil {
                 var failure = F(message: "missing property \(JSONValue.string(other)), required when \(JSONValue.string(name)) is present")
                 failure.prepend(key: other)
                 return failure
             }
         }
-        for (name, subschema) in keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
+        for (name, subschema) in node.keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
             if let failure = evaluate(subschema, instance, scope, as: F.self) { return failure }
         }
         return nil
@@ -254,37 +252,36 @@ struct SchemaEvaluator: Sendable {
     // MARK: Applicators
 
     private func checkApplicators<F: SchemaFailure>(_ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
-        let keywords = node.keywords
-        if let reference = keywords.reference, let failure = evaluate(reference, instance, scope, as: F.self) {
+        if let reference = node.keywords.reference, let failure = evaluate(reference, instance, scope, as: F.self) {
             return failure
         }
-        if let reference = dynamicTarget(of: keywords, scope), let failure = evaluate(reference, instance, scope, as: F.self) {
+        if let reference = dynamicTarget(of: node, scope), let failure = evaluate(reference, instance, scope, as: F.self) {
             return failure
         }
-        for branch in keywords.allOf {
+        for branch in node.keywords.allOf {
             if let failure = evaluate(branch, instance, scope, as: F.self) { return failure }
         }
-        if !keywords.anyOf.isEmpty, !keywords.anyOf.contains(where: { isValid($0, instance, scope) }) {
-            return explainNoMatch(instance, keywords.anyOf, scope, as: F.self)
-                ?? F(message: "must match at least one of \(keywords.anyOf.count) schemas")
+        if !node.keywords.anyOf.isEmpty, !node.keywords.anyOf.contains(where: { isValid($0, instance, scope) }) {
+            return explainNoMatch(instance, node.keywords.anyOf, scope, as: F.self)
+                ?? F(message: "must match at least one of \(node.keywords.anyOf.count) schemas")
         }
-        if !keywords.oneOf.isEmpty {
+        if !node.keywords.oneOf.isEmpty {
             var matches = 0
-            for branch in keywords.oneOf where isValid(branch, instance, scope) {
+            for branch in node.keywords.oneOf where isValid(branch, instance, scope) {
                 matches += 1
                 // Two settle it; a message counts them all.
                 if matches == 2, !F.carriesDetail { break }
             }
             if matches != 1 {
-                if matches == 0, let failure = explainNoMatch(instance, keywords.oneOf, scope, as: F.self) { return failure }
-                return F(message: "must match exactly one of \(keywords.oneOf.count) schemas (matched \(matches))")
+                if matches == 0, let failure = explainNoMatch(instance, node.keywords.oneOf, scope, as: F.self) { return failure }
+                return F(message: "must match exactly one of \(node.keywords.oneOf.count) schemas (matched \(matches))")
             }
         }
-        if let not = keywords.not, isValid(not, instance, scope) {
+        if let not = node.keywords.not, isValid(not, instance, scope) {
             return F(message: "must not match the schema in \"not\"")
         }
-        if let condition = keywords.ifSchema {
-            let branch = isValid(condition, instance, scope) ? keywords.thenSchema : keywords.elseSchema
+        if let condition = node.keywords.ifSchema {
+            let branch = isValid(condition, instance, scope) ? node.keywords.thenSchema : node.keywords.elseSchema
             if let branch, let failure = evaluate(branch, instance, scope, as: F.self) { return failure }
         }
         return nil
@@ -293,9 +290,9 @@ struct SchemaEvaluator: Sendable {
     /// Where a `$dynamicRef` leads in this dynamic scope: the `$dynamicAnchor` of its name in the
     /// outermost resource that declares one, else its static target.
     @inline(__always)
-    private func dynamicTarget(of keywords: SchemaKeywords, _ scope: SchemaDynamicScope?) -> Int? {
-        guard let target = keywords.dynamicReference else { return nil }
-        guard let name = keywords.dynamicName else { return target }
+    private func dynamicTarget(of node: SchemaNode, _ scope: SchemaDynamicScope?) -> Int? {
+        guard let target = node.keywords.dynamicReference else { return nil }
+        guard let name = node.keywords.dynamicName else { return target }
         var found = target
         var link = scope
         while let current = link {
@@ -342,20 +339,20 @@ struct SchemaEvaluator: Sendable {
 
     /// `unevaluatedProperties` and `unevaluatedItems`, once every other keyword of the node passed.
     private func checkUnevaluated<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
-        let keywords = nodes[index].keywords
+        let node = nodes[index]
         switch instance {
         case .object(let object):
-            guard let unevaluated = keywords.unevaluatedProperties, !object.isEmpty else { return nil }
+            guard let unevaluated = node.keywords.unevaluatedProperties, !object.isEmpty else { return nil }
             var marks = [Bool](repeating: false, count: object.count)
             markEvaluated(index, instance, scope, own: true, into: &marks)
             for (i, member) in object.members.enumerated() where !marks[i] {
-                if let failure = checkLeftover(member, unevaluated, forbidden: keywords.forbidsUnevaluatedProperties,
+                if let failure = checkLeftover(member, unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
                                                note: " (unevaluatedProperties)", scope, as: F.self) {
                     return failure
                 }
             }
         case .array(let array):
-            guard let unevaluated = keywords.unevaluatedItems, !array.isEmpty else { return nil }
+            guard let unevaluated = node.keywords.unevaluatedItems, !array.isEmpty else { return nil }
             var marks = [Bool](repeating: false, count: array.count)
             markEvaluated(index, instance, scope, own: true, into: &marks)
             for (i, item) in array.enumerated() where !marks[i] {
@@ -380,49 +377,51 @@ struct SchemaEvaluator: Sendable {
     /// pass count. `own` is true for the node whose own `unevaluated*` asks.
     private func markEvaluated(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, own: Bool, into marks: inout [Bool]) {
         let node = nodes[index]
-        let keywords = node.keywords
-        if keywords.acceptsEverything || keywords.rejectsEverything { return }
+        if node.keywords.acceptsEverything || node.keywords.rejectsEverything { return }
         let scope = enter(node, outerScope)
         switch instance {
         case .object(let object):
-            if keywords.additionalProperties != nil || !own && keywords.unevaluatedProperties != nil {
+            if node.keywords.additionalProperties != nil || !own && node.keywords.unevaluatedProperties != nil {
                 marks = [Bool](repeating: true, count: marks.count)
                 return
             }
             for (i, member) in object.members.enumerated() where !marks[i] {
-                if let slot = keywords.properties.slot(of: member.key), keywords.properties.entries[slot].node != nil {
+                if let slot = node.keywords.properties.slot(of: member.key), node.keywords.properties.entries[slot].node != nil {
                     marks[i] = true
-                } else if keywords.patternProperties.contains(where: { $0.pattern.matches(member.key) }) {
+                } else if node.keywords.patternProperties.contains(where: { $0.pattern.matches(member.key) }) {
                     marks[i] = true
                 }
             }
-            for (name, subschema) in keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
+            for (name, subschema) in node.keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
                 markEvaluated(subschema, instance, scope, own: false, into: &marks)
             }
         case .array(let array):
-            if keywords.items != nil || !own && keywords.unevaluatedItems != nil {
+            if node.keywords.items != nil || !own && node.keywords.unevaluatedItems != nil {
                 marks = [Bool](repeating: true, count: marks.count)
                 return
             }
-            for i in 0..<min(keywords.prefixItems.count, array.count) { marks[i] = true }
-            if let contains = keywords.contains {
+            for i in 0..<min(node.keywords.prefixItems.count, array.count) { marks[i] = true }
+            if let contains = node.keywords.contains {
                 for i in array.indices where !marks[i] && isValid(contains, array[i], scope) { marks[i] = true }
             }
         default:
             return
         }
-        guard keywords.hasApplicators, marks.contains(false) else { return }
-        if let reference = keywords.reference { markEvaluated(reference, instance, scope, own: false, into: &marks) }
-        if let reference = dynamicTarget(of: keywords, scope) { markEvaluated(reference, instance, scope, own: false, into: &marks) }
-        for branch in keywords.allOf { markEvaluated(branch, instance, scope, own: false, into: &marks) }
-        for branch in keywords.anyOf + keywords.oneOf where isValid(branch, instance, scope) {
+        guard node.keywords.hasApplicators, marks.contains(false) else { return }
+        if let reference = node.keywords.reference { markEvaluated(reference, instance, scope, own: false, into: &marks) }
+        if let reference = dynamicTarget(of: node, scope) { markEvaluated(reference, instance, scope, own: false, into: &marks) }
+        for branch in node.keywords.allOf { markEvaluated(branch, instance, scope, own: false, into: &marks) }
+        for branch in node.keywords.anyOf where isValid(branch, instance, scope) {
             markEvaluated(branch, instance, scope, own: false, into: &marks)
         }
-        if let condition = keywords.ifSchema {
+        for branch in node.keywords.oneOf where isValid(branch, instance, scope) {
+            markEvaluated(branch, instance, scope, own: false, into: &marks)
+        }
+        if let condition = node.keywords.ifSchema {
             if isValid(condition, instance, scope) {
                 markEvaluated(condition, instance, scope, own: false, into: &marks)
-                if let then = keywords.thenSchema { markEvaluated(then, instance, scope, own: false, into: &marks) }
-            } else if let otherwise = keywords.elseSchema {
+                if let then = node.keywords.thenSchema { markEvaluated(then, instance, scope, own: false, into: &marks) }
+            } else if let otherwise = node.keywords.elseSchema {
                 markEvaluated(otherwise, instance, scope, own: false, into: &marks)
             }
         }
