@@ -55,6 +55,7 @@ dts: build
 bench: release
 	$(SWIFT) build -c release --static-swift-stdlib --product hybrid-bench
 	$(BENCH_BIN) bridge
+	$(BENCH_BIN) schema
 	$(BENCH_BIN) startup
 	$(BENCH_BIN) storage
 	$(BENCH_BIN) view

@@ -80,7 +80,8 @@ public struct BridgeBenchmark {
 /// Runs a benchmark script as a single-file app with every grant, and returns what it reported
 /// through `__benchReport(jsonText)`.
 enum BenchmarkApp {
-    static func run(script: String, arguments: [String], prepare: @escaping (ScriptContext) -> Void) -> JSONValue? {
+    static func run(script: String, arguments: [String], options: AppRunOptions = AppRunOptions(),
+                    prepare: @escaping (ScriptContext) -> Void) -> JSONValue? {
         let directory = TemporaryFolder(prefix: "hybrid-bench").path
         defer { FileSystem.removeTree(directory) }
         let path = directory + "/bench.js"
@@ -90,7 +91,10 @@ enum BenchmarkApp {
             print("bench: cannot write \(path): \(error)")
             return nil
         }
-        let options = AppRunOptions(dataDirectory: directory + "/data", grantFlags: ["all"], arguments: arguments)
+        var options = options
+        options.dataDirectory = directory + "/data"
+        options.grantFlags = ["all"]
+        options.arguments = arguments
         let session: AppSession
         do {
             session = try AppSession(path: path, options: options)

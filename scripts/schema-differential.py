@@ -6,7 +6,9 @@
         prints, as JSON on stdout, one list of verdicts per schema: [[true, false, ...], ...].
         With "at", S is a document that holds the schema at the JSON Pointer P, as a contract
         holds an action's params at /actions/NAME/params, and the schema's $refs resolve against
-        that document. Formats are annotations only, as the Swift validator treats them. Every
+        that document. Formats are annotations only, as the Swift validator treats them by
+        default. `pattern` and `patternProperties` are ECMA-262 regular expressions, searched
+        with regress (Rust's ECMA-262 engine), as JSON Schema says and the Swift validator does. Every
         schema is first checked against the draft 2020-12 metaschema, so a malformed corpus entry
         fails loudly here rather than as a disagreement in Swift.
 
@@ -25,14 +27,54 @@ import urllib.parse
 
 try:
     import jsonschema
+    import regress
+    from jsonschema import validators
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 except ImportError:
     sys.stderr.write(
-        "schema-differential: Python's jsonschema is not importable; run scripts/install-deps "
-        "(or: python3 -m pip install 'jsonschema>=4.18')\n"
+        "schema-differential: Python's jsonschema or regress is not importable; run scripts/install-deps "
+        "(or: python3 -m pip install 'jsonschema>=4.18' regress)\n"
     )
     sys.exit(2)
+
+
+def ecma_search(pattern, text):
+    """An unanchored ECMA-262 search with the u flag (Python's re is not ECMA-262: its \\d and \\w are
+    Unicode and its $ matches before a final newline)."""
+    return regress.Regex(pattern, "u").find(text) is not None
+
+
+def ecma_pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def ecma_pattern_properties(validator, pattern_properties, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in pattern_properties.items():
+        for name, value in instance.items():
+            if ecma_search(pattern, name):
+                yield from validator.descend(value, subschema, path=name, schema_path=pattern)
+
+
+# The metaschema check, with format "regex" meaning ECMA-262 too.
+META_FORMATS = jsonschema.FormatChecker()
+META_FORMATS.checks("regex", raises=regress.RegressError)(lambda pattern: bool(regress.Regex(pattern, "u")))
+
+
+def check_schema(schema):
+    metaschema = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
+    for error in metaschema.iter_errors(schema):
+        raise jsonschema.SchemaError.create_from(error)
+
+
+# Draft 2020-12 with ECMA-262 patterns; everything else is jsonschema's own.
+Validator = validators.extend(
+    jsonschema.Draft202012Validator,
+    {"pattern": ecma_pattern, "patternProperties": ecma_pattern_properties},
+)
 
 # Doubles hold every integer up to 2**53 exactly; past that Python's exact ints and Swift's
 # Doubles would compare differently, which is a property of the corpus, not of the validator.
@@ -71,12 +113,12 @@ def resolve_pointer(document, pointer):
 def validator_for(entry):
     schema = entry["schema"]
     if "at" not in entry:
-        jsonschema.Draft202012Validator.check_schema(schema)
-        return jsonschema.Draft202012Validator(schema)
-    jsonschema.Draft202012Validator.check_schema(resolve_pointer(schema, entry["at"]))
+        check_schema(schema)
+        return Validator(schema)
+    check_schema(resolve_pointer(schema, entry["at"]))
     registry = Registry().with_resource(DOCUMENT_URI, Resource(contents=schema, specification=DRAFT202012))
     reference = DOCUMENT_URI + "#" + urllib.parse.quote(entry["at"], safe="/~")
-    return jsonschema.Draft202012Validator({"$ref": reference}, registry=registry)
+    return Validator({"$ref": reference}, registry=registry)
 
 
 def verdicts(corpus):
@@ -96,7 +138,7 @@ def verdicts(corpus):
 # --- The seeded generator -------------------------------------------------------------------
 
 SEED = 20251121
-GENERATED_SCHEMAS = 40
+GENERATED_SCHEMAS = 80
 INSTANCES_PER_SCHEMA = 10
 
 WORDS = ["a", "b", "id", "name", "title", "tags", "x", "value", "n", "é", "日本", "k/1", "t~0"]
@@ -104,7 +146,7 @@ STRINGS = ["", "a", "abc", "Zed", "hello world", "é", "e\u0301", "日本語", "
            "xyz-9", "  ", "null"]
 NUMBERS = [0, 1, -1, 2, 3, 7, 10, 100, -0.0, 1.0, 1.5, -2.5, 0.1, 1e300, -1e300, 2.0, 99.99]
 PATTERNS = ["^[a-z]+$", "^[A-Z]", "[0-9]", "^$", "^.{2,3}$", "^(a|b)+$", "\\d{2}", "^\\w+$",
-            "^[^0-9]*$", "é"]
+            "^[^0-9]*$", "é", "\\bna", "^\\S+$", "^\\p{L}+$", "\\u00e9", "^[\\s\\d]*$"]
 TYPES = ["null", "boolean", "integer", "number", "string", "array", "object"]
 
 
@@ -120,10 +162,32 @@ def random_schema(rng, depth):
         if rng.random() < 0.6:
             schema["required"] = rng.sample(names, rng.randint(1, len(names)))
         roll = rng.random()
-        if roll < 0.3:
+        if roll < 0.25:
             schema["additionalProperties"] = False
-        elif roll < 0.5:
+        elif roll < 0.4:
             schema["additionalProperties"] = random_schema(rng, depth - 1)
+        elif roll < 0.6:
+            # unevaluatedProperties sees through allOf, anyOf, oneOf, if/then/else and $ref.
+            schema["unevaluatedProperties"] = rng.choice([False, random_schema(rng, depth - 1)])
+            extra = rng.sample(WORDS, 2)
+            applied = {"properties": {extra[0]: random_schema(rng, depth - 1)}}
+            schema[rng.choice(["allOf", "anyOf", "oneOf"])] = [applied, {"properties": {extra[1]: True}}]
+            if rng.random() < 0.5:
+                schema["if"] = {"required": [extra[0]]}
+                schema["then"] = {"properties": {extra[1]: {"type": "string"}}}
+                schema["else"] = {"properties": {rng.choice(WORDS): True}}
+        if rng.random() < 0.3:
+            schema["patternProperties"] = {rng.choice(PATTERNS): random_schema(rng, depth - 1)}
+        if rng.random() < 0.2:
+            schema["propertyNames"] = rng.choice([{"maxLength": 3}, {"pattern": rng.choice(PATTERNS)}, {"enum": WORDS[:5]}])
+        if rng.random() < 0.2:
+            schema["minProperties"] = rng.randint(0, 2)
+        if rng.random() < 0.2:
+            schema["maxProperties"] = rng.randint(1, 3)
+        if rng.random() < 0.2:
+            schema["dependentRequired"] = {rng.choice(WORDS): rng.sample(WORDS, rng.randint(1, 2))}
+        if rng.random() < 0.2:
+            schema["dependentSchemas"] = {rng.choice(WORDS): random_schema(rng, depth - 1)}
         return schema
     if kind == "array":
         schema = {"type": "array"}
@@ -137,10 +201,25 @@ def random_schema(rng, depth):
             schema["minItems"] = rng.randint(0, 2)
         if rng.random() < 0.3:
             schema["maxItems"] = rng.randint(1, 4)
+        if rng.random() < 0.25:
+            schema["uniqueItems"] = rng.choice([True, False])
+        if rng.random() < 0.3:
+            schema["contains"] = random_schema(rng, depth - 1)
+            if rng.random() < 0.5:
+                schema["minContains"] = rng.randint(0, 2)
+            if rng.random() < 0.5:
+                schema["maxContains"] = rng.randint(1, 3)
+        if rng.random() < 0.25 and "items" not in schema:
+            schema["unevaluatedItems"] = rng.choice([False, random_schema(rng, depth - 1)])
         return schema
-    keyword = rng.choice(["anyOf", "oneOf", "allOf", "not"])
+    keyword = rng.choice(["anyOf", "oneOf", "allOf", "not", "if"])
     if keyword == "not":
         return {"not": random_schema(rng, depth - 1)}
+    if keyword == "if":
+        schema = {"if": random_schema(rng, depth - 1), "then": random_schema(rng, depth - 1)}
+        if rng.random() < 0.6:
+            schema["else"] = random_schema(rng, depth - 1)
+        return schema
     return {keyword: [random_schema(rng, depth - 1) for _ in range(rng.randint(1, 3))]}
 
 
@@ -160,6 +239,9 @@ def leaf_schema(rng):
         for bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             if rng.random() < 0.3:
                 schema[bound] = rng.choice([0, 1, 2.5, -1, 10, 1.0])
+        if rng.random() < 0.3:
+            # Divisors whose quotients are exact in binary, so that the verdicts cannot hinge on rounding.
+            schema["multipleOf"] = rng.choice([2, 0.5, 3, 2.5, 0.25])
         return schema
     if kind == "enum":
         return {"enum": rng.sample(STRINGS + NUMBERS[:6] + [None, True, False, [1], {"a": 1}], rng.randint(1, 4))}

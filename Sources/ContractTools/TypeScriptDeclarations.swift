@@ -289,7 +289,10 @@ extension TypeScriptDeclarations {
         // MARK: Schemas
 
         /// The type of the values `schema` accepts. Keywords that constrain values beyond their
-        /// type (`minimum`, `pattern`, ...) have no TypeScript counterpart and are left out.
+        /// type (`minimum`, `pattern`, ...) have no TypeScript counterpart and are left out, and so
+        /// are those whose effect depends on the value (`if`/`then`/`else`, `dependentSchemas`,
+        /// `unevaluatedProperties`, `$dynamicRef`, a `$ref` to an `$anchor`): the type is wider
+        /// than the schema, never narrower.
         mutating func translate(_ schema: JSONValue, in scope: Scope) -> TypeScriptType {
             guard case .object(let object) = schema else {
                 return schema == false ? .never : .unknown
@@ -360,7 +363,10 @@ extension TypeScriptDeclarations {
 
         private mutating func objectType(of object: JSONObject, in scope: Scope) -> TypeScriptType {
             let required = (object["required"]?.arrayValue ?? []).compactMap(\.stringValue)
+            // Names a pattern admits have no TypeScript counterpart: with patternProperties any
+            // other key may be there, whatever additionalProperties says of the rest.
             let additional: TypeScriptType? = switch object["additionalProperties"] {
+            case _ where object["patternProperties"] != nil: .unknown
             case nil, .bool(true)?: nil
             case let schema?: translate(schema, in: scope)
             }

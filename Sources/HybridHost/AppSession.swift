@@ -19,6 +19,9 @@ public struct AppRunOptions: Sendable {
     public var validatesResults = false
     /// Captures console output (tests); stdout and stderr when nil.
     public var output: (@Sendable (Int32, String) -> Void)?
+    /// Contracts that stand in for the embedded ones of the same target: `hybrid-bench schema`
+    /// measures `bridge.echo` under a richer params schema this way.
+    public var contractOverrides: [String: Contract] = [:]
 
     public init(dataDirectory: String? = nil, grantFlags: [String] = [], timeLimitSeconds: Double? = nil,
                 arguments: [String] = [], validatesResults: Bool = false) {
@@ -44,7 +47,7 @@ public final class AppSession: @unchecked Sendable {
         let manifest = try AppManifest.load(path: path, grantFlags: options.grantFlags)
         let contracts: [String: Contract]
         do {
-            contracts = try HostServices.contracts()
+            contracts = try HostServices.contracts().merging(options.contractOverrides) { _, override in override }
         } catch {
             throw AppLoadError("internal: \(error)")
         }

@@ -89,6 +89,34 @@ struct ContractTests {
         #expect(!result.isValid("a"))
     }
 
+    @Test("a contract may use draft 2020-12's conditional, unevaluated and anchored keywords, and its errors keep their paths")
+    func newKeywordsInContract() throws {
+        let text = Self.outline.replacingOccurrences(
+            of: #""result": {"type": "integer"}"#,
+            with: ##""result": {"type": "object", "properties": {"n": {"$ref": "#count"}, "unit": {"pattern": "^\\p{Ll}+$"}}, "if": {"required": ["n"]}, "then": {"required": ["unit"]}, "unevaluatedProperties": false, "$defs": {"c": {"$anchor": "count", "type": "integer"}}}"##)
+        let contract = try Self.contract(text)
+        #expect(throws: Never.self) { try contract.compileAll() }
+        let result = try contract.validator(.result, of: "count")
+        #expect(result.isValid(["n": 1, "unit": "kg"]))
+        #expect(result.firstViolation(of: ["n": 1]) == SchemaViolation(path: "/unit", message: #"missing required property "unit""#))
+        #expect(result.firstViolation(of: ["unit": "kg", "x": 1]) == SchemaViolation(path: "/x", message: #"unexpected property "x" (unevaluatedProperties)"#))
+        let broken = Self.outline.replacingOccurrences(of: #""result": {"type": "integer"}"#, with: #""result": {"if": {"pattern": "(?<=a)b"}}"#)
+        let error = #expect(throws: SchemaError.self) { try Self.contract(broken).compileAll() }
+        #expect(error?.schemaPath == "/actions/count/result/if/pattern")
+    }
+
+    @Test("\"format\": \"assert\" makes a contract's formats assert; anything but assert or annotate is refused")
+    func formatAssertionInContract() throws {
+        let text = Self.outline.replacingOccurrences(of: #""result": {"type": "integer"}"#, with: #""result": {"type": "string", "format": "date"}"#)
+        #expect(try Self.contract(text).validator(.result, of: "count").isValid("soon"))
+        let asserting = try Self.contract(text.replacingOccurrences(of: #""version": "1.0.0","#, with: #""version": "1.0.0", "format": "assert","#))
+        #expect(asserting.formatAssertion)
+        #expect(!(try asserting.validator(.result, of: "count").isValid("soon")))
+        #expect(throws: ContractError(message: #"outline.json: format: expected "assert" (format keywords assert) or "annotate" (the default)"#)) {
+            try Self.contract(text.replacingOccurrences(of: #""version": "1.0.0","#, with: #""version": "1.0.0", "format": true,"#))
+        }
+    }
+
     @Test("$defs that are not an object of schemas are refused, naming the field", arguments: [
         (#""$defs": [1]"#, "outline.json: $defs: expected an object of JSON Schemas"),
         (#""$defs": {"a": 1}"#, "outline.json: $defs.a: expected a JSON Schema"),

@@ -50,6 +50,9 @@ public struct Contract: Sendable {
     /// Schemas every action's params and result may refer to as `{"$ref": "#/$defs/<name>"}`.
     public let definitions: [String: JSONValue]
     public let client: Client?
+    /// `"format": "assert"` at the contract's top level: its schemas' `format` keywords assert
+    /// (a `"format": "date"` that is no date fails) instead of only annotating, for every action.
+    public let formatAssertion: Bool
     /// The contract as written, for `describe` and the TypeScript declarations.
     public let json: JSONValue
 
@@ -90,6 +93,11 @@ public struct Contract: Sendable {
                 guard schema.objectValue != nil || schema.boolValue != nil else { throw fail("$defs.\(name)", "a JSON Schema") }
                 definitions[name] = schema
             }
+        }
+        switch root["format"] {
+        case nil, .string("annotate")?: formatAssertion = false
+        case .string("assert")?: formatAssertion = true
+        default: throw fail("format", "\"assert\" (format keywords assert) or \"annotate\" (the default)")
         }
         self.target = target
         self.version = version
@@ -168,14 +176,17 @@ public struct Contract: Sendable {
     /// validator, as the dispatcher does for each route.
     public func validator(_ schema: Schema, of action: String) throws(SchemaError) -> SchemaValidator {
         let pointer = JSONPointer.appending(JSONPointer.appending("/actions", key: action), key: schema.rawValue)
-        return try SchemaValidator(document: json, at: pointer)
+        return try SchemaValidator(document: json, at: pointer, options: schemaOptions)
     }
+
+    /// How this contract's schemas are compiled.
+    public var schemaOptions: SchemaOptions { SchemaOptions(formatAssertion: formatAssertion) }
 
     /// Compiles every schema of the contract, its definitions included (one no action refers to
     /// yet would otherwise be checked only once one does).
     public func compileAll() throws(SchemaError) {
         for name in definitions.keys.sorted() {
-            _ = try SchemaValidator(document: json, at: JSONPointer.appending("/$defs", key: name))
+            _ = try SchemaValidator(document: json, at: JSONPointer.appending("/$defs", key: name), options: schemaOptions)
         }
         for name in actions.keys.sorted() {
             _ = try validator(.params, of: name)

@@ -1,6 +1,7 @@
 /// A failure that records only that it happened: what `isValid` and trial branches use.
 struct BareSchemaFailure: SchemaFailure {
     static var carriesDetail: Bool { false }
+    var depth: Int { 0 }
     @inline(__always) init(message: @autoclosure () -> String) {}
     @inline(__always) mutating func prepend(key: String) {}
     @inline(__always) mutating func prepend(index: Int) {}

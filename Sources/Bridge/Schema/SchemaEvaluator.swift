@@ -3,17 +3,36 @@ import JSON
 /// Runs compiled nodes over an instance and hands back the first failure.
 ///
 /// Order, so that the first failure is the same every time: `type`; `enum`; `const`; then by the
-/// instance's kind: number bounds (minimum, maximum, exclusiveMinimum, exclusiveMaximum); string
-/// length then `pattern`; array `minItems`, `maxItems`, then the items in order; object members in
-/// the instance's order (`properties`, else `additionalProperties`), then `required`; last `$ref`,
-/// `allOf`, `anyOf`, `oneOf`, `not`.
+/// instance's kind: number bounds (minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+/// multipleOf); string length, `pattern`, then `format` when it asserts; array `minItems`,
+/// `maxItems`, `uniqueItems`, the items in order, then `contains`; object `minProperties`,
+/// `maxProperties`, members in the instance's order (`properties` and `patternProperties`, else
+/// `additionalProperties`; then `propertyNames`), `required`, `dependentRequired`,
+/// `dependentSchemas`; then `$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `not`,
+/// `if`/`then`/`else`; last `unevaluatedItems` and `unevaluatedProperties`.
+///
+/// Annotations are not collected as evaluation goes: only `unevaluated*` reads them, so a node
+/// with one of those keywords, once everything else in it has passed, walks the subschemas applied
+/// in place to learn which members or items they evaluated (`markEvaluated`). Schemas without
+/// `unevaluated*`, which is every contract so far, never pay for it.
 struct SchemaEvaluator: Sendable {
     let nodes: [SchemaNode]
+    /// For each dynamic `$dynamicRef` name, its `$dynamicAnchor` node in each resource declaring it.
+    let dynamicTargets: [[Int: Int]]
+    /// Whether some `$dynamicRef` is dynamic: only then is the dynamic scope built.
+    let tracksScope: Bool
 
-    func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, as _: F.Type) -> F? {
+    init(_ compiled: SchemaCompiler.Output) {
+        nodes = compiled.nodes
+        dynamicTargets = compiled.dynamicTargets
+        tracksScope = !compiled.dynamicTargets.isEmpty
+    }
+
+    func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type) -> F? {
         let node = nodes[index]
         if node.keywords.acceptsEverything { return nil }
         if node.keywords.rejectsEverything { return F(message: "no value is allowed here") }
+        let scope = enter(node, outerScope)
 
         if let types = node.keywords.types, !types.admits(instance, binary: node.keywords.allowsBinary) {
             return F(message: "expected \(node.keywords.typeLabel), got \(instance.typeName)")
@@ -31,17 +50,32 @@ struct SchemaEvaluator: Sendable {
         case .string(let string) where node.keywords.hasStringRules:
             if let failure = checkString(string, node, as: F.self) { return failure }
         case .array(let array) where node.keywords.hasArrayRules:
-            if let failure = checkArray(array, node, as: F.self) { return failure }
+            if let failure = checkArray(array, node, scope, as: F.self) { return failure }
         case .object(let object) where node.keywords.hasObjectRules:
-            if let failure = checkObject(object, node, as: F.self) { return failure }
+            if let failure = checkObject(object, instance, node, scope, as: F.self) { return failure }
         default:
             break
         }
 
-        if node.keywords.hasApplicators {
-            return checkApplicators(instance, node, as: F.self)
+        if node.keywords.hasApplicators, let failure = checkApplicators(instance, node, scope, as: F.self) {
+            return failure
+        }
+        if node.keywords.hasUnevaluated {
+            return checkUnevaluated(index, instance, scope, as: F.self)
         }
         return nil
+    }
+
+    @inline(__always)
+    private func isValid(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?) -> Bool {
+        evaluate(index, instance, scope, as: BareSchemaFailure.self) == nil
+    }
+
+    /// The scope with `node`'s resource innermost, when scopes are tracked at all.
+    @inline(__always)
+    private func enter(_ node: SchemaNode, _ scope: SchemaDynamicScope?) -> SchemaDynamicScope? {
+        guard tracksScope, scope?.resource != node.resource else { return scope }
+        return SchemaDynamicScope(resource: node.resource, outer: scope)
     }
 
     // MARK: Kinds
@@ -52,6 +86,15 @@ struct SchemaEvaluator: Sendable {
         if let bound = node.keywords.maximum, !(n <= bound) { return F(message: "must be at most \(Self.text(bound))") }
         if let bound = node.keywords.exclusiveMinimum, !(n > bound) { return F(message: "must be greater than \(Self.text(bound))") }
         if let bound = node.keywords.exclusiveMaximum, !(n < bound) { return F(message: "must be less than \(Self.text(bound))") }
+        if let divisor = node.keywords.multipleOf {
+            // The quotient in binary floating point, as jsonschema and the test suite take it; when
+            // it overflows, the exact remainder decides (1e308 is a multiple of 0.5, not of 0.123456789).
+            let quotient = n / divisor
+            let isMultiple = quotient.isFinite ? quotient.rounded(.towardZero) == quotient : n.truncatingRemainder(dividingBy: divisor) == 0
+            if !isMultiple {
+                return F(message: "must be a multiple of \(Self.text(divisor))")
+            }
+        }
         return nil
     }
 
@@ -70,15 +113,27 @@ struct SchemaEvaluator: Sendable {
         if let pattern = node.keywords.pattern, !pattern.matches(s) {
             return F(message: "does not match pattern \(pattern.source)")
         }
+        if let format = node.keywords.format, !format.admits(s) {
+            return F(message: "expected \(format.label), got \(JSONValue.string(s))")
+        }
         return nil
     }
 
-    private func checkArray<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, as _: F.Type) -> F? {
+    private func checkArray<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
         if let min = node.keywords.minItems, array.count < min {
             return F(message: "must have at least \(min) \(min == 1 ? "item" : "items")")
         }
         if let max = node.keywords.maxItems, array.count > max {
             return F(message: "must have at most \(max) \(max == 1 ? "item" : "items")")
+        }
+        if node.keywords.uniqueItems {
+            for i in array.indices.dropFirst() {
+                for j in 0..<i where SchemaEquality.equal(array[j], array[i]) {
+                    var failure = F(message: "must be unique; equals item \(j)")
+                    failure.prepend(index: i)
+                    return failure
+                }
+            }
         }
         let prefix = node.keywords.prefixItems
         for i in array.indices {
@@ -95,34 +150,62 @@ struct SchemaEvaluator: Sendable {
             } else {
                 break
             }
-            if var failure = evaluate(subschema, array[i], as: F.self) {
+            if var failure = evaluate(subschema, array[i], scope, as: F.self) {
                 failure.prepend(index: i)
                 return failure
+            }
+        }
+        if let contains = node.keywords.contains {
+            let min = node.keywords.minContains ?? 1
+            var matches = 0
+            for item in array where isValid(contains, item, scope) {
+                matches += 1
+                if matches >= min, node.keywords.maxContains == nil { break }
+            }
+            if matches < min {
+                return F(message: "must contain at least \(min) \(min == 1 ? "item" : "items") matching the schema in contains (found \(matches))")
+            }
+            if let max = node.keywords.maxContains, matches > max {
+                return F(message: "must contain at most \(max) \(max == 1 ? "item" : "items") matching the schema in contains (found \(matches))")
             }
         }
         return nil
     }
 
-    private func checkObject<F: SchemaFailure>(_ object: JSONObject, _ node: SchemaNode, as _: F.Type) -> F? {
+    private func checkObject<F: SchemaFailure>(_ object: JSONObject, _ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?,
+                                               as _: F.Type) -> F? {
+        if let min = node.keywords.minProperties, object.count < min {
+            return F(message: "must have at least \(min) \(min == 1 ? "property" : "properties")")
+        }
+        if let max = node.keywords.maxProperties, object.count > max {
+            return F(message: "must have at most \(max) \(max == 1 ? "property" : "properties")")
+        }
         var requiredSeen = 0
         for member in object.members {
+            var matched = false
             if let slot = node.keywords.properties.slot(of: member.key) {
                 if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
                 if let subschema = node.keywords.properties.entries[slot].node {
-                    if var failure = evaluate(subschema, member.value, as: F.self) {
+                    if var failure = evaluate(subschema, member.value, scope, as: F.self) {
                         failure.prepend(key: member.key)
                         return failure
                     }
-                    continue
+                    matched = true
                 }
             }
-            guard let additional = node.keywords.additionalProperties else { continue }
-            if node.keywords.forbidsAdditionalProperties {
-                var failure = F(message: "unexpected property \(JSONValue.string(member.key))")
-                failure.prepend(key: member.key)
+            for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(member.key) {
+                if var failure = evaluate(subschema, member.value, scope, as: F.self) {
+                    failure.prepend(key: member.key)
+                    return failure
+                }
+                matched = true
+            }
+            if !matched, let additional = node.keywords.additionalProperties,
+               let failure = checkLeftover(member, additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
                 return failure
             }
-            if var failure = evaluate(additional, member.value, as: F.self) {
+            if let names = node.keywords.propertyNames, !isValid(names, .string(member.key), scope) {
+                var failure = F(message: "property name \(JSONValue.string(member.key)) is not allowed: \(detail(names, .string(member.key), scope))")
                 failure.prepend(key: member.key)
                 return failure
             }
@@ -137,59 +220,101 @@ struct SchemaEvaluator: Sendable {
                 }
             }
         }
+        for (name, required) in node.keywords.dependentRequired where SchemaEquality.member(named: name, in: object) != nil {
+            for other in required where SchemaEquality.member(named: other, in: object) == nil {
+                var failure = F(message: "missing property \(JSONValue.string(other)), required when \(JSONValue.string(name)) is present")
+                failure.prepend(key: other)
+                return failure
+            }
+        }
+        for (name, subschema) in node.keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
+            if let failure = evaluate(subschema, instance, scope, as: F.self) { return failure }
+        }
         return nil
+    }
+
+    /// A member that `additionalProperties` or `unevaluatedProperties` applies to: `false` names
+    /// it as unexpected, a schema checks its value.
+    private func checkLeftover<F: SchemaFailure>(_ member: JSONObject.Member, _ subschema: Int, forbidden: Bool, note: String,
+                                                 _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        var failure: F
+        if forbidden {
+            failure = F(message: "unexpected property \(JSONValue.string(member.key))\(note)")
+        } else if let found = evaluate(subschema, member.value, scope, as: F.self) {
+            failure = found
+        } else {
+            return nil
+        }
+        failure.prepend(key: member.key)
+        return failure
     }
 
     // MARK: Applicators
 
-    private func checkApplicators<F: SchemaFailure>(_ instance: JSONValue, _ node: SchemaNode, as _: F.Type) -> F? {
-        if let reference = node.keywords.reference, let failure = evaluate(reference, instance, as: F.self) {
+    private func checkApplicators<F: SchemaFailure>(_ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        if let reference = node.keywords.reference, let failure = evaluate(reference, instance, scope, as: F.self) {
+            return failure
+        }
+        if let reference = dynamicTarget(of: node, scope), let failure = evaluate(reference, instance, scope, as: F.self) {
             return failure
         }
         for branch in node.keywords.allOf {
-            if let failure = evaluate(branch, instance, as: F.self) { return failure }
+            if let failure = evaluate(branch, instance, scope, as: F.self) { return failure }
         }
-        if !node.keywords.anyOf.isEmpty {
-            var matched = false
-            for branch in node.keywords.anyOf where evaluate(branch, instance, as: BareSchemaFailure.self) == nil {
-                matched = true
-                break
-            }
-            if !matched {
-                return explainNoMatch(instance, node.keywords.anyOf, as: F.self)
-                    ?? F(message: "must match at least one of \(node.keywords.anyOf.count) schemas")
-            }
+        if !node.keywords.anyOf.isEmpty, !node.keywords.anyOf.contains(where: { isValid($0, instance, scope) }) {
+            return explainNoMatch(instance, node.keywords.anyOf, scope, as: F.self)
+                ?? F(message: "must match at least one of \(node.keywords.anyOf.count) schemas")
         }
         if !node.keywords.oneOf.isEmpty {
             var matches = 0
-            for branch in node.keywords.oneOf where evaluate(branch, instance, as: BareSchemaFailure.self) == nil {
+            for branch in node.keywords.oneOf where isValid(branch, instance, scope) {
                 matches += 1
                 // Two settle it; a message counts them all.
                 if matches == 2, !F.carriesDetail { break }
             }
             if matches != 1 {
-                if matches == 0, let failure = explainNoMatch(instance, node.keywords.oneOf, as: F.self) { return failure }
+                if matches == 0, let failure = explainNoMatch(instance, node.keywords.oneOf, scope, as: F.self) { return failure }
                 return F(message: "must match exactly one of \(node.keywords.oneOf.count) schemas (matched \(matches))")
             }
         }
-        if let not = node.keywords.not, evaluate(not, instance, as: BareSchemaFailure.self) == nil {
+        if let not = node.keywords.not, isValid(not, instance, scope) {
             return F(message: "must not match the schema in \"not\"")
+        }
+        if let condition = node.keywords.ifSchema {
+            let branch = isValid(condition, instance, scope) ? node.keywords.thenSchema : node.keywords.elseSchema
+            if let branch, let failure = evaluate(branch, instance, scope, as: F.self) { return failure }
         }
         return nil
     }
 
-    /// When no branch matched but exactly one admits the instance's type, that branch's own failure
-    /// says more than "must match one of": `{"anyOf": [{"type": "string", "minLength": 1}, {"type":
-    /// "null"}]}` against `""` reports "must be at least 1 character long".
-    private func explainNoMatch<F: SchemaFailure>(_ instance: JSONValue, _ branches: [Int], as _: F.Type) -> F? {
-        guard F.carriesDetail else { return nil }
-        var candidate: Int?
-        for branch in branches where admitsType(branch, instance) {
-            guard candidate == nil else { return nil }
-            candidate = branch
+    /// Where a `$dynamicRef` leads in this dynamic scope: the `$dynamicAnchor` of its name in the
+    /// outermost resource that declares one, else its static target.
+    @inline(__always)
+    private func dynamicTarget(of node: SchemaNode, _ scope: SchemaDynamicScope?) -> Int? {
+        guard let target = node.keywords.dynamicReference else { return nil }
+        guard let name = node.keywords.dynamicName else { return target }
+        var found = target
+        var link = scope
+        while let current = link {
+            if let anchor = dynamicTargets[name][current.resource] { found = anchor }
+            link = current.outer
         }
-        guard let candidate else { return nil }
-        return evaluate(candidate, instance, as: F.self)
+        return found
+    }
+
+    /// When no branch matched, the failure of the branch that says most: the only branch that
+    /// admits the instance's type (`{"anyOf": [{"type": "string", "minLength": 1}, {"type":
+    /// "null"}]}` against `""` reports "must be at least 1 character long"), else among those
+    /// that do, the one whose failure lies deepest in the instance.
+    private func explainNoMatch<F: SchemaFailure>(_ instance: JSONValue, _ branches: [Int], _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        guard F.carriesDetail else { return nil }
+        let candidates = branches.filter { admitsType($0, instance) }
+        if candidates.count == 1 { return evaluate(candidates[0], instance, scope, as: F.self) }
+        var best: F?
+        for branch in candidates {
+            if let failure = evaluate(branch, instance, scope, as: F.self), failure.depth > (best?.depth ?? 0) { best = failure }
+        }
+        return best
     }
 
     /// Whether a branch's `type` (following plain `$ref`s) admits the instance; true when it has none.
@@ -203,6 +328,103 @@ struct SchemaEvaluator: Sendable {
             index = reference
         }
         return true
+    }
+
+    /// The message of the failure of `instance` against `index`, for a message that wraps it.
+    private func detail(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?) -> String {
+        evaluate(index, instance, scope, as: TracedSchemaFailure.self)?.violation.description ?? ""
+    }
+
+    // MARK: Unevaluated
+
+    /// `unevaluatedProperties` and `unevaluatedItems`, once every other keyword of the node passed.
+    private func checkUnevaluated<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        let node = nodes[index]
+        switch instance {
+        case .object(let object):
+            guard let unevaluated = node.keywords.unevaluatedProperties, !object.isEmpty else { return nil }
+            var marks = [Bool](repeating: false, count: object.count)
+            markEvaluated(index, instance, scope, own: true, into: &marks)
+            for (i, member) in object.members.enumerated() where !marks[i] {
+                if let failure = checkLeftover(member, unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
+                                               note: " (unevaluatedProperties)", scope, as: F.self) {
+                    return failure
+                }
+            }
+        case .array(let array):
+            guard let unevaluated = node.keywords.unevaluatedItems, !array.isEmpty else { return nil }
+            var marks = [Bool](repeating: false, count: array.count)
+            markEvaluated(index, instance, scope, own: true, into: &marks)
+            for (i, item) in array.enumerated() where !marks[i] {
+                if var failure = evaluate(unevaluated, item, scope, as: F.self) {
+                    if failure.depth == 0, nodes[unevaluated].keywords.rejectsEverything {
+                        failure = F(message: "unexpected item (unevaluatedItems)")
+                    }
+                    failure.prepend(index: i)
+                    return failure
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Marks the members (of an object) or items (of an array) that the node at `index` and the
+    /// subschemas it applies in place evaluated: the annotations `unevaluated*` reads. `index`
+    /// must be valid for `instance`, so that everything it applies unconditionally passed; of the
+    /// conditional ones (`anyOf`, `oneOf`, `if`, `dependentSchemas`, `contains`) only those that
+    /// pass count. `own` is true for the node whose own `unevaluated*` asks.
+    private func markEvaluated(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, own: Bool, into marks: inout [Bool]) {
+        let node = nodes[index]
+        if node.keywords.acceptsEverything || node.keywords.rejectsEverything { return }
+        let scope = enter(node, outerScope)
+        switch instance {
+        case .object(let object):
+            if node.keywords.additionalProperties != nil || !own && node.keywords.unevaluatedProperties != nil {
+                marks = [Bool](repeating: true, count: marks.count)
+                return
+            }
+            for (i, member) in object.members.enumerated() where !marks[i] {
+                if let slot = node.keywords.properties.slot(of: member.key), node.keywords.properties.entries[slot].node != nil {
+                    marks[i] = true
+                } else if node.keywords.patternProperties.contains(where: { $0.pattern.matches(member.key) }) {
+                    marks[i] = true
+                }
+            }
+            for (name, subschema) in node.keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
+                markEvaluated(subschema, instance, scope, own: false, into: &marks)
+            }
+        case .array(let array):
+            if node.keywords.items != nil || !own && node.keywords.unevaluatedItems != nil {
+                marks = [Bool](repeating: true, count: marks.count)
+                return
+            }
+            for i in 0..<min(node.keywords.prefixItems.count, array.count) { marks[i] = true }
+            if let contains = node.keywords.contains {
+                for i in array.indices where !marks[i] && isValid(contains, array[i], scope) { marks[i] = true }
+            }
+        default:
+            return
+        }
+        guard node.keywords.hasApplicators, marks.contains(false) else { return }
+        if let reference = node.keywords.reference { markEvaluated(reference, instance, scope, own: false, into: &marks) }
+        if let reference = dynamicTarget(of: node, scope) { markEvaluated(reference, instance, scope, own: false, into: &marks) }
+        for branch in node.keywords.allOf { markEvaluated(branch, instance, scope, own: false, into: &marks) }
+        for branch in node.keywords.anyOf where isValid(branch, instance, scope) {
+            markEvaluated(branch, instance, scope, own: false, into: &marks)
+        }
+        for branch in node.keywords.oneOf where isValid(branch, instance, scope) {
+            markEvaluated(branch, instance, scope, own: false, into: &marks)
+        }
+        if let condition = node.keywords.ifSchema {
+            if isValid(condition, instance, scope) {
+                markEvaluated(condition, instance, scope, own: false, into: &marks)
+                if let then = node.keywords.thenSchema { markEvaluated(then, instance, scope, own: false, into: &marks) }
+            } else if let otherwise = node.keywords.elseSchema {
+                markEvaluated(otherwise, instance, scope, own: false, into: &marks)
+            }
+        }
     }
 
     // MARK: Messages

@@ -8,6 +8,9 @@
 protocol SchemaFailure {
     /// Whether this flavour reports messages: lets the evaluator skip work done only for them.
     static var carriesDetail: Bool { get }
+    /// How many steps into the instance the failure lies: the deepest branch's failure is the
+    /// most specific one to report when no branch of an `anyOf` or `oneOf` matches.
+    var depth: Int { get }
     init(message: @autoclosure () -> String)
     mutating func prepend(key: String)
     mutating func prepend(index: Int)

@@ -6,12 +6,17 @@ import JSON
 /// A final class rather than a struct so that the evaluator holds one reference per node instead
 /// of copying (and retaining) a couple of dozen fields each time it visits one.
 final class SchemaNode: Sendable {
-    /// Where the subschema sits in the schema, as a JSON Pointer: for compile-time errors.
+    /// Where the subschema sits, as a JSON Pointer into the schema's document, preceded by the
+    /// document's URI when it is another document (a metaschema, a remote): for compile-time errors.
     let location: String
+    /// The schema resource (`$id`) it belongs to, as an index: what `$dynamicRef`'s dynamic scope is
+    /// made of.
+    let resource: Int
     let keywords: SchemaKeywords
 
-    init(location: String, keywords: SchemaKeywords) {
+    init(location: String, resource: Int, keywords: SchemaKeywords) {
         self.location = location
+        self.resource = resource
         self.keywords = keywords
     }
 }

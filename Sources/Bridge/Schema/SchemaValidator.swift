@@ -3,8 +3,8 @@
 //
 // It runs before every call, so a schema is compiled once into a table of nodes and validation
 // walks that table: no keyword lookups by name, no allocation until something fails. It must never
-// fetch anything (only references inside the schema resolve), never import Foundation, and never
-// silently skip a draft 2020-12 keyword it does not implement: compiling such a schema fails.
+// fetch anything (references resolve inside the schema, to the bundled metaschemas, or to what the
+// caller's resolver lends), and never import Foundation.
 
 import JSON
 
@@ -18,12 +18,15 @@ import JSON
 /// validator.firstViolation(of: ["title": 3])       // /title: expected string, got number
 /// ```
 ///
-/// Supported: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
-/// `exclusiveMaximum`, `minLength`, `maxLength` (in code points), `pattern` (an unanchored search),
-/// `minItems`, `maxItems`, `prefixItems`, `items`, `properties`, `required`,
-/// `additionalProperties`, `allOf`, `anyOf`, `oneOf`, `not`, `$ref` to JSON Pointers within the
-/// schema or the document that holds it (recursion included), `$defs`, and boolean schemas. Annotations and unknown keywords are
-/// ignored; draft 2020-12 keywords outside this list are refused at compile time.
+/// The whole of draft 2020-12: the core, applicator, unevaluated, validation, meta-data, format
+/// and content vocabularies. References resolve within the schema's document (JSON Pointers,
+/// `$id`s embedded anywhere, `$anchor`, `$dynamicRef`/`$dynamicAnchor`, relative and URN URIs),
+/// to the bundled 2020-12 metaschemas, and to what a ``SchemaResolver`` lends; nothing is fetched.
+/// `pattern` and `patternProperties` are ECMA-262 regular expressions (``SchemaPattern``).
+/// `format` annotates unless ``SchemaOptions/formatAssertion`` or the schema's dialect (a
+/// metaschema whose `$vocabulary` lists format-assertion) says it asserts. `$schema` picks the
+/// dialect: a metaschema's `$vocabulary` turns vocabularies off, and a keyword of a vocabulary that
+/// is off is ignored, like any unknown keyword.
 ///
 /// Binary values (``JSONValue/bytes``) pass a schema without `type`, and `type: "string"` only
 /// where the same schema says `"format": "binary"`.
@@ -35,8 +38,8 @@ public struct SchemaValidator: Sendable {
     /// - Throws: ``SchemaError`` naming the place in the schema that is malformed and what was
     ///   expected there, e.g. `/properties/a/type: expected one of array, boolean, integer, null,
     ///   number, object, string`.
-    public init(schema: JSONValue) throws(SchemaError) {
-        evaluator = SchemaEvaluator(nodes: try SchemaCompiler.compile(schema))
+    public init(schema: JSONValue, options: SchemaOptions = SchemaOptions()) throws(SchemaError) {
+        evaluator = SchemaEvaluator(try SchemaCompiler.compile(schema, options: options))
     }
 
     /// Compiles the schema at `pointer` inside `document`, as a contract holds an action's params
@@ -46,8 +49,8 @@ public struct SchemaValidator: Sendable {
     ///
     /// Errors name places in the document (`/actions/mount/params/properties/tree/type: ...`);
     /// violations name places in the instance, as always.
-    public init(document: JSONValue, at pointer: String) throws(SchemaError) {
-        evaluator = SchemaEvaluator(nodes: try SchemaCompiler.compile(document, at: pointer))
+    public init(document: JSONValue, at pointer: String, options: SchemaOptions = SchemaOptions()) throws(SchemaError) {
+        evaluator = SchemaEvaluator(try SchemaCompiler.compile(document, at: pointer, options: options))
     }
 
     /// The reference tokens of the JSON Pointer a local `$ref` designates, read as the validator
@@ -64,12 +67,13 @@ public struct SchemaValidator: Sendable {
     ///
     /// Failures are found in a fixed order: `type` first; then `enum`, `const` and the keywords for
     /// the instance's kind (an object's members in the instance's order, then `required`); then
-    /// `$ref`, `allOf`, `anyOf`, `oneOf`, `not`.
+    /// `$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `not`, `if`; `unevaluated*` last. When no
+    /// branch of an `anyOf` or `oneOf` matches, the failure of the most specific branch is reported.
     public func firstViolation(of instance: JSONValue) -> SchemaViolation? {
-        evaluator.evaluate(0, instance, as: TracedSchemaFailure.self)?.violation
+        evaluator.evaluate(0, instance, nil, as: TracedSchemaFailure.self)?.violation
     }
 
     public func isValid(_ instance: JSONValue) -> Bool {
-        evaluator.evaluate(0, instance, as: BareSchemaFailure.self) == nil
+        evaluator.evaluate(0, instance, nil, as: BareSchemaFailure.self) == nil
     }
 }

@@ -15,6 +15,8 @@ struct TracedSchemaFailure: SchemaFailure {
 
     init(message: @autoclosure () -> String) { self.message = message() }
 
+    var depth: Int { reversedPath.count }
+
     mutating func prepend(key: String) { reversedPath.append(.key(key)) }
     mutating func prepend(index: Int) { reversedPath.append(.index(index)) }
 
