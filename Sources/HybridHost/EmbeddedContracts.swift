@@ -1878,7 +1878,7 @@ enum EmbeddedContracts {
           },
           "failed": {
             "type": "integer",
-            "description": "Operations the server refused (see status.failed; an op outside the token's scopes fails with an error starting \"scope:\")."
+            "description": "Operations the server refused (see status.failed; an op outside the token's scopes fails alone, with an error starting \"scope:\", and its row shows the server's state again)."
           },
           "backfilled": {
             "type": "integer",
@@ -1928,7 +1928,7 @@ enum EmbeddedContracts {
       ]
     },
     "retry": {
-      "description": "Queues failed operations to be sent again by the next run (all of them when opIds is absent).",
+      "description": "Queues failed operations to be sent again by the next run (all of them when opIds is absent); a refused one (error \"scope: ...\") counts in its row again.",
       "params": {
         "type": "object",
         "properties": {

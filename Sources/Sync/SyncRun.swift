@@ -123,11 +123,20 @@ struct SyncRun {
     private func push(into totals: inout Totals) async throws(BridgeError) {
         // Packets go one after another: each depends on the one before, so the server would only
         // hold a later one until the earlier arrived.
-        while true {
+        pushing: while true {
             let packets = try bridged { try replica.packetsToSend(deviceId: connection.deviceId, maxOps: packetSize) }
             guard !packets.isEmpty else { return }
             for packet in packets {
                 let answer = try await client.post("/v1/push", body: packet.body)
+                if answer.status == 403 || answer.status == 409, let opId = answer.body["error"]?["opId"]?.stringValue {
+                    // One op outside the token's scopes (refused now, or when the held packet
+                    // settled): it alone fails, "scope: ..."; the packet's other ops and the
+                    // packets after it go again, in a new packet.
+                    let message = answer.body["reason"]?.stringValue ?? SyncServerClient.message(answer)
+                    try bridged { try replica.packetRefused(packet, opId: opId, reason: "scope: " + message) }
+                    totals.failed += 1
+                    continue pushing
+                }
                 switch answer.status {
                 case 200:
                     try bridged { try replica.packetApplied(packet) }
@@ -136,10 +145,12 @@ struct SyncRun {
                     try bridged { try replica.packetHeld(packet) }
                     totals.held += 1
                     return
+                case 409 where answer.body["reason"]?.stringValue?.hasPrefix("dependency ") == true:
+                    // Refused only because a packet before it was: its ops go again, in a new packet.
+                    try bridged { try replica.packetRefused(packet, opId: nil, reason: answer.body["reason"]?.stringValue ?? "") }
+                    continue pushing
                 case 409, 400, 413, 403:
-                    // 403: an op outside the token's scopes; its reason reads "scope: ...".
-                    let scope = answer.body["error"]?["reason"]?.stringValue == "scope" ? "scope: " : ""
-                    let reason = answer.body["reason"]?.stringValue ?? scope + SyncServerClient.message(answer)
+                    let reason = answer.body["reason"]?.stringValue ?? SyncServerClient.message(answer)
                     try bridged { try replica.packetRejected(packet, reason: reason) }
                     totals.failed += packet.opIds.count
                 default:

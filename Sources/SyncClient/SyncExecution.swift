@@ -221,7 +221,8 @@ struct SyncExecution {
             guard let table = schema.tables[key.table] else { continue }
             var row = try baseRow(key)
             try takeRowIntoDeferredInsert(key, table: table)
-            let local = ((localByRow[key] ?? []) + (localBatches[key.table] ?? [])).sorted { $0.seq < $1.seq }
+            // A refused operation (see SyncReplica.packetRefused) no longer counts in its row.
+            let local = ((localByRow[key] ?? []) + (localBatches[key.table] ?? [])).filter { $0.state != "refused" }.sorted { $0.seq < $1.seq }
             for entry in local {
                 let op = entry.op
                 if op.type == .batch {

@@ -86,7 +86,11 @@ public final class SyncReplica: Sendable {
     /// The scopes the server last said this device's token grants, or nil when it never said (an
     /// insecure server, or before the first pull).
     public func knownScopes() throws(Persistence.PersistenceError) -> [String]? {
-        guard let text = try state()["scopes"], case .array(let values)? = try? JSONParser.parse(text) else { return nil }
+        try center.readNow { session in try Self.scopes(in: session.db) }
+    }
+
+    private static func scopes(in db: Database) throws -> [String]? {
+        guard let text = try state(in: db)["scopes"], case .array(let values)? = try? JSONParser.parse(text) else { return nil }
         return values.compactMap(\.stringValue)
     }
 
@@ -227,20 +231,76 @@ public final class SyncReplica: Sendable {
         }
     }
 
-    /// Failed operations back to pending (all when `opIds` is nil); returns how many.
-    public func retry(opIds: [String]?) throws(Persistence.PersistenceError) -> Int {
+    /// The server refused one operation of `packet` for its scope (`opId`), or refused the packet
+    /// because one it depended on was refused (`opId` nil). The packet and every later one not yet
+    /// settled are given up: their other operations go back to pending and leave in a new packet,
+    /// so no innocent write fails with the refused one. The refused operation stays in the outbox,
+    /// `refused`, listed by `sync.status` with the reason until the app retries it, but stops
+    /// counting in its row: the row shows the server's state again, as a rejected write does in
+    /// Firestore, and leaves the device like any other row once its scope is not the device's.
+    public func packetRefused(_ packet: Packet, opId: String?, reason: String) throws(Persistence.PersistenceError) {
+        let schema = try self.schema
         try center.writeNow { session in
             let db = session.db
+            guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM _hybrid_sync_packets WHERE packet_id = ?", arguments: [packet.packetId]) else { return }
+            let later = try String.fetchAll(db, sql: "SELECT packet_id FROM _hybrid_sync_packets WHERE seq > ? AND state IN ('sending', 'held')", arguments: [seq])
+            for (packetId, why) in [(packet.packetId, reason)] + later.map({ ($0, "given up: packet \(packet.packetId) before it was refused") }) {
+                try db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'rejected', reason = ? WHERE packet_id = ?", arguments: [why, packetId])
+                try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE packet_id = ? AND state = 'sending'",
+                               arguments: [packetId])
+            }
+            let last = try String.fetchOne(db, sql: "SELECT packet_id FROM _hybrid_sync_packets WHERE state != 'rejected' ORDER BY seq DESC LIMIT 1")
+            if let last { try Self.setState(["lastPacket": last], in: db) } else { try db.execute(sql: "DELETE FROM _hybrid_sync_state WHERE key = 'lastPacket'") }
+            guard let opId,
+                  let refused = try Row.fetchOne(db, sql: "SELECT table_name, data_id FROM _hybrid_sync_outbox WHERE op_id = ?", arguments: [opId]) else { return }
+            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'refused', error = ?, packet_id = NULL WHERE op_id = ?", arguments: [reason, opId])
+            var execution = SyncExecution(schema: schema, session: session, deviceId: "")
+            try execution.rebase(try Self.rowsOf(table: refused["table_name"], dataId: refused["data_id"], schema: schema, in: db))
+            // The row as the server has it may be in a scope this device does not hold (that is
+            // usually why the op was refused): it leaves now, not at the next pull.
+            if let scopes = try Self.scopes(in: db) {
+                _ = try SyncScopeEviction(schema: schema, session: session).evict(outside: scopes)
+            }
+        }
+    }
+
+    /// The rows an operation may have changed in the app's table: its own, or for a batch (`*`)
+    /// every row of a two-way table that the server state or a local operation knows.
+    private static func rowsOf(table: String, dataId: String, schema: DatabaseSchema, in db: Database) throws -> [SyncExecution.RowKey] {
+        guard schema.tables[table]?.sync?.mode == .twoWay else { return [] }
+        guard dataId == "*" else { return [SyncExecution.RowKey(table: table, dataId: dataId)] }
+        return try String.fetchAll(db, sql: """
+            SELECT data_id FROM _hybrid_sync_base WHERE table_name = ?1
+            UNION SELECT data_id FROM _hybrid_sync_outbox WHERE table_name = ?1 AND data_id != '*'
+            """, arguments: [table]).map { SyncExecution.RowKey(table: table, dataId: $0) }
+    }
+
+    /// Failed and refused operations back to pending (all when `opIds` is nil); returns how many.
+    /// A refused operation counts in its row again.
+    public func retry(opIds: [String]?) throws(Persistence.PersistenceError) -> Int {
+        let schema = try self.schema
+        return try center.writeNow { session in
+            let db = session.db
+            let chosen = opIds.map { Set($0) }
+            let refused = try Row.fetchAll(db, sql: "SELECT op_id, table_name, data_id FROM _hybrid_sync_outbox WHERE state = 'refused'")
+                .filter { chosen?.contains($0["op_id"]) ?? true }
+            var count = 0
             if let opIds {
-                var count = 0
                 for opId in opIds {
-                    try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE op_id = ? AND state = 'failed'", arguments: [opId])
+                    try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE op_id = ? AND state IN ('failed', 'refused')", arguments: [opId])
                     count += db.changesCount
                 }
-                return count
+            } else {
+                try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE state IN ('failed', 'refused')")
+                count = db.changesCount
             }
-            try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'pending', error = NULL, packet_id = NULL WHERE state = 'failed'")
-            return db.changesCount
+            var keys: [SyncExecution.RowKey] = []
+            for row in refused { keys += try Self.rowsOf(table: row["table_name"], dataId: row["data_id"], schema: schema, in: db) }
+            if !keys.isEmpty {
+                var execution = SyncExecution(schema: schema, session: session, deviceId: "")
+                try execution.rebase(Array(Set(keys)))
+            }
+            return count
         }
     }
 
@@ -385,7 +445,7 @@ public final class SyncReplica: Sendable {
             for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM _hybrid_sync_packets GROUP BY state") {
                 packets[row["state"]] = row["n"]
             }
-            let failed = try Row.fetchAll(db, sql: "SELECT op_id, table_name, data_id, type, error FROM _hybrid_sync_outbox WHERE state = 'failed' ORDER BY seq LIMIT 1000").map { row -> JSONValue in
+            let failed = try Row.fetchAll(db, sql: "SELECT op_id, table_name, data_id, type, error FROM _hybrid_sync_outbox WHERE state IN ('failed', 'refused') ORDER BY seq LIMIT 1000").map { row -> JSONValue in
                 ["opId": .string(row["op_id"]), "table": .string(row["table_name"]), "dataId": .string(row["data_id"]),
                  "type": .string(row["type"]), "error": .string(row["error"] ?? "")]
             }

@@ -14,6 +14,8 @@ public struct PacketRecord: Sendable, Equatable {
     public var dependencyIdentifier: String?
     /// Why it was rejected.
     public var reason: String?
+    /// For a packet refused for one op's scope: that op.
+    public var refusedOpId: String?
     /// For an applied packet: the opIds it applied, the ones it skipped as already logged, and the
     /// log's last seq after it.
     public var applied: [String]?
@@ -24,7 +26,7 @@ public struct PacketRecord: Sendable, Equatable {
     public var settledAt: Double?
 
     public init(deviceId: String, packetId: String, seq: Int, state: PacketState, dependencyIdentifier: String?,
-                reason: String? = nil, applied: [String]? = nil, duplicates: [String]? = nil, cursor: Int? = nil,
+                reason: String? = nil, refusedOpId: String? = nil, applied: [String]? = nil, duplicates: [String]? = nil, cursor: Int? = nil,
                 receivedAt: Double, settledAt: Double? = nil) {
         self.deviceId = deviceId
         self.packetId = packetId
@@ -32,6 +34,7 @@ public struct PacketRecord: Sendable, Equatable {
         self.state = state
         self.dependencyIdentifier = dependencyIdentifier
         self.reason = reason
+        self.refusedOpId = refusedOpId
         self.applied = applied
         self.duplicates = duplicates
         self.cursor = cursor

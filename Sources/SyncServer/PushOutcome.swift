@@ -5,6 +5,7 @@ public enum PushOutcome: Sendable, Equatable {
     case applied(applied: [String], duplicates: [String], cursor: Int)
     /// Stored until `waitingFor` (this device's packet) is applied.
     case held(waitingFor: String)
-    /// Refused for good: its dependency never came or was itself rejected.
-    case rejected(reason: String)
+    /// Refused for good: its dependency never came or was itself rejected, or (held, then settled)
+    /// one of its ops, `opId`, was outside the device's scopes.
+    case rejected(reason: String, opId: String? = nil)
 }

@@ -127,6 +127,11 @@ public final class SQLiteSyncStore: SyncStore {
                 );
                 """)
         }
+        // A packet refused for one op's scope names that op, so that its device requeues the
+        // packet's other ops rather than failing them with it.
+        migrator.registerMigration("v3 refused op") { db in
+            try db.execute(sql: "ALTER TABLE sync_packet ADD COLUMN refusedOpId TEXT")
+        }
         return migrator
     }
 
@@ -250,7 +255,7 @@ public final class SQLiteSyncStore: SyncStore {
                             return .commit
                         }
                     } catch let refusal as SyncServerError where refusal.code == .forbidden || refusal.code == .badRequest {
-                        try Self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, now: now, in: db)
+                        try Self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, refusedOpId: refusal.opId, now: now, in: db)
                         return true
                     }
                     try db.execute(sql: """
@@ -274,7 +279,7 @@ public final class SQLiteSyncStore: SyncStore {
             switch known.state {
             case .applied: return .applied(applied: known.applied ?? [], duplicates: known.duplicates ?? [], cursor: known.cursor ?? 0)
             case .held: return .held(waitingFor: known.dependencyIdentifier ?? "")
-            case .rejected: return .rejected(reason: known.reason ?? "rejected")
+            case .rejected: return .rejected(reason: known.reason ?? "rejected", opId: known.refusedOpId)
             }
         }
         try db.execute(sql: "UPDATE sync_device SET packetCount = packetCount + 1 WHERE id = ?", arguments: [packet.deviceId])
@@ -311,10 +316,10 @@ public final class SQLiteSyncStore: SyncStore {
         return .applied(applied: result.applied, duplicates: result.duplicates, cursor: result.cursor)
     }
 
-    static func reject(deviceId: String, packetId: String, reason: String, now: Double, in db: Database) throws {
+    static func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: Double, in db: Database) throws {
         try db.execute(sql: """
-            UPDATE sync_packet SET state = 'rejected', reason = ?, ops = NULL, settledAt = ? WHERE deviceId = ? AND packetId = ?
-            """, arguments: [reason, now, deviceId, packetId])
+            UPDATE sync_packet SET state = 'rejected', reason = ?, refusedOpId = ?, ops = NULL, settledAt = ? WHERE deviceId = ? AND packetId = ?
+            """, arguments: [reason, refusedOpId, now, deviceId, packetId])
     }
 
     static func record(deviceId: String, packetId: String, in db: Database) throws -> PacketRecord? {
@@ -327,7 +332,7 @@ public final class SQLiteSyncStore: SyncStore {
         }
         return PacketRecord(
             deviceId: row["deviceId"], packetId: row["packetId"], seq: row["seq"], state: state,
-            dependencyIdentifier: row["dependency"], reason: row["reason"],
+            dependencyIdentifier: row["dependency"], reason: row["reason"], refusedOpId: row["refusedOpId"],
             applied: try strings(row["applied"]), duplicates: try strings(row["duplicates"]), cursor: row["cursor"],
             receivedAt: row["receivedAt"], settledAt: row["settledAt"])
     }
@@ -354,7 +359,14 @@ public final class SQLiteSyncStore: SyncStore {
             }
             let scopeColumn = try registeredScopeColumn(of: op, at: "/ops/\(index)", in: db)
             let partition = scopeColumn == nil ? device.user : ""
-            let folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
+            let folded: Folded
+            do {
+                folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
+            } catch var refusal as SyncServerError where refusal.reason == "scope" {
+                // Named, so that the device fails this op alone and sends the others again.
+                refusal.opId = op.opId
+                throw refusal
+            }
             try log.execute(arguments: [op.opId, device.deviceId, packetId, op.table, op.dataId, op.type.rawValue,
                                         op.data.map { JSONWriter.write(.object($0)) }, op.dependencyId, op.timestamp,
                                         partition, folded.scopeBefore, folded.image.map { JSONWriter.write($0.json) }, now])

@@ -64,11 +64,12 @@ struct SyncEndpoints: Sendable {
                           "cursor": .number(Double(cursor))])
         case .held(let dependency):
             return (202, ["held": true, "packetId": .string(packet.packetId), "waitingFor": .string(dependency)])
-        case .rejected(let reason):
-            var answer = SyncServerError(.conflict, "packet \(packet.packetId) was rejected: \(reason)").json
-            answer = .object(["rejected": true, "packetId": .string(packet.packetId), "reason": .string(reason),
-                              "error": answer["error"] ?? .null])
-            return (409, answer)
+        case .rejected(let reason, let opId):
+            var error = SyncServerError(.conflict, "packet \(packet.packetId) was rejected: \(reason)", reason: opId == nil ? nil : "scope")
+            error.opId = opId
+            var answer: JSONObject = ["rejected": true, "packetId": .string(packet.packetId), "reason": .string(reason), "error": error.json["error"] ?? .null]
+            if let opId { answer["opId"] = .string(opId) }
+            return (409, .object(answer))
         }
     }
 

@@ -28,6 +28,9 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
     /// A finer reason a client may branch on: a token's (`expired`, `signature`, ...) for 401, `scope`
     /// for an op outside the device's scopes.
     public let reason: String?
+    /// The op of a pushed packet that was refused (for reason `scope`), so that the client fails
+    /// that op alone.
+    public var opId: String?
 
     public init(_ code: Code, _ message: String, path: String? = nil, reason: String? = nil) {
         self.code = code
@@ -57,6 +60,7 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         var error: JSONObject = ["code": .string(code.rawValue), "message": .string(message)]
         if let path { error["path"] = .string(path) }
         if let reason { error["reason"] = .string(reason) }
+        if let opId { error["opId"] = .string(opId) }
         return ["error": .object(error)]
     }
 

@@ -143,6 +143,7 @@ struct SyncScopeTests {
                                          "ops": [op("ok-\(index)", "insert", ["title": "fine", "owner": "user:bob"], dataId: "ok-\(index)"), attempt]]
                 let answer = try await raw(server, "POST", "/v1/push", token: Self.bob, body: packet)
                 #expect(answer.status == 403 && answer.body["error"]?["reason"] == "scope", "\(what): \(answer)")
+                #expect(answer.body["error"]?["opId"] == .string("x\(index + 1)"), "\(what): the answer names the refused op: \(answer)")
             }
             #expect(try await server.server.store.snapshot() == before)
             // Through the client: the op fails with reason scope in sync.status; Alice's rows stay hers.
@@ -150,8 +151,45 @@ struct SyncScopeTests {
             try await bobs.run()
             let failed = try await bobs.sync("status")["failed"]?.arrayValue ?? []
             #expect(failed.count == 1 && failed.first?["error"]?.stringValue?.hasPrefix("scope: ") == true, "\(failed)")
+            #expect(try await ids(bobs) == ["t1"], "the refused insert no longer shows in Bob's board")
             try await phone.run()
             #expect(try await ids(phone) == ["a1", "t1"])
+        }
+    }
+
+    @Test("a refused op fails alone: the rest of its packet is applied, its row shows the server's state, and a retry once the scope is granted sends it")
+    func refusedOpFailsAlone() async throws {
+        try await withServer { server in
+            let phone = try await device("alice-phone", server, token: Self.alice)
+            let bobs = try await device("bob-phone", server, token: Self.bob)
+            defer { [phone, bobs].forEach { $0.remove() } }
+            try await phone.insert("board", [["id": "t1", "title": "team", "owner": "team:t1"]])
+            try await phone.run()
+            try await bobs.run()
+            // Alice takes the card private while Bob, not yet told, edits it and adds one of his own.
+            try await phone.update("board", where: ["id": "t1"], set: ["owner": "user:alice"])
+            try await phone.run()
+            try await bobs.update("board", where: ["id": "t1"], set: ["title": "bob's edit"])
+            try await bobs.insert("board", [["id": "b1", "title": "bob's", "owner": "user:bob"]])
+            let totals = try await bobs.run()
+            #expect(totals["failed"] == 1 && totals["pushed"] == 1, "\(totals)")
+            let status = try await bobs.sync("status")
+            let failed = status["failed"]?.arrayValue ?? []
+            #expect(failed.count == 1 && failed.first?["dataId"] == "t1" && failed.first?["error"]?.stringValue?.hasPrefix("scope: ") == true, "\(failed)")
+            #expect(status["pending"] == 0 && status["acknowledged"] == 1, "b1 waits for the pull that brings it back: \(status)")
+            #expect(try await ids(bobs) == ["b1"], "t1 left Bob's board with its scope; his edit waits in sync.status")
+            try await bobs.run()
+            #expect(try await bobs.sync("status")["acknowledged"] == 0)
+            #expect(try await server.liveRows("board")["t1"]?["title"] == "team")
+            #expect(try await server.liveRows("board")["b1"] != nil)
+
+            // Granted Alice's scope, Bob retries: the edit counts in the row again and goes through.
+            _ = try await bobs.sync("connect", ["server": .string(server.base), "token": .string(Self.token("bob", ["user:bob", "team:t1", "user:alice"]))])
+            #expect(try await bobs.sync("retry")["requeued"] == 1)
+            try await bobs.run()
+            #expect(try await server.liveRows("board")["t1"]?["title"] == "bob's edit")
+            #expect(try await bobs.rows("board")["t1"]?["title"] == "bob's edit")
+            #expect(try await bobs.sync("status")["failed"] == [])
         }
     }
 

@@ -1080,8 +1080,8 @@ export interface SyncRunResult {
   /** Packets the server holds until their dependency arrives. */
   held: number;
   /**
-   * Operations the server refused (see status.failed; an op outside the token's scopes fails with
-   * an error starting "scope:").
+   * Operations the server refused (see status.failed; an op outside the token's scopes fails alone,
+   * with an error starting "scope:", and its row shows the server's state again).
    */
   failed: number;
   /**
@@ -1690,7 +1690,8 @@ export interface HybridActions {
      */
     resolve: { params: SyncResolveParams; result: SyncResolveResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /**
-     * Queues failed operations to be sent again by the next run (all of them when opIds is absent).
+     * Queues failed operations to be sent again by the next run (all of them when opIds is absent);
+     * a refused one (error "scope: ...") counts in its row again.
      */
     retry: { params: SyncRetryParams; result: SyncRetryResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /**
