@@ -90,26 +90,45 @@ struct SyncRun {
         totals.evicted += execution.evicted
     }
 
-    /// Fetches one part of the server's state page by page into the to-execute table; returns the
-    /// first page's cursor, the log position to pull from afterwards (which becomes the cursor
-    /// when `resetCursor`).
+    /// Fetches one part of the server's state page by page, applying each page as it comes (the
+    /// next one travels meanwhile); returns the first page's cursor, the log position to pull
+    /// from afterwards (which becomes the cursor when `resetCursor`).
     private func backfill(part: String, resetCursor: Bool, into totals: inout Totals) async throws(BridgeError) -> Int {
-        var after = ""
+        let path = "/v1/snapshot?deviceId=\(connection.deviceId)&part=\(Self.escaped(part))&limit=\(packetSize * 5)"
+        var answer = try await client.get(path)
         var first: Int?
         while true {
-            let answer = try await client.get("/v1/snapshot?deviceId=\(connection.deviceId)&part=\(Self.escaped(part))&limit=\(packetSize * 5)\(after)")
             guard answer.status == 200, let tables = answer.body["tables"]?.objectValue, let cursor = answer.body["cursor"]?.intValue else {
                 throw BridgeError.failed(reason: "server", "snapshot from \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
                                          details: ["status": .number(Double(answer.status))])
             }
             let start = first ?? cursor
             first = start
-            try bridged { try replica.storeSnapshotRows(tables, cursor: resetCursor ? start : nil) }
+            var after: String?
+            if answer.body["more"]?.boolValue == true, let next = answer.body["next"],
+               let table = next["table"]?.stringValue, let dataId = next["dataId"]?.stringValue {
+                after = "&afterTable=\(Self.escaped(table))&afterDataId=\(Self.escaped(dataId))"
+            }
+            async let following = page(after.map { path + $0 })
+            try bridged { try replica.applySnapshotRows(tables, cursor: resetCursor ? start : nil, deviceId: connection.deviceId) }
             totals.backfilled += tables.reduce(0) { $0 + ($1.value.arrayValue?.count ?? 0) }
-            guard answer.body["more"]?.boolValue == true, let next = answer.body["next"],
-                  let table = next["table"]?.stringValue, let dataId = next["dataId"]?.stringValue else { return start }
-            after = "&afterTable=\(Self.escaped(table))&afterDataId=\(Self.escaped(dataId))"
+            let nextAnswer: SyncServerClient.Answer?
+            do {
+                nextAnswer = try await following
+            } catch let error as BridgeError {
+                throw error
+            } catch {
+                throw BridgeError.failed(reason: "server", "snapshot from \(connection.server) failed: \(error)")
+            }
+            guard let nextAnswer else { return start }
+            answer = nextAnswer
         }
+    }
+
+    /// A GET, or nothing when there is no page to fetch.
+    private func page(_ path: String?) async throws(BridgeError) -> SyncServerClient.Answer? {
+        guard let path else { return nil }
+        return try await client.get(path)
     }
 
     static func escaped(_ text: String) -> String {

@@ -54,8 +54,7 @@ struct SyncExecution {
     mutating func run(stored: [Int: JSONValue] = [:]) throws -> SyncReplica.Execution {
         let seqs = try Int.fetchAll(db, sql: "SELECT seq FROM _hybrid_sync_inbox ORDER BY seq")
         guard let lastSeq = seqs.last else { return execution }
-        try loadOutbox()
-        var pulled: [(value: JSONValue, op: SyncOperation)] = []
+        var pulled: [(op: SyncOperation, remote: Bool)] = []
         pulled.reserveCapacity(seqs.count)
         let readOne = try db.cachedStatement(sql: "SELECT op FROM _hybrid_sync_inbox WHERE seq = ?")
         for seq in seqs {
@@ -66,18 +65,25 @@ struct SyncExecution {
                 value = try JSONParser.parse(try String.fetchOne(readOne, arguments: [seq]) ?? "null")
             }
             do {
-                pulled.append((value, try SyncOperation.decode(value, at: "/ops")))
+                pulled.append((try SyncOperation.decode(value, at: "/ops"), value["deviceId"]?.stringValue != deviceId))
             } catch {
                 throw PersistenceError.failed("protocol", "the server sent an operation this client cannot read: \(error)")
             }
         }
+        try db.execute(sql: "DELETE FROM _hybrid_sync_inbox WHERE seq <= ?", arguments: [lastSeq])
+        return try execute(pulled)
+    }
+
+    /// Folds `pulled` into the server state in order (`remote`: made by another device, or a row
+    /// image from a snapshot), saves that state, and rebases the rows touched.
+    mutating func execute(_ pulled: [(op: SyncOperation, remote: Bool)]) throws -> SyncReplica.Execution {
+        try loadOutbox()
         try prefetchBase(pulled.lazy.filter { $0.op.type != .batch }.map { RowKey(table: $0.op.table, dataId: $0.op.dataId) })
-        for (value, op) in pulled {
+        for (op, remote) in pulled {
             execution.executed += 1
             // An operation of ours coming back: the server's log carries it now, so base does too.
             if let key = localIds.removeValue(forKey: op.opId) { try forget(op.opId, at: key) }
             guard let table = schema.tables[op.table], let sync = table.sync, sync.mode == .twoWay else { continue }
-            let remote = value["deviceId"]?.stringValue != deviceId
             if op.type == .batch {
                 let change = try BatchChange(value: op.data.map(JSONValue.object), at: "/data")
                 try loadTable(op.table)
@@ -92,7 +98,6 @@ struct SyncExecution {
                 }
             }
         }
-        try db.execute(sql: "DELETE FROM _hybrid_sync_inbox WHERE seq <= ?", arguments: [lastSeq])
         let saveBase = try db.cachedStatement(sql: "INSERT OR REPLACE INTO _hybrid_sync_base (table_name, data_id, data, deleted, timestamp, op_id) VALUES (?, ?, ?, ?, ?, ?)")
         let raw = saveBase.sqliteStatement
         for key in changed {

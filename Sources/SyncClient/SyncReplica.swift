@@ -318,28 +318,28 @@ public final class SyncReplica: Sendable {
         }
     }
 
-    /// Keeps rows of a server snapshot in the to-execute table, as operations that set each row as
-    /// the snapshot has it with the row's own stamp (an insert, or a delete for a tombstone): they
-    /// execute before every pulled operation, and one the snapshot already reflects then loses to
-    /// the row's stamp. `cursor`, when given, becomes the pull cursor in the same transaction (a
-    /// device starting again from a snapshot).
-    public func storeSnapshotRows(_ tables: JSONObject, cursor: Int?) throws(Persistence.PersistenceError) {
+    /// Applies one page of a snapshot (`{table: [row]}`, as `GET /v1/snapshot` sends it) in one
+    /// transaction: each row is folded into the server state as an insert (a delete for a
+    /// tombstone) stamped as the row is, so a row the replica already has in a newer state keeps
+    /// it, and the app's rows are rebased on it. That is what executing the rows before any pulled
+    /// operation would do, without the round trip through the to-execute table. `cursor`, when
+    /// given, becomes the pull cursor (a start from a snapshot).
+    public func applySnapshotRows(_ tables: JSONObject, cursor: Int?, deviceId: String) throws(Persistence.PersistenceError) {
+        let schema = try self.schema
         try center.writeNow { session in
-            let db = session.db
-            var seq = min(0, try Int.fetchOne(db, sql: "SELECT MIN(seq) FROM _hybrid_sync_inbox") ?? 0)
-            let insert = try db.cachedStatement(sql: "INSERT INTO _hybrid_sync_inbox (seq, op) VALUES (?, ?)")
+            var images: [(op: SyncOperation, remote: Bool)] = []
             for (table, rows) in tables {
                 for row in rows.arrayValue ?? [] {
                     guard let dataId = row["dataId"]?.stringValue, let opId = row["opId"]?.stringValue,
                           let timestamp = row["timestamp"]?.numberValue else { continue }
                     let deleted = row["deleted"]?.boolValue == true
-                    let op = SyncOperation(opId: opId, dataId: dataId, table: table, type: deleted ? .delete : .insert,
-                                           data: deleted ? nil : row["data"]?.objectValue ?? [:], timestamp: timestamp)
-                    seq -= 1
-                    try insert.execute(arguments: [seq, JSONWriter.write(.object(op.json))])
+                    images.append((SyncOperation(opId: opId, dataId: dataId, table: table, type: deleted ? .delete : .insert,
+                                                 data: deleted ? nil : row["data"]?.objectValue ?? [:], timestamp: timestamp), true))
                 }
             }
-            if let cursor { try Self.setState(["cursor": String(cursor)], in: db) }
+            var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)
+            _ = try execution.execute(images)
+            if let cursor { try Self.setState(["cursor": String(cursor)], in: session.db) }
         }
     }
 
