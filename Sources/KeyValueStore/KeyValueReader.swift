@@ -29,7 +29,7 @@ final class KeyValueReader: @unchecked Sendable {
         let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard opened == SQLITE_OK, let handle else {
             if let handle { sqlite3_close_v2(handle) }
-            throw .failed(reason: "io", message: "cannot open \(path) for reading: SQLite error \(opened)", details: [:])
+            throw .failed(reason: Persistence.PersistenceError.storageReason(opened) ?? "io", message: "cannot open \(path) for reading: SQLite error \(opened)", details: [:])
         }
         sqlite3_busy_timeout(handle, 10_000)
         var prepared: OpaquePointer?

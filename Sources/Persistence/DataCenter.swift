@@ -44,7 +44,7 @@ public final class DataCenter: Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw .failed(reason: "io", message: "cannot open \(path): \(error)", details: [:])
+            throw .cannotOpen(path, error)
         }
         current = Locked(nil)
         try loadStoredSchema()
