@@ -123,6 +123,12 @@ public struct PatchLedger: Sendable, Equatable {
         set(version, .verified, modules: patch.manifest.modules.keys.sorted())
     }
 
+    /// Removes the file ``verified(_:)`` wrote for a patch that then did not apply (refused by a
+    /// module, or not recorded), leaving the folder as it was.
+    func discardFile(of version: Int) {
+        FileSystem.remove(directory + "/\(version).json")
+    }
+
     /// In effect from now on; `launched` when a running app has it.
     mutating func applied(_ version: Int, launched: Bool) {
         current = version

@@ -99,21 +99,39 @@ public final class PatchLoader: @unchecked Sendable {
             let compiled = MonotonicClock.now()
             let version = patch.manifest.patchVersion
             do throws(PatchError) {
-                let newEpoch = try swap(to: patch)
+                // The patch's file first: without room for it, nothing has changed yet.
+                var next = state.withLock { ledger }
+                try next.verified(patch)
+                let newEpoch: Int
+                do throws(PatchError) {
+                    newEpoch = try swap(to: patch)
+                } catch where error.code != .threw {
+                    next.discardFile(of: version)
+                    throw error
+                }
                 let swapped = MonotonicClock.now()
-                try state.withLock { () throws(PatchError) in
-                    var next = ledger
-                    try next.verified(patch)
-                    next.applied(version, launched: true)
-                    try next.save()
-                    ledger = next
-                    faults[version] = 0
-                    let done = MonotonicClock.now()
-                    timings.verify = verified - started
-                    timings.compile = compiled - verified
-                    timings.swap = swapped - compiled
-                    timings.ledger = done - swapped
-                    timings.total = done - started
+                do throws(PatchError) {
+                    try state.withLock { () throws(PatchError) in
+                        next.applied(version, launched: true)
+                        try next.save()
+                        ledger = next
+                        faults[version] = 0
+                        let done = MonotonicClock.now()
+                        timings.verify = verified - started
+                        timings.compile = compiled - verified
+                        timings.swap = swapped - compiled
+                        timings.ledger = done - swapped
+                        timings.total = done - started
+                    }
+                } catch {
+                    // The ledger could not record it (a full disk): the app goes back to what the
+                    // ledger says it runs, so that a restart runs the same code.
+                    let previous = try? state.withLock { () throws(PatchError) -> SignedPatch? in
+                        try ledger.current.map { v throws(PatchError) in try ledger.patch(v) }
+                    }
+                    _ = try? swap(to: previous ?? nil)
+                    next.discardFile(of: version)
+                    throw error
                 }
                 return newEpoch
             } catch let error where error.code == .threw {

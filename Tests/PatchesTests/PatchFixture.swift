@@ -15,10 +15,12 @@ final class PatchFixture: @unchecked Sendable {
     let stderr = LockedText()
     private(set) var session: AppSession?
 
-    init(files: [String: String], version: String = "1.0.0", extraKeys: [String] = [], grants: [String] = ["patch", "device"]) throws {
+    /// `dataDirectory`: where the app's data lives, when not in the fixture's own folder (a small disk).
+    init(files: [String: String], version: String = "1.0.0", extraKeys: [String] = [], grants: [String] = ["patch", "device"],
+         dataDirectory: String? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("patch-tests-\(UUID().uuidString)").path
         appDirectory = root + "/app"
-        dataDirectory = root + "/data"
+        self.dataDirectory = dataDirectory ?? root + "/data"
         var files = files
         let keys = ([key.publicKey] + extraKeys).map { "\"\($0)\"" }.joined(separator: ", ")
         let granted = grants.map { "\"\($0)\"" }.joined(separator: ", ")
