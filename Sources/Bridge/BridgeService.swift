@@ -163,6 +163,8 @@ public final class AppContext: Sendable {
     public let grants: Grants
     /// What followed `--` on the command line; JS reads it as `Hybrid.args`.
     public let arguments: [String]
+    /// What the app may use (`app.json` `quotas`).
+    public let quotas: AppQuotas
 
     /// Whether the app may reach `host` over the network (its `network:HOST` grants): the policy
     /// every service that talks HTTP passes to the transport, checked at every redirect.
@@ -171,11 +173,13 @@ public final class AppContext: Sendable {
         return { host in grants.allows(target: "network", qualifier: host) }
     }
 
-    public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = []) {
+    public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = [],
+                quotas: AppQuotas = .defaults) {
         self.name = name
         self.version = version
         self.dataDirectory = dataDirectory
         self.grants = grants
         self.arguments = arguments
+        self.quotas = quotas
     }
 }
