@@ -31,8 +31,14 @@ public struct CurlClient: Sendable {
 
     /// Runs `request`, following redirects when it asks to. `allowHost` is asked for the first URL
     /// and for every redirect target, with the host in ``URLTarget``'s canonical form, before a
-    /// byte is sent to it; a refusal ends the request with ``TransferError/Reason/denied``.
+    /// byte is sent to it; a refusal ends the request with ``TransferError/Reason/denied``. A header
+    /// that curl would send as something else ends it with ``TransferError/Reason/badHeader``.
     public func perform(_ request: TransferRequest, allowHost: @Sendable (String) -> Bool = { _ in true }) async throws(TransferError) -> TransferResponse {
+        for (name, value) in request.headers {
+            if let problem = TransferRequest.headerProblem(name: name, value: value) {
+                throw TransferError(.badHeader, "header \(name): \(problem)", url: request.url)
+            }
+        }
         let started = Self.nowMs()
         var current = request
         var target = try URLTarget(request.url)
