@@ -24,10 +24,15 @@ public protocol BridgeService: Sendable {
     /// hands them to runtime scripts as `native.counters.<target>.<name>`, a `Uint32Array` whose
     /// `[0]` moves when the service says something changed. None by default.
     func sharedCounters(for app: AppContext) -> [String: SharedCounter]
+    /// The canonical form of the qualifier a `target:qualifier` grant writes (`network:HOST`'s
+    /// host), the form the service compares with; a ``GrantError`` saying why when it names
+    /// nothing the service could check. By default, the qualifier lower-cased.
+    func grantQualifier(_ written: String) throws(GrantError) -> String
 }
 
 extension BridgeService {
     public func sharedCounters(for app: AppContext) -> [String: SharedCounter] { [:] }
+    public func grantQualifier(_ written: String) throws(GrantError) -> String { written.lowercased() }
 }
 
 /// One action of a service, and where it runs.
@@ -167,7 +172,9 @@ public final class AppContext: Sendable {
     public let quotas: AppQuotas
 
     /// Whether the app may reach `host` over the network (its `network:HOST` grants): the policy
-    /// every service that talks HTTP passes to the transport, checked at every redirect.
+    /// every service that talks HTTP passes to the transport, checked at every redirect. `host` is
+    /// in the canonical form the network service writes its grants in (CurlTransport's
+    /// `URLTarget.host`), and compared as it is.
     public var allowsHost: @Sendable (String) -> Bool {
         let grants = self.grants
         return { host in grants.allows(target: "network", qualifier: host) }

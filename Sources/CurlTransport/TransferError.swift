@@ -16,6 +16,8 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case denied
         /// Not an absolute http(s) URL.
         case badURL = "bad_url"
+        /// A request header curl would send as something else (``TransferRequest/headerProblem(name:value:)``).
+        case badHeader = "bad_header"
     }
 
     public var reason: Reason

@@ -55,7 +55,7 @@ public final class AppSession: @unchecked Sendable {
         let registry = HostServices.registry(patchLoaders: patchLoaders)
         let grants: Grants
         do {
-            grants = try Grants.parse(manifest.grants, knownTargets: registry.targets.union(["bridge"]), source: manifest.grantSource)
+            grants = try Grants.parse(manifest.grants, registry: registry, source: manifest.grantSource)
         } catch {
             throw AppLoadError(error.message)
         }

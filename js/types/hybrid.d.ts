@@ -456,11 +456,19 @@ export interface KvClient {
 // network 1.0.0 (services/network.json)
 
 export interface NetworkDownloadParams {
-  /** An absolute http or https URL. Its host must be granted (network:HOST). */
+  /**
+   * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to
+   * (never a user name before an @ or a fragment after a #), must be granted (network:HOST): names
+   * compare without case and without a trailing dot, numeric IPv4 spellings as the address curl
+   * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
+   */
   url: NetworkUrl;
   /** Default GET, or POST when a body is given. */
   method?: NetworkMethod;
-  /** Request headers by name. Values may not contain line breaks. */
+  /**
+   * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
+   * is E_BAD_PARAMS at /headers/NAME.
+   */
   headers?: NetworkHeaders;
   /**
    * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
@@ -530,11 +538,19 @@ export interface NetworkProgressResult {
 }
 
 export interface NetworkRequestParams {
-  /** An absolute http or https URL. Its host must be granted (network:HOST). */
+  /**
+   * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to
+   * (never a user name before an @ or a fragment after a #), must be granted (network:HOST): names
+   * compare without case and without a trailing dot, numeric IPv4 spellings as the address curl
+   * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
+   */
   url: NetworkUrl;
   /** Default GET, or POST when a body is given. */
   method?: NetworkMethod;
-  /** Request headers by name. Values may not contain line breaks. */
+  /**
+   * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
+   * is E_BAD_PARAMS at /headers/NAME.
+   */
   headers?: NetworkHeaders;
   /**
    * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
@@ -585,13 +601,21 @@ export interface NetworkRequestResult {
   cache?: "hit" | "revalidated" | "miss";
 }
 
-/** An absolute http or https URL. Its host must be granted (network:HOST). */
+/**
+ * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to
+ * (never a user name before an @ or a fragment after a #), must be granted (network:HOST): names
+ * compare without case and without a trailing dot, numeric IPv4 spellings as the address curl
+ * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
+ */
 export type NetworkUrl = string;
 
 /** Default GET, or POST when a body is given. */
 export type NetworkMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
-/** Request headers by name. Values may not contain line breaks. */
+/**
+ * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
+ * is E_BAD_PARAMS at /headers/NAME.
+ */
 export interface NetworkHeaders {
   [key: string]: string;
 }
@@ -1024,7 +1048,8 @@ export interface SyncConnectParams {
   deviceName?: string;
   /**
    * A JSON Web Token (HS256 or EdDSA) from the app's auth server; omit it only for a server run
-   * with --insecure-no-auth.
+   * with --insecure-no-auth. It travels in the Authorization header, so a line break (CR, LF) or
+   * NUL in it is E_BAD_PARAMS.
    */
   token?: string;
 }
