@@ -11,11 +11,12 @@ struct NetworkCall {
     let service = NetworkService()
     let dataDirectory: String
 
-    init(grants: [String] = ["network"]) throws {
+    /// `dataDirectory`: the app's data folder, when not a fresh one under the temporary folder.
+    init(grants: [String] = ["network"], dataDirectory: String? = nil) throws {
         // As an app run parses them: hosts in the network service's canonical form.
         self.grants = try Grants.parse(grants, registry: ServiceRegistry([NetworkService()]), source: "test")
-        dataDirectory = NSTemporaryDirectory() + "network-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        self.dataDirectory = dataDirectory ?? NSTemporaryDirectory() + "network-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: self.dataDirectory, withIntermediateDirectories: true)
     }
 
     func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
