@@ -17,6 +17,9 @@ struct SyncEndpoints: Sendable {
     /// The most ops one pull may return, whatever `limit` asks for.
     static let maximumPullLimit = 10_000
     static let defaultPullLimit = 1_000
+    /// The largest cursor or limit taken (2^53 - 1): a JavaScript client holds every integer up to
+    /// it exactly, so a cursor it sends back is the one it was given.
+    static let maximumInteger = 9_007_199_254_740_991
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -85,8 +88,9 @@ struct SyncEndpoints: Sendable {
     }
 
     /// `GET /v1/packets/{packetId}?deviceId` → the packet's record, 404 when unknown.
-    func packet(_ request: Request, packetId: String) async throws -> (Int, JSONValue) {
+    func packet(_ request: Request, packetId rawPacketId: String) async throws -> (Int, JSONValue) {
         let device = try await identify(request).deviceId
+        let packetId = try Self.pathParameter(rawPacketId, name: "packetId")
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
         guard let record = try await store.packet(deviceId: device, packetId: packetId) else {
@@ -100,14 +104,12 @@ struct SyncEndpoints: Sendable {
     func snapshot(_ request: Request) async throws -> (Int, JSONValue) {
         let device = try await identify(request, required: false)
         let query = request.uri.queryParameters
-        let partText = query["part"].map(String.init) ?? "all"
+        let partText = try Self.text(query["part"], name: "part") ?? "all"
         guard let part = SnapshotPart(query: partText) else {
             throw SyncServerError(.badRequest, "part: expected all, user or scope:NAME, got \"\(partText)\"", path: "/part")
         }
-        var after: RowPosition?
-        if let table = query["afterTable"] {
-            after = RowPosition(table: String(table), dataId: query["afterDataId"].map(String.init) ?? "")
-        }
+        let (afterTable, afterDataId) = (try Self.text(query["afterTable"], name: "afterTable"), try Self.text(query["afterDataId"], name: "afterDataId"))
+        let after = afterTable.map { RowPosition(table: $0, dataId: afterDataId ?? "") }
         let limit = try query["limit"].map { try Self.integer($0, name: "limit", default: 0, minimum: 1) }
         return (200, try await store.snapshot(for: device, part: part, after: after, limit: limit.map { min($0, Self.maximumPullLimit) }).json)
     }
@@ -117,8 +119,8 @@ struct SyncEndpoints: Sendable {
     /// The device a GET speaks for: its token, and the `deviceId` of the query.
     func identify(_ request: Request, required: Bool = true) async throws -> DeviceIdentity {
         let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
-        return try await identify(request, claims: claims, claimed: request.uri.queryParameters["deviceId"].map(String.init), path: "/deviceId",
-                                  required: required)
+        return try await identify(request, claims: claims, claimed: try Self.text(request.uri.queryParameters["deviceId"], name: "deviceId"),
+                                  path: "/deviceId", required: required)
     }
 
     /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
@@ -126,15 +128,19 @@ struct SyncEndpoints: Sendable {
     /// (`required` says whether the request must claim one: a snapshot need not there).
     func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool = true) async throws -> DeviceIdentity {
         let missing = SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
+        // Empty is not absent: `?deviceId=` names no device, so it is refused even where one may be left out.
+        let empty = SyncServerError(.badRequest, "deviceId: expected the device's id, got an empty string", path: path)
         if let claims {
-            guard let claimed, !claimed.isEmpty else { throw missing }
+            guard let claimed else { throw missing }
+            guard !claimed.isEmpty else { throw empty }
             return try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: Self.now())
         }
         let token = try bearer(request, hint: "POST /v1/devices gives one")
         guard let device = try await store.device(tokenDigest: DeviceToken.digest(token)) else {
             throw SyncServerError(.unauthorized, "Authorization: unknown token")
         }
-        guard let claimed, !claimed.isEmpty else {
+        guard claimed != "" else { throw empty }
+        guard let claimed else {
             if required { throw missing }
             return device
         }
@@ -195,13 +201,38 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    /// A whole-number query parameter; `name` and what was expected appear in the refusal.
+    /// A whole-number query parameter, at most ``maximumInteger``; `name` and what was expected
+    /// appear in the refusal.
     static func integer(_ text: Substring?, name: String, default value: Int, minimum: Int) throws -> Int {
         guard let text else { return value }
-        guard let number = Int(text), number >= minimum else {
-            throw SyncServerError(.badRequest, "\(name): expected an integer >= \(minimum), got \"\(text)\"", path: "/\(name)")
+        guard let number = Int(text), number >= minimum, number <= maximumInteger else {
+            throw SyncServerError(.badRequest, "\(name): expected an integer from \(minimum) to \(maximumInteger), got \"\(text)\"", path: "/\(name)")
         }
         return number
+    }
+
+    /// A path parameter, percent-decoded (Hummingbird hands it over as sent, unlike the query's):
+    /// a packet pushed as `p 1` is asked for as `/v1/packets/p%201`.
+    static func pathParameter(_ raw: String, name: String) throws -> String {
+        guard let text = raw.removingPercentEncoding else {
+            throw SyncServerError(.badRequest, "\(name): malformed percent-encoding in \"\(raw)\"", path: "/" + name)
+        }
+        try refuseNUL(text, name: name, at: "/" + name)
+        return text
+    }
+
+    /// A text query parameter (nil when absent), refused when it holds U+0000 (see ``refuseNUL(_:name:at:)``).
+    static func text(_ value: Substring?, name: String) throws -> String? {
+        guard let value else { return nil }
+        try refuseNUL(value, name: name, at: "/" + name)
+        return String(value)
+    }
+
+    /// Ids are stored as SQLite text, which ends at U+0000: `a\u0000b` would be taken for `a`.
+    static func refuseNUL(_ text: some StringProtocol, name: String, at path: String) throws {
+        guard !text.utf8.contains(0) else {
+            throw SyncServerError(.badRequest, "\(name): expected no U+0000 character", path: path)
+        }
     }
 
     // MARK: Responses
