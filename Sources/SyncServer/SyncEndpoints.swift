@@ -21,6 +21,15 @@ struct SyncEndpoints: Sendable {
     /// it exactly, so a cursor it sends back is the one it was given.
     static let maximumInteger = 9_007_199_254_740_991
 
+    /// One bucket of requests per device, for the server's life (see ``admit(_:)``).
+    let limiter: RequestRateLimiter
+
+    init(store: any SyncStore, configuration: SyncServerConfiguration) {
+        self.store = store
+        self.configuration = configuration
+        limiter = RequestRateLimiter(configuration.rateLimit)
+    }
+
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/v1/health") { _, _ in Self.response(200, ["ok": true]) }
@@ -40,6 +49,7 @@ struct SyncEndpoints: Sendable {
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
     func registerDevice(_ request: Request) async throws -> (Int, JSONValue) {
         let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
+        if let claims { try admit(RateKey.token(subject: claims.subject)) }
         let bytes = try await body(of: request)
         var name: String?
         if !bytes.isEmpty {
@@ -125,8 +135,15 @@ struct SyncEndpoints: Sendable {
 
     /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
     /// server, the device whose device token the request carries, which must be the one claimed
-    /// (`required` says whether the request must claim one: a snapshot need not there).
+    /// (`required` says whether the request must claim one: a snapshot need not there). Either way
+    /// the request is then counted against the device's rate limit.
     func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool = true) async throws -> DeviceIdentity {
+        let device = try await device(of: request, claims: claims, claimed: claimed, path: path, required: required)
+        try admit(RateKey.device(device))
+        return device
+    }
+
+    private func device(of request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool) async throws -> DeviceIdentity {
         let missing = SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
         // Empty is not absent: `?deviceId=` names no device, so it is refused even where one may be left out.
         let empty = SyncServerError(.badRequest, "deviceId: expected the device's id, got an empty string", path: path)
@@ -146,6 +163,23 @@ struct SyncEndpoints: Sendable {
         }
         guard claimed == device.deviceId else { throw Self.otherDevice(claimed, path: path) }
         return device
+    }
+
+    /// Counts one request against `key`'s bucket: 429 with `Retry-After` once it is empty.
+    func admit(_ key: String) throws {
+        guard let wait = limiter.admit(key) else { return }
+        var refusal = SyncServerError(.rateLimited, "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s")
+        refusal.retryAfter = wait
+        throw refusal
+    }
+
+    /// What a request is counted against: its device, or the token's subject when it names none.
+    enum RateKey {
+        static func device(_ device: DeviceIdentity) -> String {
+            device.user.isEmpty ? "device \(device.deviceId)" : "device \(device.deviceId) of \(device.user)"
+        }
+
+        static func token(subject: String) -> String { "the token of \(subject)" }
     }
 
     /// The request's token, verified: 401 with the reason (`missing`, `expired`, `signature`, ...)
@@ -244,7 +278,7 @@ struct SyncEndpoints: Sendable {
             let (status, body) = try await endpoint()
             return Self.response(status, body)
         } catch let error as SyncServerError {
-            return Self.response(error.status, error.json)
+            return Self.response(error)
         } catch let error as SyncWireError {
             let refusal = SyncServerError(.badRequest, error.message, path: error.path)
             return Self.response(refusal.status, refusal.json)
@@ -254,10 +288,18 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    static func response(_ status: Int, _ body: JSONValue) -> Response {
-        Response(status: HTTPResponse.Status(code: status),
-                 headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+    static func response(_ status: Int, _ body: JSONValue, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: HTTPResponse.Status(code: status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+    }
+
+    /// A refusal, with the header its status calls for (`Retry-After` for 429).
+    static func response(_ error: SyncServerError, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        if let wait = error.retryAfter { headers[.retryAfter] = String(wait) }
+        return response(error.status, error.json, headers: headers)
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }

@@ -16,6 +16,8 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         case conflict
         /// The op log before the client's cursor was compacted: start again from a snapshot.
         case compacted
+        /// The device made more requests than its rate limit allows: wait ``retryAfter`` seconds.
+        case rateLimited = "rate_limited"
         /// The server failed (a database error): the request may be retried as it is.
         case internalError = "internal"
     }
@@ -31,6 +33,9 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
     /// The op of a pushed packet that was refused (for reason `scope`), so that the client fails
     /// that op alone.
     public var opId: String?
+    /// For ``Code/rateLimited``: whole seconds until the device's next request is let through
+    /// (the `Retry-After` header).
+    public var retryAfter: Int?
 
     public init(_ code: Code, _ message: String, path: String? = nil, reason: String? = nil) {
         self.code = code
@@ -49,6 +54,7 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         case .conflict: 409
         case .compacted: 410
         case .tooLarge: 413
+        case .rateLimited: 429
         case .internalError: 500
         }
     }
