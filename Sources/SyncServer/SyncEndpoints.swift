@@ -30,17 +30,59 @@ struct SyncEndpoints: Sendable {
         limiter = RequestRateLimiter(configuration.rateLimit)
     }
 
+    /// The API, one route per case; Sources/SyncServer/openapi.json describes each.
+    enum Route: CaseIterable {
+        case health, openAPI, registerDevice, push, pull, packet, snapshot
+
+        var method: HTTPRequest.Method {
+            switch self {
+            case .registerDevice, .push: .post
+            case .health, .openAPI, .pull, .packet, .snapshot: .get
+            }
+        }
+
+        /// In the router's syntax: `:name` is a parameter.
+        var path: String {
+            switch self {
+            case .health: "/v1/health"
+            case .openAPI: "/v1/openapi.json"
+            case .registerDevice: "/v1/devices"
+            case .push: "/v1/push"
+            case .pull: "/v1/pull"
+            case .packet: "/v1/packets/:packetId"
+            case .snapshot: "/v1/snapshot"
+            }
+        }
+
+        /// Whether `path` (a request's) is this route's, whatever the method.
+        func matches(_ path: Substring) -> Bool {
+            let want = self.path.split(separator: "/")
+            let have = path.split(separator: "/")
+            return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+        }
+    }
+
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/v1/health") { _, _ in Self.response(200, ["ok": true]) }
-        router.post("/v1/devices") { request, _ in await respond { try await registerDevice(request) } }
-        router.post("/v1/push") { request, _ in await respond { try await push(request) } }
-        router.get("/v1/pull") { request, _ in await respond { try await pull(request) } }
-        router.get("/v1/packets/:packetId") { request, context in
-            await respond { try await packet(request, packetId: context.parameters.get("packetId") ?? "") }
+        router.add(middleware: ErrorBodyMiddleware())
+        for route in Route.allCases {
+            router.on(RouterPath(route.path), method: route.method) { request, context in
+                await respond(route, request, context)
+            }
         }
-        router.get("/v1/snapshot") { request, _ in await respond { try await snapshot(request) } }
         return router
+    }
+
+    func respond(_ route: Route, _ request: Request, _ context: BasicRequestContext) async -> Response {
+        switch route {
+        case .health: Self.response(200, ["ok": true])
+        case .openAPI: Self.openAPIResponse()
+        case .registerDevice: await respond { try await registerDevice(request) }
+        case .push: await respond { try await push(request) }
+        case .pull: await respond { try await pull(request) }
+        case .packet: await respond { try await packet(request, packetId: context.parameters.get("packetId") ?? "") }
+        case .snapshot: await respond { try await snapshot(request) }
+        }
     }
 
     // MARK: Endpoints
@@ -301,6 +343,14 @@ struct SyncEndpoints: Sendable {
         if let wait = error.retryAfter { headers[.retryAfter] = String(wait) }
         return response(error.status, error.json, headers: headers)
     }
+
+    /// `GET /v1/openapi.json`: Sources/SyncServer/openapi.json, embedded by scripts/embed-js (its
+    /// one entry).
+    static func openAPIResponse() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: openAPIBody))
+    }
+
+    static let openAPIBody = ByteBuffer(string: OpenAPIDocument.sources[0].source)
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 }

@@ -4,14 +4,17 @@ import JSON
 /// the JSON Pointer of the offending field when there is one.
 ///
 /// Every refusal leaves the server's state as it was, so a client can fix the request and send it
-/// again. On the wire it is `{"error": {"code", "message", "path"?}}` with ``status``.
+/// again. On the wire it is `{"error": {"code", "message", "path"?, "reason"?, "opId"?}}` with
+/// ``status`` (Sources/SyncServer/openapi.json has every status and body).
 public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stable codes a client may branch on.
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case badRequest = "bad_request"
         case unauthorized
         case forbidden
         case notFound = "not_found"
+        /// A path the server has, asked with a method it does not answer there.
+        case methodNotAllowed = "method_not_allowed"
         case tooLarge = "too_large"
         case conflict
         /// The op log before the client's cursor was compacted: start again from a snapshot.
@@ -51,6 +54,7 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         case .unauthorized: 401
         case .forbidden: 403
         case .notFound: 404
+        case .methodNotAllowed: 405
         case .conflict: 409
         case .compacted: 410
         case .tooLarge: 413

@@ -11,7 +11,8 @@ struct SyncServerServeCommand: ParsableCommand {
         abstract: "Run the reference sync server (the default subcommand): devices push ops, pull what their scopes may see, and converge.",
         discussion: """
             HTTP+JSON: POST /v1/devices, POST /v1/push, GET /v1/pull, GET /v1/packets/ID, GET /v1/snapshot, \
-            GET /v1/health. Everything lives in the --db file: a server restarted on it carries on.
+            GET /v1/health, and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
+            lives in the --db file: a server restarted on it carries on.
 
             Every request carries "Authorization: Bearer TOKEN", a JSON Web Token from the app's auth \
             server (HS256 with --auth-secret-file, EdDSA with --auth-public-key; sub is the user, scopes \

@@ -112,7 +112,7 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
                    status: 400, code: "bad_request", path: "/packetId"),
         BadRequest(name: "a snapshot page after a table with U+0000", method: "GET", uri: "/v1/snapshot?afterTable=tasks%00", body: .none,
                    status: 400, code: "bad_request", path: "/afterTable"),
-        // afterDataId was read only beside afterTable, so one with U+0000 went unrefused.
+        // schemathesis: afterDataId was read only beside afterTable, so one with U+0000 went unrefused.
         BadRequest(name: "an afterDataId with U+0000 and no afterTable", method: "GET", uri: "/v1/snapshot?afterDataId=x%00", body: .none,
                    status: 400, code: "bad_request", path: "/afterDataId"),
         // A cursor past 2^53 came back rounded (9223372036854775807 as 9.223372036854776e+18): a
@@ -121,9 +121,14 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
                    status: 400, code: "bad_request", path: "/after", message: "expected an integer from 0 to 9007199254740991"),
         BadRequest(name: "a limit past 2^53 - 1", method: "GET", uri: "/v1/snapshot?limit=9223372036854775807", body: .none,
                    status: 400, code: "bad_request", path: "/limit"),
-        // `?deviceId=` was taken for no deviceId, which a device token may leave out.
+        // schemathesis: `?deviceId=` was taken for no deviceId, which a device token may leave out.
         BadRequest(name: "an empty deviceId", method: "GET", uri: "/v1/snapshot?deviceId=", body: .none,
                    status: 400, code: "bad_request", path: "/deviceId", message: "got an empty string"),
+        // schemathesis: Hummingbird's own 404 (and 404 for a wrong method) had no body.
+        BadRequest(name: "a path the server does not have", method: "GET", uri: "/v1/nothing", body: .none,
+                   status: 404, code: "not_found", message: "GET /v1/nothing: no such endpoint"),
+        BadRequest(name: "a method the path does not answer", method: "DELETE", uri: "/v1/packets/p1", body: .none,
+                   status: 405, code: "method_not_allowed", message: "expected GET"),
     ]
 }
 
