@@ -115,6 +115,12 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
         // schemathesis: afterDataId was read only beside afterTable, so one with U+0000 went unrefused.
         BadRequest(name: "an afterDataId with U+0000 and no afterTable", method: "GET", uri: "/v1/snapshot?afterDataId=x%00", body: .none,
                    status: 400, code: "bad_request", path: "/afterDataId"),
+        // 1e400 read as infinity: logged, it came back as "timestamp": null, which no client
+        // reads (a poison op for every device of the scope), and no later write could win
+        // against the row's stamp.
+        BadRequest(name: "a timestamp past the range of a double",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "d", "table": "tasks", "type": "insert", "data": {}, "timestamp": 1e400}"#),
+                   status: 400, code: "bad_request", message: "number out of range: 1e400"),
         // A cursor past 2^53 came back rounded (9223372036854775807 as 9.223372036854776e+18): a
         // client could not send it again.
         BadRequest(name: "a cursor past 2^53 - 1", method: "GET", uri: "/v1/pull?deviceId=$A&after=9007199254740992", body: .none,
