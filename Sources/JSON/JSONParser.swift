@@ -144,6 +144,12 @@ public enum JSONParser {
             }
             let text = Self.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             guard let number = Double(text) else { throw error("invalid number") }
+            // Past Double's range a number reads as infinity, which JSON cannot hold (JSONWriter
+            // writes null): refused, so no value changes between reading and writing it again.
+            guard number.isFinite else {
+                index = start
+                throw error("number out of range: \(text)")
+            }
             return number
         }
 

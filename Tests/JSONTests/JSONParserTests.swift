@@ -44,6 +44,9 @@ struct JSONParserTests {
         ("{\"a\": 1} trailing", 1, 10),
         ("\"\\ud800\"", 1, 8),
         ("01", 1, 2),
+        // Past Double's range: it would read as infinity and be written back as null.
+        ("[1, 1e400]", 1, 5),
+        ("{\"t\": -2e308}", 1, 7),
     ])
     func refusesBadText(text: String, line: Int, column: Int) {
         #expect {
