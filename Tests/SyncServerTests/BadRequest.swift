@@ -121,6 +121,10 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
         BadRequest(name: "a timestamp past the range of a double",
                    body: packet(ops: #"{"opId": "bad-1", "dataId": "d", "table": "tasks", "type": "insert", "data": {}, "timestamp": 1e400}"#),
                    status: 400, code: "bad_request", message: "number out of range: 1e400"),
+        // The path named a scope column with "/" unescaped: /ops/0/data/where/a/b pointed nowhere.
+        BadRequest(name: "a batch on a scoped table that names no scope, its column's name escaped in the path",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "*", "table": "scoped", "type": "batch", "data": {"where": {}, "set": {}}, "timestamp": 5, "scopeColumn": "a/b"}"#),
+                   status: 403, code: "forbidden", path: "/ops/0/data/where/a~1b"),
         // A cursor past 2^53 came back rounded (9223372036854775807 as 9.223372036854776e+18): a
         // client could not send it again.
         BadRequest(name: "a cursor past 2^53 - 1", method: "GET", uri: "/v1/pull?deviceId=$A&after=9007199254740992", body: .none,
