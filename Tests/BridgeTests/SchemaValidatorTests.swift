@@ -143,6 +143,7 @@ struct SchemaValidatorTests {
         (#"{"const": 1}"#, "1.0"),
         (#"{"maxLength": 2}"#, #""👍🏽""#),
         (#"{"pattern": "^.{2}$"}"#, #""e\u0301""#),
+        (#"{"pattern": "^(?=.)[\\--/]$"}"#, #"".""#),
         (#"{"required": ["a"], "properties": {"a": {"type": "null"}}, "additionalProperties": false}"#, #"{"a": null}"#),
         (#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, #"["a", 1, 2]"#),
         (#"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#, "3"),
