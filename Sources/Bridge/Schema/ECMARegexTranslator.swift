@@ -238,7 +238,9 @@ enum ECMARegexTranslator {
         }
     }
 
-    private static func hex(_ scalars: [Unicode.Scalar], _ i: inout Int, count: Int) -> UInt32? {
+    /// The value of the `count` hex digits at `i`, and `i` moved past them; nil when they are not
+    /// there. ``ECMARegexAutomaton`` reads `\x` and `\u` with it too.
+    static func hex(_ scalars: [Unicode.Scalar], _ i: inout Int, count: Int) -> UInt32? {
         guard i + count <= scalars.count else { return nil }
         var value: UInt32 = 0
         for k in 0..<count {
