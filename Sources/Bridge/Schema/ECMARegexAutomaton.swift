@@ -99,39 +99,69 @@ final class ECMARegexAutomaton: Sendable {
     }
 
     private func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        table.withUnsafeBufferPointer { table in
+            wordCount == 1 ? matchesInOneWord(bytes, table) : matchesInWords(bytes, table)
+        }
+    }
+
+    /// `matchesInWords` for a pattern of at most 63 states, which is most of them: the live
+    /// states are one register.
+    private func matchesInOneWord(_ bytes: UnsafeBufferPointer<UInt8>, _ table: UnsafeBufferPointer<UInt64>) -> Bool {
+        let end = bytes.count
+        var live = table[Self.initialAtStartRow + (end == 0 ? 1 : 0)]
+        if live & matchedBit != 0 { return true }
+        var position = 0
+        while position < end {
+            let scalar = Self.decode(bytes, at: &position)
+            let atEnd = position == end ? 1 : 0
+            var next = table[Self.initialLaterRow + atEnd]
+            var states = live & table[scalar < 128 ? Self.asciiRow + Int(scalar) : Self.nonASCIIRow]
+            while states != 0 {
+                let state = states.trailingZeroBitCount
+                states &= states - 1
+                if scalar >= 128, !classes[state].contains(scalar) { continue }
+                next |= table[Self.successorsRow + state * 2 + atEnd]
+            }
+            if next & matchedBit != 0 { return true }
+            if beginsOnlyAtStart, next == 0 { return false }
+            live = next
+        }
+        return false
+    }
+
+    /// Whether the search over `bytes` reaches "matched": the live states step over each scalar.
+    private func matchesInWords(_ bytes: UnsafeBufferPointer<UInt8>, _ table: UnsafeBufferPointer<UInt64>) -> Bool {
         let words = wordCount
         let end = bytes.count
-        return table.withUnsafeBufferPointer { table in
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * words) { sets in
-                var live = sets.baseAddress!
-                var next = live + words
-                let first = (Self.initialAtStartRow + (end == 0 ? 1 : 0)) * words
-                for w in 0..<words { live[w] = table[first + w] }
-                if live[matchedWord] & matchedBit != 0 { return true }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * words) { sets in
+            var live = sets.baseAddress!
+            var next = live + words
+            let first = (Self.initialAtStartRow + (end == 0 ? 1 : 0)) * words
+            for w in 0..<words { live[w] = table[first + w] }
+            if live[matchedWord] & matchedBit != 0 { return true }
 
-                var position = 0
-                while position < end {
-                    let scalar = Self.decode(bytes, at: &position)
-                    let atEnd = position == end ? 1 : 0
-                    let later = (Self.initialLaterRow + atEnd) * words
-                    for w in 0..<words { next[w] = table[later + w] }
-                    let admitters = (scalar < 128 ? Self.asciiRow + Int(scalar) : Self.nonASCIIRow) * words
-                    for w in 0..<words {
-                        var states = live[w] & table[admitters + w]
-                        while states != 0 {
-                            let state = w * 64 + states.trailingZeroBitCount
-                            states &= states - 1
-                            if scalar >= 128, !classes[state].contains(scalar) { continue }
-                            let successors = (Self.successorsRow + state * 2 + atEnd) * words
-                            for v in 0..<words { next[v] |= table[successors + v] }
-                        }
+            var position = 0
+            while position < end {
+                let scalar = Self.decode(bytes, at: &position)
+                let atEnd = position == end ? 1 : 0
+                let later = (Self.initialLaterRow + atEnd) * words
+                for w in 0..<words { next[w] = table[later + w] }
+                let admitters = (scalar < 128 ? Self.asciiRow + Int(scalar) : Self.nonASCIIRow) * words
+                for w in 0..<words {
+                    var states = live[w] & table[admitters + w]
+                    while states != 0 {
+                        let state = w * 64 + states.trailingZeroBitCount
+                        states &= states - 1
+                        if scalar >= 128, !classes[state].contains(scalar) { continue }
+                        let successors = (Self.successorsRow + state * 2 + atEnd) * words
+                        for v in 0..<words { next[v] |= table[successors + v] }
                     }
-                    if next[matchedWord] & matchedBit != 0 { return true }
-                    if beginsOnlyAtStart, !(0..<words).contains(where: { next[$0] != 0 }) { return false }
-                    swap(&live, &next)
                 }
-                return false
+                if next[matchedWord] & matchedBit != 0 { return true }
+                if beginsOnlyAtStart, !(0..<words).contains(where: { next[$0] != 0 }) { return false }
+                swap(&live, &next)
             }
+            return false
         }
     }
 

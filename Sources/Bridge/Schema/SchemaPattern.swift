@@ -44,6 +44,13 @@ final class SchemaPattern: @unchecked Sendable {
 
     func matches(_ string: String) -> Bool {
         if let automaton { return automaton.matches(string) }
-        return ((try? regex.firstMatch(in: string)) ?? nil) != nil
+        return regexMatches(string)
+    }
+
+    /// Out of line: inlined, `Regex`'s generic match result would cost every caller a metadata
+    /// lookup and a stack allocation on entry, automaton or not.
+    @inline(never)
+    private func regexMatches(_ string: String) -> Bool {
+        ((try? regex.firstMatch(in: string)) ?? nil) != nil
     }
 }
