@@ -19,6 +19,9 @@ import JSON
 /// which are most contracts, do not pay for it.
 struct SchemaEvaluator: Sendable {
     let nodes: [SchemaNode]
+    /// `nodes` again, unretained: a node taken from `nodes` is retained and released on each
+    /// visit, though `nodes` holds it for as long as the evaluator lives.
+    private let visits: [Unmanaged<SchemaNode>]
     /// For each dynamic `$dynamicRef` name, its `$dynamicAnchor` node in each resource declaring it.
     let dynamicTargets: [[Int: Int]]
     /// Whether some `$dynamicRef` is dynamic: only then is the dynamic scope built.
@@ -26,6 +29,7 @@ struct SchemaEvaluator: Sendable {
 
     init(_ compiled: SchemaCompiler.Output) {
         nodes = compiled.nodes
+        visits = compiled.nodes.map { Unmanaged.passUnretained($0) }
         dynamicTargets = compiled.dynamicTargets
         tracksScope = !compiled.dynamicTargets.isEmpty
     }
@@ -41,7 +45,12 @@ struct SchemaEvaluator: Sendable {
     /// members or items the node evaluated are in `marks` (if it is wanted).
     private func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type,
                                             marking marks: inout SchemaEvaluatedSet) -> F? {
-        let node = nodes[index]
+        visits[index]._withUnsafeGuaranteedRef { evaluate($0, instance, outerScope, as: F.self, marking: &marks) }
+    }
+
+    @inline(__always)
+    private func evaluate<F: SchemaFailure>(_ node: SchemaNode, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type,
+                                            marking marks: inout SchemaEvaluatedSet) -> F? {
         if node.keywords.acceptsEverything { return nil }
         if node.keywords.rejectsEverything { return F(message: "no value is allowed here") }
         let scope = enter(node, outerScope)
