@@ -235,38 +235,43 @@ struct SchemaEvaluator: Sendable {
             return F(message: "must have at most \(max) \(max == 1 ? "property" : "properties")")
         }
         var requiredSeen = 0
-        for (i, member) in object.members.enumerated() {
-            var matched = false
-            if let slot = node.keywords.properties.slot(of: member.key) {
-                if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
-                if let subschema = node.keywords.properties.entries[slot].node {
-                    if var failure = evaluate(subschema, member.value, scope, as: F.self) {
-                        failure.prepend(key: member.key)
+        // Through the buffer rather than `for member in`, which copies (retains) each key and value.
+        let failure: F? = object.members.withUnsafeBufferPointer { members in
+            for i in members.indices {
+                var matched = false
+                if let slot = node.keywords.properties.slot(of: members[i].key) {
+                    if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
+                    if let subschema = node.keywords.properties.entries[slot].node {
+                        if var failure = evaluate(subschema, members[i].value, scope, as: F.self) {
+                            failure.prepend(key: members[i].key)
+                            return failure
+                        }
+                        matched = true
+                    }
+                }
+                for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(members[i].key) {
+                    if var failure = evaluate(subschema, members[i].value, scope, as: F.self) {
+                        failure.prepend(key: members[i].key)
                         return failure
                     }
                     matched = true
                 }
-            }
-            for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(member.key) {
-                if var failure = evaluate(subschema, member.value, scope, as: F.self) {
-                    failure.prepend(key: member.key)
+                if !matched, let additional = node.keywords.additionalProperties {
+                    if let failure = checkLeftover(members[i], additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
+                        return failure
+                    }
+                    matched = true
+                }
+                if matched, marks.isWanted { marks.insert(i) }
+                if let names = node.keywords.propertyNames, !isValid(names, .string(members[i].key), scope) {
+                    var failure = F(message: "property name \(JSONValue.string(members[i].key)) is not allowed: \(detail(names, .string(members[i].key), scope))")
+                    failure.prepend(key: members[i].key)
                     return failure
                 }
-                matched = true
             }
-            if !matched, let additional = node.keywords.additionalProperties {
-                if let failure = checkLeftover(member, additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
-                    return failure
-                }
-                matched = true
-            }
-            if matched, marks.isWanted { marks.insert(i) }
-            if let names = node.keywords.propertyNames, !isValid(names, .string(member.key), scope) {
-                var failure = F(message: "property name \(JSONValue.string(member.key)) is not allowed: \(detail(names, .string(member.key), scope))")
-                failure.prepend(key: member.key)
-                return failure
-            }
+            return nil
         }
+        if let failure { return failure }
         if requiredSeen < node.keywords.properties.requiredCount {
             for slot in node.keywords.properties.requiredSlots {
                 let name = node.keywords.properties.entries[slot].name
@@ -423,8 +428,8 @@ struct SchemaEvaluator: Sendable {
     private func checkUnevaluatedProperties<F: SchemaFailure>(_ object: JSONObject, _ node: SchemaNode, _ evaluated: SchemaEvaluatedSet,
                                                               _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
         guard let unevaluated = node.keywords.unevaluatedProperties else { return nil }
-        for (i, member) in object.members.enumerated() where !evaluated.contains(i) {
-            if let failure = checkLeftover(member, unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
+        for i in object.members.indices where !evaluated.contains(i) {
+            if let failure = checkLeftover(object.members[i], unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
                                            note: " (unevaluatedProperties)", scope, as: F.self) {
                 return failure
             }
@@ -437,8 +442,8 @@ struct SchemaEvaluator: Sendable {
     private func checkUnevaluatedItems<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, _ evaluated: SchemaEvaluatedSet,
                                                          _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
         guard let unevaluated = node.keywords.unevaluatedItems else { return nil }
-        for (i, item) in array.enumerated() where !evaluated.contains(i) {
-            if var failure = evaluate(unevaluated, item, scope, as: F.self) {
+        for i in array.indices where !evaluated.contains(i) {
+            if var failure = evaluate(unevaluated, array[i], scope, as: F.self) {
                 if failure.depth == 0, nodes[unevaluated].keywords.rejectsEverything {
                     failure = F(message: "unexpected item (unevaluatedItems)")
                 }
