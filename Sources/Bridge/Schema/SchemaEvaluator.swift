@@ -235,6 +235,8 @@ struct SchemaEvaluator: Sendable {
             return F(message: "must have at most \(max) \(max == 1 ? "property" : "properties")")
         }
         var requiredSeen = 0
+        // Read once rather than per member: the calls in the loop keep the compiler from hoisting it.
+        let hasPatternProperties = !node.keywords.patternProperties.isEmpty
         // Through the buffer rather than `for member in`, which copies (retains) each key and value.
         let failure: F? = object.members.withUnsafeBufferPointer { members in
             for i in members.indices {
@@ -249,12 +251,14 @@ struct SchemaEvaluator: Sendable {
                         matched = true
                     }
                 }
-                for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(members[i].key) {
-                    if var failure = evaluate(subschema, members[i].value, scope, as: F.self) {
-                        failure.prepend(key: members[i].key)
-                        return failure
+                if hasPatternProperties {
+                    for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(members[i].key) {
+                        if var failure = evaluate(subschema, members[i].value, scope, as: F.self) {
+                            failure.prepend(key: members[i].key)
+                            return failure
+                        }
+                        matched = true
                     }
-                    matched = true
                 }
                 if !matched, let additional = node.keywords.additionalProperties {
                     if let failure = checkLeftover(members[i], additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
