@@ -143,6 +143,7 @@ struct SchemaValidatorTests {
         (#"{"const": 1}"#, "1.0"),
         (#"{"maxLength": 2}"#, #""👍🏽""#),
         (#"{"pattern": "^.{2}$"}"#, #""e\u0301""#),
+        (#"{"pattern": "^(?=.)[\\--/]$"}"#, #"".""#),
         (#"{"required": ["a"], "properties": {"a": {"type": "null"}}, "additionalProperties": false}"#, #"{"a": null}"#),
         (#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, #"["a", 1, 2]"#),
         (#"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#, "3"),
@@ -421,6 +422,25 @@ struct SchemaValidatorTests {
     ])
     func localReferenceTokens(reference: String, baseURI: String, tokens: [String]?) {
         #expect(SchemaValidator.localReferenceTokens(reference, baseURI: baseURI) == tokens)
+    }
+
+    @Test("unevaluatedProperties and unevaluatedItems read what was evaluated past the 64th member or item")
+    func unevaluatedPastSixtyFour() throws {
+        let members = (0..<130).map { (key: "p\($0)", value: JSONValue.number(Double($0))) }
+        let properties = try SchemaValidator(schema: ["allOf": [["patternProperties": ["^p[0-9]$": true]]],
+                                                      "if": ["required": ["p0"]], "then": ["patternProperties": ["^p[0-9]{2,}$": true]],
+                                                      "unevaluatedProperties": false])
+        #expect(properties.isValid(.object(JSONObject(members))))
+        var extra = members
+        extra.insert((key: "x", value: .null), at: 100)
+        #expect(properties.firstViolation(of: .object(JSONObject(extra))) == SchemaViolation(path: "/x", message: #"unexpected property "x" (unevaluatedProperties)"#))
+
+        let items = try SchemaValidator(schema: ["prefixItems": .array(Array(repeating: true, count: 70)), "contains": ["type": "string"],
+                                                 "unevaluatedItems": false])
+        var array: [JSONValue] = Array(repeating: 1, count: 70) + ["a", "b"]
+        #expect(items.isValid(.array(array)))
+        array.append(3)
+        #expect(items.firstViolation(of: .array(array)) == SchemaViolation(path: "/72", message: "unexpected item (unevaluatedItems)"))
     }
 
     // MARK: Sharing
