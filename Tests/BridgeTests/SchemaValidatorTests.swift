@@ -167,6 +167,16 @@ struct SchemaValidatorTests {
         #expect(validator.firstViolation(of: ["cafe\u{301}": 1])?.path == "/cafe\u{301}")
     }
 
+    @Test("enum and const compare code points, not canonical equivalence")
+    func constantsMatchByCodePoint() throws {
+        let ascii = try SchemaValidator(schema: ["enum": ["K", "task"]])
+        #expect(ascii.isValid("K") && ascii.isValid("task"))
+        #expect(!ascii.isValid("\u{212A}"))
+        let composed = try SchemaValidator(schema: ["const": "caf\u{E9}"])
+        #expect(composed.isValid("caf\u{E9}"))
+        #expect(composed.firstViolation(of: "cafe\u{301}")?.message == "must be \"caf\u{E9}\"")
+    }
+
     @Test("format annotates by default and asserts when asked")
     func formatAssertion() throws {
         let schema: JSONValue = ["properties": ["day": ["type": "string", "format": "date"]]]

@@ -48,6 +48,7 @@ struct SchemaEvaluator: Sendable {
         visits[index]._withUnsafeGuaranteedRef { evaluate($0, instance, outerScope, as: F.self, marking: &marks) }
     }
 
+    /// The same, given the node, which `nodes` keeps alive.
     @inline(__always)
     private func evaluate<F: SchemaFailure>(_ node: SchemaNode, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type,
                                             marking marks: inout SchemaEvaluatedSet) -> F? {
@@ -58,11 +59,11 @@ struct SchemaEvaluator: Sendable {
         if let types = node.keywords.types, !types.admits(instance, binary: node.keywords.allowsBinary) {
             return F(message: "expected \(node.keywords.typeLabel), got \(instance.typeName)")
         }
-        if let values = node.keywords.enumValues, !values.contains(where: { SchemaEquality.equal($0, instance) }) {
-            return F(message: Self.enumMessage(values))
+        if let values = node.keywords.enumValues, !values.contains(where: { $0.matches(instance) }) {
+            return F(message: Self.enumMessage(values.map(\.value)))
         }
-        if let value = node.keywords.constValue, !SchemaEquality.equal(value, instance) {
-            return F(message: "must be \(value)")
+        if let constant = node.keywords.constValue, !constant.matches(instance) {
+            return F(message: "must be \(constant.value)")
         }
 
         guard node.keywords.hasUnevaluated else { return checkRest(instance, node, scope, as: F.self, marking: &marks) }

@@ -34,8 +34,8 @@ struct SchemaKeywords: Sendable {
     var uniqueItems = false
     var types: SchemaTypeSet?
 
-    var enumValues: [JSONValue]?
-    var constValue: JSONValue?
+    var enumValues: [SchemaConstant]?
+    var constValue: SchemaConstant?
 
     var properties = SchemaPropertyTable()
     var patternProperties: [(pattern: SchemaPattern, node: Int)] = []
