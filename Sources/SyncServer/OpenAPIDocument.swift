@@ -267,7 +267,7 @@ enum OpenAPIDocument {
           },
           "message": {"type": "string", "description": "What was expected, and where."},
           "path": {"type": "string", "description": "The JSON Pointer of the field at fault, in the body or (`/after`) the query."},
-          "reason": {"type": "string", "description": "A finer reason: the token's for 401, `scope` for an op outside the token's scopes."},
+          "reason": {"type": "string", "description": "A finer reason: the token's for 401, `scope` for an op outside the token's scopes, `disk_full`, `io` or `read_only` for a 500 the database's disk caused (nothing was applied; send the request again once there is room)."},
           "opId": {"type": "string", "description": "The op refused for its scope: the client fails that op alone."}
         }
       },
