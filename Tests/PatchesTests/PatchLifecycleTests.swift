@@ -180,8 +180,9 @@ struct PatchLifecycleTests {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds`.
-func waitUntil(seconds: Double = 5, _ condition: () throws -> Bool) async throws {
+/// Polls `condition` every 10 ms for up to `seconds` (generous: a loaded machine may be slow, and
+/// a condition that holds returns at once).
+func waitUntil(seconds: Double = 30, _ condition: () throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return }
