@@ -115,7 +115,7 @@ struct StorageFaultTests {
         try expectIntact(folder.path)
     }
 
-    @Test("a database and kv whose files are read-only when opened are E_FAILED read_only, naming the file, while other databases go on; once writable, the same run opens them, nothing was lost, the files intact")
+    @Test("a database and kv whose files are read-only are opened for reading: each write is E_FAILED read_only, reads go on; once writable, the same run writes again, nothing was lost, the files intact")
     func readOnlyFiles() async throws {
         let folder = TemporaryFolder(prefix: "read-only")
         let files = ["tasks.sqlite", ".kv.sqlite"].map { folder.path + "/" + $0 }
@@ -123,27 +123,30 @@ struct StorageFaultTests {
             for file in files { try? Self.setImmutable(file, false) }
             folder.remove()
         }
-        do {
-            try await Run(folder.path).seed()
-        }
+        try await Run(folder.path).seed()
         // The run above let go of its files; now nobody may open them for writing, root included.
-        // (A file that becomes read-only while open stays writable through the open descriptor;
-        // a mount that turns read-only under it fails writes with EROFS, which SQLite reports as
-        // an I/O error: the test above.)
+        // (A file made read-only while open stays writable through its open descriptor; a mount
+        // that turns read-only under it fails writes with EROFS, which SQLite reports as an I/O
+        // error: the test above.)
         for file in files { try Self.setImmutable(file, true) }
         let run = Run(folder.path)
-        let openError = try await run.failure("storage", "open", ["database": "tasks", "schema": Self.schema])
-        #expect(openError?.code == .failed && openError?.details?["reason"] == "read_only", "\(String(describing: openError))")
-        #expect(openError?.message.contains("tasks.sqlite") == true, "\(String(describing: openError))")
+        try await run.call("storage", "open", ["database": "tasks", "schema": Self.schema])
+        for (table, id) in [("tasks", "t-fault"), ("notes", "n-fault")] {
+            let error = try await run.failure("storage", "insert", ["database": "tasks", "table": .string(table), "records": [["id": .string(id)]]])
+            #expect(error?.code == .failed && error?.details?["reason"] == "read_only", "\(table): \(String(describing: error))")
+        }
         let kvError = try await run.failure("kv", "set", ["bucket": "prefs", "key": "second", "value": "during"])
         #expect(kvError?.code == .failed && kvError?.details?["reason"] == "read_only", "\(String(describing: kvError))")
+        #expect(try await run.ids("tasks") == (0..<10).map { "t\($0)" }.sorted())
+        #expect(try await run.ids("notes") == ["n0"])
+        #expect(try await run.kv("first") == "before")
         // The app goes on: another database of the same folder is written and read.
         try await run.call("storage", "open", ["database": "other", "schema": Self.schema])
         try await run.call("storage", "insert", ["database": "other", "table": "tasks", "records": [["id": "o1"]]])
         #expect(try await run.call("storage", "count", ["database": "other", "table": "tasks"])["count"] == 1)
 
+        // Writable again: the next call opens the files for writing, with no open of its own.
         for file in files { try Self.setImmutable(file, false) }
-        try await run.call("storage", "open", ["database": "tasks", "schema": Self.schema])
         try await run.expectWritable()
         try expectIntact(folder.path)
     }
