@@ -3,7 +3,9 @@ import JSON
 /// What one app may use, from `app.json`'s `quotas` (each field optional; the defaults below are
 /// generous for a business app and small enough that a runaway script hits them long before it
 /// hurts the machine). A quota hit is a clear error, never a crash or a hang: `E_TOO_MANY` for
-/// calls in flight, `E_FAILED` with `details.reason` `"quota"` for storage.
+/// calls in flight and transfers, `E_FAILED` with `details.reason` `"quota"` for storage and
+/// `"body_too_large"` for a response, `E_TOO_LARGE` for a view; past `memoryBytes` the script is
+/// stopped with a `MemoryLimitError` and the run exits 1, rather than the kernel killing it.
 public struct AppQuotas: Sendable, Equatable {
     /// Bridge calls in flight at once (long-polls and subscriptions included).
     public var callsInFlight: Int
@@ -11,13 +13,27 @@ public struct AppQuotas: Sendable, Equatable {
     public var databaseBytes: Int
     /// Bytes of the app's kv file.
     public var kvBytes: Int
+    /// `network.request` and `network.download` calls running at once.
+    public var transfers: Int
+    /// Bytes of one network response body; a request's `maxBytes` may only lower it.
+    public var responseBytes: Int
+    /// Nodes of the view tree once its lists are expanded.
+    public var viewNodes: Int
+    /// How far the process's resident memory may grow while the app runs: what a runaway JS heap
+    /// drives, since JavaScriptCore has no heap cap of its own (the engine's `MemoryGuard`).
+    public var memoryBytes: Int
 
-    public static let defaults = AppQuotas(callsInFlight: 10_000, databaseBytes: 1 << 30, kvBytes: 256 << 20)
+    public static let defaults = AppQuotas()
 
-    public init(callsInFlight: Int, databaseBytes: Int, kvBytes: Int) {
+    public init(callsInFlight: Int = 10_000, databaseBytes: Int = 1 << 30, kvBytes: Int = 256 << 20,
+                transfers: Int = 256, responseBytes: Int = 64 << 20, viewNodes: Int = 50_000, memoryBytes: Int = 1 << 30) {
         self.callsInFlight = callsInFlight
         self.databaseBytes = databaseBytes
         self.kvBytes = kvBytes
+        self.transfers = transfers
+        self.responseBytes = responseBytes
+        self.viewNodes = viewNodes
+        self.memoryBytes = memoryBytes
     }
 
     /// The fields `app.json` may set, with the least each may be. (Key paths are immutable values;
@@ -26,6 +42,10 @@ public struct AppQuotas: Sendable, Equatable {
         ("callsInFlight", 1, \.callsInFlight),
         ("databaseBytes", 65_536, \.databaseBytes),
         ("kvBytes", 65_536, \.kvBytes),
+        ("transfers", 1, \.transfers),
+        ("responseBytes", 1024, \.responseBytes),
+        ("viewNodes", 16, \.viewNodes),
+        ("memoryBytes", 16 << 20, \.memoryBytes),
     ]
 
     /// The defaults with what `value` (the `quotas` object of `app.json`) sets; `source` names it

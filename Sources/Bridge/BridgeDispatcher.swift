@@ -223,7 +223,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         let limit = app.quotas.callsInFlight
         guard pending.count >= limit else { return nil }
         let error = BridgeError(.tooMany, "\(pending.count) calls are in flight, the app's quota (app.json quotas.callsInFlight: \(limit)); await some before starting more",
-                                details: ["limit": .number(Double(limit))])
+                                details: ["limit": .number(Double(limit)), "quota": "callsInFlight"])
         return failNow(error, target: route.target, action: route.action)
     }
 

@@ -11,6 +11,12 @@ JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, doub
                                                    JSShouldTerminateCallback callback, void *context);
 JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 
+/// Calls `finalizer(group, userData)` on the JS thread at the end of each garbage collection
+/// (JSHeapFinalizerPrivate.h).
+typedef void (*JSHeapFinalizer)(JSContextGroupRef group, void *userData);
+JS_EXPORT void JSContextGroupAddHeapFinalizer(JSContextGroupRef group, JSHeapFinalizer finalizer, void *userData);
+JS_EXPORT void JSContextGroupRemoveHeapFinalizer(JSContextGroupRef group, JSHeapFinalizer finalizer, void *userData);
+
 /// Calls `function(promise, reason)` for each promise rejected with no handler once the microtask
 /// queue has drained.
 JS_EXPORT void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,

@@ -11,13 +11,17 @@ import SystemIO
 public struct EngineOptions: Sendable {
     /// A synchronous run of JS (one task) longer than this many seconds is stopped with an error.
     public var timeLimitSeconds: Double?
+    /// How far the process's resident memory may grow past what it was when the engine started
+    /// before the run is stopped with a `MemoryLimitError` (``MemoryGuard``); nil for no limit.
+    public var memoryLimitBytes: Int?
     /// Stack of the JS thread; deep recursion in JS needs room.
     public var stackSize: Int = 16 * 1024 * 1024
     /// Where `console` writes (fd 1 or 2); stdout and stderr when nil. Tests capture it.
     public var output: (@Sendable (_ fd: Int32, _ text: String) -> Void)?
 
-    public init(timeLimitSeconds: Double? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil) {
+    public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil) {
         self.timeLimitSeconds = timeLimitSeconds
+        self.memoryLimitBytes = memoryLimitBytes
         self.output = output
     }
 }
@@ -74,6 +78,7 @@ public final class JSEngine: @unchecked Sendable {
     private var holds = 0
     private var shutdownHooks: [(ScriptContext) -> Void] = []
     private var pendingFailure: ScriptError?
+    private var memory: MemoryGuard?
 
     struct TimerCallback {
         enum Body {
@@ -191,6 +196,12 @@ public final class JSEngine: @unchecked Sendable {
 
     /// Ends the run with `error`, as an uncaught exception does: no further task runs.
     public func fail(_ error: ScriptError) {
+        var error = error
+        if error.isTimeLimit, let memory, let grown = memory.exceeded {
+            // The watchdog stopped the run for the memory guard, not for time.
+            error = memory.error(grown: grown)
+            restoreTimeLimit()
+        }
         if pendingFailure == nil { pendingFailure = error }
     }
 
@@ -290,6 +301,11 @@ public final class JSEngine: @unchecked Sendable {
                 runHostTasksUntilShutdown()
                 break
             }
+        }
+        if memory != nil {
+            JSContextGroupRemoveHeapFinalizer(group, heapCollected, Unmanaged.passUnretained(self).toOpaque())
+            memory = nil
+            restoreTimeLimit()
         }
         runLeftoverTasks()
         for hook in shutdownHooks { hook(context) }
@@ -411,7 +427,53 @@ public final class JSEngine: @unchecked Sendable {
         }
         JSGlobalContextSetUnhandledRejectionCallback(context.ref, rejection, nil)
         RuntimeInstaller.install(into: context, engine: self)
+        if let limit = options.memoryLimitBytes, let guarding = MemoryGuard(limit: limit) {
+            memory = guarding
+            // The watchdog must exist before a collection arms it: made inside one, it aborts.
+            // Armed only then, since an armed watchdog costs about 1.2 µs at every entry into JS.
+            if options.timeLimitSeconds == nil {
+                JSContextGroupSetExecutionTimeLimit(group, 1e9, { _, _ in true }, nil)
+                JSContextGroupClearExecutionTimeLimit(group)
+            }
+            JSContextGroupAddHeapFinalizer(group, heapCollected, Unmanaged.passUnretained(self).toOpaque())
+            scheduleMemoryCheck()
+        }
     }
+
+    // MARK: - The memory limit
+
+    /// Between tasks, every 100 ms: a run over its limit ends here, with no JS to stop.
+    private func scheduleMemoryCheck() {
+        _ = addNativeTimer(delayMs: 100) { [unowned self] in
+            guard let memory else { return }
+            if let grown = memory.check() {
+                fail(memory.error(grown: grown))
+            } else {
+                scheduleMemoryCheck()
+            }
+        }
+    }
+
+    /// At the end of a garbage collection, which may be in the middle of a long synchronous run:
+    /// over the limit, the watchdog is armed to stop that run within a millisecond (its exception
+    /// reaches ``fail(_:)``, which reports it as the memory limit).
+    fileprivate func collected() {
+        guard isLoopThread, let memory, memory.exceeded == nil, memory.check() != nil else { return }
+        JSContextGroupSetExecutionTimeLimit(group, 0.001, { _, _ in true }, nil)
+    }
+
+    /// The watchdog as `--time-limit` set it.
+    private func restoreTimeLimit() {
+        if let limit = options.timeLimitSeconds {
+            JSContextGroupSetExecutionTimeLimit(group, limit, { _, _ in true }, nil)
+        } else {
+            JSContextGroupClearExecutionTimeLimit(group)
+        }
+    }
+}
+
+private let heapCollected: JSHeapFinalizer = { _, engine in
+    Unmanaged<JSEngine>.fromOpaque(engine!).takeUnretainedValue().collected()
 }
 
 extension JSEngine {

@@ -10,6 +10,8 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int?
     /// True when the engine's time limit stopped the script.
     public var isTimeLimit: Bool = false
+    /// True when the run's memory passed `EngineOptions.memoryLimitBytes` and it was stopped.
+    public var isMemoryLimit: Bool = false
     /// True when JS threw something other than an Error (`throw "x"`): there is no stack.
     public var thrownNonError: Bool = false
 

@@ -67,7 +67,8 @@ public final class AppSession: @unchecked Sendable {
         }
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
                              grants: grants, arguments: options.arguments, quotas: manifest.quotas)
-        let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, output: options.output))
+        let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
+                                                     output: options.output))
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {
@@ -134,6 +135,9 @@ public final class AppSession: @unchecked Sendable {
             error.name = "TimeLimitError"
             error.thrownNonError = false
             error.message = "a synchronous run of JS took longer than \(limit) (--time-limit) and was stopped"
+        }
+        if error.isMemoryLimit {
+            error.message += " (app.json quotas.memoryBytes)"
         }
         return "Uncaught " + error.description
     }

@@ -755,7 +755,7 @@ enum EmbeddedContracts {
 {
   "target": "network",
   "version": "1.0.0",
-  "description": "HTTP over libcurl: every request of the process runs on one curl multi handle on its own thread (connection reuse, HTTP/2 where offered, TLS verification on). HTTP statuses are results, not errors; a transfer that produced no answer is E_FAILED with details.reason one of dns, connect, timeout, tls, too_many_redirects, body_too_large, cancelled, protocol, io. Hosts outside the app's network:HOST grants are E_DENIED, checked again at every redirect. A call cancelled or timed out through the bridge aborts its transfer and closes its connection.",
+  "description": "HTTP over libcurl: every request of the process runs on one curl multi handle on its own thread (connection reuse, HTTP/2 where offered, TLS verification on). HTTP statuses are results, not errors; a transfer that produced no answer is E_FAILED with details.reason one of dns, connect, timeout, tls, too_many_redirects, body_too_large, cancelled, protocol, io. Hosts outside the app's network:HOST grants are E_DENIED, checked again at every redirect. A call cancelled or timed out through the bridge aborts its transfer and closes its connection. A request or download past the app's quotas.transfers (256 running at once unless app.json says otherwise) is E_TOO_MANY at once, with details.limit.",
   "actions": {
     "request": {
       "description": "Sends one HTTP request and answers with the response. Identical GETs in flight at the same time share one transfer. With cache: true, a GET is answered from a small HTTP cache in the data folder while fresh (Cache-Control max-age, Expires) and revalidated with If-None-Match / If-Modified-Since when stale.",
@@ -840,7 +840,8 @@ enum EmbeddedContracts {
         "E_DENIED",
         "E_FAILED",
         "E_TIMEOUT",
-        "E_CANCELLED"
+        "E_CANCELLED",
+        "E_TOO_MANY"
       ]
     },
     "download": {
@@ -918,7 +919,8 @@ enum EmbeddedContracts {
         "E_DENIED",
         "E_FAILED",
         "E_TIMEOUT",
-        "E_CANCELLED"
+        "E_CANCELLED",
+        "E_TOO_MANY"
       ]
     },
     "progress": {
@@ -1040,7 +1042,7 @@ enum EmbeddedContracts {
     "maxBytes": {
       "type": "integer",
       "minimum": 0,
-      "description": "Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large."
+      "description": "Largest response body accepted. The app's quotas.responseBytes (64 MiB unless app.json says otherwise) is the default and the most it may be: a larger maxBytes is lowered to it. The transfer stops at the byte that passes the limit: E_FAILED reason body_too_large, with details.quota \"responseBytes\" and details.limitBytes when the quota was the limit."
     },
     "followRedirects": {
       "type": "boolean",
@@ -2275,7 +2277,7 @@ enum EmbeddedContracts {
   },
   "actions": {
     "mount": {
-      "description": "Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border), applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are terminals, else prints plain text frames.",
+      "description": "Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border), applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are terminals, else prints plain text frames. A tree whose lists expand past the app's quotas.viewNodes (50,000 nodes unless app.json says otherwise) is E_TOO_LARGE, counted while expanding, before layout: details.quota \"viewNodes\", details.limit, and details.path at the node (usually the list) where it overflowed; update refuses such data the same way and keeps the view as it was.",
       "params": {
         "type": "object",
         "additionalProperties": false,
@@ -2432,7 +2434,8 @@ enum EmbeddedContracts {
       },
       "errors": [
         "E_BAD_PARAMS",
-        "E_FAILED"
+        "E_FAILED",
+        "E_TOO_LARGE"
       ]
     },
     "nextEvent": {

@@ -63,7 +63,9 @@ public final class KeyValueStore: Sendable {
         self.serializer = serializer
         storesJSONText = serializer is JSONSerializer
         cache = Mutex(CacheState(cache: ValueCache(capacity: cacheBytes)))
-        try center.writeNow { session in
+        // A file opened for reading only (it cannot be written) has its tables already, or nothing
+        // to read.
+        if !center.isReadOnly { try center.writeNow { session in
             try session.db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS kv_items (id INTEGER PRIMARY KEY, bucket TEXT NOT NULL, key TEXT NOT NULL,
                   value BLOB NOT NULL, metadata TEXT, createdAt INTEGER NOT NULL, updatedAt INTEGER NOT NULL, expiresAt INTEGER,
@@ -71,7 +73,7 @@ public final class KeyValueStore: Sendable {
                 CREATE INDEX IF NOT EXISTS kv_items_expiry ON kv_items(expiresAt) WHERE expiresAt IS NOT NULL;
                 CREATE TABLE IF NOT EXISTS kv_indexes (id INTEGER PRIMARY KEY, bucket TEXT NOT NULL UNIQUE, definition TEXT NOT NULL);
                 """)
-        }
+        } }
         reader = try KeyValueReader(path: directory + "/.kv.sqlite")
         let stored: [(Int64, String, String)] = try center.readNow { session in
             var rows: [(Int64, String, String)] = []

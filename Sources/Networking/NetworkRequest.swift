@@ -10,9 +10,12 @@ struct NetworkRequest: ActionParams {
         case json, text, bytes
     }
 
-    static let defaultMaxBytes = 64 << 20
-
     var transfer: TransferRequest
+    /// The `maxBytes` asked for; the transfer's limit is this or the app's `responseBytes`
+    /// quota, whichever is lower (`capped(at:)`).
+    let maxBytes: Int?
+    /// The app's quota, when it is the limit the body is held to (for the error to name it).
+    private(set) var responseQuota: Int?
     /// nil: decided by the response's content type (json for JSON media types, else text).
     var responseType: ResponseType?
     var useCache: Bool
@@ -50,11 +53,25 @@ struct NetworkRequest: ActionParams {
         }
         transfer = TransferRequest(url: url, method: method, headers: headers, body: body,
                                    timeoutMs: try params.optional("timeoutMs"), connectTimeoutMs: try params.optional("connectTimeoutMs"),
-                                   maxBytes: try params.optional("maxBytes") ?? Self.defaultMaxBytes,
                                    followRedirects: try params.optional("followRedirects") ?? true)
+        maxBytes = try params.optional("maxBytes")
         responseType = try params.optional("responseType")
         useCache = try params.optional("cache") ?? false
         if useCache, method != "GET" { throw BridgeError.badParams("/cache", "only GET responses are cached; \(method) cannot use cache: true") }
+    }
+
+    /// The request with its body held to `quota` bytes (`quotas.responseBytes`): one limit, which
+    /// `maxBytes` may only lower, checked as the body arrives so the transfer stops at the byte
+    /// that passes it.
+    func capped(at quota: Int) -> NetworkRequest {
+        var request = self
+        if let maxBytes, maxBytes < quota {
+            request.transfer.maxBytes = maxBytes
+        } else {
+            request.transfer.maxBytes = quota
+            request.responseQuota = quota
+        }
+        return request
     }
 
     /// What makes two GETs the same transfer: identical ones in flight at once share it.

@@ -23,6 +23,7 @@ public struct NetworkService: BridgeService {
     private let progress = ProgressBoard()
     private let transfers = SharedTransfers()
     private let caches = HTTPCaches()
+    private let slots = TransferSlots()
 
     public init() {}
 
@@ -30,8 +31,16 @@ public struct NetworkService: BridgeService {
         [
             // A request only awaits the curl thread, so it runs on the JS thread's executor and
             // hands no work to a worker; a cached request does its file work on the pool.
-            "request": .nonBlocking(NetworkRequest.self) { call, request in try await self.request(call, request) },
-            "download": .worker(NetworkDownloadParams.self) { call, params in try await download(call, params) },
+            "request": .nonBlocking(NetworkRequest.self) { call, request in
+                try await slots.holding(limit: call.app.quotas.transfers, action: "request") { () async throws(BridgeError) in
+                    try await self.request(call, request.capped(at: call.app.quotas.responseBytes))
+                }
+            },
+            "download": .worker(NetworkDownloadParams.self) { call, params in
+                try await slots.holding(limit: call.app.quotas.transfers, action: "download") { () async throws(BridgeError) in
+                    try await download(call, params)
+                }
+            },
             "progress": .worker(NetworkProgressParams.self) { call, params in
                 let snapshot = await progress.wait(scoped(params.requestId, call), since: params.since, timeoutMs: params.timeoutMs)
                 return snapshot.json(requestId: params.requestId)
@@ -49,7 +58,7 @@ public struct NetworkService: BridgeService {
     private func request(_ call: ServiceCall, _ request: NetworkRequest) async throws(BridgeError) -> JSONValue {
         let allowHost = call.app.allowsHost
         guard request.useCache, let key = request.sharingKey else {
-            return try ResponseEncoder.json(try await fetch(request.transfer, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
+            return try ResponseEncoder.json(try await fetch(request, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
         }
         return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
             try await cachedRequest(request, key: key, call: call)
@@ -61,18 +70,18 @@ public struct NetworkService: BridgeService {
         let allowHost = call.app.allowsHost
         let cache = caches.cache(dataDirectory: call.app.dataDirectory)
         let started = CurlClient.nowMs()
-        var transfer = request.transfer
+        var revalidation = request
         if var entry = cache.load(key) {
             if entry.isFresh(at: HTTPDate.now()) {
                 // The host must still be granted: a cached answer is no way around the grants.
-                do { try URLTarget(transfer.url).checkGranted(allowHost) } catch { throw error.bridgeError }
+                do { try URLTarget(request.transfer.url).checkGranted(allowHost) } catch { throw error.bridgeError }
                 var response = entry.response
                 response.timing.totalMs = CurlClient.nowMs() - started
                 return try ResponseEncoder.json(response, as: request.responseType, cache: "hit")
             }
-            if let etag = entry.etag { transfer.headers.append(("If-None-Match", etag)) }
-            if let modified = entry.lastModified { transfer.headers.append(("If-Modified-Since", modified)) }
-            let response = try await fetch(transfer, sharingKey: key + "\n#revalidate", allowHost: allowHost)
+            if let etag = entry.etag { revalidation.transfer.headers.append(("If-None-Match", etag)) }
+            if let modified = entry.lastModified { revalidation.transfer.headers.append(("If-Modified-Since", modified)) }
+            let response = try await fetch(revalidation, sharingKey: key + "\n#revalidate", allowHost: allowHost)
             if response.status == 304 {
                 entry.revalidated(by: response, now: HTTPDate.now())
                 cache.save(entry)
@@ -83,7 +92,7 @@ public struct NetworkService: BridgeService {
             store(response, key: key, in: cache)
             return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
         }
-        let response = try await fetch(transfer, sharingKey: key, allowHost: allowHost)
+        let response = try await fetch(request, sharingKey: key, allowHost: allowHost)
         store(response, key: key, in: cache)
         return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
     }
@@ -96,7 +105,8 @@ public struct NetworkService: BridgeService {
         }
     }
 
-    private func fetch(_ transfer: TransferRequest, sharingKey: String?, allowHost: @escaping @Sendable (String) -> Bool) async throws(BridgeError) -> TransferResponse {
+    private func fetch(_ request: NetworkRequest, sharingKey: String?, allowHost: @escaping @Sendable (String) -> Bool) async throws(BridgeError) -> TransferResponse {
+        let transfer = request.transfer
         do {
             guard let sharingKey else { return try await CurlClient.shared.perform(transfer, allowHost: allowHost) }
             // The grant is checked before joining a shared transfer, not only by whoever started it.
@@ -105,12 +115,12 @@ public struct NetworkService: BridgeService {
                 try await CurlClient.shared.perform(transfer, allowHost: allowHost)
             }
         } catch {
-            throw error.bridgeError
+            throw error.bridgeError(responseQuota: request.responseQuota)
         }
     }
 
     private func download(_ call: ServiceCall, _ params: NetworkDownloadParams) async throws(BridgeError) -> JSONValue {
-        let request = params.request
+        let request = params.request.capped(at: call.app.quotas.responseBytes)
         let destination = try DownloadTarget(params.path, dataDirectory: call.app.dataDirectory)
         let id = params.requestId ?? Self.nextRequestId()
         let key = scoped(id, call)
@@ -132,8 +142,9 @@ public struct NetworkService: BridgeService {
         } catch {
             close(fd)
             unlink(partial)
-            progress.update(key) { $0.state = .failed; $0.error = "\(error.reason.rawValue): \(error.message)" }
-            throw error.bridgeError
+            let failure = error.bridgeError(responseQuota: request.responseQuota)
+            progress.update(key) { $0.state = .failed; $0.error = "\(error.reason.rawValue): \(failure.message)" }
+            throw failure
         }
         let saved = (200..<300).contains(response.status)
         let synced = fsync(fd) == 0

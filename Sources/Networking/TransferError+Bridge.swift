@@ -14,4 +14,15 @@ extension TransferError {
         default: BridgeError.failed(reason: reason.rawValue, message, details: details)
         }
     }
+
+    /// As ``bridgeError``, naming the app's `responseBytes` quota when a body passed it.
+    func bridgeError(responseQuota: Int?) -> BridgeError {
+        guard reason == .bodyTooLarge, let responseQuota else { return bridgeError }
+        var details = details
+        details["quota"] = "responseBytes"
+        details["limitBytes"] = .number(Double(responseQuota))
+        return BridgeError.failed(reason: reason.rawValue,
+                                  "the response body is larger than the app's quota (app.json quotas.responseBytes: \(responseQuota) bytes); the transfer was stopped there",
+                                  details: details)
+    }
 }

@@ -25,6 +25,9 @@ public final class DataCenter: Sendable {
     /// The kind of journal its schemas may declare, and this database's instance of it.
     public let journalType: (any DatabaseJournal.Type)?
     let journal: (any DatabaseJournal)?
+    /// Opened for reading only, since the file could not be opened for writing: every write fails
+    /// with reason read_only. ``DataCenterRegistry`` opens the file again once it is writable.
+    public let isReadOnly: Bool
 
     public init(name: String, path: String, journal: (any DatabaseJournal.Type)? = nil) throws(PersistenceError) {
         self.name = name
@@ -43,8 +46,15 @@ public final class DataCenter: Sendable {
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            isReadOnly = false
         } catch {
-            throw .cannotOpen(path, error)
+            // A file that cannot be opened for writing (read-only, immutable, on a read-only
+            // mount) is opened for reading: what it holds stays readable, each write is read_only.
+            let failure = PersistenceError.cannotOpen(path, error)
+            guard case .failed("read_only", _, _) = failure, FileManager.default.fileExists(atPath: path) else { throw failure }
+            configuration.readonly = true
+            do { pool = try DatabasePool(path: path, configuration: configuration) } catch { throw failure }
+            isReadOnly = true
         }
         current = Locked(nil)
         try loadStoredSchema()
@@ -187,6 +197,7 @@ public final class DataCenter: Sendable {
             throw .failed(reason: "schema", message: "table \(Quoted(tracked.name)) declares \(Quoted(tracked.journal!.schemaProperty.name)), which database \(Quoted(name)) was not made to journal; make its DataCenterRegistry with that journal",
                           details: ["table": .string(tracked.name)])
         }
+        if isReadOnly { return try await openForReading(schema: schema) }
         do {
             let previous = self.schema
             let version = try await pool.writeWithoutTransaction { db in
@@ -200,6 +211,25 @@ public final class DataCenter: Sendable {
         } catch {
             throw quotaFailure(.wrap(error))
         }
+    }
+
+    /// `open(schema:)` on a file opened for reading: the database must already be at the schema's
+    /// version with its tables, since nothing can be created or migrated.
+    private func openForReading(schema: DatabaseSchema) async throws(PersistenceError) -> Int {
+        do {
+            try await pool.read { db in
+                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                guard version == schema.version else {
+                    throw PersistenceError.failed(reason: "read_only", message: "\(path) cannot be written, and the database is at version \(version), not the schema's \(schema.version)",
+                                                  details: ["version": .number(Double(version))])
+                }
+                try verify(schema, db: db, version: version)
+            }
+        } catch {
+            throw .wrap(error)
+        }
+        current.withLock { $0 = schema }
+        return schema.version
     }
 
     private func migrate(_ db: Database, to schema: DatabaseSchema) throws -> Int {

@@ -26,7 +26,7 @@ public final class DataCenterRegistry: Sendable {
     public func dataCenter(directory: String, name: String, create: Bool) throws(PersistenceError) -> DataCenter {
         try Self.checkName(name)
         let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + name + ".sqlite"
-        if let center = centers.withLock({ $0[path] }) { return center }
+        if let center = centers.withLock({ $0[path] }), !center.isReadOnly || access(path, W_OK) != 0 { return center }
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw .failed(reason: "unknown_database", message: "no database \(Quoted(name)) in \(directory); open it with a schema first",
                           details: ["database": .string(name)])
@@ -37,7 +37,8 @@ public final class DataCenterRegistry: Sendable {
             throw PersistenceError.failed(reason: "io", message: "cannot create \(directory): \(error)", details: [:])
         }
         return try centers.withLock { (centers: inout [String: DataCenter]) throws(PersistenceError) -> DataCenter in
-            if let center = centers[path] { return center }
+            // A center opened for reading gives way to a writable one once the file can be written.
+            if let center = centers[path], !center.isReadOnly || access(path, W_OK) != 0 { return center }
             let center = try DataCenter(name: name, path: path, journal: journal)
             centers[path] = center
             return center

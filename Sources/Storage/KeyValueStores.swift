@@ -1,4 +1,5 @@
 import Engine
+import Glibc
 import KeyValueStore
 import Persistence
 import Synchronization
@@ -30,7 +31,8 @@ final class KeyValueStores: Sendable {
     func store(directory: String) throws(PersistenceError) -> KeyValueStore {
         try slots.withLock { (slots: inout [String: Slot]) throws(PersistenceError) -> KeyValueStore in
             var slot = slots[directory] ?? Slot()
-            if let store = slot.store { return store }
+            // A store opened for reading gives way to a writable one once its file can be written.
+            if let store = slot.store, !store.center.isReadOnly || access(store.center.path, W_OK) != 0 { return store }
             let store = try KeyValueStore(directory: directory)
             let commits = slot.commits
             store.onCommit { commits.increment() }

@@ -5,10 +5,14 @@ public struct ViewDecodingError: Error, Sendable, Equatable, CustomStringConvert
     /// JSON Pointer into the document the error is about ("" for its root).
     public var path: String
     public var message: String
+    /// Set when the view expanded past this many nodes (the app's `viewNodes` quota): the view is
+    /// well formed, its data too large for it.
+    public var nodeLimit: Int?
 
-    public init(_ path: String, _ message: String) {
+    public init(_ path: String, _ message: String, nodeLimit: Int? = nil) {
         self.path = path
         self.message = message
+        self.nodeLimit = nodeLimit
     }
 
     public var description: String { "\(path.isEmpty ? "/" : path): \(message)" }

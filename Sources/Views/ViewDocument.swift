@@ -11,15 +11,18 @@ public final class ViewDocument {
     public let width: Int
     /// A fixed canvas height, or nil to take the content's.
     public let height: Int?
+    /// The most nodes the expanded tree may have (the app's `viewNodes` quota).
+    public let nodeLimit: Int
     /// The identity path (sibling keys from the root) of the focused node.
     public private(set) var focusPath: [String]?
 
-    public init(spec: ViewSpec, data: JSONValue, width: Int, height: Int? = nil) throws(ViewDecodingError) {
+    public init(spec: ViewSpec, data: JSONValue, width: Int, height: Int? = nil, nodeLimit: Int = .max) throws(ViewDecodingError) {
         self.spec = spec
         self.data = data
         self.width = width
         self.height = height
-        root = try ViewExpander.expand(spec, data: data)
+        self.nodeLimit = nodeLimit
+        root = try ViewExpander.expand(spec, data: data, nodeLimit: nodeLimit)
         let used = FlexLayout.layout(root, width: width, height: height)
         canvas = TextCanvas(width: width, height: height ?? used)
         ViewPainter.paint(root, into: &canvas)
@@ -44,7 +47,7 @@ public final class ViewDocument {
     /// Applies new data; returns the areas repainted. The canvas holds the new frame.
     @discardableResult
     public func update(data newData: JSONValue) throws(ViewDecodingError) -> Change {
-        let fresh = try ViewExpander.expand(spec, data: newData, previous: root)
+        let fresh = try ViewExpander.expand(spec, data: newData, previous: root, nodeLimit: nodeLimit)
         data = newData
         var dirty: [Rect] = []
         var changed = 0

@@ -6,13 +6,32 @@ import JSON
 /// Given the tree on screen, a list item whose data is unchanged, and whose templates read only
 /// that item, is not expanded again: its node is kept as it is, layout included. So an update
 /// costs what changed, not what is shown.
+///
+/// Nodes are counted as they are made, against `nodeLimit` (the app's `viewNodes` quota): a list
+/// whose items alone pass it fails before one of them is expanded, and nothing too large reaches
+/// layout.
 public enum ViewExpander {
-    public static func expand(_ spec: ViewSpec, data: JSONValue, previous: ViewNode? = nil) throws(ViewDecodingError) -> ViewNode {
+    public static func expand(_ spec: ViewSpec, data: JSONValue, previous: ViewNode? = nil, nodeLimit: Int = .max) throws(ViewDecodingError) -> ViewNode {
         var lowest = Int.max
-        return try node(spec, key: "root", scopes: [data], previous: previous, lowest: &lowest)
+        var budget = Budget(limit: nodeLimit)
+        return try node(spec, key: "root", scopes: [data], previous: previous, lowest: &lowest, budget: &budget)
     }
 
-    static func node(_ spec: ViewSpec, key: String, scopes: [JSONValue], previous: ViewNode?, lowest: inout Int) throws(ViewDecodingError) -> ViewNode {
+    /// The nodes made so far, and how many may be.
+    struct Budget {
+        let limit: Int
+        var used = 0
+
+        mutating func take(_ count: Int, at pointer: String) throws(ViewDecodingError) {
+            used += count
+            guard used > limit else { return }
+            throw ViewDecodingError(pointer, "the view expands to more than \(limit) nodes, the app's quota (app.json quotas.viewNodes: \(limit)); show fewer items (page or window the list)",
+                                    nodeLimit: limit)
+        }
+    }
+
+    static func node(_ spec: ViewSpec, key: String, scopes: [JSONValue], previous: ViewNode?, lowest: inout Int, budget: inout Budget) throws(ViewDecodingError) -> ViewNode {
+        try budget.take(1, at: spec.pointer)
         var children: [ViewNode] = []
         if spec.kind == .list, let items = spec.items, let path = items.singlePath, let template = spec.template.first {
             let value = TemplateString.lookup(path, scopes, lowest: &lowest) ?? .null
@@ -23,6 +42,8 @@ public enum ViewExpander {
             default:
                 throw ViewDecodingError(spec.pointer + "/items", "expected \"${\(path.joined(separator: "."))}\" to be an array in the data, got \(value.typeName)")
             }
+            // Each item is a node at least: a list past the quota fails here, before any is made.
+            if budget.used + array.count > budget.limit { try budget.take(array.count, at: spec.pointer + "/items") }
             children.reserveCapacity(array.count)
             var seen = Set<String>()
             var previousItems: [String: ViewNode] = [:]
@@ -47,6 +68,7 @@ public enum ViewExpander {
                 }
                 let old = previousItems[itemKey]
                 if let old, old.lowestScope >= itemScope, old.sourceItem == item {
+                    try budget.take(old.nodeCount, at: spec.pointer + "/template")
                     children.append(old)
                     lowest = min(lowest, old.lowestScope)
                     continue
@@ -54,7 +76,7 @@ public enum ViewExpander {
                 var inner = scopes
                 inner.append(item)
                 var itemLowest = Int.max
-                let child = try node(template, key: itemKey, scopes: inner, previous: old, lowest: &itemLowest)
+                let child = try node(template, key: itemKey, scopes: inner, previous: old, lowest: &itemLowest, budget: &budget)
                 child.sourceItem = item
                 child.lowestScope = itemLowest
                 lowest = min(lowest, itemLowest)
@@ -65,7 +87,7 @@ public enum ViewExpander {
             let previousChildren = previous?.children ?? []
             for (i, child) in spec.children.enumerated() {
                 let old = i < previousChildren.count ? previousChildren[i] : nil
-                children.append(try node(child, key: String(i), scopes: scopes, previous: old, lowest: &lowest))
+                children.append(try node(child, key: String(i), scopes: scopes, previous: old, lowest: &lowest, budget: &budget))
             }
         }
         let node = ViewNode(kind: spec.kind, id: spec.id?.render(scopes, lowest: &lowest), key: key, style: spec.style,

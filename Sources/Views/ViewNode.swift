@@ -39,6 +39,9 @@ public final class ViewNode {
         self.handlers = handlers
         self.children = children
         self.pointer = pointer
+        var count = 1
+        for child in children { count += child.nodeCount }
+        nodeCount = count
         let s = style
         dependsOnHeight = !(s.height.isPercentFree && s.minHeight.isPercentFree && s.maxHeight.isPercentFree && s.basis.isPercentFree)
             || children.contains { $0.dependsOnHeight }
@@ -63,11 +66,9 @@ public final class ViewNode {
         for child in children { child.forEach(body) }
     }
 
-    public var nodeCount: Int {
-        var n = 1
-        for child in children { n += child.nodeCount }
-        return n
-    }
+    /// Nodes in the subtree, itself included. Fixed at creation: the reconciler only swaps a child
+    /// for an equal one.
+    public let nodeCount: Int
 
     /// Nodes that take focus, in document order.
     var focusable: Bool { kind == .button || kind == .input }

@@ -20,7 +20,7 @@ public struct ViewService: BridgeService {
     public var actions: [String: ServiceAction] {
         let session = self.session
         return [
-            "mount": .inline(ViewMountParams.self) { _, params in try Self.mount(params, session) },
+            "mount": .inline(ViewMountParams.self) { call, params in try Self.mount(params, session, nodeLimit: call.app.quotas.viewNodes) },
             "update": .inline(ViewUpdateParams.self) { _, params in try Self.update(params, session) },
             "nextEvent": .worker { _ in
                 guard let event = await session.events.next() else {
@@ -44,7 +44,7 @@ public struct ViewService: BridgeService {
 
     static let notMounted = BridgeError.failed(reason: "not-mounted", "no view is mounted; call view.mount first")
 
-    static func mount(_ params: ViewMountParams, _ session: ViewSession) throws(BridgeError) -> JSONValue {
+    static func mount(_ params: ViewMountParams, _ session: ViewSession, nodeLimit: Int) throws(BridgeError) -> JSONValue {
         let spec: ViewSpec
         do {
             spec = try ViewDecoder.decode(params.tree)
@@ -53,9 +53,10 @@ public struct ViewService: BridgeService {
         }
         let mounted: ViewSession.Mounted
         do {
-            mounted = try session.mount(spec: spec, data: params.data, width: params.width, height: params.height, output: params.output.rawValue)
+            mounted = try session.mount(spec: spec, data: params.data, width: params.width, height: params.height,
+                                        output: params.output.rawValue, nodeLimit: nodeLimit)
         } catch {
-            throw BridgeError.badParams("/tree" + error.path, error.message)
+            throw tooLarge(error) ?? BridgeError.badParams("/tree" + error.path, error.message)
         }
         return ["width": .number(Double(mounted.width)), "height": .number(Double(mounted.height)),
                 "nodes": .number(Double(mounted.nodes)), "output": .string(mounted.output.rawValue), "text": .string(mounted.text)]
@@ -72,13 +73,22 @@ public struct ViewService: BridgeService {
             switch error {
             case .notMounted: throw notMounted
             case .patch(let e): throw BridgeError.badParams("/patch" + e.path, e.message)
-            case .view(let e): throw BridgeError.badParams("/data", "the view cannot show this data: \(e)")
+            case .view(let e): throw tooLarge(e) ?? BridgeError.badParams("/data", "the view cannot show this data: \(e)")
             }
         }
         let dirty: [JSONValue] = updated.dirty.map {
             ["x": .number(Double($0.x)), "y": .number(Double($0.y)), "width": .number(Double($0.width)), "height": .number(Double($0.height))]
         }
         return ["changedNodes": .number(Double(updated.changedNodes)), "dirty": .array(dirty), "bytes": .number(Double(updated.bytes))]
+    }
+
+    /// `E_TOO_LARGE` for a view that expanded past the app's `viewNodes` quota: the view and its
+    /// data are well formed, there is too much of it (as params past the bridge's limits are).
+    /// `details.path` points at the node in the view where it overflowed, usually a list.
+    static func tooLarge(_ error: ViewDecodingError) -> BridgeError? {
+        guard let limit = error.nodeLimit else { return nil }
+        return BridgeError(.tooLarge, error.message,
+                           details: ["quota": "viewNodes", "limit": .number(Double(limit)), "path": .string("/tree" + error.path)])
     }
 
     static func simulate(_ params: ViewSimulateParams, _ session: ViewSession) throws(BridgeError) -> JSONValue {

@@ -23,11 +23,11 @@ final class ViewSession: @unchecked Sendable {
         var text: String
     }
 
-    func mount(spec: ViewSpec, data: JSONValue, width: Int?, height: Int?, output requested: String) throws(ViewDecodingError) -> Mounted {
+    func mount(spec: ViewSpec, data: JSONValue, width: Int?, height: Int?, output requested: String, nodeLimit: Int) throws(ViewDecodingError) -> Mounted {
         let output = Self.resolve(requested)
         let columns = width ?? (output == .terminal ? Self.terminalSize()?.columns : nil) ?? 80
         let rows = height ?? (output == .terminal ? Self.terminalSize()?.rows : nil)
-        let document = try ViewDocument(spec: spec, data: data, width: columns, height: rows)
+        let document = try ViewDocument(spec: spec, data: data, width: columns, height: rows, nodeLimit: nodeLimit)
         events.clear()
         return lock.withLock { _ in
             self.document = document

@@ -10,9 +10,11 @@ struct NetworkCall {
     /// One service for the test, as an app run has one: shared GETs and progress live in it.
     let service = NetworkService()
     let dataDirectory: String
+    let quotas: AppQuotas
 
     /// `dataDirectory`: the app's data folder, when not a fresh one under the temporary folder.
-    init(grants: [String] = ["network"], dataDirectory: String? = nil) throws {
+    init(grants: [String] = ["network"], dataDirectory: String? = nil, quotas: AppQuotas = .defaults) throws {
+        self.quotas = quotas
         // As an app run parses them: hosts in the network service's canonical form.
         self.grants = try Grants.parse(grants, registry: ServiceRegistry([NetworkService()]), source: "test")
         self.dataDirectory = dataDirectory ?? NSTemporaryDirectory() + "network-tests-" + UUID().uuidString
@@ -20,7 +22,7 @@ struct NetworkCall {
     }
 
     func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
-        let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants)
+        let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants, quotas: quotas)
         return try await service.actions[action]!.perform(ServiceCall(target: "network", action: action, params: params, app: app))
     }
 

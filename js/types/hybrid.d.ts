@@ -478,8 +478,10 @@ export interface NetworkDownloadParams {
   /** Limit for establishing the connection. */
   connectTimeoutMs?: NetworkConnectTimeoutMs;
   /**
-   * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
-   * body_too_large.
+   * Largest response body accepted. The app's quotas.responseBytes (64 MiB unless app.json says
+   * otherwise) is the default and the most it may be: a larger maxBytes is lowered to it. The
+   * transfer stops at the byte that passes the limit: E_FAILED reason body_too_large, with
+   * details.quota "responseBytes" and details.limitBytes when the quota was the limit.
    */
   maxBytes?: NetworkMaxBytes;
   /**
@@ -560,8 +562,10 @@ export interface NetworkRequestParams {
   /** Limit for establishing the connection. */
   connectTimeoutMs?: NetworkConnectTimeoutMs;
   /**
-   * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason
-   * body_too_large.
+   * Largest response body accepted. The app's quotas.responseBytes (64 MiB unless app.json says
+   * otherwise) is the default and the most it may be: a larger maxBytes is lowered to it. The
+   * transfer stops at the byte that passes the limit: E_FAILED reason body_too_large, with
+   * details.quota "responseBytes" and details.limitBytes when the quota was the limit.
    */
   maxBytes?: NetworkMaxBytes;
   /**
@@ -630,7 +634,10 @@ export type NetworkTimeoutMs = number;
 export type NetworkConnectTimeoutMs = number;
 
 /**
- * Largest response body accepted (default 64 MiB); a larger one is E_FAILED reason body_too_large.
+ * Largest response body accepted. The app's quotas.responseBytes (64 MiB unless app.json says
+ * otherwise) is the default and the most it may be: a larger maxBytes is lowered to it. The
+ * transfer stops at the byte that passes the limit: E_FAILED reason body_too_large, with
+ * details.quota "responseBytes" and details.limitBytes when the quota was the limit.
  */
 export type NetworkMaxBytes = number;
 
@@ -1570,7 +1577,9 @@ export interface HybridActions {
    * errors; a transfer that produced no answer is E_FAILED with details.reason one of dns, connect,
    * timeout, tls, too_many_redirects, body_too_large, cancelled, protocol, io. Hosts outside the
    * app's network:HOST grants are E_DENIED, checked again at every redirect. A call cancelled or
-   * timed out through the bridge aborts its transfer and closes its connection.
+   * timed out through the bridge aborts its transfer and closes its connection. A request or
+   * download past the app's quotas.transfers (256 running at once unless app.json says otherwise)
+   * is E_TOO_MANY at once, with details.limit.
    */
   network: {
     /**
@@ -1579,7 +1588,7 @@ export interface HybridActions {
      * so a failed or refused download leaves no partial file and an error page never replaces the
      * file. Progress is read with progress {requestId}.
      */
-    download: { params: NetworkDownloadParams; result: NetworkDownloadResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    download: { params: NetworkDownloadParams; result: NetworkDownloadResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
     /**
      * A long-poll on a download's progress: answers at once when the download has moved on since
      * `since` (its seq), else at its next step, else unchanged after timeoutMs. May be called
@@ -1593,7 +1602,7 @@ export interface HybridActions {
      * data folder while fresh (Cache-Control max-age, Expires) and revalidated with If-None-Match /
      * If-Modified-Since when stale.
      */
-    request: { params: NetworkRequestParams; result: NetworkRequestResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    request: { params: NetworkRequestParams; result: NetworkRequestResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
   };
   /**
    * Signed hot patches of the app's JS modules. A patch is verified against app.json's patchKeys,
@@ -1746,7 +1755,11 @@ export interface HybridActions {
      * Shows a view: decodes the tree (an error points into it: path /tree/children/2/style/border),
      * applies the data, lays it out and draws it. Replaces any mounted view. Output auto draws
      * interactively (raw keys, Tab focus, Enter press, q quits) when stdin and stdout are
-     * terminals, else prints plain text frames.
+     * terminals, else prints plain text frames. A tree whose lists expand past the app's
+     * quotas.viewNodes (50,000 nodes unless app.json says otherwise) is E_TOO_LARGE, counted while
+     * expanding, before layout: details.quota "viewNodes", details.limit, and details.path at the
+     * node (usually the list) where it overflowed; update refuses such data the same way and keeps
+     * the view as it was.
      */
     mount: { params: ViewMountParams; result: ViewMountResult; errors: "E_BAD_PARAMS" };
     /**
@@ -1766,7 +1779,7 @@ export interface HybridActions {
      * matched to the old by keys; only changed subtrees are laid out again and only changed cells
      * are written (cursor moves plus changed runs, inside synchronized-output markers).
      */
-    update: { params: ViewUpdateParams; result: ViewUpdateResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
+    update: { params: ViewUpdateParams; result: ViewUpdateResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_TOO_LARGE" };
   };
 }
 
