@@ -1,36 +1,56 @@
 import Foundation
 import Hummingbird
+import HostTesting
 import HummingbirdTesting
 import JSON
 import SyncAuth
 import SyncProtocol
 import SyncServer
 
-/// A real ``SyncServer`` on an ephemeral loopback port and a fresh database file, driven over real
-/// HTTP: what a device would see.
+/// A real ``SyncServer`` on an ephemeral loopback port and a fresh database (a file in the
+/// temporary directory, or a new PostgreSQL database), driven over real HTTP: what a device would see.
 struct LiveSyncServer: Sendable {
     let server: SyncServer
     let port: Int
+    /// The SQLite file, or the PostgreSQL database's URL.
     let databasePath: String
+    /// The PostgreSQL database, dropped by ``finish()``.
+    let postgres: PostgresTestDatabase?
 
-    /// Starts a server; with no `databasePath`, on a new file in the temporary directory.
-    static func start(databasePath: String? = nil, holdSeconds: Double = 30,
+    /// Starts a server; with no `databasePath`, on a new database of `store`.
+    static func start(store: TestStore = .sqlite, databasePath: String? = nil, holdSeconds: Double = 30,
                       maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
                       tokenVerifier: TokenVerifier? = nil) async throws -> LiveSyncServer {
-        let path = databasePath ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("sync-server-test-\(UUID().uuidString).sqlite").path
+        var postgres: PostgresTestDatabase?
+        let path: String
+        if let databasePath {
+            path = databasePath
+        } else if store == .postgres {
+            let database = try await PostgresTestDatabase.create()
+            postgres = database
+            path = database.url
+        } else {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-test-\(UUID().uuidString).sqlite").path
+        }
         var configuration = SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
                                                     tokenVerifier: tokenVerifier)
         configuration.rateLimit = rateLimit
-        let server = try SyncServer(configuration: configuration)
-        let port = try await server.start()
-        return LiveSyncServer(server: server, port: port, databasePath: path)
+        do {
+            let server = try await SyncServer.open(configuration: configuration)
+            let port = try await server.start()
+            return LiveSyncServer(server: server, port: port, databasePath: path, postgres: postgres)
+        } catch {
+            await postgres?.drop()
+            throw error
+        }
     }
 
     /// Runs `body` against a new server, then stops it and deletes its database, whatever `body` did.
-    static func with(holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
-                     tokenVerifier: TokenVerifier? = nil, _ body: (LiveSyncServer) async throws -> Void) async throws {
-        let server = try await start(holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit, tokenVerifier: tokenVerifier)
+    static func with(store: TestStore = .sqlite, holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024,
+                     rateLimit: RateLimit = .standard, tokenVerifier: TokenVerifier? = nil,
+                     _ body: (LiveSyncServer) async throws -> Void) async throws {
+        let server = try await start(store: store, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit,
+                                     tokenVerifier: tokenVerifier)
         do {
             try await body(server)
         } catch {
@@ -40,13 +60,26 @@ struct LiveSyncServer: Sendable {
         await server.finish()
     }
 
+    /// Another server on the same database and configuration, beside this one or after it: a
+    /// restart, or a second instance of one deployment. ``finish()`` on either deletes the database.
+    func anotherInstance() async throws -> LiveSyncServer {
+        var configuration = server.configuration
+        configuration.port = 0
+        let next = try await SyncServer.open(configuration: configuration)
+        return LiveSyncServer(server: next, port: try await next.start(), databasePath: databasePath, postgres: postgres)
+    }
+
     /// Stops the server, keeping its database for a successor.
     func stop() async { await server.stop() }
 
-    /// Stops the server and deletes its database files.
+    /// Stops the server and deletes its database.
     func finish() async {
         await server.stop()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
+        if let postgres {
+            await postgres.drop()
+        } else {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
+        }
     }
 
     // MARK: Requests
