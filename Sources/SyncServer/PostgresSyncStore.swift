@@ -82,6 +82,17 @@ public final class PostgresSyncStore: SyncStore {
         return error.underlying.map { "\($0)" } ?? "\(error.code)"
     }
 
+    /// A failure of the disk under the database, by the name SQLite's store gives it (see
+    /// `SyncEndpoints.storageReason`): `disk_full`, `io` or `read_only`; nil for any other error.
+    static func storageReason(_ error: any Error) -> String? {
+        switch (error as? PSQLError)?.serverInfo?[.sqlState] {
+        case "53100"?: "disk_full"
+        case "58030"?: "io"
+        case "25006"?: "read_only"
+        default: nil
+        }
+    }
+
     public func close() async {
         running.cancel()
         await running.value
