@@ -325,6 +325,13 @@ public final class PostgresSyncStore: SyncStore {
     /// all) whose dependency has settled, until none is left; any instance may finish what another
     /// started, since each step holds the write lock and re-reads what is held.
     func settle(deviceId: String?, now: Double) async throws {
+        // Almost always nothing is held: a read outside the lock answers that. A packet held by a
+        // push that committed before ours is visible to it; one received after ours saw its
+        // dependency applied and was not held.
+        let anyHeld = try await client.query("""
+            SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND (\(deviceId)::text IS NULL OR device_id = \(deviceId)))
+            """, logger: logger).collect().first?.decode(Bool.self) ?? false
+        guard anyHeld else { return }
         while true {
             let progressed = try await writing { connection -> Bool in
                 var sql = """
@@ -447,14 +454,24 @@ public final class PostgresSyncStore: SyncStore {
         var applied: [String] = []
         var duplicates: [String] = []
         var lastSeq = try await rows("SELECT value FROM sync_meta WHERE key = 'lastSeq'", on: connection).first?.decode(Int.self) ?? 0
+        // One round trip for what is logged already, and one per table for its scope column: a
+        // push costs a few statements per op, not one per question.
+        let opIds = ops.map(\.opId)
+        var logged = Set(try await rows("SELECT op_id FROM sync_log WHERE op_id = ANY(\(opIds))", on: connection).map { try $0.decode(String.self) })
+        var scopeColumns: [String: String?] = [:]
         for (index, op) in ops.enumerated() {
-            let known = try await rows("SELECT 1 FROM sync_log WHERE op_id = \(op.opId)", on: connection)
-            if !known.isEmpty {
+            if logged.contains(op.opId) {
                 duplicates.append(op.opId)
                 continue
             }
             let pointer = "/ops/\(index)"
-            let scopeColumn = try await registeredScopeColumn(of: op, at: pointer, on: connection)
+            let scopeColumn: String?
+            if let known = scopeColumns[op.table] {
+                scopeColumn = try ScopedFold.scopeColumn(of: op, registered: .some(known), at: pointer)
+            } else {
+                scopeColumn = try await registeredScopeColumn(of: op, at: pointer, on: connection)
+                scopeColumns[op.table] = .some(scopeColumn)
+            }
             let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
             let folded: ScopedFold.Folded
             do {
@@ -468,14 +485,15 @@ public final class PostgresSyncStore: SyncStore {
             let data = op.data.map { JSONWriter.write(.object($0)) }
             let image = folded.image.map { JSONWriter.write($0.json) }
             try await rows("""
-                INSERT INTO sync_log (seq, op_id, device_id, packet_id, table_name, data_id, type, data, dependency_id, timestamp,
-                                      partition, scope_before, image, logged_at)
-                VALUES (\(lastSeq), \(op.opId), \(device.deviceId), \(packetId), \(op.table), \(op.dataId), \(op.type.rawValue), \(data),
-                        \(op.dependencyId), \(op.timestamp), \(partition), \(folded.scopeBefore), \(image), \(now))
+                WITH entry AS (
+                    INSERT INTO sync_log (seq, op_id, device_id, packet_id, table_name, data_id, type, data, dependency_id, timestamp,
+                                          partition, scope_before, image, logged_at)
+                    VALUES (\(lastSeq), \(op.opId), \(device.deviceId), \(packetId), \(op.table), \(op.dataId), \(op.type.rawValue), \(data),
+                            \(op.dependencyId), \(op.timestamp), \(partition), \(folded.scopeBefore), \(image), \(now))
+                    RETURNING seq)
+                INSERT INTO sync_log_key (key, seq) SELECT key, entry.seq FROM entry, unnest(\(folded.keys)::text[]) AS key ON CONFLICT DO NOTHING
                 """, on: connection)
-            try await rows("""
-                INSERT INTO sync_log_key (key, seq) SELECT key, \(lastSeq) FROM unnest(\(folded.keys)::text[]) AS key ON CONFLICT DO NOTHING
-                """, on: connection)
+            logged.insert(op.opId)
             applied.append(op.opId)
         }
         if !applied.isEmpty {
