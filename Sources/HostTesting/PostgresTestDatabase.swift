@@ -47,21 +47,42 @@ public struct PostgresTestDatabase: Sendable {
         try? await Self.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server)
     }
 
+    /// The rows `sql` returns from this database, each column as text (cast what is not, `::text`):
+    /// what a test reads behind the server's back, such as the size of its log.
+    public func rows(_ sql: String) async throws -> [[String?]] {
+        var database = server
+        database.path = "/" + name
+        return try await Self.withConnection(to: database) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect().map { row in
+                try row.map { cell in try cell.decode(String?.self) }
+            }
+        }
+    }
+
     /// Runs one statement on the database `server` names, over a connection of its own.
     public static func execute(_ sql: String, on server: URLComponents) async throws {
+        try await withConnection(to: server) { connection, logger in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+        }
+    }
+
+    static func withConnection<Result: Sendable>(to server: URLComponents,
+                                                 _ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
         let logger = Logger(label: "hybrid.tests.postgres") { _ in SwiftLogNoOpLogHandler() }
         let configuration = PostgresConnection.Configuration(
             host: server.host ?? "127.0.0.1", port: server.port ?? 5432, username: server.user ?? "postgres",
             password: server.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"],
             database: String(server.path.drop(while: { $0 == "/" })), tls: .disable)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        let result: Result
         do {
-            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+            result = try await body(connection, logger)
         } catch {
             try? await connection.close()
             throw error
         }
         try await connection.close()
+        return result
     }
 }
 

@@ -1,3 +1,4 @@
+import HostTesting
 import Hummingbird
 import JSON
 import SyncProtocol

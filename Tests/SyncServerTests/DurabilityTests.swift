@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer

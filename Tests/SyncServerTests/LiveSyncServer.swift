@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HostTesting
+import Hummingbird
 import HummingbirdTesting
 import JSON
 import SyncAuth
@@ -21,17 +21,8 @@ struct LiveSyncServer: SyncServerEndpoint {
     static func start(store: TestStore = .sqlite, databasePath: String? = nil, holdSeconds: Double = 30,
                       maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
                       tokenVerifier: TokenVerifier? = nil) async throws -> LiveSyncServer {
-        var postgres: PostgresTestDatabase?
-        let path: String
-        if let databasePath {
-            path = databasePath
-        } else if store == .postgres {
-            let database = try await PostgresTestDatabase.create()
-            postgres = database
-            path = database.url
-        } else {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-test-\(UUID().uuidString).sqlite").path
-        }
+        let (path, postgres): (String, PostgresTestDatabase?) =
+            if let databasePath { (databasePath, nil) } else { try await store.freshDatabase(prefix: "sync-server-test") }
         var configuration = SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
                                                     tokenVerifier: tokenVerifier)
         configuration.rateLimit = rateLimit

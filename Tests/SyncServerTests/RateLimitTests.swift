@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import JSON
 import SyncAuth
 @testable import SyncServer
