@@ -32,6 +32,15 @@ struct RunningSyncServer: Sendable {
         }
     }
 
+    /// Another server on the same database and configuration, beside this one: a second
+    /// instance of one deployment. Stop it before this one, whose ``stop()`` deletes the database.
+    func anotherInstance() async throws -> RunningSyncServer {
+        var configuration = server.configuration
+        configuration.port = 0
+        let next = try await SyncServer.open(configuration: configuration)
+        return RunningSyncServer(server: next, port: try await next.start(), path: path, postgres: nil)
+    }
+
     func stop() async {
         await server.stop()
         if let postgres {
