@@ -38,6 +38,8 @@ demo: release
 	  "$$($(RELEASE_BIN) sync-server token --secret-file $(DEMO_DATA)/sync-secret --sub alice --scope user:alice --scope team:t1)" \
 	  "$$($(RELEASE_BIN) sync-server token --secret-file $(DEMO_DATA)/sync-secret --sub bob --scope user:bob --scope team:t1)"
 
+# The tests run beside a throwaway PostgreSQL cluster (scripts/with-postgres), so that the sync
+# server's tests run against both of its stores; the cluster is removed however they end.
 test: deps
 	python3 scripts/embed-js --check
 	SWIFT=$(SWIFT) scripts/check-imports
@@ -45,7 +47,7 @@ test: deps
 	$(DEBUG_BIN) contracts check
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts --check
 	scripts/fuzz-sync-server $(DEBUG_BIN)
-	$(SWIFT) test --explicit-target-dependency-import-check=error
+	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
 

@@ -22,6 +22,8 @@ let package = Package(
         // Imported directly where Hummingbird servers are started and stopped (quiet logs, graceful shutdown).
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The sync server's PostgreSQL store: several server instances over one database.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C modules
@@ -70,11 +72,13 @@ let package = Package(
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
-        // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite.
+        // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
+        // (one server) or PostgreSQL (any number of servers over one database).
         .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
-                                                  .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                                                  .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                  .product(name: "PostgresNIO", package: "postgres-nio")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
@@ -89,9 +93,11 @@ let package = Package(
         ),
 
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
-        // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders.
+        // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
+        // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts.
         .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Benchmarks beside the code they measure, as an executable of their own (`make bench`):
         // each prints our figure, its baseline measured in the same run, and the ratio.

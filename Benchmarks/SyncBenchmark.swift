@@ -43,13 +43,7 @@ public struct SyncBenchmark: Sendable {
     }
 
     public func run() {
-        let folder = TemporaryFolder(prefix: "hybrid-bench").path
-        defer { FileSystem.removeTree(folder) }
-        do {
-            try blocking { try await measure(folder: folder) }
-        } catch {
-            print("bench sync: \(error)")
-        }
+        inScratchFolder("sync") { folder in try await measure(folder: folder) }
     }
 
     private func measure(folder: String) async throws {
@@ -182,6 +176,18 @@ struct BenchDevice: Sendable {
         if params["database"] == nil { params["database"] = "bench" }
         let call = ServiceCall(target: service.target, action: action, params: .object(params), app: app)
         return try await service.actions[action]!.perform(call)
+    }
+}
+
+/// Runs a benchmark's measurement in a scratch folder, removed afterwards; a failure is printed as
+/// `bench NAME: error`.
+func inScratchFolder(_ name: String, _ measure: @escaping @Sendable (String) async throws -> Void) {
+    let folder = TemporaryFolder(prefix: "hybrid-bench").path
+    defer { FileSystem.removeTree(folder) }
+    do {
+        try blocking { try await measure(folder) }
+    } catch {
+        print("bench \(name): \(error)")
     }
 }
 

@@ -31,13 +31,7 @@ struct SyncScopeBenchmark {
     ]
 
     func run() {
-        let folder = TemporaryFolder(prefix: "hybrid-bench").path
-        defer { FileSystem.removeTree(folder) }
-        do {
-            try blocking { try await measure(folder: folder) }
-        } catch {
-            print("bench sync-scopes: \(error)")
-        }
+        inScratchFolder("sync-scopes") { folder in try await measure(folder: folder) }
     }
 
     static func token(_ scopes: [String]) -> String {

@@ -16,18 +16,19 @@ struct HeldPacketSweeper: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var lastCompaction = 0.0
+            // A store call cut short by the shutdown is no failure: the loop ends with it.
             while !Task.isCancelled {
                 let now = Date().timeIntervalSince1970
                 do {
                     try await store.sweep(now: now, holdSeconds: holdSeconds)
-                } catch {
+                } catch where !Task.isCancelled {
                     logger.error("sweep of held packets failed: \(error)")
                 }
                 if now - lastCompaction >= compactionInterval {
                     lastCompaction = now
                     do {
                         _ = try await store.compact(now: now, retainSeconds: retainSeconds)
-                    } catch {
+                    } catch where !Task.isCancelled {
                         logger.error("compaction of the op log failed: \(error)")
                     }
                 }

@@ -142,7 +142,7 @@ public final class SQLiteSyncStore: SyncStore {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO sync_device (id, name, tokenDigest, createdAt, userId, scopes, lastSeenAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, name, tokenDigest, now, user, scopes.map(Self.text), now])
+                """, arguments: [id, name, tokenDigest, now, user, scopes.map(StoredText.list), now])
         }
         return id
     }
@@ -169,14 +169,14 @@ public final class SQLiteSyncStore: SyncStore {
         if try Self.identity(stored).scopes != scopes || now - lastSeen > 60 {
             try await pool.write { db in
                 try db.execute(sql: "UPDATE sync_device SET scopes = ?, lastSeenAt = ? WHERE id = ?",
-                               arguments: [Self.text(scopes), now, deviceId])
+                               arguments: [StoredText.list(scopes), now, deviceId])
             }
         }
         return identity
     }
 
     static func identity(_ row: Row) throws -> DeviceIdentity {
-        DeviceIdentity(deviceId: row["id"], user: row["userId"], scopes: try strings(row["scopes"]))
+        DeviceIdentity(deviceId: row["id"], user: row["userId"], scopes: try StoredText.strings(row["scopes"]))
     }
 
     /// The device's identity as its row says, for a packet settled without a request.
@@ -214,7 +214,7 @@ public final class SQLiteSyncStore: SyncStore {
             for row in expired {
                 let dependency: String = row["dependency"]
                 try Self.reject(deviceId: row["deviceId"], packetId: row["packetId"],
-                                reason: "dependency \(dependency) not received within \(Self.seconds(holdSeconds)) s",
+                                reason: "dependency \(dependency) not received within \(StoredText.seconds(holdSeconds)) s",
                                 now: now, in: db)
             }
         }
@@ -245,7 +245,7 @@ public final class SQLiteSyncStore: SyncStore {
                 let packetId: String = ready["packetId"]
                 let dependency: String = ready["dependency"]
                 if ready["dependencyState"] == PacketState.applied.rawValue {
-                    let ops = try Self.decodeHeldOps(ready["ops"], packetId: packetId)
+                    let ops = try StoredText.heldOps(ready["ops"], packetId: packetId)
                     let device = try Self.identity(deviceId: readyDevice, in: db)
                     var result: (applied: [String], duplicates: [String], cursor: Int) = ([], [], 0)
                     do {
@@ -261,7 +261,7 @@ public final class SQLiteSyncStore: SyncStore {
                     try db.execute(sql: """
                         UPDATE sync_packet SET state = 'applied', ops = NULL, applied = ?, duplicates = ?, cursor = ?, settledAt = ?
                         WHERE deviceId = ? AND packetId = ?
-                        """, arguments: [Self.text(result.applied), Self.text(result.duplicates), result.cursor, now, readyDevice, packetId])
+                        """, arguments: [StoredText.list(result.applied), StoredText.list(result.duplicates), result.cursor, now, readyDevice, packetId])
                 } else {
                     try Self.reject(deviceId: readyDevice, packetId: packetId, reason: "dependency \(dependency) was rejected",
                                     now: now, in: db)
@@ -275,13 +275,7 @@ public final class SQLiteSyncStore: SyncStore {
     /// Records a packet's arrival and applies it when it can: the first half of a push, one
     /// transaction.
     static func receive(_ packet: PushPacket, now: Double, in db: Database) throws -> PushOutcome {
-        if let known = try record(deviceId: packet.deviceId, packetId: packet.packetId, in: db) {
-            switch known.state {
-            case .applied: return .applied(applied: known.applied ?? [], duplicates: known.duplicates ?? [], cursor: known.cursor ?? 0)
-            case .held: return .held(waitingFor: known.dependencyIdentifier ?? "")
-            case .rejected: return .rejected(reason: known.reason ?? "rejected", opId: known.refusedOpId)
-            }
-        }
+        if let known = try record(deviceId: packet.deviceId, packetId: packet.packetId, in: db) { return known.outcome }
         try db.execute(sql: "UPDATE sync_device SET packetCount = packetCount + 1 WHERE id = ?", arguments: [packet.deviceId])
         guard let seq = try Int.fetchOne(db, sql: "SELECT packetCount FROM sync_device WHERE id = ?", arguments: [packet.deviceId]) else {
             throw SyncServerError(.forbidden, "deviceId: unknown device \(packet.deviceId)", path: "/deviceId")
@@ -295,7 +289,7 @@ public final class SQLiteSyncStore: SyncStore {
                                                       arguments: [packet.deviceId, dependency])
             switch dependencyState.flatMap(PacketState.init(rawValue:)) {
             case nil, .held?:
-                let ops = JSONWriter.write(.array(packet.ops.map { .object($0.json) }))
+                let ops = StoredText.ops(packet.ops)
                 try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.held.rawValue, dependency,
                                                         nil, ops, nil, nil, nil, now, nil])
                 return .held(waitingFor: dependency)
@@ -311,8 +305,8 @@ public final class SQLiteSyncStore: SyncStore {
         let device = try identity(deviceId: packet.deviceId, in: db)
         let result = try apply(packet.ops, device: device, packetId: packet.packetId, now: now, in: db)
         try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.applied.rawValue,
-                                                packet.dependencyIdentifier, nil, nil, text(result.applied),
-                                                text(result.duplicates), result.cursor, now, now])
+                                                packet.dependencyIdentifier, nil, nil, StoredText.list(result.applied),
+                                                StoredText.list(result.duplicates), result.cursor, now, now])
         return .applied(applied: result.applied, duplicates: result.duplicates, cursor: result.cursor)
     }
 
@@ -333,7 +327,7 @@ public final class SQLiteSyncStore: SyncStore {
         return PacketRecord(
             deviceId: row["deviceId"], packetId: row["packetId"], seq: row["seq"], state: state,
             dependencyIdentifier: row["dependency"], reason: row["reason"], refusedOpId: row["refusedOpId"],
-            applied: try strings(row["applied"]), duplicates: try strings(row["duplicates"]), cursor: row["cursor"],
+            applied: try StoredText.strings(row["applied"]), duplicates: try StoredText.strings(row["duplicates"]), cursor: row["cursor"],
             receivedAt: row["receivedAt"], settledAt: row["settledAt"])
     }
 
@@ -358,8 +352,8 @@ public final class SQLiteSyncStore: SyncStore {
                 continue
             }
             let scopeColumn = try registeredScopeColumn(of: op, at: "/ops/\(index)", in: db)
-            let partition = scopeColumn == nil ? device.user : ""
-            let folded: Folded
+            let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
+            let folded: ScopedFold.Folded
             do {
                 folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
             } catch var refusal as SyncServerError where refusal.reason == "scope" {
@@ -378,105 +372,40 @@ public final class SQLiteSyncStore: SyncStore {
     }
 
     /// The scope column `op` declares for its table, checked against the one the table was first
-    /// synced with: a table is scoped by one column, or by none, for every device.
+    /// synced with (see ``ScopedFold/scopeColumn(of:registered:at:)``).
     static func registeredScopeColumn(of op: SyncOperation, at pointer: String, in db: Database) throws -> String? {
         let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT scopeColumn FROM sync_table WHERE tableName = ?"), arguments: [op.table])
-        guard let stored else {
+        if stored == nil {
             try db.cachedStatement(sql: "INSERT INTO sync_table (tableName, scopeColumn) VALUES (?, ?)").execute(arguments: [op.table, op.scopeColumn])
-            return op.scopeColumn
         }
-        let column: String? = stored["scopeColumn"]
-        guard column == op.scopeColumn else {
-            let expected = column.map { "scopeColumn \"\($0)\"" } ?? "no scopeColumn"
-            throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) on this server")
-        }
-        return column
+        return try ScopedFold.scopeColumn(of: op, registered: stored.map { $0["scopeColumn"] as String? }, at: pointer)
     }
 
-    /// What folding one op changed that the log must know: the row's scope before it, the keys it
-    /// is filed under, and the row as it now is when the op moved it into a scope (a device of
-    /// that scope did not have the row, so it gets the whole row rather than the op).
-    struct Folded {
-        var scopeBefore: String?
-        var keys: [String]
-        var image: MaterializedRow?
-    }
-
-    /// Brings `sync_row` up to date with one op, by ``OperationFold``, after checking that the rows
-    /// it reads and writes are in the device's scopes.
+    /// Brings `sync_row` up to date with one op, as ``ScopedFold`` decides.
     static func fold(_ op: SyncOperation, partition: String, scopeColumn: String?, device: DeviceIdentity, at pointer: String,
-                     in db: Database) throws -> Folded {
+                     in db: Database) throws -> ScopedFold.Folded {
         if op.type == .batch {
             let change = try BatchChange(value: op.data.map(JSONValue.object), at: pointer + "/data")
+            let (scope, folded) = try ScopedFold.batch(change, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer)
             var sql = "SELECT * FROM sync_row WHERE partition = ? AND tableName = ? AND deleted = 0"
             var arguments: StatementArguments = [partition, op.table]
-            var keys = [LogKey.user(partition)]
-            if let scopeColumn {
-                let scope = try batchScope(change, scopeColumn: scopeColumn, device: device, at: pointer)
+            if let scope {
                 sql += " AND scope = ?"
                 arguments += [scope]
-                keys = [LogKey.scope(scope)]
             }
             for row in try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY dataId"), arguments: arguments) {
                 if let changed = OperationFold.apply(change, of: op, to: try materialized(row)) {
                     try store(changed, partition: partition, table: op.table, scope: row["scope"], in: db)
                 }
             }
-            return Folded(scopeBefore: nil, keys: keys, image: nil)
+            return folded
         }
         let current = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sync_row WHERE partition = ? AND tableName = ? AND dataId = ?"),
                                        arguments: [partition, op.table, op.dataId])
-        let before: String? = current?["scope"]
-        let changed = OperationFold.apply(op, to: try current.map(materialized))
-        guard let scopeColumn else {
-            if let changed { try store(changed, partition: partition, table: op.table, scope: nil, in: db) }
-            return Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil)
-        }
-        if let before, !device.sees(scope: before) {
-            throw outOfScope(op, "the row is in scope \(before), which the token does not grant", at: pointer)
-        }
-        var after = before
-        if let changed {
-            switch changed.data[scopeColumn] {
-            case .string(let scope)?: after = scope
-            case nil where changed.deleted: break  // a tombstone of a row the server never had: no scope
-            default: throw SyncServerError.invalid(JSONPointer.appending(pointer + "/data", key: scopeColumn),
-                                                   "expected the row's scope (\(scopeColumn), a string the token grants), got \(changed.data[scopeColumn]?.typeName ?? "nothing")")
-            }
-            if let after, !device.sees(scope: after) {
-                throw outOfScope(op, "it would put the row in scope \(after), which the token does not grant", at: pointer)
-            }
-            try store(changed, partition: partition, table: op.table, scope: after, in: db)
-        }
-        var keys = [before, after].compactMap { $0 }.map(LogKey.scope)
-        if keys.isEmpty { keys = [LogKey.user(device.user)] }
-        let moved = before != nil && after != before ? changed : nil
-        return Folded(scopeBefore: before, keys: Array(Set(keys)), image: moved)
-    }
-
-    /// A batch on a scoped table must name its scope (`where: {SCOPE_COLUMN: "team:t1"}`), one the
-    /// token grants, and leave it alone, so that it never touches a row outside it and every
-    /// replica of that scope folds it to the same rows.
-    static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, at pointer: String) throws -> String {
-        let path = JSONPointer.appending(pointer + "/data/where", key: scopeColumn)
-        guard let condition = change.conditions.first(where: { $0.field == scopeColumn && $0.comparison == .eq }),
-              case .string(let scope) = condition.value else {
-            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality",
-                                  path: path, reason: "scope")
-        }
-        guard device.sees(scope: scope) else {
-            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): scope \(scope) is not granted by the token", path: path, reason: "scope")
-        }
-        if let moved = change.set[scopeColumn], moved != .string(scope) {
-            throw SyncServerError(.forbidden, "\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
-                                  path: JSONPointer.appending(pointer + "/data/set", key: scopeColumn), reason: "scope")
-        }
-        return scope
-    }
-
-    static func outOfScope(_ op: SyncOperation, _ why: String, at pointer: String) -> SyncServerError {
-        SyncServerError(.forbidden, "\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: \(why)",
-                        path: pointer, reason: "scope")
+        let decision = try ScopedFold.row(op, current: try current.map(materialized), scopeBefore: current?["scope"], partition: partition,
+                                          scopeColumn: scopeColumn, device: device, at: pointer)
+        if let write = decision.write { try store(write.row, partition: partition, table: op.table, scope: write.scope, in: db) }
+        return decision.folded
     }
 
     static func store(_ row: MaterializedRow, partition: String, table: String, scope: String?, in db: Database) throws {
@@ -488,11 +417,8 @@ public final class SQLiteSyncStore: SyncStore {
     }
 
     static func materialized(_ row: Row) throws -> MaterializedRow {
-        let dataText: String = row["data"]
-        guard case .object(let data)? = try? JSONParser.parse(dataText) else {
-            throw SyncServerError(.internalError, "stored row \(row["tableName"] as String)/\(row["dataId"] as String) is not a JSON object")
-        }
-        return MaterializedRow(dataId: row["dataId"], data: data, deleted: row["deleted"], timestamp: row["timestamp"], opId: row["opId"])
+        try StoredText.row(table: row["tableName"], dataId: row["dataId"], dataText: row["data"], deleted: row["deleted"],
+                           timestamp: row["timestamp"], opId: row["opId"])
     }
 
     /// The last seq ever given, compacted or not (AUTOINCREMENT keeps it in sqlite_sequence).
@@ -609,58 +535,9 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
-    /// A log entry as `device` receives it: the op, or, when the op moved the row into a scope of
-    /// the device from one it does not see, the row as the op left it (an insert, or a delete for a
-    /// tombstone, with the op's stamp), since the device never had the row the op changes.
     static func logged(_ row: Row, for device: DeviceIdentity) throws -> LoggedOperation {
-        let typeName: String = row["type"]
-        let dataText: String? = row["data"]
-        var data: JSONObject?
-        if let dataText {
-            guard case .object(let object)? = try? JSONParser.parse(dataText) else {
-                throw SyncServerError(.internalError, "logged op \(row["opId"] as String) has data that is not a JSON object")
-            }
-            data = object
-        }
-        guard var type = SyncOperationType(rawValue: typeName) else {
-            throw SyncServerError(.internalError, "logged op \(row["opId"] as String) has an unknown type \(typeName)")
-        }
-        if let imageText: String = row["image"], let before: String = row["scopeBefore"], !device.sees(scope: before),
-           case .object(let image)? = try? JSONParser.parse(imageText) {
-            let deleted = image["deleted"]?.boolValue == true
-            type = deleted ? .delete : .insert
-            data = deleted ? nil : image["data"]?.objectValue
-        }
-        let op = SyncOperation(opId: row["opId"], dataId: row["dataId"], table: row["tableName"], type: type, data: data,
-                               dependencyId: row["dependencyId"], timestamp: row["timestamp"])
-        return LoggedOperation(seq: row["seq"], deviceId: row["deviceId"], operation: op)
-    }
-
-    // MARK: Stored JSON
-
-    static func decodeHeldOps(_ text: String?, packetId: String) throws -> [SyncOperation] {
-        guard let text, case .array(let elements)? = try? JSONParser.parse(text) else {
-            throw SyncServerError(.internalError, "held packet \(packetId) has no stored ops")
-        }
-        return try elements.enumerated().map { index, element in
-            try SyncOperation.decode(element, at: "/ops/\(index)")
-        }
-    }
-
-    static func text(_ strings: [String]) -> String {
-        JSONWriter.write(.array(strings.map(JSONValue.string)))
-    }
-
-    static func strings(_ text: String?) throws -> [String]? {
-        guard let text else { return nil }
-        guard case .array(let elements)? = try? JSONParser.parse(text) else {
-            throw SyncServerError(.internalError, "stored list is not a JSON array: \(text)")
-        }
-        return elements.compactMap(\.stringValue)
-    }
-
-    /// `30` for whole seconds, `0.3` otherwise: the form a rejection reason shows.
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        try ScopedFold.logged(seq: row["seq"], deviceId: row["deviceId"], opId: row["opId"], dataId: row["dataId"], table: row["tableName"],
+                              typeName: row["type"], dataText: row["data"], dependencyId: row["dependencyId"], timestamp: row["timestamp"],
+                              scopeBefore: row["scopeBefore"], imageText: row["image"], for: device)
     }
 }

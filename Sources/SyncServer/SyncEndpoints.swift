@@ -326,7 +326,7 @@ struct SyncEndpoints: Sendable {
             let refusal = SyncServerError(.badRequest, error.message, path: error.path)
             return Self.response(refusal.status, refusal.json)
         } catch {
-            let failure = SyncServerError(.internalError, "the server failed: \(error)", reason: Self.storageReason(error))
+            let failure = SyncServerError(.internalError, "the server failed: \(PostgresSyncStore.describe(error))", reason: Self.storageReason(error))
             return Self.response(failure.status, failure.json)
         }
     }
@@ -334,7 +334,7 @@ struct SyncEndpoints: Sendable {
     /// A failure of the disk under the database, by name (the request may be sent again once the
     /// operator has made room): `disk_full`, `io` or `read_only`; nil for any other error.
     static func storageReason(_ error: any Error) -> String? {
-        guard let error = error as? DatabaseError else { return nil }
+        guard let error = error as? DatabaseError else { return PostgresSyncStore.storageReason(error) }
         switch error.resultCode {
         case .SQLITE_FULL: return "disk_full"
         case .SQLITE_IOERR, .SQLITE_CANTOPEN: return "io"

@@ -1,5 +1,5 @@
 // The SyncServer module: the reference server for HybridHost's two-way sync, HTTP+JSON on
-// Hummingbird with its state in SQLite. It is a peer of the host, not part of it: no JavaScript, no
+// Hummingbird with its state in SQLite or PostgreSQL. It is a peer of the host, not part of it: no JavaScript, no
 // bridge, no services; the host's sync client talks to it over the network like any other server.
 // It must never change state for a request it refuses, nor believe a deviceId its token does not back.
 import Hummingbird
@@ -23,19 +23,39 @@ import ServiceLifecycle
 public actor SyncServer {
     public nonisolated let configuration: SyncServerConfiguration
     public nonisolated let store: any SyncStore
+    /// Whether ``stop()`` closes the store: when the server opened it.
+    private let ownsStore: Bool
     private let logger: Logger
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
     /// Opens (or creates) the SQLite store at `configuration.databasePath`.
     public init(configuration: SyncServerConfiguration) throws {
-        try self.init(configuration: configuration, store: SQLiteSyncStore(path: configuration.databasePath))
+        self.init(configuration: configuration, store: try SQLiteSyncStore(path: configuration.databasePath), ownsStore: true)
     }
 
-    /// A server over any store.
+    /// A server over any store; the caller closes the store once the server has stopped.
     public init(configuration: SyncServerConfiguration, store: any SyncStore) {
+        self.init(configuration: configuration, store: store, ownsStore: false)
+    }
+
+    /// Opens the store `configuration.databasePath` names: a PostgreSQL database for a
+    /// `postgres://` URL (its schema created or migrated), else a SQLite file. The server closes it
+    /// when it stops.
+    ///
+    /// ```swift
+    /// let server = try await SyncServer.open(configuration: SyncServerConfiguration(databasePath: "postgres://sync@127.0.0.1:5432/sync"))
+    /// ```
+    public static func open(configuration: SyncServerConfiguration) async throws -> SyncServer {
+        guard PostgresAddress.isURL(configuration.databasePath) else { return try SyncServer(configuration: configuration) }
+        let store = try await PostgresSyncStore.open(PostgresAddress(url: configuration.databasePath))
+        return SyncServer(configuration: configuration, store: store, ownsStore: true)
+    }
+
+    private init(configuration: SyncServerConfiguration, store: any SyncStore, ownsStore: Bool) {
         self.configuration = configuration
         self.store = store
+        self.ownsStore = ownsStore
         // Hummingbird logs to stdout at info level by default; the command line promises one line
         // there, so the server reports only trouble, and on stderr.
         var logger = Logger(label: "hybrid.sync-server") { StreamLogHandler.standardError(label: $0) }
@@ -82,6 +102,7 @@ public actor SyncServer {
     public func stop() async {
         await group?.triggerGracefulShutdown()
         _ = try? await running?.value
+        if ownsStore { await store.close() }
     }
 
     /// Returns when the server has stopped (after ``stop()``, or SIGINT/SIGTERM when

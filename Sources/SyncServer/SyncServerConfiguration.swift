@@ -12,7 +12,9 @@ public struct SyncServerConfiguration: Sendable {
     public var host: String
     /// 0 for an ephemeral port.
     public var port: Int
-    /// The SQLite file (created when missing); its `-wal` and `-shm` files sit beside it.
+    /// The SQLite file (created when missing; its `-wal` and `-shm` files sit beside it), or a
+    /// `postgres://USER@HOST:PORT/DATABASE` URL (see ``PostgresAddress``) for a database that
+    /// several servers share. ``SyncServer/open(configuration:)`` tells them apart.
     public var databasePath: String
     /// How long a held packet may wait for its dependency to arrive before it is rejected.
     public var holdSeconds: Double

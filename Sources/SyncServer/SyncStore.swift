@@ -1,8 +1,8 @@
 /// Where the sync server keeps everything it must not forget: devices, the op log, the materialized
 /// state and the per-device packet record.
 ///
-/// A protocol so that a PostgreSQL store can stand beside ``SQLiteSyncStore`` later. Whatever the
-/// backend, each packet is applied in one transaction, ops are skipped by opId, state follows
+/// Two stores stand behind it: ``SQLiteSyncStore`` (one server, one file) and ``PostgresSyncStore``
+/// (any number of servers over one database). Whatever the backend, each packet is applied in one transaction, ops are skipped by opId, state follows
 /// ``OperationFold``, a held packet is applied (in its own transaction) as soon as the packet it
 /// depends on is, or rejected when that one is, and no op touches a row outside its device's scopes.
 public protocol SyncStore: Sendable {
@@ -42,9 +42,14 @@ public protocol SyncStore: Sendable {
     /// Folds away the log entries that every device seen in the last `retainSeconds` has pulled and
     /// that are older than `retainSeconds`; the state keeps their effect.
     func compact(now: Double, retainSeconds: Double) async throws -> Compaction
+
+    /// Lets go of connections and background work; the store is not used again.
+    func close() async
 }
 
 extension SyncStore {
+    public func close() async {}
+
     /// The whole materialized state, every partition and scope: what an operator (or a test that
     /// checks convergence) sees.
     public func snapshot() async throws -> SyncSnapshot {

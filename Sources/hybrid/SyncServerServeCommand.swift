@@ -12,7 +12,10 @@ struct SyncServerServeCommand: ParsableCommand {
         discussion: """
             HTTP+JSON: POST /v1/devices, POST /v1/push, GET /v1/pull, GET /v1/packets/ID, GET /v1/snapshot, \
             GET /v1/health, and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
-            lives in the --db file: a server restarted on it carries on.
+            lives in --db: a server restarted on it carries on. --db FILE is a SQLite file for one server; \
+            --db postgres://USER@HOST:PORT/DATABASE is a PostgreSQL database that any number of servers \
+            share, a device talking to any of them (the password from the URL or PGPASSWORD; the server \
+            creates and migrates its tables at start).
 
             Every request carries "Authorization: Bearer TOKEN", a JSON Web Token from the app's auth \
             server (HS256 with --auth-secret-file, EdDSA with --auth-public-key; sub is the user, scopes \
@@ -31,7 +34,7 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: Int
 
-    @Option(name: .customLong("db"), help: "The SQLite file that holds devices, the op log and the state (created if missing).")
+    @Option(name: .customLong("db"), help: ArgumentHelp("Where devices, the op log and the state live: a SQLite file (created if missing), or postgres://USER@HOST:PORT/DATABASE, shared by several servers.", valueName: "file-or-url"))
     var database: String
 
     @Option(help: "The address to bind. The server has no TLS: keep it on loopback unless a proxy fronts it.")
@@ -70,7 +73,14 @@ struct SyncServerServeCommand: ParsableCommand {
         }
         guard retainDays >= 0 else { throw ValidationError("--retain-days: expected a number >= 0, got \(retainDays)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0...65535, got \(port)") }
-        guard !database.isEmpty else { throw ValidationError("--db: expected a file path") }
+        guard !database.isEmpty else { throw ValidationError("--db: expected a file path or postgres://USER@HOST:PORT/DATABASE") }
+        if PostgresAddress.isURL(database) {
+            do {
+                _ = try PostgresAddress(url: database)
+            } catch let error as SyncServerError {
+                throw ValidationError("--db: \(error.message)")
+            }
+        }
         guard holdSeconds > 0 else { throw ValidationError("--hold-seconds: expected a positive number, got \(holdSeconds)") }
         guard rateLimit >= 0, rateLimit.isFinite else { throw ValidationError("--rate-limit: expected a number >= 0, got \(rateLimit)") }
         if let rateBurst {
@@ -99,22 +109,26 @@ struct SyncServerServeCommand: ParsableCommand {
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
         let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row")
             + "; rate limit: \(configuration.rateLimit)"
-        let server: SyncServer
-        do {
-            server = try SyncServer(configuration: configuration)
-        } catch {
-            throw CLIFailure(message: "--db: cannot open \(database): \(error)", code: 1)
-        }
-        let (host, port) = (host, port)
+        let (host, port, database) = (host, port, database)
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)
         Task {
             defer { finished.signal() }
+            let server: SyncServer
+            do {
+                server = try await SyncServer.open(configuration: configuration)
+            } catch {
+                // The PostgreSQL store says which database (without its password) and why.
+                let message = PostgresAddress.isURL(database) ? (error as? SyncServerError)?.message ?? "\(error)" : "cannot open \(database): \(error)"
+                outcome.failure = CLIFailure(message: "--db: \(message)", code: 1)
+                return
+            }
             let boundPort: Int
             do {
                 boundPort = try await server.start()
             } catch {
                 outcome.failure = CLIFailure(message: "sync-server: cannot listen on \(host):\(port): \(error)", code: 1)
+                await server.stop()
                 return
             }
             StandardStreams.write("sync-server listening on http://\(host):\(boundPort) (\(auth))\n", to: 1)

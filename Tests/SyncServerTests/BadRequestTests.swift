@@ -1,3 +1,4 @@
+import HostTesting
 import Hummingbird
 import JSON
 import SyncProtocol
@@ -8,9 +9,9 @@ import Testing
 struct BadRequestTests {
     typealias Server = LiveSyncServer
 
-    @Test("a bad request gets a clear 4xx and changes nothing", arguments: BadRequest.table)
-    func refused(_ bad: BadRequest) async throws {
-        try await Server.with(maxBodyBytes: LiveBadRequestLimit.maxBodyBytes) { server in
+    @Test("a bad request gets a clear 4xx and changes nothing", arguments: TestStore.allCases, BadRequest.table)
+    func refused(store: TestStore, _ bad: BadRequest) async throws {
+        try await Server.with(store: store, maxBodyBytes: LiveBadRequestLimit.maxBodyBytes) { server in
             let a = try await server.register(name: "a")
             let b = try await server.register(name: "b")
             _ = try await server.push(a, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["title": "milk"], at: 1)])

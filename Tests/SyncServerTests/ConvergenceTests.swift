@@ -8,9 +8,9 @@ import Testing
 struct ConvergenceTests {
     typealias Server = LiveSyncServer
 
-    @Test("devices pushing at once each land in their own order, and every seq is used once")
-    func concurrentDevices() async throws {
-        try await Server.with { server in
+    @Test("devices pushing at once each land in their own order, and every seq is used once", arguments: TestStore.allCases)
+    func concurrentDevices(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             var devices: [TestDevice] = []
             for name in ["a", "b", "c", "d"] { devices.append(try await server.register(name: name)) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -35,9 +35,9 @@ struct ConvergenceTests {
         }
     }
 
-    @Test("a replica folding the pulled log in seq order holds exactly the server's snapshot")
-    func replicaMatchesSnapshot() async throws {
-        try await Server.with { server in
+    @Test("a replica folding the pulled log in seq order holds exactly the server's snapshot", arguments: TestStore.allCases)
+    func replicaMatchesSnapshot(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             var random = SplitMix64(seed: 2024)
             var devices: [TestDevice] = []
             for name in ["phone", "laptop", "tablet"] { devices.append(try await server.register(name: name)) }

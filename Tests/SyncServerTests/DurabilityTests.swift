@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
@@ -7,9 +8,9 @@ import Testing
 struct DurabilityTests {
     typealias Server = LiveSyncServer
 
-    @Test("a server restarted on the same database file keeps state, cursor, tokens and packet records")
-    func restart() async throws {
-        let first = try await Server.start()
+    @Test("a server restarted on the same database keeps state, cursor, tokens and packet records", arguments: TestStore.allCases)
+    func restart(store: TestStore) async throws {
+        let first = try await Server.start(store: store)
         let device = try await first.register()
         _ = try await first.push(device, packetId: "p1", dependency: nil, ops: [
             Server.insert("op-1", "t1", ["title": "milk"], at: 1), Server.insert("op-2", "t2", ["title": "eggs"], at: 1),
@@ -19,7 +20,7 @@ struct DurabilityTests {
         let snapshot = try await first.snapshot(device)
         await first.stop()
 
-        let second = try await Server.start(databasePath: first.databasePath)
+        let second = try await first.anotherInstance()
         do {
             #expect(try await second.snapshot(device) == snapshot)
             #expect(try await second.pull(device).body["cursor"] == 2)

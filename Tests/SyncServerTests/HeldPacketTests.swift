@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
@@ -7,9 +8,9 @@ import Testing
 struct HeldPacketTests {
     typealias Server = LiveSyncServer
 
-    @Test("a held packet whose dependency never arrives is rejected after holdSeconds, with the reason")
-    func heldPacketExpires() async throws {
-        try await Server.with(holdSeconds: 0.3) { server in
+    @Test("a held packet whose dependency never arrives is rejected after holdSeconds, with the reason", arguments: TestStore.allCases)
+    func heldPacketExpires(store: TestStore) async throws {
+        try await Server.with(store: store, holdSeconds: 0.3) { server in
             let device = try await server.register()
             let ops = [Server.insert("op-b", "t1", ["x": 1], at: 1)]
             let held = try await server.push(device, packetId: "B", dependency: "A", ops: ops)
@@ -32,9 +33,9 @@ struct HeldPacketTests {
         }
     }
 
-    @Test("the timer rejects an overdue packet even when nobody pushes or asks")
-    func sweeperRunsOnItsOwn() async throws {
-        try await Server.with(holdSeconds: 0.2) { server in
+    @Test("the timer rejects an overdue packet even when nobody pushes or asks", arguments: TestStore.allCases)
+    func sweeperRunsOnItsOwn(store: TestStore) async throws {
+        try await Server.with(store: store, holdSeconds: 0.2) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)])
             let rejected = try await server.eventually {
@@ -44,9 +45,9 @@ struct HeldPacketTests {
         }
     }
 
-    @Test("packets that depend on a rejected packet are rejected too, held or pushed later")
-    func rejectionCascades() async throws {
-        try await Server.with(holdSeconds: 0.3) { server in
+    @Test("packets that depend on a rejected packet are rejected too, held or pushed later", arguments: TestStore.allCases)
+    func rejectionCascades(store: TestStore) async throws {
+        try await Server.with(store: store, holdSeconds: 0.3) { server in
             let device = try await server.register()
             // B waits for A (never sent); C waits for B, which arrived but is itself held.
             #expect(try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)]).status == 202)
@@ -67,9 +68,9 @@ struct HeldPacketTests {
         }
     }
 
-    @Test("150 packets pushed in reverse order are all applied, in dependency order")
-    func manyPacketsInFlight() async throws {
-        try await Server.with { server in
+    @Test("150 packets pushed in reverse order are all applied, in dependency order", arguments: TestStore.allCases)
+    func manyPacketsInFlight(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             let count = 150
             for index in stride(from: count - 1, through: 1, by: -1) {

@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import Hummingbird
 import HummingbirdTesting
 import JSON
@@ -6,31 +7,41 @@ import SyncAuth
 import SyncProtocol
 import SyncServer
 
-/// A real ``SyncServer`` on an ephemeral loopback port and a fresh database file, driven over real
-/// HTTP: what a device would see.
-struct LiveSyncServer: Sendable {
+/// A real ``SyncServer`` on an ephemeral loopback port and a fresh database (a file in the
+/// temporary directory, or a new PostgreSQL database), driven over real HTTP: what a device would see.
+struct LiveSyncServer: SyncServerEndpoint {
     let server: SyncServer
     let port: Int
+    /// The SQLite file, or the PostgreSQL database's URL.
     let databasePath: String
+    /// The PostgreSQL database, dropped by ``finish()``.
+    let postgres: PostgresTestDatabase?
 
-    /// Starts a server; with no `databasePath`, on a new file in the temporary directory.
-    static func start(databasePath: String? = nil, holdSeconds: Double = 30,
+    /// Starts a server; with no `databasePath`, on a new database of `store`.
+    static func start(store: TestStore = .sqlite, databasePath: String? = nil, holdSeconds: Double = 30,
                       maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
                       tokenVerifier: TokenVerifier? = nil) async throws -> LiveSyncServer {
-        let path = databasePath ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("sync-server-test-\(UUID().uuidString).sqlite").path
+        let (path, postgres): (String, PostgresTestDatabase?) =
+            if let databasePath { (databasePath, nil) } else { try await store.freshDatabase(prefix: "sync-server-test") }
         var configuration = SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
                                                     tokenVerifier: tokenVerifier)
         configuration.rateLimit = rateLimit
-        let server = try SyncServer(configuration: configuration)
-        let port = try await server.start()
-        return LiveSyncServer(server: server, port: port, databasePath: path)
+        do {
+            let server = try await SyncServer.open(configuration: configuration)
+            let port = try await server.start()
+            return LiveSyncServer(server: server, port: port, databasePath: path, postgres: postgres)
+        } catch {
+            await postgres?.drop()
+            throw error
+        }
     }
 
     /// Runs `body` against a new server, then stops it and deletes its database, whatever `body` did.
-    static func with(holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
-                     tokenVerifier: TokenVerifier? = nil, _ body: (LiveSyncServer) async throws -> Void) async throws {
-        let server = try await start(holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit, tokenVerifier: tokenVerifier)
+    static func with(store: TestStore = .sqlite, holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024,
+                     rateLimit: RateLimit = .standard, tokenVerifier: TokenVerifier? = nil,
+                     _ body: (LiveSyncServer) async throws -> Void) async throws {
+        let server = try await start(store: store, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit,
+                                     tokenVerifier: tokenVerifier)
         do {
             try await body(server)
         } catch {
@@ -40,88 +51,26 @@ struct LiveSyncServer: Sendable {
         await server.finish()
     }
 
+    /// Another server on the same database and configuration, beside this one or after it: a
+    /// restart, or a second instance of one deployment. ``finish()`` on either deletes the database.
+    func anotherInstance() async throws -> LiveSyncServer {
+        var configuration = server.configuration
+        configuration.port = 0
+        let next = try await SyncServer.open(configuration: configuration)
+        return LiveSyncServer(server: next, port: try await next.start(), databasePath: databasePath, postgres: postgres)
+    }
+
     /// Stops the server, keeping its database for a successor.
     func stop() async { await server.stop() }
 
-    /// Stops the server and deletes its database files.
+    /// Stops the server and deletes its database.
     func finish() async {
         await server.stop()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
-    }
-
-    // MARK: Requests
-
-    func request(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, body: String? = nil) async throws -> HTTPReply {
-        var headers: HTTPFields = [:]
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        if body != nil { headers[.contentType] = "application/json" }
-        let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        let response = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            try await client.execute(request)
+        if let postgres {
+            await postgres.drop()
+        } else {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
         }
-        let text = response.body.map { String(buffer: $0) } ?? ""
-        let json = (try? JSONParser.parse(text)) ?? .null
-        return HTTPReply(status: Int(response.status.code), body: json, text: text, headers: response.headers)
-    }
-
-    func get(_ uri: String, token: String?) async throws -> HTTPReply {
-        try await request(.get, uri, token: token)
-    }
-
-    func post(_ uri: String, token: String?, json: JSONValue) async throws -> HTTPReply {
-        try await request(.post, uri, token: token, body: JSONWriter.write(json))
-    }
-
-    // MARK: The protocol, step by step
-
-    func register(name: String? = nil) async throws -> TestDevice {
-        let reply = try await post("/v1/devices", token: nil, json: name.map { ["name": .string($0)] } ?? [:])
-        guard reply.status == 201, let id = reply.body["deviceId"]?.stringValue, let token = reply.body["token"]?.stringValue else {
-            throw TestFailure("registration failed: \(reply)")
-        }
-        return TestDevice(id: id, token: token)
-    }
-
-    func push(_ device: TestDevice, packetId: String, dependency: String?, ops: [SyncOperation]) async throws -> HTTPReply {
-        try await post("/v1/push", token: device.token, json: Self.packet(device.id, packetId, dependency, ops))
-    }
-
-    func pull(_ device: TestDevice, after: Int = 0, limit: Int? = nil) async throws -> HTTPReply {
-        var uri = "/v1/pull?deviceId=\(device.id)&after=\(after)"
-        if let limit { uri += "&limit=\(limit)" }
-        return try await get(uri, token: device.token)
-    }
-
-    func packetState(_ device: TestDevice, _ packetId: String) async throws -> HTTPReply {
-        try await get("/v1/packets/\(packetId)?deviceId=\(device.id)", token: device.token)
-    }
-
-    func snapshot(_ device: TestDevice) async throws -> JSONValue {
-        let reply = try await get("/v1/snapshot", token: device.token)
-        guard reply.status == 200 else { throw TestFailure("snapshot failed: \(reply)") }
-        return reply.body
-    }
-
-    /// The opIds of the whole log, in seq order.
-    func loggedOpIds(_ device: TestDevice) async throws -> [String] {
-        var ids: [String] = []
-        var cursor = 0
-        while true {
-            let page = try await pull(device, after: cursor)
-            ids += page.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } ?? []
-            cursor = page.body["cursor"]?.intValue ?? cursor
-            if page.body["more"]?.boolValue != true { return ids }
-        }
-    }
-
-    /// Waits until `condition` holds, checking every 50 ms, for at most `seconds`.
-    func eventually(within seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
     }
 
     // MARK: Bodies

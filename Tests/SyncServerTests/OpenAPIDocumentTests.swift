@@ -15,9 +15,9 @@ struct OpenAPIDocumentTests {
         try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Repository.path("Sources/SyncServer/openapi.json")))))
     }
 
-    @Test("GET /v1/openapi.json serves the document in the repository, without a token")
-    func served() async throws {
-        try await Server.with { server in
+    @Test("GET /v1/openapi.json serves the document in the repository, without a token", arguments: TestStore.allCases)
+    func served(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let reply = try await server.get("/v1/openapi.json", token: nil)
             #expect(reply.status == 200)
             #expect(reply.headers[.contentType] == "application/json; charset=utf-8")
@@ -44,9 +44,9 @@ struct OpenAPIDocumentTests {
         #expect(Set(codes.compactMap(\.stringValue)) == Set(SyncServerError.Code.allCases.map(\.rawValue)))
     }
 
-    @Test("a method a path does not answer is 405 with Allow")
-    func methodNotAllowed() async throws {
-        try await Server.with { server in
+    @Test("a method a path does not answer is 405 with Allow", arguments: TestStore.allCases)
+    func methodNotAllowed(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let reply = try await server.request(.put, "/v1/pull?deviceId=x", token: nil)
             #expect(reply.status == 405)
             #expect(reply.headers[.allow] == "GET")

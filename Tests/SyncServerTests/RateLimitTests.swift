@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import JSON
 import SyncAuth
 @testable import SyncServer
@@ -50,9 +51,9 @@ struct RateLimitTests {
     // may take a second): the requests that must be refused are sent at once, or against a
     // bucket that refills in 1000 s; the wait is for the Retry-After of the last refusal.
 
-    @Test("a device sending many requests at once gets 429 with Retry-After past its burst, another device does not, and it is let through after waiting")
-    func overLoopback() async throws {
-        try await Server.with(rateLimit: RateLimit(requestsPerSecond: 0.5, burst: 4)) { server in
+    @Test("a device sending many requests at once gets 429 with Retry-After past its burst, another device does not, and it is let through after waiting", arguments: TestStore.allCases)
+    func overLoopback(store: TestStore) async throws {
+        try await Server.with(store: store, rateLimit: RateLimit(requestsPerSecond: 0.5, burst: 4)) { server in
             let busy = try await server.register(name: "busy")
             let quiet = try await server.register(name: "quiet")
             let replies = try await withThrowingTaskGroup(of: HTTPReply.self) { group in
@@ -79,9 +80,9 @@ struct RateLimitTests {
         }
     }
 
-    @Test("a request refused for the rate changes nothing")
-    func refusedChangesNothing() async throws {
-        try await Server.with(rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 1)) { server in
+    @Test("a request refused for the rate changes nothing", arguments: TestStore.allCases)
+    func refusedChangesNothing(store: TestStore) async throws {
+        try await Server.with(store: store, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 1)) { server in
             let busy = try await server.register(name: "busy")
             let quiet = try await server.register(name: "quiet")
             #expect(try await server.pull(busy).status == 200)
@@ -93,13 +94,13 @@ struct RateLimitTests {
         }
     }
 
-    @Test("with tokens, each device of a user has its own bucket, and a registration counts against the token's subject")
-    func byDeviceAndSubject() async throws {
+    @Test("with tokens, each device of a user has its own bucket, and a registration counts against the token's subject", arguments: TestStore.allCases)
+    func byDeviceAndSubject(store: TestStore) async throws {
         let secret = Array("a secret of the app's auth server".utf8)
         let signer = TokenSigner(secret: secret)
         let alice = signer.sign(TokenClaims(subject: "alice", scopes: ["user:alice"], expiresAt: 9_999_999_999))
         let bob = signer.sign(TokenClaims(subject: "bob", scopes: ["user:bob"], expiresAt: 9_999_999_999))
-        try await Server.with(rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3), tokenVerifier: TokenVerifier(secret: secret)) { server in
+        try await Server.with(store: store, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3), tokenVerifier: TokenVerifier(secret: secret)) { server in
             let register = { (token: String) in try await server.post("/v1/devices", token: token, json: [:]) }
             let phone = try #require(try await register(alice).body["deviceId"]?.stringValue)
             let laptop = try #require(try await register(alice).body["deviceId"]?.stringValue)

@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
@@ -7,9 +8,9 @@ import Testing
 struct StateFoldTests {
     typealias Server = LiveSyncServer
 
-    @Test("an update older than the row's last write is logged but changes nothing")
-    func olderUpdateLoses() async throws {
-        try await Server.with { server in
+    @Test("an update older than the row's last write is logged but changes nothing", arguments: TestStore.allCases)
+    func olderUpdateLoses(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "p1", dependency: nil, ops: [
                 Server.insert("op-1", "t1", ["title": "milk", "done": false], at: 1000),
@@ -27,9 +28,9 @@ struct StateFoldTests {
         }
     }
 
-    @Test("a batch op updates only the live rows that match its filter")
-    func batchMatchesFilter() async throws {
-        try await Server.with { server in
+    @Test("a batch op updates only the live rows that match its filter", arguments: TestStore.allCases)
+    func batchMatchesFilter(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "p1", dependency: nil, ops: [
                 Server.insert("op-1", "a", ["due": 100, "done": false, "list": "home"], at: 10),
@@ -57,9 +58,9 @@ struct StateFoldTests {
         }
     }
 
-    @Test("a delete leaves a tombstone that an older insert arriving later cannot revive")
-    func tombstoneHolds() async throws {
-        try await Server.with { server in
+    @Test("a delete leaves a tombstone that an older insert arriving later cannot revive", arguments: TestStore.allCases)
+    func tombstoneHolds(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "p1", dependency: nil, ops: [Server.delete("op-del", "t1", at: 500)])
             _ = try await server.push(device, packetId: "p2", dependency: "p1", ops: [Server.insert("op-ins", "t1", ["a": 1], at: 400)])

@@ -1,3 +1,4 @@
+import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
@@ -7,9 +8,9 @@ import Testing
 struct SyncProtocolTests {
     typealias Server = LiveSyncServer
 
-    @Test("registering a device returns a UUID and a 32-byte hex token")
-    func registration() async throws {
-        try await Server.with { server in
+    @Test("registering a device returns a UUID and a 32-byte hex token", arguments: TestStore.allCases)
+    func registration(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let reply = try await server.post("/v1/devices", token: nil, json: ["name": "laptop"])
             #expect(reply.status == 201)
             let id = try #require(reply.body["deviceId"]?.stringValue)
@@ -23,18 +24,18 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("health answers without a token")
-    func health() async throws {
-        try await Server.with { server in
+    @Test("health answers without a token", arguments: TestStore.allCases)
+    func health(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let reply = try await server.get("/v1/health", token: nil)
             #expect(reply.status == 200)
             #expect(reply.body == ["ok": true])
         }
     }
 
-    @Test("a pushed packet is applied, and a pull returns its ops with seq and deviceId")
-    func pushThenPull() async throws {
-        try await Server.with { server in
+    @Test("a pushed packet is applied, and a pull returns its ops with seq and deviceId", arguments: TestStore.allCases)
+    func pushThenPull(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let phone = try await server.register(name: "phone")
             let laptop = try await server.register(name: "laptop")
             let ops = [Server.insert("op-1", "t1", ["title": "milk", "done": false], at: 1000),
@@ -59,9 +60,9 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("re-pushing an applied packet applies nothing twice and gives the same answer")
-    func idempotentRepush() async throws {
-        try await Server.with { server in
+    @Test("re-pushing an applied packet applies nothing twice and gives the same answer", arguments: TestStore.allCases)
+    func idempotentRepush(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             let ops = [Server.insert("op-1", "t1", ["n": 1], at: 1), Server.insert("op-2", "t2", ["n": 2], at: 1)]
             let first = try await server.push(device, packetId: "p1", dependency: nil, ops: ops)
@@ -76,9 +77,9 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("ops whose opId is already logged are skipped as duplicates, in later packets and within one")
-    func duplicateOpIds() async throws {
-        try await Server.with { server in
+    @Test("ops whose opId is already logged are skipped as duplicates, in later packets and within one", arguments: TestStore.allCases)
+    func duplicateOpIds(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["n": 1], at: 1)])
             let again = [Server.insert("op-1", "t1", ["n": 99], at: 5), Server.insert("op-2", "t2", ["n": 2], at: 1),
@@ -94,9 +95,9 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("a push whose dependency has not arrived is held, then applied after it, in dependency order")
-    func outOfOrderPackets() async throws {
-        try await Server.with { server in
+    @Test("a push whose dependency has not arrived is held, then applied after it, in dependency order", arguments: TestStore.allCases)
+    func outOfOrderPackets(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             let held = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.delete("op-b", "t1", at: 20)])
             #expect(held.status == 202)
@@ -120,9 +121,9 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("pulls page with limit and more, and cursors only move forward")
-    func pullPaging() async throws {
-        try await Server.with { server in
+    @Test("pulls page with limit and more, and cursors only move forward", arguments: TestStore.allCases)
+    func pullPaging(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             let ops = (1...7).map { Server.insert("op-\($0)", "t\($0)", ["n": .number(Double($0))], at: Double($0)) }
             _ = try await server.push(device, packetId: "p1", dependency: nil, ops: ops)
@@ -147,9 +148,9 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("the packet record answers 404 for a packet the server never saw")
-    func unknownPacket() async throws {
-        try await Server.with { server in
+    @Test("the packet record answers 404 for a packet the server never saw", arguments: TestStore.allCases)
+    func unknownPacket(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             let reply = try await server.packetState(device, "nope")
             #expect(reply.status == 404)
@@ -159,9 +160,9 @@ struct SyncProtocolTests {
 
     // Hummingbird hands a path parameter over as sent: a packet pushed as "p 1/ü" was asked for as
     // "p%201%2F%C3%BC" and not found.
-    @Test("a packetId in the path is percent-decoded")
-    func percentDecodedPacketId() async throws {
-        try await Server.with { server in
+    @Test("a packetId in the path is percent-decoded", arguments: TestStore.allCases)
+    func percentDecodedPacketId(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
             let device = try await server.register()
             #expect(try await server.push(device, packetId: "p 1/ü", dependency: nil, ops: []).status == 200)
             let reply = try await server.get("/v1/packets/p%201%2F%C3%BC?deviceId=\(device.id)", token: device.token)

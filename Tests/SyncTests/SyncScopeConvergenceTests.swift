@@ -27,6 +27,11 @@ struct SyncScopeConvergenceTests {
     func converge(seed: UInt64) async throws {
         try await SyncScopeConvergence.check(seed: seed, steps: 40, rate: 0.3)
     }
+
+    @Test("the same, the devices split between two servers over one PostgreSQL database", arguments: SyncConvergenceTests.seeds)
+    func convergeOnTwoServers(seed: UInt64) async throws {
+        try await SyncScopeConvergence.check(seed: seed, steps: 40, rate: 0.3, store: .postgres, servers: 2)
+    }
 }
 
 enum SyncScopeConvergence {
@@ -36,18 +41,35 @@ enum SyncScopeConvergence {
         let scopes: [String]
     }
 
-    static func check(seed: UInt64, steps: Int, rate: Double) async throws {
-        let server = try await RunningSyncServer.start(tokenVerifier: TokenVerifier(secret: SyncScopeTests.secret))
+    /// With `servers` > 1, the others run over the same database and the devices are dealt out
+    /// among them (a device keeps its server: MultiInstanceTests switches them request by request).
+    static func check(seed: UInt64, steps: Int, rate: Double, store: TestStore = .sqlite, servers: Int = 1) async throws {
+        let server = try await RunningSyncServer.start(store: store, tokenVerifier: TokenVerifier(secret: SyncScopeTests.secret))
+        var instances = [server]
         var members: [Member] = []
         var proxies: [FaultProxy] = []
         defer {
             proxies.forEach { $0.stop() }
             members.forEach { $0.device.remove() }
         }
+        do {
+            while instances.count < servers { instances.append(try await server.anotherInstance()) }
+            try await check(seed: seed, steps: steps, rate: rate, server: server, instances: instances, members: &members, proxies: &proxies)
+        } catch {
+            for other in instances.dropFirst() { await other.server.stop() }
+            await server.stop()
+            throw error
+        }
+        for other in instances.dropFirst() { await other.server.stop() }
+        await server.stop()
+    }
+
+    static func check(seed: UInt64, steps: Int, rate: Double, server: RunningSyncServer, instances: [RunningSyncServer],
+                      members: inout [Member], proxies: inout [FaultProxy]) async throws {
         let people = [("alice-phone", "alice"), ("alice-laptop", "alice"), ("bob-phone", "bob")]
         for (index, (name, user)) in people.enumerated() {
             let scopes = ["user:\(user)", "team:t1"]
-            let proxy = try FaultProxy(upstreamPort: server.port, seed: seed &* 31 &+ UInt64(index), plan: .none)
+            let proxy = try FaultProxy(upstreamPort: instances[index % instances.count].port, seed: seed &* 31 &+ UInt64(index), plan: .none)
             proxies.append(proxy)
             let device = try SyncDevice(name)
             members.append(Member(device: device, user: user, scopes: scopes))
@@ -120,7 +142,6 @@ enum SyncScopeConvergence {
             #expect(logged + failed.count == made[index],
                     "\(member.device.name) made \(made[index]) operations: \(logged) in the log, \(failed.count) refused; \(replay)")
         }
-        await server.stop()
     }
 
     /// One random write of `member`'s, within its scopes (as the app would offer it); returns how
@@ -161,8 +182,20 @@ enum SyncScopeConvergence {
         let partition: String
     }
 
-    /// The server's whole log, read from its file (no device may pull all of it).
+    /// The server's whole log, read from its database (no device may pull all of it).
     static func serverLog(_ server: RunningSyncServer) async throws -> [Entry] {
+        if let postgres = server.postgres {
+            return try await postgres.rows("""
+                SELECT op_id, device_id, partition, table_name, data_id, type, data, timestamp::text FROM sync_log ORDER BY seq
+                """).map { row in
+                let text = row.map { $0 ?? "" }
+                let value: JSONValue = [
+                    "opId": .string(text[0]), "dataId": .string(text[4]), "table": .string(text[3]), "type": .string(text[5]),
+                    "data": try row[6].map { try JSONParser.parse($0) } ?? .null, "timestamp": .number(Double(text[7]) ?? .nan),
+                ]
+                return Entry(op: try SyncOperation.decode(value, at: ""), deviceId: text[1], partition: text[2])
+            }
+        }
         var configuration = Configuration()
         configuration.readonly = true
         let database = try DatabaseQueue(path: server.path, configuration: configuration)

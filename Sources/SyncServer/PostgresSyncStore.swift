@@ -1,0 +1,667 @@
+import Foundation
+import JSON
+import Logging
+import PostgresNIO
+import SyncProtocol
+
+/// The sync server's store in one PostgreSQL database, shared by any number of `hybrid sync-server`
+/// instances: a device may talk to any of them, request by request.
+///
+/// Every transaction that writes the log, the state or a packet record (a push, settling a held
+/// packet, a sweep, a compaction) first takes one transaction-scoped advisory lock, ``writeLock``,
+/// so that writers across all instances run one at a time, as SQLite's single writer does: seqs
+/// are handed out under the lock and the lock is released only after the commit is visible, so
+/// commit order is seq order and a reader's snapshot always holds a prefix of the log. A pull can
+/// therefore never pass an op that commits later with a smaller seq. ARCHITECTURE.md explains the
+/// choice against per-row locks with a "lowest seq in flight" horizon.
+///
+/// Tables are those of ``SQLiteSyncStore`` in snake case, keyed text in the "C" collation so that
+/// rows sort by bytes, as SQLite sorts them; `sync_meta` holds `lastSeq` (the last seq ever given,
+/// compacted or not) and `compactedThrough`. ``open(_:maximumConnections:logger:)`` creates and upgrades the schema, each
+/// step once, recorded in `sync_schema`.
+///
+/// ```swift
+/// let store = try await PostgresSyncStore.open(PostgresAddress(url: "postgres://sync@127.0.0.1:5432/sync"))
+/// let outcome = try await store.push(packet, now: Date().timeIntervalSince1970)
+/// await store.close()
+/// ```
+public final class PostgresSyncStore: SyncStore {
+    let client: PostgresClient
+    let address: PostgresAddress
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// The key of the advisory lock every writing transaction holds until it ends (ASCII "hybsync").
+    static let writeLock: Int64 = 0x68_79_62_73_79_6E_63
+    /// Held while the schema is created or migrated, so that instances starting together migrate once.
+    static let migrationLock: Int64 = 0x68_79_62_6D_69_67_72
+
+    private init(address: PostgresAddress, maximumConnections: Int, logger: Logger) {
+        var configuration = PostgresClient.Configuration(host: address.host, port: address.port, username: address.user,
+                                                         password: address.password, database: address.database, tls: .disable)
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.address = address
+        self.logger = logger
+        running = Task { await client.run() }
+    }
+
+    /// Connects to the database at `address` (which must exist), creates or migrates the schema,
+    /// and opens a pool of at most `maximumConnections` connections. Throws at once when the
+    /// database cannot be reached or refuses the user, rather than waiting for it.
+    public static func open(_ address: PostgresAddress, maximumConnections: Int = 10,
+                            logger: Logger = Logger(label: "hybrid.sync-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
+        async throws -> PostgresSyncStore {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(host: address.host, port: address.port, username: address.user,
+                                                                password: address.password, database: address.database, tls: .disable),
+                id: 0, logger: logger)
+        } catch {
+            throw SyncServerError(.internalError, "cannot connect to \(address.description): \(describe(error))")
+        }
+        do {
+            try await migrate(on: connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw SyncServerError(.internalError, "cannot migrate the schema of \(address.description): \(describe(error))")
+        }
+        try? await connection.close()
+        return PostgresSyncStore(address: address, maximumConnections: maximumConnections, logger: logger)
+    }
+
+    /// What went wrong, in PostgreSQL's words when the server said something: PSQLError's own
+    /// description hides it.
+    public static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+        }
+        return error.underlying.map { "\($0)" } ?? "\(error.code)"
+    }
+
+    /// A failure of the disk under the database, by the name SQLite's store gives it (see
+    /// `SyncEndpoints.storageReason`): `disk_full`, `io` or `read_only`; nil for any other error.
+    static func storageReason(_ error: any Error) -> String? {
+        switch (error as? PSQLError)?.serverInfo?[.sqlState] {
+        case "53100"?: "disk_full"
+        case "58030"?: "io"
+        case "25006"?: "read_only"
+        default: nil
+        }
+    }
+
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    // MARK: Schema
+
+    /// Named, ordered migrations, each applied once in its own transaction; add new ones at the end,
+    /// never edit one that has shipped.
+    static let migrations: [(name: String, statements: [String])] = [
+        ("v1", [
+            """
+            CREATE TABLE sync_device (
+                id TEXT PRIMARY KEY,
+                name TEXT,
+                token_digest TEXT NOT NULL UNIQUE,
+                packet_count BIGINT NOT NULL DEFAULT 0,
+                created_at DOUBLE PRECISION NOT NULL,
+                user_id TEXT NOT NULL DEFAULT '',
+                scopes TEXT,
+                cursor BIGINT NOT NULL DEFAULT 0,
+                last_seen_at DOUBLE PRECISION
+            )
+            """,
+            """
+            CREATE TABLE sync_packet (
+                device_id TEXT NOT NULL REFERENCES sync_device(id),
+                packet_id TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('applied', 'held', 'rejected')),
+                dependency TEXT,
+                reason TEXT,
+                refused_op_id TEXT,
+                ops TEXT,
+                applied TEXT,
+                duplicates TEXT,
+                cursor BIGINT,
+                received_at DOUBLE PRECISION NOT NULL,
+                settled_at DOUBLE PRECISION,
+                PRIMARY KEY (device_id, packet_id),
+                UNIQUE (device_id, seq)
+            )
+            """,
+            "CREATE INDEX sync_packet_held ON sync_packet(device_id, seq) WHERE state = 'held'",
+            """
+            CREATE TABLE sync_log (
+                seq BIGINT PRIMARY KEY,
+                op_id TEXT NOT NULL UNIQUE,
+                device_id TEXT NOT NULL,
+                packet_id TEXT NOT NULL,
+                table_name TEXT NOT NULL,
+                data_id TEXT NOT NULL,
+                type TEXT NOT NULL,
+                data TEXT,
+                dependency_id TEXT,
+                timestamp DOUBLE PRECISION NOT NULL,
+                partition TEXT NOT NULL,
+                scope_before TEXT,
+                image TEXT,
+                logged_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE TABLE sync_log_key (key TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (key, seq))",
+            "CREATE TABLE sync_table (table_name TEXT PRIMARY KEY, scope_column TEXT)",
+            """
+            CREATE TABLE sync_row (
+                partition TEXT COLLATE "C" NOT NULL,
+                table_name TEXT COLLATE "C" NOT NULL,
+                data_id TEXT COLLATE "C" NOT NULL,
+                data TEXT NOT NULL,
+                deleted BOOLEAN NOT NULL,
+                timestamp DOUBLE PRECISION NOT NULL,
+                op_id TEXT NOT NULL,
+                scope TEXT COLLATE "C",
+                PRIMARY KEY (partition, table_name, data_id)
+            )
+            """,
+            "CREATE INDEX sync_row_scope ON sync_row(scope, table_name, data_id) WHERE scope IS NOT NULL",
+            "CREATE TABLE sync_meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+            "INSERT INTO sync_meta (key, value) VALUES ('lastSeq', 0), ('compactedThrough', 0)",
+        ]),
+    ]
+
+    /// Creates the schema, or brings it up to the latest migration, under ``migrationLock`` so that
+    /// instances starting at once apply each migration once.
+    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
+        try await transaction(on: connection, logger: logger) { connection in
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger).collect()
+            _ = try await connection.query("""
+                CREATE TABLE IF NOT EXISTS sync_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                """, logger: logger).collect()
+            let applied = try await connection.query("SELECT COALESCE(MAX(version), 0) FROM sync_schema", logger: logger)
+                .collect().first?.decode(Int.self) ?? 0
+            for (index, migration) in Self.migrations.enumerated() where index + 1 > applied {
+                for statement in migration.statements {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+                }
+                _ = try await connection.query("INSERT INTO sync_schema (version, name) VALUES (\(index + 1), \(migration.name))",
+                                               logger: logger).collect()
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction on one pooled connection: committed when it returns, rolled
+    /// back when it throws (its error, not the rollback's, is rethrown).
+    func transaction<Result: Sendable>(_ begin: String = "BEGIN",
+                                       _ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { connection in
+            try await Self.transaction(on: connection, begin: begin, logger: self.logger, body)
+        }
+    }
+
+    static func transaction<Result: Sendable>(on connection: PostgresConnection, begin: String = "BEGIN", logger: Logger,
+                                              _ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
+        let result: Result
+        do {
+            result = try await body(connection)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+            throw error
+        }
+        _ = try await connection.query("COMMIT", logger: logger).collect()
+        return result
+    }
+
+    /// A transaction that writes the log, the state or packet records: it holds ``writeLock``.
+    func writing<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await transaction { connection in
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(Self.writeLock))", logger: self.logger).collect()
+            return try await body(connection)
+        }
+    }
+
+    /// A read that sees one snapshot throughout.
+    func reading<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    @discardableResult
+    func rows(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+        try await connection.query(query, logger: logger).collect()
+    }
+
+    // MARK: Devices
+
+    public func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        let scopesText = scopes.map(StoredText.list)
+        _ = try await client.query("""
+            INSERT INTO sync_device (id, name, token_digest, created_at, user_id, scopes, last_seen_at)
+            VALUES (\(id), \(name), \(tokenDigest), \(now), \(user), \(scopesText), \(now))
+            """, logger: logger).collect()
+        return id
+    }
+
+    public func device(tokenDigest: String) async throws -> DeviceIdentity? {
+        let rows = try await client.query("SELECT id, user_id, scopes FROM sync_device WHERE token_digest = \(tokenDigest)", logger: logger).collect()
+        return try rows.first.map(Self.identity)
+    }
+
+    public func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity {
+        let rows = try await client.query("SELECT id, user_id, scopes, last_seen_at FROM sync_device WHERE id = \(deviceId)", logger: logger).collect()
+        guard let row = rows.first else { throw SyncServerError(.forbidden, "deviceId: no device \(deviceId) on this server", path: "/deviceId") }
+        let (_, owner, storedScopes, lastSeen) = try row.decode((String, String, String?, Double?).self)
+        guard owner == user else {
+            throw SyncServerError(.forbidden, "deviceId: device \(deviceId) belongs to another user than the token's sub \(user)", path: "/deviceId")
+        }
+        // A write only when the grant changed, or once a minute to keep the device active.
+        if try StoredText.strings(storedScopes) != scopes || now - (lastSeen ?? 0) > 60 {
+            let scopesText = StoredText.list(scopes)
+            _ = try await client.query("UPDATE sync_device SET scopes = \(scopesText), last_seen_at = \(now) WHERE id = \(deviceId)",
+                                       logger: logger).collect()
+        }
+        return DeviceIdentity(deviceId: deviceId, user: user, scopes: scopes)
+    }
+
+    static func identity(_ row: PostgresRow) throws -> DeviceIdentity {
+        let (id, user, scopes) = try row.decode((String, String, String?).self)
+        return DeviceIdentity(deviceId: id, user: user, scopes: try StoredText.strings(scopes))
+    }
+
+    /// The device's identity as its row says, for a packet settled without a request.
+    func identity(deviceId: String, on connection: PostgresConnection) async throws -> DeviceIdentity {
+        guard let row = try await rows("SELECT id, user_id, scopes FROM sync_device WHERE id = \(deviceId)", on: connection).first else {
+            throw SyncServerError(.forbidden, "deviceId: unknown device \(deviceId)", path: "/deviceId")
+        }
+        return try Self.identity(row)
+    }
+
+    // MARK: Packets
+
+    public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
+        let outcome = try await writing { connection in try await self.receive(packet, now: now, on: connection) }
+        if case .applied = outcome {
+            try await settle(deviceId: packet.deviceId, now: now)
+        }
+        return outcome
+    }
+
+    public func sweep(now: Double, holdSeconds: Double) async throws {
+        // Every push sweeps, and almost always nothing is held: a read answers that without the lock.
+        let anyHeld = try await client.query("SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held')", logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        guard anyHeld else { return }
+        try await writing { connection in
+            let deadline = now - holdSeconds
+            let expired = try await self.rows("""
+                SELECT p.device_id, p.packet_id, p.dependency FROM sync_packet p
+                WHERE p.state = 'held' AND p.received_at <= \(deadline)
+                  AND NOT EXISTS (SELECT 1 FROM sync_packet d WHERE d.device_id = p.device_id AND d.packet_id = p.dependency)
+                """, on: connection)
+            for row in expired {
+                let (deviceId, packetId, dependency) = try row.decode((String, String, String).self)
+                try await self.reject(deviceId: deviceId, packetId: packetId,
+                                      reason: "dependency \(dependency) not received within \(StoredText.seconds(holdSeconds)) s",
+                                      now: now, on: connection)
+            }
+        }
+        try await settle(deviceId: nil, now: now)
+    }
+
+    public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {
+        try await client.withConnection { connection in try await self.record(deviceId: deviceId, packetId: packetId, on: connection) }
+    }
+
+    /// Applies or rejects, one transaction each and in arrival order, held packets (of one device, or
+    /// all) whose dependency has settled, until none is left; any instance may finish what another
+    /// started, since each step holds the write lock and re-reads what is held.
+    func settle(deviceId: String?, now: Double) async throws {
+        // Almost always nothing is held: a read outside the lock answers that. A packet held by a
+        // push that committed before ours is visible to it; one received after ours saw its
+        // dependency applied and was not held.
+        let anyHeld = try await client.query("""
+            SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND (\(deviceId)::text IS NULL OR device_id = \(deviceId)))
+            """, logger: logger).collect().first?.decode(Bool.self) ?? false
+        guard anyHeld else { return }
+        while true {
+            let progressed = try await writing { connection -> Bool in
+                var sql = """
+                    SELECT p.device_id, p.packet_id, p.dependency, p.ops, d.state
+                    FROM sync_packet p JOIN sync_packet d ON d.device_id = p.device_id AND d.packet_id = p.dependency
+                    WHERE p.state = 'held' AND d.state != 'held'
+                    """
+                var binds = PostgresBindings()
+                if let deviceId {
+                    sql += " AND p.device_id = $1"
+                    binds.append(deviceId)
+                }
+                sql += " ORDER BY p.device_id, p.seq LIMIT 1"
+                guard let ready = try await self.rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection).first else { return false }
+                let (readyDevice, packetId, dependency, opsText, dependencyState) = try ready.decode((String, String, String, String?, String).self)
+                guard dependencyState == PacketState.applied.rawValue else {
+                    try await self.reject(deviceId: readyDevice, packetId: packetId, reason: "dependency \(dependency) was rejected",
+                                          now: now, on: connection)
+                    return true
+                }
+                let ops = try StoredText.heldOps(opsText, packetId: packetId)
+                let device = try await self.identity(deviceId: readyDevice, on: connection)
+                let result: (applied: [String], duplicates: [String], cursor: Int)
+                // A savepoint, so that a refused op leaves nothing of the packet behind.
+                try await self.rows("SAVEPOINT held_packet", on: connection)
+                do {
+                    result = try await self.apply(ops, device: device, packetId: packetId, now: now, on: connection)
+                } catch let refusal as SyncServerError where refusal.code == .forbidden || refusal.code == .badRequest {
+                    try await self.rows("ROLLBACK TO SAVEPOINT held_packet", on: connection)
+                    try await self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, refusedOpId: refusal.opId,
+                                          now: now, on: connection)
+                    return true
+                }
+                let (applied, duplicates) = (StoredText.list(result.applied), StoredText.list(result.duplicates))
+                try await self.rows("""
+                    UPDATE sync_packet SET state = 'applied', ops = NULL, applied = \(applied), duplicates = \(duplicates),
+                        cursor = \(result.cursor), settled_at = \(now)
+                    WHERE device_id = \(readyDevice) AND packet_id = \(packetId)
+                    """, on: connection)
+                return true
+            }
+            if !progressed { return }
+        }
+    }
+
+    /// Records a packet's arrival and applies it when it can: the first half of a push, one
+    /// transaction that holds the write lock.
+    func receive(_ packet: PushPacket, now: Double, on connection: PostgresConnection) async throws -> PushOutcome {
+        if let known = try await record(deviceId: packet.deviceId, packetId: packet.packetId, on: connection) { return known.outcome }
+        guard let seq = try await rows("""
+            UPDATE sync_device SET packet_count = packet_count + 1 WHERE id = \(packet.deviceId) RETURNING packet_count
+            """, on: connection).first?.decode(Int.self) else {
+            throw SyncServerError(.forbidden, "deviceId: unknown device \(packet.deviceId)", path: "/deviceId")
+        }
+        if let dependency = packet.dependencyIdentifier {
+            let dependencyState = try await rows("""
+                SELECT state FROM sync_packet WHERE device_id = \(packet.deviceId) AND packet_id = \(dependency)
+                """, on: connection).first?.decode(String.self)
+            switch dependencyState.flatMap(PacketState.init(rawValue:)) {
+            case nil, .held?:
+                try await insertPacket(packet, seq: seq, state: .held, ops: StoredText.ops(packet.ops), now: now, on: connection)
+                return .held(waitingFor: dependency)
+            case .rejected?:
+                let reason = "dependency \(dependency) was rejected"
+                try await insertPacket(packet, seq: seq, state: .rejected, reason: reason, settledAt: now, now: now, on: connection)
+                return .rejected(reason: reason)
+            case .applied?:
+                break
+            }
+        }
+        let device = try await identity(deviceId: packet.deviceId, on: connection)
+        let result = try await apply(packet.ops, device: device, packetId: packet.packetId, now: now, on: connection)
+        try await insertPacket(packet, seq: seq, state: .applied, result: result, settledAt: now, now: now, on: connection)
+        return .applied(applied: result.applied, duplicates: result.duplicates, cursor: result.cursor)
+    }
+
+    func insertPacket(_ packet: PushPacket, seq: Int, state: PacketState, reason: String? = nil, ops: String? = nil,
+                      result: (applied: [String], duplicates: [String], cursor: Int)? = nil, settledAt: Double? = nil, now: Double,
+                      on connection: PostgresConnection) async throws {
+        let applied = result.map { StoredText.list($0.applied) }
+        let duplicates = result.map { StoredText.list($0.duplicates) }
+        let cursor = result?.cursor
+        try await rows("""
+            INSERT INTO sync_packet (device_id, packet_id, seq, state, dependency, reason, ops, applied, duplicates, cursor, received_at, settled_at)
+            VALUES (\(packet.deviceId), \(packet.packetId), \(seq), \(state.rawValue), \(packet.dependencyIdentifier), \(reason), \(ops),
+                    \(applied), \(duplicates), \(cursor), \(now), \(settledAt))
+            """, on: connection)
+    }
+
+    func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: Double,
+                on connection: PostgresConnection) async throws {
+        try await rows("""
+            UPDATE sync_packet SET state = 'rejected', reason = \(reason), refused_op_id = \(refusedOpId), ops = NULL, settled_at = \(now)
+            WHERE device_id = \(deviceId) AND packet_id = \(packetId)
+            """, on: connection)
+    }
+
+    func record(deviceId: String, packetId: String, on connection: PostgresConnection) async throws -> PacketRecord? {
+        guard let row = try await rows("""
+            SELECT device_id, packet_id, seq, state, dependency, reason, refused_op_id, applied, duplicates, cursor, received_at, settled_at
+            FROM sync_packet WHERE device_id = \(deviceId) AND packet_id = \(packetId)
+            """, on: connection).first else { return nil }
+        let (device, packet, seq, stateName, dependency, reason, refusedOpId, applied, duplicates, cursor, receivedAt, settledAt)
+            = try row.decode((String, String, Int, String, String?, String?, String?, String?, String?, Int?, Double, Double?).self)
+        guard let state = PacketState(rawValue: stateName) else {
+            throw SyncServerError(.internalError, "packet \(packetId) has an unknown state \(stateName)")
+        }
+        return PacketRecord(deviceId: device, packetId: packet, seq: seq, state: state, dependencyIdentifier: dependency, reason: reason,
+                            refusedOpId: refusedOpId, applied: try StoredText.strings(applied), duplicates: try StoredText.strings(duplicates),
+                            cursor: cursor, receivedAt: receivedAt, settledAt: settledAt)
+    }
+
+    // MARK: Applying ops
+
+    /// Logs each op not logged before (by opId) and folds it into the rows, as ``ScopedFold``
+    /// decides; returns what was applied, what was skipped, and the log's last seq. Runs under the
+    /// write lock, so `lastSeq` is read and advanced by one transaction at a time.
+    func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
+               on connection: PostgresConnection) async throws -> (applied: [String], duplicates: [String], cursor: Int) {
+        var applied: [String] = []
+        var duplicates: [String] = []
+        var lastSeq = try await rows("SELECT value FROM sync_meta WHERE key = 'lastSeq'", on: connection).first?.decode(Int.self) ?? 0
+        // One round trip for what is logged already, and one per table for its scope column: a
+        // push costs a few statements per op, not one per question.
+        let opIds = ops.map(\.opId)
+        var logged = Set(try await rows("SELECT op_id FROM sync_log WHERE op_id = ANY(\(opIds))", on: connection).map { try $0.decode(String.self) })
+        var scopeColumns: [String: String?] = [:]
+        for (index, op) in ops.enumerated() {
+            if logged.contains(op.opId) {
+                duplicates.append(op.opId)
+                continue
+            }
+            let pointer = "/ops/\(index)"
+            let scopeColumn: String?
+            if let known = scopeColumns[op.table] {
+                scopeColumn = try ScopedFold.scopeColumn(of: op, registered: .some(known), at: pointer)
+            } else {
+                scopeColumn = try await registeredScopeColumn(of: op, at: pointer, on: connection)
+                scopeColumns[op.table] = .some(scopeColumn)
+            }
+            let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
+            let folded: ScopedFold.Folded
+            do {
+                folded = try await fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer, on: connection)
+            } catch var refusal as SyncServerError where refusal.reason == "scope" {
+                // Named, so that the device fails this op alone and sends the others again.
+                refusal.opId = op.opId
+                throw refusal
+            }
+            lastSeq += 1
+            let data = op.data.map { JSONWriter.write(.object($0)) }
+            let image = folded.image.map { JSONWriter.write($0.json) }
+            try await rows("""
+                WITH entry AS (
+                    INSERT INTO sync_log (seq, op_id, device_id, packet_id, table_name, data_id, type, data, dependency_id, timestamp,
+                                          partition, scope_before, image, logged_at)
+                    VALUES (\(lastSeq), \(op.opId), \(device.deviceId), \(packetId), \(op.table), \(op.dataId), \(op.type.rawValue), \(data),
+                            \(op.dependencyId), \(op.timestamp), \(partition), \(folded.scopeBefore), \(image), \(now))
+                    RETURNING seq)
+                INSERT INTO sync_log_key (key, seq) SELECT key, entry.seq FROM entry, unnest(\(folded.keys)::text[]) AS key ON CONFLICT DO NOTHING
+                """, on: connection)
+            logged.insert(op.opId)
+            applied.append(op.opId)
+        }
+        if !applied.isEmpty {
+            try await rows("UPDATE sync_meta SET value = \(lastSeq) WHERE key = 'lastSeq'", on: connection)
+        }
+        return (applied, duplicates, lastSeq)
+    }
+
+    /// The scope column `op` declares for its table, checked against the one the table was first
+    /// synced with (see ``ScopedFold/scopeColumn(of:registered:at:)``).
+    func registeredScopeColumn(of op: SyncOperation, at pointer: String, on connection: PostgresConnection) async throws -> String? {
+        let stored = try await rows("SELECT scope_column FROM sync_table WHERE table_name = \(op.table)", on: connection).first
+        if stored == nil {
+            try await rows("INSERT INTO sync_table (table_name, scope_column) VALUES (\(op.table), \(op.scopeColumn))", on: connection)
+        }
+        return try ScopedFold.scopeColumn(of: op, registered: try stored.map { try $0.decode(String?.self) }, at: pointer)
+    }
+
+    /// Brings `sync_row` up to date with one op, as ``ScopedFold`` decides.
+    func fold(_ op: SyncOperation, partition: String, scopeColumn: String?, device: DeviceIdentity, at pointer: String,
+              on connection: PostgresConnection) async throws -> ScopedFold.Folded {
+        if op.type == .batch {
+            let change = try BatchChange(value: op.data.map(JSONValue.object), at: pointer + "/data")
+            let (scope, folded) = try ScopedFold.batch(change, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer)
+            var binds = PostgresBindings()
+            binds.append(partition)
+            binds.append(op.table)
+            var sql = "SELECT \(Self.rowColumns) FROM sync_row WHERE partition = $1 AND table_name = $2 AND deleted = false"
+            if let scope {
+                sql += " AND scope = $3"
+                binds.append(scope)
+            }
+            for row in try await rows(PostgresQuery(unsafeSQL: sql + " ORDER BY data_id", binds: binds), on: connection) {
+                let (current, rowScope) = try Self.materialized(row)
+                if let changed = OperationFold.apply(change, of: op, to: current) {
+                    try await store(changed, partition: partition, table: op.table, scope: rowScope, on: connection)
+                }
+            }
+            return folded
+        }
+        let current = try await rows("""
+            SELECT \(unescaped: Self.rowColumns) FROM sync_row WHERE partition = \(partition) AND table_name = \(op.table) AND data_id = \(op.dataId)
+            """, on: connection).first.map(Self.materialized)
+        let decision = try ScopedFold.row(op, current: current?.row, scopeBefore: current?.scope, partition: partition,
+                                          scopeColumn: scopeColumn, device: device, at: pointer)
+        if let write = decision.write { try await store(write.row, partition: partition, table: op.table, scope: write.scope, on: connection) }
+        return decision.folded
+    }
+
+    func store(_ row: MaterializedRow, partition: String, table: String, scope: String?, on connection: PostgresConnection) async throws {
+        let data = JSONWriter.write(.object(row.data))
+        try await rows("""
+            INSERT INTO sync_row (partition, table_name, data_id, data, deleted, timestamp, op_id, scope)
+            VALUES (\(partition), \(table), \(row.dataId), \(data), \(row.deleted), \(row.timestamp), \(row.opId), \(scope))
+            ON CONFLICT (partition, table_name, data_id) DO UPDATE SET
+                data = excluded.data, deleted = excluded.deleted, timestamp = excluded.timestamp, op_id = excluded.op_id, scope = excluded.scope
+            """, on: connection)
+    }
+
+    static let rowColumns = "table_name, data_id, data, deleted, timestamp, op_id, scope"
+
+    static func materialized(_ row: PostgresRow) throws -> (row: MaterializedRow, scope: String?) {
+        let (table, dataId, data, deleted, timestamp, opId, scope) = try row.decode((String, String, String, Bool, Double, String, String?).self)
+        return (try StoredText.row(table: table, dataId: dataId, dataText: data, deleted: deleted, timestamp: timestamp, opId: opId), scope)
+    }
+
+    func meta(_ key: String, on connection: PostgresConnection) async throws -> Int {
+        try await rows("SELECT value FROM sync_meta WHERE key = \(key)", on: connection).first?.decode(Int.self) ?? 0
+    }
+
+    // MARK: Reading the log and the state
+
+    public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage {
+        let page = try await reading { connection in
+            let compacted = try await self.meta("compactedThrough", on: connection)
+            if after < compacted {
+                throw SyncServerError(.compacted, "after: ops up to \(compacted) were compacted; start again from GET /v1/snapshot", path: "/after")
+            }
+            let columns = "l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image"
+            let found: [PostgresRow]
+            if let keys = device.logKeys {
+                found = try await self.rows("""
+                    SELECT \(unescaped: columns) FROM sync_log l
+                    WHERE l.seq IN (SELECT DISTINCT seq FROM sync_log_key WHERE key = ANY(\(keys)) AND seq > \(after) ORDER BY seq LIMIT \(limit + 1))
+                    ORDER BY l.seq
+                    """, on: connection)
+            } else {
+                found = try await self.rows("SELECT \(unescaped: columns) FROM sync_log l WHERE l.seq > \(after) ORDER BY l.seq LIMIT \(limit + 1)",
+                                            on: connection)
+            }
+            let ops = try found.prefix(limit).map { row in
+                let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image)
+                    = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?).self)
+                return try ScopedFold.logged(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, typeName: type, dataText: data,
+                                             dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, imageText: image, for: device)
+            }
+            return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: found.count > limit, scopes: device.scopes)
+        }
+        _ = try await client.query("""
+            UPDATE sync_device SET cursor = GREATEST(cursor, \(after)), last_seen_at = \(now) WHERE id = \(device.deviceId)
+            """, logger: logger).collect()
+        return page
+    }
+
+    public func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot {
+        var conditions: [String] = []
+        var binds = PostgresBindings()
+        func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        switch part {
+        case .scope(let scope):
+            guard device.sees(scope: scope) else {
+                throw SyncServerError(.forbidden, "part: scope \(scope) is not granted by the token", path: "/part", reason: "scope")
+            }
+            conditions.append("partition = '' AND scope = \(bind(scope))")
+        case .user:
+            conditions.append("partition = \(bind(device.user)) AND scope IS NULL")
+        case .all:
+            if let scopes = device.scopes {
+                conditions.append("((partition = '' AND scope = ANY(\(bind(scopes)))) OR (partition = \(bind(device.user)) AND scope IS NULL))")
+            }
+        }
+        if let after {
+            let table = bind(after.table)
+            conditions.append("(table_name > \(table) OR (table_name = \(table) AND data_id > \(bind(after.dataId))))")
+        }
+        var sql = "SELECT \(Self.rowColumns) FROM sync_row" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            + " ORDER BY table_name, data_id"
+        if let limit { sql += " LIMIT \(bind(limit + 1))" }
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        return try await reading { connection in
+            var tables: [String: [MaterializedRow]] = [:]
+            var count = 0
+            var last: RowPosition?
+            var more = false
+            for row in try await self.rows(query, on: connection) {
+                if let limit, count == limit {
+                    more = true
+                    break
+                }
+                let (materialized, _) = try Self.materialized(row)
+                let table = try row.decode(String.self)
+                tables[table, default: []].append(materialized)
+                last = RowPosition(table: table, dataId: materialized.dataId)
+                count += 1
+            }
+            return SyncSnapshot(cursor: try await self.meta("lastSeq", on: connection), tables: tables, next: more ? last : nil)
+        }
+    }
+
+    public func compact(now: Double, retainSeconds: Double) async throws -> Compaction {
+        try await writing { connection in
+            let activeSince = now - retainSeconds
+            // Every device seen within the retention holds the log back to its cursor; one that has
+            // been away longer starts again from a snapshot when it returns.
+            let horizon = try await self.rows("""
+                SELECT MIN(cursor) FROM sync_device WHERE COALESCE(last_seen_at, created_at) >= \(activeSince)
+                """, on: connection).first?.decode(Int?.self)
+            let through = try await self.rows("""
+                SELECT MAX(seq) FROM sync_log WHERE seq <= \(horizon ?? Int.max) AND logged_at <= \(activeSince)
+                """, on: connection).first?.decode(Int?.self) ?? 0
+            guard through > 0 else { return Compaction(removed: 0, compactedThrough: try await self.meta("compactedThrough", on: connection)) }
+            let removed = try await self.rows("DELETE FROM sync_log WHERE seq <= \(through) RETURNING 1", on: connection).count
+            try await self.rows("DELETE FROM sync_log_key WHERE seq <= \(through)", on: connection)
+            try await self.rows("UPDATE sync_meta SET value = GREATEST(value, \(through)) WHERE key = 'compactedThrough'", on: connection)
+            return Compaction(removed: removed, compactedThrough: try await self.meta("compactedThrough", on: connection))
+        }
+    }
+}

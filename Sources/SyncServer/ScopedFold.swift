@@ -1,0 +1,136 @@
+import JSON
+import SyncProtocol
+
+/// What folding one op does to the materialized state under the scope rules, decided without a
+/// database: every store reads the row (or a batch's rows), asks here, and writes what it is told,
+/// so that SQLite and PostgreSQL refuse, file and fold exactly alike.
+///
+/// ```swift
+/// let decision = try ScopedFold.row(op, current: row, scopeBefore: scope, scopeColumn: "teamId", device: device, at: "/ops/0")
+/// if let write = decision.write { /* store write.row in write.scope */ }
+/// // log the op with decision.folded.scopeBefore and image, filed under decision.folded.keys
+/// ```
+enum ScopedFold {
+    /// What the log must know of one folded op: the row's scope before it, the keys it is filed
+    /// under (see ``LogKey``), and the row as it now is when the op moved it into a scope (a device
+    /// of that scope did not have the row, so it gets the whole row rather than the op).
+    struct Folded {
+        var scopeBefore: String?
+        var keys: [String]
+        var image: MaterializedRow?
+    }
+
+    /// A row op's effect: the row to store and its scope (nil when the fold changes nothing), and
+    /// what the log records.
+    struct RowDecision {
+        var write: (row: MaterializedRow, scope: String?)?
+        var folded: Folded
+    }
+
+    /// The partition a row of a table lives in: "" for scoped tables, the user's for the others.
+    static func partition(scopeColumn: String?, device: DeviceIdentity) -> String {
+        scopeColumn == nil ? device.user : ""
+    }
+
+    /// Folds a row op (insert, update, delete) into `current`, in scope `scopeBefore`, after
+    /// checking that the row it reads and the row it leaves are in the device's scopes.
+    static func row(_ op: SyncOperation, current: MaterializedRow?, scopeBefore before: String?, partition: String,
+                    scopeColumn: String?, device: DeviceIdentity, at pointer: String) throws -> RowDecision {
+        let changed = OperationFold.apply(op, to: current)
+        guard let scopeColumn else {
+            return RowDecision(write: changed.map { ($0, nil) }, folded: Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil))
+        }
+        if let before, !device.sees(scope: before) {
+            throw outOfScope(op, "the row is in scope \(before), which the token does not grant", at: pointer)
+        }
+        var after = before
+        var write: (row: MaterializedRow, scope: String?)?
+        if let changed {
+            switch changed.data[scopeColumn] {
+            case .string(let scope)?: after = scope
+            case nil where changed.deleted: break  // a tombstone of a row the server never had: no scope
+            default: throw SyncServerError.invalid(JSONPointer.appending(pointer + "/data", key: scopeColumn),
+                                                   "expected the row's scope (\(scopeColumn), a string the token grants), got \(changed.data[scopeColumn]?.typeName ?? "nothing")")
+            }
+            if let after, !device.sees(scope: after) {
+                throw outOfScope(op, "it would put the row in scope \(after), which the token does not grant", at: pointer)
+            }
+            write = (changed, after)
+        }
+        var keys = [before, after].compactMap { $0 }.map(LogKey.scope)
+        if keys.isEmpty { keys = [LogKey.user(device.user)] }
+        let moved = before != nil && after != before ? changed : nil
+        return RowDecision(write: write, folded: Folded(scopeBefore: before, keys: Array(Set(keys)), image: moved))
+    }
+
+    /// A batch's filter and where it is filed: the live rows of `partition` in the table, of one
+    /// scope when the table is scoped (checked by ``batchScope(_:scopeColumn:device:at:)``).
+    static func batch(_ change: BatchChange, partition: String, scopeColumn: String?, device: DeviceIdentity,
+                      at pointer: String) throws -> (scope: String?, folded: Folded) {
+        guard let scopeColumn else { return (nil, Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil)) }
+        let scope = try batchScope(change, scopeColumn: scopeColumn, device: device, at: pointer)
+        return (scope, Folded(scopeBefore: nil, keys: [LogKey.scope(scope)], image: nil))
+    }
+
+    /// A batch on a scoped table must name its scope (`where: {SCOPE_COLUMN: "team:t1"}`), one the
+    /// token grants, and leave it alone, so that it never touches a row outside it and every
+    /// replica of that scope folds it to the same rows.
+    static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, at pointer: String) throws -> String {
+        let path = JSONPointer.appending(pointer + "/data/where", key: scopeColumn)
+        guard let condition = change.conditions.first(where: { $0.field == scopeColumn && $0.comparison == .eq }),
+              case .string(let scope) = condition.value else {
+            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality",
+                                  path: path, reason: "scope")
+        }
+        guard device.sees(scope: scope) else {
+            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): scope \(scope) is not granted by the token", path: path, reason: "scope")
+        }
+        if let moved = change.set[scopeColumn], moved != .string(scope) {
+            throw SyncServerError(.forbidden, "\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
+                                  path: JSONPointer.appending(pointer + "/data/set", key: scopeColumn), reason: "scope")
+        }
+        return scope
+    }
+
+    /// The scope column `op` declares, checked against `registered`, the one its table was first
+    /// synced with (nil: the table is new, and `op` registers it): a table is scoped by one column,
+    /// or by none, for every device.
+    static func scopeColumn(of op: SyncOperation, registered: String??, at pointer: String) throws -> String? {
+        guard let registered else { return op.scopeColumn }
+        guard registered == op.scopeColumn else {
+            let expected = registered.map { "scopeColumn \"\($0)\"" } ?? "no scopeColumn"
+            throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) on this server")
+        }
+        return registered
+    }
+
+    static func outOfScope(_ op: SyncOperation, _ why: String, at pointer: String) -> SyncServerError {
+        SyncServerError(.forbidden, "\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: \(why)",
+                        path: pointer, reason: "scope")
+    }
+
+    /// A log entry as `device` receives it: the op, or, when the op moved the row into a scope of
+    /// the device from one it does not see, the row as the op left it (an insert, or a delete for a
+    /// tombstone, with the op's stamp), since the device never had the row the op changes.
+    static func logged(seq: Int, deviceId: String, opId: String, dataId: String, table: String, typeName: String, dataText: String?,
+                       dependencyId: String?, timestamp: Double, scopeBefore: String?, imageText: String?,
+                       for device: DeviceIdentity) throws -> LoggedOperation {
+        var data: JSONObject?
+        if let dataText {
+            guard case .object(let object)? = try? JSONParser.parse(dataText) else {
+                throw SyncServerError(.internalError, "logged op \(opId) has data that is not a JSON object")
+            }
+            data = object
+        }
+        guard var type = SyncOperationType(rawValue: typeName) else {
+            throw SyncServerError(.internalError, "logged op \(opId) has an unknown type \(typeName)")
+        }
+        if let imageText, let scopeBefore, !device.sees(scope: scopeBefore), case .object(let image)? = try? JSONParser.parse(imageText) {
+            let deleted = image["deleted"]?.boolValue == true
+            type = deleted ? .delete : .insert
+            data = deleted ? nil : image["data"]?.objectValue
+        }
+        let op = SyncOperation(opId: opId, dataId: dataId, table: table, type: type, data: data, dependencyId: dependencyId, timestamp: timestamp)
+        return LoggedOperation(seq: seq, deviceId: deviceId, operation: op)
+    }
+}
