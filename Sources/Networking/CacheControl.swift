@@ -1,10 +1,10 @@
 /// The Cache-Control directives a private cache acts on.
-struct CacheControl {
-    var noStore = false
-    var noCache = false
-    var maxAge: Double?
+package struct CacheControl {
+    package var noStore = false
+    package var noCache = false
+    package var maxAge: Double?
 
-    init(_ header: String?) {
+    package init(_ header: String?) {
         for directive in (header ?? "").split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: " \t\"").lowercased() }
             switch parts.first {

@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// HTTP's dates (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7) as seconds since 1970.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         // IMF-fixdate only: the obsolete RFC 850 and asctime forms are not worth a cache's while.
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
