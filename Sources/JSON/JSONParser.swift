@@ -144,6 +144,12 @@ public enum JSONParser {
             }
             let text = Self.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             guard let number = Double(text) else { throw error("invalid number") }
+            // Double(_:) reads 1e400 as infinity, which has no JSON form: the writer would write
+            // it as null, and the value would change on its way through text.
+            guard number.isFinite else {
+                index = start
+                throw error("number out of range (a double holds at most ±1.7976931348623157e308)")
+            }
             return number
         }
 

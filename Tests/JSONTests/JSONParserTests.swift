@@ -54,6 +54,25 @@ struct JSONParserTests {
         }
     }
 
+    /// Found by `make fuzz` (target json): `1.5e4567894` was read as +infinity, which the writer
+    /// writes as null (as JSON.stringify does), so the value changed on its way through text; a
+    /// sync op stamped so was accepted and then served to every device as `"timestamp": null`.
+    @Test("a number beyond a double's range is refused where it starts, not read as infinity")
+    func numberOutOfRange() throws {
+        #expect {
+            try JSONParser.parse("[0, -0, 1.5e4567894, 1e308]")
+        } throws: { error in
+            guard let error = error as? JSONSyntaxError else { return false }
+            return error.line == 1 && error.column == 9 && error.message.contains("out of range")
+        }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("-1e400") }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(#"{"timestamp": 2e308}"#) }
+        // The largest double and the smallest still read; what is too small to tell from 0 is 0.
+        #expect(try JSONParser.parse("1.7976931348623157e308") == .number(.greatestFiniteMagnitude))
+        #expect(try JSONParser.parse("-5e-324") == .number(-.leastNonzeroMagnitude))
+        #expect(try JSONParser.parse("1e-400") == 0)
+    }
+
     @Test("nesting deeper than the maximum is refused rather than overflowing the stack")
     func depthLimit() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
