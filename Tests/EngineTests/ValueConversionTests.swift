@@ -171,6 +171,24 @@ struct ValueConversionLimitTests {
         }
     }
 
+    /// Found by `make fuzz` (target js): an array of length 2³²−1 went to JavaScriptCore's
+    /// `JSON.stringify` (the path for arrays of 16 or more) before its length was weighed, and the
+    /// JS thread spent its time and gigabytes writing "null," billions of times. Whatever its
+    /// elements, an array takes at least one byte each, so its length alone can refuse it.
+    @Test("an array longer than the byte limit is refused at once, without being written out", .timeLimit(.minutes(1)), arguments: [
+        "({1: new Array(4294967295), a: 0})",
+        "Object.assign([], {length: 2 ** 30})",
+        "[new Array(16 * 1024 * 1024)]",
+    ])
+    func longSparseArray(source: String) async throws {
+        try await withEngine { (host) async throws in
+            let started = ContinuousClock.now
+            let error = try await conversionError(host, source)
+            #expect(error.kind == .tooLarge)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
     @Test("a value just under 16 MiB is accepted")
     func justUnderTheLimit() async throws {
         try await withEngine { (host) async throws in
