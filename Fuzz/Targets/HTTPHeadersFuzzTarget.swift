@@ -31,7 +31,10 @@ enum HTTPHeadersFuzzTarget {
             guard !name.contains(where: { $0.isASCII && $0.isUppercase }) else {
                 throw FuzzFinding("http", "a header name kept upper case: \(name)")
             }
-            _ = CacheControl(value)
+            // Whatever header holds it, a max-age read is delta-seconds: a whole number, at most 2³¹.
+            if let maxAge = CacheControl(value).maxAge, !(0...2_147_483_648).contains(maxAge) || maxAge.rounded() != maxAge {
+                throw FuzzFinding("http", "\"\(value)\" read as max-age \(maxAge)")
+            }
             if let date = HTTPDate.parse(value), !date.isFinite {
                 throw FuzzFinding("http", "the date \"\(value)\" read as \(date)")
             }

@@ -37,7 +37,7 @@ package struct CacheEntry: Sendable {
             let date = response.header("date").flatMap(HTTPDate.parse) ?? now
             freshFor = max(0, expires - date)
         }
-        let age = response.header("age").flatMap(Double.init) ?? 0
+        let age = response.header("age").flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: " \t")) } ?? 0
         freshFor = max(0, freshFor - age)
         let hasValidator = response.header("etag") != nil || response.header("last-modified") != nil
         guard freshFor > 0 || hasValidator else { return nil }

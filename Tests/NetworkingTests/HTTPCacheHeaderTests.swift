@@ -39,4 +39,32 @@ struct HTTPCacheHeaderTests {
         let entry = CacheEntry(key: "k", response: Self.response([("expires", text), ("date", text), ("etag", "\"v\"")]), now: Self.now)
         #expect(entry?.freshFor == 0)
     }
+
+    /// Found while writing the http harness of `make fuzz` (the fuzzer had not put "max-age=" and
+    /// "inf" together in 150 s): max-age and Age were read with `Double(_:)`, which takes "inf",
+    /// "1e999", "0x10" and "-5". A response could be fresh for ever, and then its cache file
+    /// (JSON, which has no infinity) never read back; a negative Age made a response fresher.
+    @Test("max-age is delta-seconds: digits only, and more than 2³¹ reads as 2³¹", arguments: [
+        ("max-age=60", 60.0), ("public, max-age=\"60\"", 60), ("max-age=0", 0), ("max-age=99999999999999999999999", 2_147_483_648),
+        ("max-age=inf", nil), ("max-age=1e999", nil), ("max-age=1e3", nil), ("max-age=0x10", nil), ("max-age=-5", nil),
+        ("max-age=nan", nil), ("max-age=", nil), ("max-age=+5", nil), ("max-age=6 0", nil),
+    ] as [(String, Double?)])
+    func maxAge(header: String, seconds: Double?) {
+        #expect(CacheControl(header).maxAge == seconds)
+    }
+
+    @Test("an Age that is not delta-seconds is ignored; one larger than the freshness leaves none")
+    func age() throws {
+        func freshness(_ age: String) -> Double? {
+            CacheEntry(key: "k", response: Self.response([("cache-control", "max-age=60"), ("age", age), ("etag", "\"v\"")]), now: Self.now)?.freshFor
+        }
+        #expect(freshness("30") == 30)
+        #expect(freshness("-100") == 60)
+        #expect(freshness("-1e999") == 60)
+        #expect(freshness("1e999") == 60)
+        #expect(freshness("99999999999") == 0)
+        let entry = try #require(CacheEntry(key: "k", response: Self.response([("cache-control", "max-age=inf"), ("etag", "\"v\"")]), now: Self.now))
+        #expect(entry.freshFor == 0)
+        #expect(CacheEntry(decoding: entry.encoded())?.freshFor == 0)
+    }
 }
