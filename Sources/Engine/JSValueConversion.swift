@@ -218,6 +218,13 @@ struct JSValueWalker {
 
         let names = JSObjectCopyPropertyNames(ctx, object)!
         defer { JSPropertyNameArrayRelease(names) }
+        // Listing keys takes no exception argument, so what a Proxy's `ownKeys` trap throws stays
+        // pending, and the next call that looks would take it for its own: look now.
+        var thrown: JSValueRef?
+        _ = JSValueToObject(ctx, value, &thrown)
+        if let thrown {
+            throw failure(.unsupported("an object whose own keys cannot be listed (\(context.stringify(thrown)))"))
+        }
         let count = JSPropertyNameArrayGetCount(names)
         try charge(2)
         var members = JSONObject(minimumCapacity: count)

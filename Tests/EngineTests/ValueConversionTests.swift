@@ -189,6 +189,21 @@ struct ValueConversionLimitTests {
         }
     }
 
+    /// Found by `make fuzz` (target js): a Proxy whose `ownKeys` trap throws (here by breaking its
+    /// invariants) left JavaScriptCore's exception pending, since listing keys takes no exception
+    /// argument: the proxy converted as `{}`, and the next object the conversion (or the next
+    /// one) asked about came out as null, silently changing a bridge call's params.
+    @Test("a proxy whose ownKeys throws is refused, and what follows it converts as it is")
+    func throwingOwnKeys() async throws {
+        try await withEngine { (host) async throws in
+            let error = try await conversionError(host, "({p: new Proxy({a: 1}, {ownKeys() { return ['a', 'b', 'a'] }}), q: {r: 1}})")
+            #expect(error.path == "/p")
+            #expect(error.message.contains("ownKeys") || error.message.contains("keys"))
+            #expect(try await host.evaluate("[{}, {x: {}}]") == [[:], ["x": [:]]])
+            #expect(try await host.evaluate("[new Proxy({}, {ownKeys() { throw new Error('no') }})].length") == 1)
+        }
+    }
+
     @Test("a value just under 16 MiB is accepted")
     func justUnderTheLimit() async throws {
         try await withEngine { (host) async throws in
