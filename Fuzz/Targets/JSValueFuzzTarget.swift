@@ -65,7 +65,16 @@ enum JSValueFuzzTarget {
     static let dates = ["new Date(0)", "new Date(NaN)", "new Date(8.64e15)", "new Date(-1)", "Object.assign(new Date(0), {extra: 1})"]
     static let lengths = [16, 17, 40, 1000, 1 << 20, 1 << 24, 4_294_967_295]
 
-    static func expression(_ input: inout FuzzInput, depth: Int) -> String {
+    /// What is left out of values built many times over (`small`: the elements of `Array.from`
+    /// and `Object.fromEntries`, which would hold gigabytes), and of what a `toJSON` returns: a
+    /// typed array of 16 MiB returned by `toJSON` inside an array of 16 or more is known slow,
+    /// JavaScriptCore's `JSON.stringify` writing it out index by index for most of a minute
+    /// before the conversion falls back to its walk (ARCHITECTURE.md, "Fuzzing", what is left).
+    static let smallStrings = strings.filter { !$0.contains("2**24") }
+    static let smallBinary = binary.filter { !$0.contains("2**24") }
+    static let smallLengths = lengths.filter { $0 <= 1000 }
+
+    static func expression(_ input: inout FuzzInput, depth: Int, small: Bool = false) -> String {
         let leaf = depth >= 6 || input.isExhausted
         var choice = input.pick(0...(leaf ? 5 : 19))
         // Many elements each (Array.from, Object.fromEntries) only near the root: nested, their
@@ -74,24 +83,24 @@ enum JSValueFuzzTarget {
         switch choice {
         case 0: return input.pick(numbers)
         case 1: return String(input.pick(-300...300))
-        case 2: return input.pick(strings)
+        case 2: return input.pick(small ? smallStrings : strings)
         case 3: return input.pick(["true", "false", "null", "undefined"])
-        case 4: return input.pick(binary)
+        case 4: return input.pick(small ? smallBinary : binary)
         case 5: return input.pick(dates)
         case 6, 7:
             let count = input.pick(0...5)
-            return "[" + (0..<count).map { _ in expression(&input, depth: depth + 1) }.joined(separator: ", ") + "]"
+            return "[" + (0..<count).map { _ in expression(&input, depth: depth + 1, small: small) }.joined(separator: ", ") + "]"
         case 8, 9:
             let count = input.pick(0...5)
-            return "({" + (0..<count).map { _ in input.pick(keys) + ": " + expression(&input, depth: depth + 1) }.joined(separator: ", ") + "})"
+            return "({" + (0..<count).map { _ in input.pick(keys) + ": " + expression(&input, depth: depth + 1, small: small) }.joined(separator: ", ") + "})"
         case 10:
-            return "Array.from({length: \(input.pick(16...40))}, (_, i) => " + expression(&input, depth: depth + 1) + ")"
+            return "Array.from({length: \(input.pick(16...40))}, (_, i) => " + expression(&input, depth: depth + 1, small: true) + ")"
         case 11:
             return input.pick(exotic)
         case 12:
-            return input.pick(["({get a() { return ", "({b: 1, get a() { return "]) + expression(&input, depth: depth + 1) + " }})"
+            return input.pick(["({get a() { return ", "({b: 1, get a() { return "]) + expression(&input, depth: depth + 1, small: small) + " }})"
         case 13:
-            return input.pick(["({toJSON() { return ", "Object.assign(Array.from({length: 16}), {toJSON() { return "]) + expression(&input, depth: depth + 1) + " }})"
+            return input.pick(["({toJSON() { return ", "Object.assign(Array.from({length: 16}), {toJSON() { return "]) + expression(&input, depth: depth + 1, small: true) + " }})"
         case 14:
             return input.pick([
                 "(() => { const o = {a: 1}; o.self = o; return o })()",
@@ -103,19 +112,21 @@ enum JSValueFuzzTarget {
             ])
         case 15:
             let levels = input.pick([10, 100, 254, 255, 256, 257, 300])
-            let inner = expression(&input, depth: depth + 1)
+            let inner = expression(&input, depth: depth + 1, small: small)
             return input.flag()
                 ? String(repeating: "[", count: levels) + inner + String(repeating: "]", count: levels)
                 : String(repeating: "({a: ", count: levels) + inner + String(repeating: "})", count: levels)
         case 16:
-            let length = input.pick(lengths)
+            let length = input.pick(small ? smallLengths : lengths)
             return input.pick(["new Array(\(length))", "Object.assign([], {length: \(length)})", "Array(\(min(length, 1000))).fill(1)"])
         case 17:
-            return "Object.fromEntries(Array.from({length: \(input.pick([1, 16, 100, 1000]))}, (_, i) => ['k' + i, " + expression(&input, depth: depth + 1) + "]))"
+            return "Object.fromEntries(Array.from({length: \(input.pick([1, 16, 100, 1000]))}, (_, i) => ['k' + i, " + expression(&input, depth: depth + 1, small: true) + "]))"
         case 18:
-            return "Object.assign(" + expression(&input, depth: depth + 1) + ", " + expression(&input, depth: depth + 1) + ")"
+            // Its target small: a long string as target becomes a String object, whose characters the
+            // walk enumerates as keys (known slow, ARCHITECTURE.md, "Fuzzing", what is left).
+            return "Object.assign(" + expression(&input, depth: depth + 1, small: true) + ", " + expression(&input, depth: depth + 1, small: small) + ")"
         default:
-            return "[" + expression(&input, depth: depth + 1) + "].map(x => x)"
+            return "[" + expression(&input, depth: depth + 1, small: small) + "].map(x => x)"
         }
     }
 }

@@ -21,8 +21,7 @@ enum PatchFuzzTarget {
 
     /// An app folder with the modules patches may name: `main.js`, `report.js`, `lib/cart.js`.
     static let trust: PatchTrust = {
-        var template = Array("/tmp/hybrid-fuzz-patch-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { buffer in String(cString: mkdtemp(buffer.baseAddress!)) }
+        let folder = temporaryFolder("patch")
         mkdir(folder + "/lib", 0o700)
         for name in ["main.js", "report.js", "lib/cart.js"] {
             let file = fopen(folder + "/" + name, "w")

@@ -1,4 +1,3 @@
-import Glibc
 import JSON
 import Persistence
 
@@ -31,8 +30,7 @@ enum QueryFuzzTarget {
     /// One database for the whole run, in a fresh temporary folder: every input only reads it (its
     /// writes roll back), so inputs stay independent and replayable.
     static let fixture: (center: DataCenter, table: Table) = {
-        var template = Array("/tmp/hybrid-fuzz-query-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { buffer in String(cString: mkdtemp(buffer.baseAddress!)) }
+        let folder = temporaryFolder("query")
         do {
             let center = try DataCenter(name: "fuzz", path: folder + "/fuzz.sqlite")
             let table = try TableSchema.parse(name: "items", schema, path: "/schema/tables/items")
