@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),
         .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),
     ]
 )
