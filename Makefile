@@ -48,6 +48,7 @@ test: deps
 	$(SWIFT) build --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) contracts check
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts --check
+	scripts/fuzz-sync-server $(DEBUG_BIN)
 	$(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)

@@ -74,7 +74,9 @@ let package = Package(
         .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
-                                                  .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                                  .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
+                exclude: ["openapi.json"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
         .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.

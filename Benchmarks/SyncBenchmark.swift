@@ -7,6 +7,7 @@ import JSON
 import Persistence
 import Storage
 import Sync
+import SyncAuth
 import SyncClient
 import SyncServer
 import SystemIO
@@ -52,9 +53,9 @@ public struct SyncBenchmark: Sendable {
     }
 
     private func measure(folder: String) async throws {
-        let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: folder + "/server.sqlite"))
+        let server = try SyncServer(configuration: .benchmark(databasePath: folder + "/server.sqlite"))
         let port = try await server.start()
-        let rawServer = try SyncServer(configuration: SyncServerConfiguration(databasePath: folder + "/raw-server.sqlite"))
+        let rawServer = try SyncServer(configuration: .benchmark(databasePath: folder + "/raw-server.sqlite"))
         let rawPort = try await rawServer.start()
         defer { Task { await server.stop(); await rawServer.stop() } }
         let base = "http://127.0.0.1:\(port)"
@@ -194,4 +195,14 @@ func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
     }
     done.wait()
     if let message = failure.value { throw BenchError(message) }
+}
+
+extension SyncServerConfiguration {
+    /// A server for a benchmark: the defaults, without the rate limit, since a benchmark's one
+    /// device pushes and pulls as fast as the server answers, and it is the server being measured.
+    static func benchmark(databasePath: String, tokenVerifier: TokenVerifier? = nil) -> SyncServerConfiguration {
+        var configuration = SyncServerConfiguration(databasePath: databasePath, tokenVerifier: tokenVerifier)
+        configuration.rateLimit = .off
+        return configuration
+    }
 }

@@ -13,7 +13,7 @@ struct SyncConvergenceBenchmark {
     let seed: UInt64 = 7
 
     func run(folder: String) async throws {
-        let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: folder + "/converge-server.sqlite"))
+        let server = try SyncServer(configuration: .benchmark(databasePath: folder + "/converge-server.sqlite"))
         let port = try await server.start()
         defer { Task { await server.stop() } }
         var proxies: [FaultProxy] = []

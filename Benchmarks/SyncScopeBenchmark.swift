@@ -46,7 +46,7 @@ struct SyncScopeBenchmark {
     }
 
     func start(_ path: String) async throws -> (SyncServer, String) {
-        let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: path, tokenVerifier: TokenVerifier(secret: Self.secret)))
+        let server = try SyncServer(configuration: .benchmark(databasePath: path, tokenVerifier: TokenVerifier(secret: Self.secret)))
         let port = try await server.start()
         return (server, "http://127.0.0.1:\(port)")
     }

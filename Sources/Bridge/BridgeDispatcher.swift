@@ -208,11 +208,23 @@ public final class BridgeDispatcher: @unchecked Sendable {
         case .inlineAnswer(let body):
             return answerNow(route: index, context: context) { try body(serviceCall) }
         case .worker(let body):
+            if let refusal = overQuota(route) { return refusal }
             start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil, body)
         case .nonBlocking(let body):
+            if let refusal = overQuota(route) { return refusal }
             start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: engine?.executor, body)
         }
         return pendingMarker
+    }
+
+    /// The refusal of a call that would hold one more than the app's quota of calls in flight,
+    /// answered at once like every refusal (the app can await some of its calls and go on).
+    private func overQuota(_ route: Route) -> ScriptValue? {
+        let limit = app.quotas.callsInFlight
+        guard pending.count >= limit else { return nil }
+        let error = BridgeError(.tooMany, "\(pending.count) calls are in flight, the app's quota (app.json quotas.callsInFlight: \(limit)); await some before starting more",
+                                details: ["limit": .number(Double(limit))])
+        return failNow(error, target: route.target, action: route.action)
     }
 
     /// Runs an asynchronous action as a task (on `executor`, or the global pool when nil) and

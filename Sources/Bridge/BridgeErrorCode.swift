@@ -9,4 +9,6 @@ public enum BridgeErrorCode: String, Sendable, CaseIterable, Codable {
     case cancelled = "E_CANCELLED"
     case tooLarge = "E_TOO_LARGE"
     case shutdown = "E_SHUTDOWN"
+    /// The app has as many calls in flight as its quota allows (`app.json` `quotas.callsInFlight`).
+    case tooMany = "E_TOO_MANY"
 }

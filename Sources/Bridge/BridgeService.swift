@@ -24,10 +24,15 @@ public protocol BridgeService: Sendable {
     /// hands them to runtime scripts as `native.counters.<target>.<name>`, a `Uint32Array` whose
     /// `[0]` moves when the service says something changed. None by default.
     func sharedCounters(for app: AppContext) -> [String: SharedCounter]
+    /// The canonical form of the qualifier a `target:qualifier` grant writes (`network:HOST`'s
+    /// host), the form the service compares with; a ``GrantError`` saying why when it names
+    /// nothing the service could check. By default, the qualifier lower-cased.
+    func grantQualifier(_ written: String) throws(GrantError) -> String
 }
 
 extension BridgeService {
     public func sharedCounters(for app: AppContext) -> [String: SharedCounter] { [:] }
+    public func grantQualifier(_ written: String) throws(GrantError) -> String { written.lowercased() }
 }
 
 /// One action of a service, and where it runs.
@@ -163,19 +168,25 @@ public final class AppContext: Sendable {
     public let grants: Grants
     /// What followed `--` on the command line; JS reads it as `Hybrid.args`.
     public let arguments: [String]
+    /// What the app may use (`app.json` `quotas`).
+    public let quotas: AppQuotas
 
     /// Whether the app may reach `host` over the network (its `network:HOST` grants): the policy
-    /// every service that talks HTTP passes to the transport, checked at every redirect.
+    /// every service that talks HTTP passes to the transport, checked at every redirect. `host` is
+    /// in the canonical form the network service writes its grants in (CurlTransport's
+    /// `URLTarget.host`), and compared as it is.
     public var allowsHost: @Sendable (String) -> Bool {
         let grants = self.grants
         return { host in grants.allows(target: "network", qualifier: host) }
     }
 
-    public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = []) {
+    public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = [],
+                quotas: AppQuotas = .defaults) {
         self.name = name
         self.version = version
         self.dataDirectory = dataDirectory
         self.grants = grants
         self.arguments = arguments
+        self.quotas = quotas
     }
 }

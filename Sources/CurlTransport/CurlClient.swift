@@ -21,9 +21,24 @@ public struct CurlClient: Sendable {
     /// The curl thread as a task executor, for tasks that only await transfers and never block.
     public var executor: any TaskExecutor { CurlLoop.shared }
 
+    /// Connects every later request for `host` on `port` to `address` instead of asking DNS, as
+    /// curl's `--resolve` does, for the whole process: tests give a made-up name
+    /// (`api.example.test`) to a server on 127.0.0.1. The grants still judge the URL's host; only
+    /// the address its connection goes to changes.
+    public func pin(host: String, port: Int, to address: String) {
+        CurlLoop.shared.pin("\(host):\(port):\(address)")
+    }
+
     /// Runs `request`, following redirects when it asks to. `allowHost` is asked for the first URL
-    /// and for every redirect target; a refusal ends the request with ``TransferError/Reason/denied``.
+    /// and for every redirect target, with the host in ``URLTarget``'s canonical form, before a
+    /// byte is sent to it; a refusal ends the request with ``TransferError/Reason/denied``. A header
+    /// that curl would send as something else ends it with ``TransferError/Reason/badHeader``.
     public func perform(_ request: TransferRequest, allowHost: @Sendable (String) -> Bool = { _ in true }) async throws(TransferError) -> TransferResponse {
+        for (name, value) in request.headers {
+            if let problem = TransferRequest.headerProblem(name: name, value: value) {
+                throw TransferError(.badHeader, "header \(name): \(problem)", url: request.url)
+            }
+        }
         let started = Self.nowMs()
         var current = request
         var target = try URLTarget(request.url)

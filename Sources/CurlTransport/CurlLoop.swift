@@ -32,6 +32,12 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     /// Reset easy handles kept for the next transfers: creating one costs more than resetting it.
     private var spareHandles: [UnsafeMutableRawPointer] = []
     private static let spareLimit = 128
+    /// curl `--resolve` entries (`host:port:address`), for every transfer from now on.
+    private let pins = Mutex<[String]>([])
+    /// Loop thread only: the pins as the list curl reads, and the lists it replaced, kept because
+    /// a transfer configured with one may not have read it yet.
+    private var pinList: (entries: Int, list: UnsafeMutablePointer<curl_slist>?) = (0, nil)
+    private var replacedPinLists: [UnsafeMutablePointer<curl_slist>] = []
 
     private init() {
         hh_global_init(Int(CURL_GLOBAL_DEFAULT))
@@ -54,6 +60,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     func cancel(_ transfer: CurlTransfer) { send(.cancel(transfer)) }
 
     func enqueue(_ job: consuming ExecutorJob) { send(.run(UnownedJob(job))) }
+
+    func pin(_ entry: String) { pins.withLock { $0.append(entry) } }
 
     /// Queues `command` and wakes the loop, once per batch: a command that finds others queued
     /// knows their sender's wake-up is still to be seen (the loop empties the inbox in one go).
@@ -106,8 +114,21 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         }
         let easy = spareHandles.popLast() ?? hh_easy_init()!
         transfer.configure(easy)
+        if let list = currentPinList() { hh_easy_setopt_slist(easy, CURLOPT_RESOLVE, list) }
         running[easy] = transfer
         hh_multi_add_handle(multi, easy)
+    }
+
+    /// The pins as a curl list, rebuilt when one was added; nil when there are none.
+    private func currentPinList() -> UnsafeMutablePointer<curl_slist>? {
+        let entries = pins.withLock { $0 }
+        if entries.count != pinList.entries {
+            if let old = pinList.list { replacedPinLists.append(old) }
+            var list: UnsafeMutablePointer<curl_slist>?
+            for entry in entries { list = hh_slist_append(list, entry) }
+            pinList = (entries.count, list)
+        }
+        return pinList.list
     }
 
     private func stop(_ transfer: CurlTransfer) {

@@ -22,7 +22,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var receivedCount: Int64 = 0
     private var headers: [(name: String, value: String)] = []
     private var overLimit = false
-    private var writeFailed = false
+    /// The errno of a failed write to the file sink, or 0.
+    private var writeError: Int32 = 0
     private var lastProgress: Int64 = -1
 
     /// What one hop produced: the response, and where a 3xx pointed.
@@ -110,7 +111,7 @@ final class CurlTransfer: @unchecked Sendable {
                 let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    writeFailed = true
+                    writeError = errno
                     return 0
                 }
                 offset += n
@@ -175,8 +176,13 @@ final class CurlTransfer: @unchecked Sendable {
             return TransferError(.bodyTooLarge, "the response body is larger than maxBytes (\(request.maxBytes ?? 0) bytes)",
                                  curlCode: Int(code.rawValue), url: request.url)
         }
-        if writeFailed {
-            return TransferError(.io, "could not write the response body: \(String(cString: strerror(errno)))",
+        if writeError != 0 {
+            let reason: TransferError.Reason = switch writeError {
+            case ENOSPC, EDQUOT: .diskFull
+            case EROFS: .readOnly
+            default: .io
+            }
+            return TransferError(reason, "could not write the response body: \(String(cString: strerror(writeError)))",
                                  curlCode: Int(code.rawValue), url: request.url)
         }
         return TransferError(TransferError.reason(for: code), "\(curlMessage) (curl error \(code.rawValue)) fetching \(request.url)",

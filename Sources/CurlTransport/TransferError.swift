@@ -10,12 +10,17 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case bodyTooLarge = "body_too_large"
         case cancelled
         case `protocol`
-        /// The response could not be written where it was going (a download's file).
+        /// The response could not be written where it was going (a download's file): the disk is
+        /// full, the file system read-only, or another I/O error.
         case io
+        case diskFull = "disk_full"
+        case readOnly = "read_only"
         /// The URL's host is not one the caller may reach (checked at every redirect too).
         case denied
         /// Not an absolute http(s) URL.
         case badURL = "bad_url"
+        /// A request header curl would send as something else (``TransferRequest/headerProblem(name:value:)``).
+        case badHeader = "bad_header"
     }
 
     public var reason: Reason

@@ -1,3 +1,4 @@
+import Bridge
 import JSON
 import SystemIO
 
@@ -15,6 +16,8 @@ public struct AppManifest: Sendable, Equatable {
     public var patchKeys: [String]
     /// Where the grants came from, for error messages: "app.json: grants" or "--grant".
     public var grantSource: String
+    /// What the app may use (`quotas`; the defaults for a single file).
+    public var quotas: AppQuotas = .defaults
 
     /// Reads an app folder (with `app.json`) or a single `.js` file.
     public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
@@ -78,8 +81,14 @@ public struct AppManifest: Sendable, Equatable {
         }
         var grants = try strings("grants")
         grants += grantFlags
-        return AppManifest(name: name, version: version, mainPath: mainPath, directory: directory,
-                           grants: grants, patchKeys: try strings("patchKeys"), grantSource: "\(file): grants")
+        var manifest = AppManifest(name: name, version: version, mainPath: mainPath, directory: directory,
+                                   grants: grants, patchKeys: try strings("patchKeys"), grantSource: "\(file): grants")
+        do {
+            manifest.quotas = try AppQuotas.parse(root["quotas"], source: "\(file): quotas")
+        } catch {
+            throw AppLoadError(error.description)
+        }
+        return manifest
     }
 }
 

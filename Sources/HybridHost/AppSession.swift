@@ -55,7 +55,7 @@ public final class AppSession: @unchecked Sendable {
         let registry = HostServices.registry(patchLoaders: patchLoaders)
         let grants: Grants
         do {
-            grants = try Grants.parse(manifest.grants, knownTargets: registry.targets.union(["bridge"]), source: manifest.grantSource)
+            grants = try Grants.parse(manifest.grants, registry: registry, source: manifest.grantSource)
         } catch {
             throw AppLoadError(error.message)
         }
@@ -66,7 +66,7 @@ public final class AppSession: @unchecked Sendable {
             throw AppLoadError("--data-dir: cannot create \(dataDirectory): \(error.reason)")
         }
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
-                             grants: grants, arguments: options.arguments)
+                             grants: grants, arguments: options.arguments, quotas: manifest.quotas)
         let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, output: options.output))
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))

@@ -1005,7 +1005,7 @@ enum EmbeddedContracts {
     "url": {
       "type": "string",
       "minLength": 1,
-      "description": "An absolute http or https URL. Its host must be granted (network:HOST)."
+      "description": "An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to (never a user name before an @ or a fragment after a #), must be granted (network:HOST): names compare without case and without a trailing dot, numeric IPv4 spellings as the address curl connects to (127.1 is 127.0.0.1), IPv6 literals as addresses."
     },
     "method": {
       "type": "string",
@@ -1025,7 +1025,7 @@ enum EmbeddedContracts {
       "additionalProperties": {
         "type": "string"
       },
-      "description": "Request headers by name. Values may not contain line breaks."
+      "description": "Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value is E_BAD_PARAMS at /headers/NAME."
     },
     "timeoutMs": {
       "type": "integer",
@@ -1803,7 +1803,7 @@ enum EmbeddedContracts {
           "token": {
             "type": "string",
             "minLength": 1,
-            "description": "A JSON Web Token (HS256 or EdDSA) from the app's auth server; omit it only for a server run with --insecure-no-auth."
+            "description": "A JSON Web Token (HS256 or EdDSA) from the app's auth server; omit it only for a server run with --insecure-no-auth. It travels in the Authorization header, so a line break (CR, LF) or NUL in it is E_BAD_PARAMS."
           }
         },
         "required": [

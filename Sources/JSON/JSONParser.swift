@@ -165,11 +165,11 @@ public enum JSONParser {
             }
             let text = Self.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             guard let number = Double(text) else { throw error("invalid number") }
-            // Double(_:) reads 1e400 as infinity, which has no JSON form: the writer would write
-            // it as null, and the value would change on its way through text.
+            // Past Double's range a number reads as infinity, which JSON cannot hold (JSONWriter
+            // writes null): refused, so no value changes between reading and writing it again.
             guard number.isFinite else {
                 index = start
-                throw error("number out of range (a double holds at most ±1.7976931348623157e308)")
+                throw error("number out of range: \(text)")
             }
             return number
         }

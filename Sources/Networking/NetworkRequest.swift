@@ -22,12 +22,8 @@ struct NetworkRequest: ActionParams {
         var headers: [(name: String, value: String)] = []
         for (name, value) in try params.optional("headers", as: JSONObject.self) ?? [:] {
             let text = try String(param: value, at: params.path.appending(key: "headers").appending(key: name))
-            guard Self.isToken(name) else {
-                throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", "\"\(name)\" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)")
-            }
-            // By bytes: "\r\n" is a single Character, which a Character comparison would miss.
-            guard !text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
-                throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", "header values may not contain line breaks or NUL")
+            if let problem = TransferRequest.headerProblem(name: name, value: text) {
+                throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", problem)
             }
             headers.append((name, text))
         }
@@ -70,14 +66,5 @@ struct NetworkRequest: ActionParams {
         }
         key += "\n#\(transfer.timeoutMs ?? -1),\(transfer.connectTimeoutMs ?? -1),\(transfer.maxBytes ?? -1),\(transfer.followRedirects)"
         return key
-    }
-
-    private static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
-        }
     }
 }

@@ -39,6 +39,13 @@ public struct NetworkService: BridgeService {
         ]
     }
 
+    /// A `network:HOST` grant's host, in the form the transport compares every URL's host in
+    /// (`URLTarget`: curl's own parse, lower case, no trailing dot, `127.1` as `127.0.0.1`, `::1`
+    /// without brackets). Sync and patch endpoints are checked against these grants too.
+    public func grantQualifier(_ written: String) throws(GrantError) -> String {
+        do { return try URLTarget.grantedHost(written) } catch { throw GrantError(message: error.message) }
+    }
+
     private func request(_ call: ServiceCall, _ request: NetworkRequest) async throws(BridgeError) -> JSONValue {
         let allowHost = call.app.allowsHost
         guard request.useCache, let key = request.sharingKey else {

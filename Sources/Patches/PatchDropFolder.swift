@@ -4,7 +4,8 @@ import SystemIO
 /// Watches `<data dir>/patches/` by polling: a `*.json` file whose size and time have not changed
 /// since the last look is applied, then removed (the ledger keeps its own copy). A refused file
 /// is renamed `NAME.refused`, with the reason beside it in `NAME.refused.txt`. Writers should
-/// write elsewhere (or to a dotfile) and rename into the folder.
+/// write elsewhere (or to a dotfile) and rename into the folder. A symbolic link is refused
+/// unread: it could point anywhere on the machine, and the folder takes only files of its own.
 final class PatchDropFolder: @unchecked Sendable {
     let directory: String
     let intervalMs: Int
@@ -48,6 +49,10 @@ final class PatchDropFolder: @unchecked Sendable {
     func poll() {
         for name in FileSystem.entries(of: directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = directory + "/" + name
+            if FileSystem.linkTarget(path) != nil {
+                refuse(path, "a symbolic link; the patches folder takes only files of its own, never a link out of the data folder")
+                continue
+            }
             guard let stamp = FileSystem.stamp(path) else { continue }
             if let before = seen[name], before == stamp {
                 seen[name] = nil
@@ -67,9 +72,14 @@ final class PatchDropFolder: @unchecked Sendable {
             loader.report("patch \(patch.manifest.patchVersion) applied from \(path)")
         } catch {
             if error.code == .storage && error.message.hasSuffix("the app has stopped") { return }
-            try? PatchFiles.write(error.message + "\n", to: path + ".refused.txt")
-            try? FileSystem.move(path, to: path + ".refused")
-            loader.report("\(path): refused: \(error.message)")
+            refuse(path, error.message)
         }
+    }
+
+    /// Moves `path` aside as `NAME.refused` (a link as the link itself), with why beside it.
+    private func refuse(_ path: String, _ reason: String) {
+        try? PatchFiles.write(reason + "\n", to: path + ".refused.txt")
+        try? FileSystem.move(path, to: path + ".refused")
+        loader?.report("\(path): refused: \(reason)")
     }
 }

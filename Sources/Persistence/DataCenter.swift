@@ -50,6 +50,37 @@ public final class DataCenter: Sendable {
         try loadStoredSchema()
     }
 
+    /// The cap ``limit(bytes:)`` set, if any.
+    private let quota = Locked<Int?>(nil)
+
+    /// Caps the database file at `bytes` (SQLite's page limit on the one writer connection): a
+    /// write that would grow the file past it fails with reason "quota" and is rolled back, as on
+    /// a full disk. A file already larger stays readable, and writes that do not grow it succeed.
+    public func limit(bytes: Int) throws(PersistenceError) {
+        guard quota.withLock({ $0 }) != bytes else { return }
+        do {
+            try pool.writeWithoutTransaction { db in
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, bytes / pageSize))")
+            }
+        } catch {
+            throw .wrap(error)
+        }
+        quota.withLock { $0 = bytes }
+    }
+
+    /// `error`, or when it is a full disk at the quota's size, the quota's error.
+    private func quotaFailure(_ error: PersistenceError) -> PersistenceError {
+        guard case .failed("disk_full", _, let details) = error, let bytes = quota.withLock({ $0 }),
+              let (pages, pageSize) = try? pool.read({ db in
+                  (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+              }),
+              (pages + 16) * pageSize >= bytes else { return error }
+        var more = details
+        more["limitBytes"] = .number(Double(bytes))
+        return .failed(reason: "quota", message: "database \(Quoted(name)) is at its quota of \(bytes) bytes", details: more)
+    }
+
     /// The schema the database was last opened with (here or by an earlier process).
     public var schema: DatabaseSchema? { current.withLock { $0 } }
 
@@ -119,7 +150,7 @@ public final class DataCenter: Sendable {
         do {
             return try pool.writeWithoutTransaction { db in try self.transaction(db, body) }
         } catch {
-            throw .wrap(error)
+            throw quotaFailure(.wrap(error))
         }
     }
 
@@ -167,7 +198,7 @@ public final class DataCenter: Sendable {
             current.withLock { $0 = schema }
             return version
         } catch {
-            throw .wrap(error)
+            throw quotaFailure(.wrap(error))
         }
     }
 

@@ -112,7 +112,10 @@ public struct KeyValueService: BridgeService {
         return .jsonText(text)
     }
 
+    /// The app's kv store, capped at its quota (`quotas.kvBytes`).
     private func store(_ call: ServiceCall) throws -> KeyValueStore {
-        try stores.store(directory: call.app.dataDirectory)
+        let store = try stores.store(directory: call.app.dataDirectory)
+        try store.center.limit(bytes: call.app.quotas.kvBytes)
+        return store
     }
 }

@@ -49,8 +49,11 @@ public struct StorageService: BridgeService {
         ]
     }
 
+    /// The database, capped at the app's quota (`quotas.databaseBytes`).
     private func center(_ call: ServiceCall, _ name: String, create: Bool = false) throws(PersistenceError) -> DataCenter {
-        try registry.dataCenter(directory: call.app.dataDirectory, name: name, create: create)
+        let center = try registry.dataCenter(directory: call.app.dataDirectory, name: name, create: create)
+        try center.limit(bytes: call.app.quotas.databaseBytes)
+        return center
     }
 
     private func open(_ call: ServiceCall, _ params: OpenParams) async throws(BridgeError) -> JSONValue {

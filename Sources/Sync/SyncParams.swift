@@ -1,4 +1,5 @@
 import Bridge
+import CurlTransport
 
 // The params of the `sync` target's actions (contract `services/sync.json`), decoded once per
 // call. Every action names the database it syncs.
@@ -27,6 +28,10 @@ struct SyncConnectParams: ActionParams {
         server = try params.required("server")
         deviceName = try params.optional("deviceName")
         token = try params.optional("token")
+        // It travels as a header on every request: a line break would smuggle in headers of its own.
+        if let token, let problem = TransferRequest.headerProblem(name: "Authorization", value: "Bearer " + token) {
+            throw BridgeError.badParams("/token", "the token cannot travel in a header: \(problem)")
+        }
     }
 }
 

@@ -21,24 +21,32 @@ public struct FieldReader {
 
     public func path(_ key: String) -> String { JSONPointer.appending(pointer, key: key) }
 
-    /// A required, non-empty string.
+    /// A required, non-empty string without U+0000 (these strings are ids, and an id stored as
+    /// SQLite text ends at U+0000: `a\u0000b` would be taken for `a`).
     public func string(_ key: String) throws(SyncWireError) -> String {
         guard case .string(let text)? = object[key] else {
             throw SyncWireError.field(path(key), expected: "string", got: object[key])
         }
         guard !text.isEmpty else { throw SyncWireError.invalid(path(key), "expected a non-empty string") }
+        try refuseNUL(text, key)
         return text
     }
 
-    /// A string, null or absent; an empty string is refused like a missing required one would be.
+    /// A string, null or absent; an empty string is refused like a missing required one would be,
+    /// and so is one with U+0000.
     public func optionalString(_ key: String) throws(SyncWireError) -> String? {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let text)?:
             guard !text.isEmpty else { throw SyncWireError.invalid(path(key), "expected a non-empty string or null") }
+            try refuseNUL(text, key)
             return text
         case let other?: throw SyncWireError.field(path(key), expected: "string or null", got: other)
         }
+    }
+
+    private func refuseNUL(_ text: String, _ key: String) throws(SyncWireError) {
+        guard !text.utf8.contains(0) else { throw SyncWireError.invalid(path(key), "expected no U+0000 character") }
     }
 
     /// A required number (field must be present, even though JSON numbers have no integer type).

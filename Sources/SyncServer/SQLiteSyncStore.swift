@@ -440,7 +440,7 @@ public final class SQLiteSyncStore: SyncStore {
             switch changed.data[scopeColumn] {
             case .string(let scope)?: after = scope
             case nil where changed.deleted: break  // a tombstone of a row the server never had: no scope
-            default: throw SyncServerError.invalid(pointer + "/data/" + scopeColumn,
+            default: throw SyncServerError.invalid(JSONPointer.appending(pointer + "/data", key: scopeColumn),
                                                    "expected the row's scope (\(scopeColumn), a string the token grants), got \(changed.data[scopeColumn]?.typeName ?? "nothing")")
             }
             if let after, !device.sees(scope: after) {
@@ -458,7 +458,7 @@ public final class SQLiteSyncStore: SyncStore {
     /// token grants, and leave it alone, so that it never touches a row outside it and every
     /// replica of that scope folds it to the same rows.
     static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, at pointer: String) throws -> String {
-        let path = pointer + "/data/where/" + scopeColumn
+        let path = JSONPointer.appending(pointer + "/data/where", key: scopeColumn)
         guard let condition = change.conditions.first(where: { $0.field == scopeColumn && $0.comparison == .eq }),
               case .string(let scope) = condition.value else {
             throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality",
@@ -469,7 +469,7 @@ public final class SQLiteSyncStore: SyncStore {
         }
         if let moved = change.set[scopeColumn], moved != .string(scope) {
             throw SyncServerError(.forbidden, "\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
-                                  path: pointer + "/data/set/" + scopeColumn, reason: "scope")
+                                  path: JSONPointer.appending(pointer + "/data/set", key: scopeColumn), reason: "scope")
         }
         return scope
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import JSON
 import SyncAuth
@@ -17,18 +18,72 @@ struct SyncEndpoints: Sendable {
     /// The most ops one pull may return, whatever `limit` asks for.
     static let maximumPullLimit = 10_000
     static let defaultPullLimit = 1_000
+    /// The largest cursor or limit taken (2^53 - 1): a JavaScript client holds every integer up to
+    /// it exactly, so a cursor it sends back is the one it was given.
+    static let maximumInteger = 9_007_199_254_740_991
+
+    /// One bucket of requests per device, for the server's life (see ``admit(_:)``).
+    let limiter: RequestRateLimiter
+
+    init(store: any SyncStore, configuration: SyncServerConfiguration) {
+        self.store = store
+        self.configuration = configuration
+        limiter = RequestRateLimiter(configuration.rateLimit)
+    }
+
+    /// The API, one route per case; Sources/SyncServer/openapi.json describes each.
+    enum Route: CaseIterable {
+        case health, openAPI, registerDevice, push, pull, packet, snapshot
+
+        var method: HTTPRequest.Method {
+            switch self {
+            case .registerDevice, .push: .post
+            case .health, .openAPI, .pull, .packet, .snapshot: .get
+            }
+        }
+
+        /// In the router's syntax: `:name` is a parameter.
+        var path: String {
+            switch self {
+            case .health: "/v1/health"
+            case .openAPI: "/v1/openapi.json"
+            case .registerDevice: "/v1/devices"
+            case .push: "/v1/push"
+            case .pull: "/v1/pull"
+            case .packet: "/v1/packets/:packetId"
+            case .snapshot: "/v1/snapshot"
+            }
+        }
+
+        /// Whether `path` (a request's) is this route's, whatever the method.
+        func matches(_ path: Substring) -> Bool {
+            let want = self.path.split(separator: "/")
+            let have = path.split(separator: "/")
+            return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+        }
+    }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/v1/health") { _, _ in Self.response(200, ["ok": true]) }
-        router.post("/v1/devices") { request, _ in await respond { try await registerDevice(request) } }
-        router.post("/v1/push") { request, _ in await respond { try await push(request) } }
-        router.get("/v1/pull") { request, _ in await respond { try await pull(request) } }
-        router.get("/v1/packets/:packetId") { request, context in
-            await respond { try await packet(request, packetId: context.parameters.get("packetId") ?? "") }
+        router.add(middleware: ErrorBodyMiddleware())
+        for route in Route.allCases {
+            router.on(RouterPath(route.path), method: route.method) { request, context in
+                await respond(route, request, context)
+            }
         }
-        router.get("/v1/snapshot") { request, _ in await respond { try await snapshot(request) } }
         return router
+    }
+
+    func respond(_ route: Route, _ request: Request, _ context: BasicRequestContext) async -> Response {
+        switch route {
+        case .health: Self.response(200, ["ok": true])
+        case .openAPI: Self.openAPIResponse()
+        case .registerDevice: await respond { try await registerDevice(request) }
+        case .push: await respond { try await push(request) }
+        case .pull: await respond { try await pull(request) }
+        case .packet: await respond { try await packet(request, packetId: context.parameters.get("packetId") ?? "") }
+        case .snapshot: await respond { try await snapshot(request) }
+        }
     }
 
     // MARK: Endpoints
@@ -37,6 +92,7 @@ struct SyncEndpoints: Sendable {
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
     func registerDevice(_ request: Request) async throws -> (Int, JSONValue) {
         let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
+        if let claims { try admit(RateKey.token(subject: claims.subject)) }
         let bytes = try await body(of: request)
         var name: String?
         if !bytes.isEmpty {
@@ -85,8 +141,9 @@ struct SyncEndpoints: Sendable {
     }
 
     /// `GET /v1/packets/{packetId}?deviceId` → the packet's record, 404 when unknown.
-    func packet(_ request: Request, packetId: String) async throws -> (Int, JSONValue) {
+    func packet(_ request: Request, packetId rawPacketId: String) async throws -> (Int, JSONValue) {
         let device = try await identify(request).deviceId
+        let packetId = try Self.pathParameter(rawPacketId, name: "packetId")
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
         guard let record = try await store.packet(deviceId: device, packetId: packetId) else {
@@ -100,14 +157,12 @@ struct SyncEndpoints: Sendable {
     func snapshot(_ request: Request) async throws -> (Int, JSONValue) {
         let device = try await identify(request, required: false)
         let query = request.uri.queryParameters
-        let partText = query["part"].map(String.init) ?? "all"
+        let partText = try Self.text(query["part"], name: "part") ?? "all"
         guard let part = SnapshotPart(query: partText) else {
             throw SyncServerError(.badRequest, "part: expected all, user or scope:NAME, got \"\(partText)\"", path: "/part")
         }
-        var after: RowPosition?
-        if let table = query["afterTable"] {
-            after = RowPosition(table: String(table), dataId: query["afterDataId"].map(String.init) ?? "")
-        }
+        let (afterTable, afterDataId) = (try Self.text(query["afterTable"], name: "afterTable"), try Self.text(query["afterDataId"], name: "afterDataId"))
+        let after = afterTable.map { RowPosition(table: $0, dataId: afterDataId ?? "") }
         let limit = try query["limit"].map { try Self.integer($0, name: "limit", default: 0, minimum: 1) }
         return (200, try await store.snapshot(for: device, part: part, after: after, limit: limit.map { min($0, Self.maximumPullLimit) }).json)
     }
@@ -117,29 +172,57 @@ struct SyncEndpoints: Sendable {
     /// The device a GET speaks for: its token, and the `deviceId` of the query.
     func identify(_ request: Request, required: Bool = true) async throws -> DeviceIdentity {
         let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
-        return try await identify(request, claims: claims, claimed: request.uri.queryParameters["deviceId"].map(String.init), path: "/deviceId",
-                                  required: required)
+        return try await identify(request, claims: claims, claimed: try Self.text(request.uri.queryParameters["deviceId"], name: "deviceId"),
+                                  path: "/deviceId", required: required)
     }
 
     /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
     /// server, the device whose device token the request carries, which must be the one claimed
-    /// (`required` says whether the request must claim one: a snapshot need not there).
+    /// (`required` says whether the request must claim one: a snapshot need not there). Either way
+    /// the request is then counted against the device's rate limit.
     func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool = true) async throws -> DeviceIdentity {
+        let device = try await device(of: request, claims: claims, claimed: claimed, path: path, required: required)
+        try admit(RateKey.device(device))
+        return device
+    }
+
+    private func device(of request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool) async throws -> DeviceIdentity {
         let missing = SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
+        // Empty is not absent: `?deviceId=` names no device, so it is refused even where one may be left out.
+        let empty = SyncServerError(.badRequest, "deviceId: expected the device's id, got an empty string", path: path)
         if let claims {
-            guard let claimed, !claimed.isEmpty else { throw missing }
+            guard let claimed else { throw missing }
+            guard !claimed.isEmpty else { throw empty }
             return try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: Self.now())
         }
         let token = try bearer(request, hint: "POST /v1/devices gives one")
         guard let device = try await store.device(tokenDigest: DeviceToken.digest(token)) else {
             throw SyncServerError(.unauthorized, "Authorization: unknown token")
         }
-        guard let claimed, !claimed.isEmpty else {
+        guard claimed != "" else { throw empty }
+        guard let claimed else {
             if required { throw missing }
             return device
         }
         guard claimed == device.deviceId else { throw Self.otherDevice(claimed, path: path) }
         return device
+    }
+
+    /// Counts one request against `key`'s bucket: 429 with `Retry-After` once it is empty.
+    func admit(_ key: String) throws {
+        guard let wait = limiter.admit(key) else { return }
+        var refusal = SyncServerError(.rateLimited, "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s")
+        refusal.retryAfter = wait
+        throw refusal
+    }
+
+    /// What a request is counted against: its device, or the token's subject when it names none.
+    enum RateKey {
+        static func device(_ device: DeviceIdentity) -> String {
+            device.user.isEmpty ? "device \(device.deviceId)" : "device \(device.deviceId) of \(device.user)"
+        }
+
+        static func token(subject: String) -> String { "the token of \(subject)" }
     }
 
     /// The request's token, verified: 401 with the reason (`missing`, `expired`, `signature`, ...)
@@ -195,13 +278,38 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    /// A whole-number query parameter; `name` and what was expected appear in the refusal.
+    /// A whole-number query parameter, at most ``maximumInteger``; `name` and what was expected
+    /// appear in the refusal.
     static func integer(_ text: Substring?, name: String, default value: Int, minimum: Int) throws -> Int {
         guard let text else { return value }
-        guard let number = Int(text), number >= minimum else {
-            throw SyncServerError(.badRequest, "\(name): expected an integer >= \(minimum), got \"\(text)\"", path: "/\(name)")
+        guard let number = Int(text), number >= minimum, number <= maximumInteger else {
+            throw SyncServerError(.badRequest, "\(name): expected an integer from \(minimum) to \(maximumInteger), got \"\(text)\"", path: "/\(name)")
         }
         return number
+    }
+
+    /// A path parameter, percent-decoded (Hummingbird hands it over as sent, unlike the query's):
+    /// a packet pushed as `p 1` is asked for as `/v1/packets/p%201`.
+    static func pathParameter(_ raw: String, name: String) throws -> String {
+        guard let text = raw.removingPercentEncoding else {
+            throw SyncServerError(.badRequest, "\(name): malformed percent-encoding in \"\(raw)\"", path: "/" + name)
+        }
+        try refuseNUL(text, name: name, at: "/" + name)
+        return text
+    }
+
+    /// A text query parameter (nil when absent), refused when it holds U+0000 (see ``refuseNUL(_:name:at:)``).
+    static func text(_ value: Substring?, name: String) throws -> String? {
+        guard let value else { return nil }
+        try refuseNUL(value, name: name, at: "/" + name)
+        return String(value)
+    }
+
+    /// Ids are stored as SQLite text, which ends at U+0000: `a\u0000b` would be taken for `a`.
+    static func refuseNUL(_ text: some StringProtocol, name: String, at path: String) throws {
+        guard !text.utf8.contains(0) else {
+            throw SyncServerError(.badRequest, "\(name): expected no U+0000 character", path: path)
+        }
     }
 
     // MARK: Responses
@@ -213,21 +321,49 @@ struct SyncEndpoints: Sendable {
             let (status, body) = try await endpoint()
             return Self.response(status, body)
         } catch let error as SyncServerError {
-            return Self.response(error.status, error.json)
+            return Self.response(error)
         } catch let error as SyncWireError {
             let refusal = SyncServerError(.badRequest, error.message, path: error.path)
             return Self.response(refusal.status, refusal.json)
         } catch {
-            let failure = SyncServerError(.internalError, "the server failed: \(error)")
+            let failure = SyncServerError(.internalError, "the server failed: \(error)", reason: Self.storageReason(error))
             return Self.response(failure.status, failure.json)
         }
     }
 
-    static func response(_ status: Int, _ body: JSONValue) -> Response {
-        Response(status: HTTPResponse.Status(code: status),
-                 headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+    /// A failure of the disk under the database, by name (the request may be sent again once the
+    /// operator has made room): `disk_full`, `io` or `read_only`; nil for any other error.
+    static func storageReason(_ error: any Error) -> String? {
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_FULL: return "disk_full"
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN: return "io"
+        case .SQLITE_READONLY: return "read_only"
+        default: return nil
+        }
     }
+
+    static func response(_ status: Int, _ body: JSONValue, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: HTTPResponse.Status(code: status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+    }
+
+    /// A refusal, with the header its status calls for (`Retry-After` for 429).
+    static func response(_ error: SyncServerError, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        if let wait = error.retryAfter { headers[.retryAfter] = String(wait) }
+        return response(error.status, error.json, headers: headers)
+    }
+
+    /// `GET /v1/openapi.json`: Sources/SyncServer/openapi.json, embedded by scripts/embed-js (its
+    /// one entry).
+    static func openAPIResponse() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: openAPIBody))
+    }
+
+    static let openAPIBody = ByteBuffer(string: OpenAPIDocument.sources[0].source)
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 }

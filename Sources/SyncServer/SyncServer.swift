@@ -17,8 +17,9 @@ import ServiceLifecycle
 /// ```
 ///
 /// Endpoints: `POST /v1/devices`, `POST /v1/push`, `GET /v1/pull`, `GET /v1/packets/{packetId}`,
-/// `GET /v1/snapshot`, `GET /v1/health`. Everything it knows is in ``SyncServerConfiguration/databasePath``:
-/// a new server on the same file carries on.
+/// `GET /v1/snapshot`, `GET /v1/health`, and `GET /v1/openapi.json`, which describes them all
+/// (Sources/SyncServer/openapi.json). Everything it knows is in ``SyncServerConfiguration/databasePath``
+/// (but the rate limit's buckets): a new server on the same file carries on.
 public actor SyncServer {
     public nonisolated let configuration: SyncServerConfiguration
     public nonisolated let store: any SyncStore

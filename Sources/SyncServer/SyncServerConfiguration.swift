@@ -29,6 +29,9 @@ public struct SyncServerConfiguration: Sendable {
     public var retainSeconds: Double = 30 * 86_400
     /// How often the log is compacted.
     public var compactionInterval: Double = 60
+    /// How many requests a second each device may make (`--rate-limit`, `--rate-burst`); past it,
+    /// 429 with `Retry-After`. ``RateLimit/off`` for a benchmark that measures the server itself.
+    public var rateLimit = RateLimit.standard
 
     public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, holdSeconds: Double = 30,
                 maxBodyBytes: Int = 8 * 1024 * 1024, stopsOnTerminationSignals: Bool = false, tokenVerifier: TokenVerifier? = nil) {

@@ -4,18 +4,23 @@ import JSON
 /// the JSON Pointer of the offending field when there is one.
 ///
 /// Every refusal leaves the server's state as it was, so a client can fix the request and send it
-/// again. On the wire it is `{"error": {"code", "message", "path"?}}` with ``status``.
+/// again. On the wire it is `{"error": {"code", "message", "path"?, "reason"?, "opId"?}}` with
+/// ``status`` (Sources/SyncServer/openapi.json has every status and body).
 public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stable codes a client may branch on.
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case badRequest = "bad_request"
         case unauthorized
         case forbidden
         case notFound = "not_found"
+        /// A path the server has, asked with a method it does not answer there.
+        case methodNotAllowed = "method_not_allowed"
         case tooLarge = "too_large"
         case conflict
         /// The op log before the client's cursor was compacted: start again from a snapshot.
         case compacted
+        /// The device made more requests than its rate limit allows: wait ``retryAfter`` seconds.
+        case rateLimited = "rate_limited"
         /// The server failed (a database error): the request may be retried as it is.
         case internalError = "internal"
     }
@@ -31,6 +36,9 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
     /// The op of a pushed packet that was refused (for reason `scope`), so that the client fails
     /// that op alone.
     public var opId: String?
+    /// For ``Code/rateLimited``: whole seconds until the device's next request is let through
+    /// (the `Retry-After` header).
+    public var retryAfter: Int?
 
     public init(_ code: Code, _ message: String, path: String? = nil, reason: String? = nil) {
         self.code = code
@@ -46,9 +54,11 @@ public struct SyncServerError: Error, Sendable, Equatable, CustomStringConvertib
         case .unauthorized: 401
         case .forbidden: 403
         case .notFound: 404
+        case .methodNotAllowed: 405
         case .conflict: 409
         case .compacted: 410
         case .tooLarge: 413
+        case .rateLimited: 429
         case .internalError: 500
         }
     }

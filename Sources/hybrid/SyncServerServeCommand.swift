@@ -11,12 +11,17 @@ struct SyncServerServeCommand: ParsableCommand {
         abstract: "Run the reference sync server (the default subcommand): devices push ops, pull what their scopes may see, and converge.",
         discussion: """
             HTTP+JSON: POST /v1/devices, POST /v1/push, GET /v1/pull, GET /v1/packets/ID, GET /v1/snapshot, \
-            GET /v1/health. Everything lives in the --db file: a server restarted on it carries on.
+            GET /v1/health, and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
+            lives in the --db file: a server restarted on it carries on.
 
             Every request carries "Authorization: Bearer TOKEN", a JSON Web Token from the app's auth \
             server (HS256 with --auth-secret-file, EdDSA with --auth-public-key; sub is the user, scopes \
             what it may see, exp required). Without either option the server refuses to start unless \
             given --insecure-no-auth, for local demos: then devices register freely and see everything.
+
+            Each device may make --rate-limit requests a second after a burst of --rate-burst (by its \
+            user and id; by the token's subject for a registration); past that it gets 429 with \
+            Retry-After. The buckets are in memory, per server.
 
             Prints "sync-server listening on http://HOST:PORT (auth: ...)" once bound (the real port for \
             --port 0), then serves until SIGINT or SIGTERM.
@@ -47,6 +52,12 @@ struct SyncServerServeCommand: ParsableCommand {
     @Flag(name: .customLong("insecure-no-auth"), help: "Run without tokens: anyone who can reach the server registers a device and sees every row. Local demos only.")
     var insecureNoAuth = false
 
+    @Option(name: .customLong("rate-limit"), help: "Requests a second each device may make, sustained (0: no limit).")
+    var rateLimit: Double = RateLimit.standard.requestsPerSecond
+
+    @Option(name: .customLong("rate-burst"), help: "Requests a quiet device may make at once (default: twice --rate-limit).")
+    var rateBurst: Double?
+
     @Option(name: .customLong("retain-days"), help: "Keep op-log entries that every active device has pulled for this many days, then compact them.")
     var retainDays: Double = 30
 
@@ -61,6 +72,10 @@ struct SyncServerServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0...65535, got \(port)") }
         guard !database.isEmpty else { throw ValidationError("--db: expected a file path") }
         guard holdSeconds > 0 else { throw ValidationError("--hold-seconds: expected a positive number, got \(holdSeconds)") }
+        guard rateLimit >= 0, rateLimit.isFinite else { throw ValidationError("--rate-limit: expected a number >= 0, got \(rateLimit)") }
+        if let rateBurst {
+            guard rateBurst >= 1, rateBurst.isFinite else { throw ValidationError("--rate-burst: expected a number >= 1, got \(rateBurst)") }
+        }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
     }
 
@@ -81,7 +96,9 @@ struct SyncServerServeCommand: ParsableCommand {
             stopsOnTerminationSignals: true, tokenVerifier: verifier
         )
         configuration.retainSeconds = retainDays * 86_400
-        let auth = verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row"
+        configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
+        let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row")
+            + "; rate limit: \(configuration.rateLimit)"
         let server: SyncServer
         do {
             server = try SyncServer(configuration: configuration)

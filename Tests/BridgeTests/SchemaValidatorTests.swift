@@ -143,6 +143,7 @@ struct SchemaValidatorTests {
         (#"{"const": 1}"#, "1.0"),
         (#"{"maxLength": 2}"#, #""👍🏽""#),
         (#"{"pattern": "^.{2}$"}"#, #""e\u0301""#),
+        (#"{"pattern": "^(?=.)[\\--/]$"}"#, #"".""#),
         (#"{"required": ["a"], "properties": {"a": {"type": "null"}}, "additionalProperties": false}"#, #"{"a": null}"#),
         (#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, #"["a", 1, 2]"#),
         (#"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#, "3"),
@@ -164,6 +165,16 @@ struct SchemaValidatorTests {
         // U+212A KELVIN SIGN and "e" + U+0301 are canonically equivalent to "K" and "é", which Swift's == honours.
         #expect(validator.firstViolation(of: ["\u{212A}": 1])?.message == "unexpected property \"\u{212A}\"")
         #expect(validator.firstViolation(of: ["cafe\u{301}": 1])?.path == "/cafe\u{301}")
+    }
+
+    @Test("enum and const compare code points, not canonical equivalence")
+    func constantsMatchByCodePoint() throws {
+        let ascii = try SchemaValidator(schema: ["enum": ["K", "task"]])
+        #expect(ascii.isValid("K") && ascii.isValid("task"))
+        #expect(!ascii.isValid("\u{212A}"))
+        let composed = try SchemaValidator(schema: ["const": "caf\u{E9}"])
+        #expect(composed.isValid("caf\u{E9}"))
+        #expect(composed.firstViolation(of: "cafe\u{301}")?.message == "must be \"caf\u{E9}\"")
     }
 
     @Test("format annotates by default and asserts when asked")
@@ -421,6 +432,25 @@ struct SchemaValidatorTests {
     ])
     func localReferenceTokens(reference: String, baseURI: String, tokens: [String]?) {
         #expect(SchemaValidator.localReferenceTokens(reference, baseURI: baseURI) == tokens)
+    }
+
+    @Test("unevaluatedProperties and unevaluatedItems read what was evaluated past the 64th member or item")
+    func unevaluatedPastSixtyFour() throws {
+        let members = (0..<130).map { (key: "p\($0)", value: JSONValue.number(Double($0))) }
+        let properties = try SchemaValidator(schema: ["allOf": [["patternProperties": ["^p[0-9]$": true]]],
+                                                      "if": ["required": ["p0"]], "then": ["patternProperties": ["^p[0-9]{2,}$": true]],
+                                                      "unevaluatedProperties": false])
+        #expect(properties.isValid(.object(JSONObject(members))))
+        var extra = members
+        extra.insert((key: "x", value: .null), at: 100)
+        #expect(properties.firstViolation(of: .object(JSONObject(extra))) == SchemaViolation(path: "/x", message: #"unexpected property "x" (unevaluatedProperties)"#))
+
+        let items = try SchemaValidator(schema: ["prefixItems": .array(Array(repeating: true, count: 70)), "contains": ["type": "string"],
+                                                 "unevaluatedItems": false])
+        var array: [JSONValue] = Array(repeating: 1, count: 70) + ["a", "b"]
+        #expect(items.isValid(.array(array)))
+        array.append(3)
+        #expect(items.firstViolation(of: .array(array)) == SchemaViolation(path: "/72", message: "unexpected item (unevaluatedItems)"))
     }
 
     // MARK: Sharing

@@ -50,6 +50,16 @@ struct RunCommandTests {
         #expect(!result.standardOutput.contains("must not run"))
     }
 
+    @Test("a network grant that names more than a host (a port, a user) is a usage error naming the entry")
+    func networkGrantWithPort() async throws {
+        for (grant, words) in [("network:api.example.test:8080", "port"), ("network:me@api.example.test", "user")] {
+            let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/hello.js"), "--grant", "device," + grant])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.standardError.contains("--grant[1]: \"\(grant)\""), "\(result)")
+            #expect(result.standardError.contains(words), "\(result)")
+        }
+    }
+
     @Test("an unknown --grant is a usage error: exit 2, naming the flag and the target")
     func unknownGrantFlag() async throws {
         let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/hello.js"), "--grant", "device,bogus"])

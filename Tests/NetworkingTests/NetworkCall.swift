@@ -11,10 +11,12 @@ struct NetworkCall {
     let service = NetworkService()
     let dataDirectory: String
 
-    init(grants: [String] = ["network"]) throws {
-        self.grants = try Grants.parse(grants, knownTargets: ["network"], source: "test")
-        dataDirectory = NSTemporaryDirectory() + "network-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+    /// `dataDirectory`: the app's data folder, when not a fresh one under the temporary folder.
+    init(grants: [String] = ["network"], dataDirectory: String? = nil) throws {
+        // As an app run parses them: hosts in the network service's canonical form.
+        self.grants = try Grants.parse(grants, registry: ServiceRegistry([NetworkService()]), source: "test")
+        self.dataDirectory = dataDirectory ?? NSTemporaryDirectory() + "network-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: self.dataDirectory, withIntermediateDirectories: true)
     }
 
     func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
@@ -32,6 +34,13 @@ struct NetworkCall {
         } catch {
             return BridgeError(.failed, "not a BridgeError: \(error)")
         }
+    }
+
+    /// The errors `request`, and `download` into `path`, fail with for the same params.
+    func failures(requestAndDownload params: JSONObject, path: String = "got.bin") async -> [(action: String, error: BridgeError?)] {
+        var download = params
+        download["path"] = .string(path)
+        return [("request", await failure("request", .object(params))), ("download", await failure("download", .object(download)))]
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: dataDirectory) }

@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import HostTesting
 import JSON
 import Synchronization
 import Testing
@@ -84,6 +85,21 @@ struct NetworkDownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: call.dataDirectory).isEmpty)
         let snapshot = try await call("progress", ["requestId": .string(id), "timeoutMs": 0])
         #expect(snapshot["state"] == "failed")
+    }
+
+    @Test("a download onto a full disk is E_FAILED disk_full and leaves no partial file; with room again it lands")
+    func fullDisk() async throws {
+        let server = try await SharedServer.get()
+        let disk = try SmallDisk(kilobytes: 128)
+        defer { disk.remove() }
+        let call = try NetworkCall(dataDirectory: disk.path)
+        let url = JSONValue.string(server.base + "/bytes?n=300000")
+        let error = await call.failure("download", ["url": url, "path": "media/clip.bin"])
+        #expect(error?.code == .failed && error?.details?["reason"] == "disk_full", "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path + "/media").isEmpty, "no partial file")
+        try disk.resize(kilobytes: 1024)
+        let result = try await call("download", ["url": url, "path": "media/clip.bin"])
+        #expect(result["saved"] == true && result["bytes"] == 300_000)
     }
 
     @Test("a progress poll for a download that never starts answers waiting after its timeout")

@@ -3,7 +3,7 @@ import HostTesting
 import HybridHost
 import Testing
 
-@Suite("network from JS: js/tests/network.test.js against the test server")
+@Suite("network from JS: js/tests/network.test.js and grants.test.js against the test server")
 struct NetworkScriptTests {
     @Test("every JS network test passes through the real bridge")
     func scripts() async throws {
@@ -15,5 +15,19 @@ struct NetworkScriptTests {
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
         #expect(totals.skipped == 0)
         #expect(totals.passed == 10)
+    }
+
+    @Test("js/tests/grants.test.js: bypass attempts from a script granted api.example.test never reach the server")
+    func grants() async throws {
+        let server = try await PinnedHosts.server()
+        let denied = "js-denied-" + UUID().uuidString, granted = "js-granted-" + UUID().uuidString
+        var runner = TestRunner()
+        runner.arguments = ["http://api.example.test:\(server.port)", denied, granted]
+        let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/grants.test.js")])
+        #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(totals.skipped == 0)
+        #expect(totals.passed == 4)
+        #expect(server.hits["count/\(denied)"] == 0)
+        #expect(server.hits["count/\(granted)"] == 1)
     }
 }

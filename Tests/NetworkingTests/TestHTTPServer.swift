@@ -53,6 +53,7 @@ final class TestHTTPServer: Sendable {
         }
         router.get("/redirect") { request, _ -> Response in
             hits.add("redirect")
+            if let name = request.uri.queryParameters.get("name") { hits.add("redirect/" + name) }
             let target = request.uri.queryParameters.get("to") ?? "/echo"
             let code = request.uri.queryParameters.get("code", as: Int.self) ?? 302
             return Response(status: .init(code: code), headers: [.location: target])

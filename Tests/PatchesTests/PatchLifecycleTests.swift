@@ -145,6 +145,26 @@ struct PatchLifecycleTests {
         }
     }
 
+    @Test("a symbolic link in <data dir>/patches/ is refused unread, even to a good patch outside the data folder")
+    func dropFolderLink() async throws {
+        try await withPatchApp(libraryApp) { app in
+            try await app.start()
+            let folder = app.dataDirectory + "/patches"
+            let outside = NSTemporaryDirectory() + "patch-outside-" + UUID().uuidString + ".json"
+            defer { try? FileManager.default.removeItem(atPath: outside) }
+            let good = try app.patch(1, ["lib.js": (.amend, "exports.greet = (n) => 'linked ' + n;")])
+            try good.text.write(toFile: outside, atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/linked.json", withDestinationPath: outside)
+            try await waitUntil { FileManager.default.fileExists(atPath: folder + "/linked.json.refused.txt") }
+            let reason = try String(contentsOfFile: folder + "/linked.json.refused.txt", encoding: .utf8)
+            #expect(reason.contains("symbolic link"))
+            #expect(app.session!.patches.current.patchVersion == nil)
+            #expect(try await app.js("app.greet('a')") == "hello a")
+            #expect(try String(contentsOfFile: outside, encoding: .utf8) == good.text)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/linked.json.refused") == outside)
+        }
+    }
+
     @Test("the patch service reports the patch in effect and the history; check needs a network grant for its endpoint")
     func service() async throws {
         try await withPatchApp(libraryApp) { app in
@@ -160,8 +180,9 @@ struct PatchLifecycleTests {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds`.
-func waitUntil(seconds: Double = 5, _ condition: () throws -> Bool) async throws {
+/// Polls `condition` every 10 ms for up to `seconds` (generous: a loaded machine may be slow, and
+/// a condition that holds returns at once).
+func waitUntil(seconds: Double = 30, _ condition: () throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return }

@@ -94,6 +94,51 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
                    status: 403, code: "forbidden"),
         BadRequest(name: "a device name that is not a string", uri: "/v1/devices", token: .none, body: .text(#"{"name": 5}"#),
                    status: 400, code: "bad_request", path: "/name"),
+
+        // Found by hostile input: ids are SQLite text, which ends at U+0000, so "bad\u0000x" was
+        // taken for the packet "bad" (and answered as that one, its ops dropped).
+        BadRequest(name: "a packetId with U+0000",
+                   body: .text(#"{"deviceId": "$A", "packetId": "p1\u0000x", "dependencyIdentifier": null, "ops": [\#(goodOp)]}"#),
+                   status: 400, code: "bad_request", path: "/packetId", message: "packetId: expected no U+0000 character"),
+        BadRequest(name: "an opId with U+0000",
+                   body: packet(ops: #"{"opId": "op-1\u0000x", "dataId": "d", "table": "tasks", "type": "insert", "data": {}, "timestamp": 5}"#),
+                   status: 400, code: "bad_request", path: "/ops/0/opId"),
+        BadRequest(name: "a table with U+0000",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "d", "table": "tasks\u0000x", "type": "insert", "data": {}, "timestamp": 5}"#),
+                   status: 400, code: "bad_request", path: "/ops/0/table"),
+        BadRequest(name: "a pull for a deviceId with U+0000", method: "GET", uri: "/v1/pull?deviceId=$A%00", body: .none,
+                   status: 400, code: "bad_request", path: "/deviceId"),
+        BadRequest(name: "a packet record asked with U+0000 in its id", method: "GET", uri: "/v1/packets/p1%00x?deviceId=$A", body: .none,
+                   status: 400, code: "bad_request", path: "/packetId"),
+        BadRequest(name: "a snapshot page after a table with U+0000", method: "GET", uri: "/v1/snapshot?afterTable=tasks%00", body: .none,
+                   status: 400, code: "bad_request", path: "/afterTable"),
+        // schemathesis: afterDataId was read only beside afterTable, so one with U+0000 went unrefused.
+        BadRequest(name: "an afterDataId with U+0000 and no afterTable", method: "GET", uri: "/v1/snapshot?afterDataId=x%00", body: .none,
+                   status: 400, code: "bad_request", path: "/afterDataId"),
+        // 1e400 read as infinity: logged, it came back as "timestamp": null, which no client
+        // reads (a poison op for every device of the scope), and no later write could win
+        // against the row's stamp.
+        BadRequest(name: "a timestamp past the range of a double",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "d", "table": "tasks", "type": "insert", "data": {}, "timestamp": 1e400}"#),
+                   status: 400, code: "bad_request", message: "number out of range: 1e400"),
+        // The path named a scope column with "/" unescaped: /ops/0/data/where/a/b pointed nowhere.
+        BadRequest(name: "a batch on a scoped table that names no scope, its column's name escaped in the path",
+                   body: packet(ops: #"{"opId": "bad-1", "dataId": "*", "table": "scoped", "type": "batch", "data": {"where": {}, "set": {}}, "timestamp": 5, "scopeColumn": "a/b"}"#),
+                   status: 403, code: "forbidden", path: "/ops/0/data/where/a~1b"),
+        // A cursor past 2^53 came back rounded (9223372036854775807 as 9.223372036854776e+18): a
+        // client could not send it again.
+        BadRequest(name: "a cursor past 2^53 - 1", method: "GET", uri: "/v1/pull?deviceId=$A&after=9007199254740992", body: .none,
+                   status: 400, code: "bad_request", path: "/after", message: "expected an integer from 0 to 9007199254740991"),
+        BadRequest(name: "a limit past 2^53 - 1", method: "GET", uri: "/v1/snapshot?limit=9223372036854775807", body: .none,
+                   status: 400, code: "bad_request", path: "/limit"),
+        // schemathesis: `?deviceId=` was taken for no deviceId, which a device token may leave out.
+        BadRequest(name: "an empty deviceId", method: "GET", uri: "/v1/snapshot?deviceId=", body: .none,
+                   status: 400, code: "bad_request", path: "/deviceId", message: "got an empty string"),
+        // schemathesis: Hummingbird's own 404 (and 404 for a wrong method) had no body.
+        BadRequest(name: "a path the server does not have", method: "GET", uri: "/v1/nothing", body: .none,
+                   status: 404, code: "not_found", message: "GET /v1/nothing: no such endpoint"),
+        BadRequest(name: "a method the path does not answer", method: "DELETE", uri: "/v1/packets/p1", body: .none,
+                   status: 405, code: "method_not_allowed", message: "expected GET"),
     ]
 }
 

@@ -34,7 +34,7 @@ struct BadRequestTests {
                     + (0..<count).map { #"{"opId": "bad-\#($0)", "dataId": "d", "table": "tasks", "type": "insert", "data": {}, "timestamp": 5}"# }
                     .joined(separator: ",") + "]}"
             }
-            let reply = try await server.request(bad.method == "GET" ? .get : .post, fill(bad.uri), token: token, body: body)
+            let reply = try await server.request(HTTPRequest.Method(bad.method) ?? .get, fill(bad.uri), token: token, body: body)
 
             #expect(reply.status == bad.status, "\(reply)")
             #expect(reply.errorCode == bad.code, "\(reply)")

@@ -1,3 +1,4 @@
+import Hummingbird
 import JSON
 
 /// A response as the tests read it: the status and the body parsed with our JSON module.
@@ -5,6 +6,7 @@ struct HTTPReply: Sendable, CustomStringConvertible {
     let status: Int
     let body: JSONValue
     let text: String
+    var headers: HTTPFields = [:]
 
     /// The `error.code` of an error body, when it is one.
     var errorCode: String? { body["error"]?["code"]?.stringValue }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import JSON
+import SyncAuth
 import SyncProtocol
 import SyncServer
 
@@ -14,19 +15,22 @@ struct LiveSyncServer: Sendable {
 
     /// Starts a server; with no `databasePath`, on a new file in the temporary directory.
     static func start(databasePath: String? = nil, holdSeconds: Double = 30,
-                      maxBodyBytes: Int = 8 * 1024 * 1024) async throws -> LiveSyncServer {
+                      maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
+                      tokenVerifier: TokenVerifier? = nil) async throws -> LiveSyncServer {
         let path = databasePath ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("sync-server-test-\(UUID().uuidString).sqlite").path
-        let configuration = SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes)
+        var configuration = SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
+                                                    tokenVerifier: tokenVerifier)
+        configuration.rateLimit = rateLimit
         let server = try SyncServer(configuration: configuration)
         let port = try await server.start()
         return LiveSyncServer(server: server, port: port, databasePath: path)
     }
 
     /// Runs `body` against a new server, then stops it and deletes its database, whatever `body` did.
-    static func with(holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024,
-                     _ body: (LiveSyncServer) async throws -> Void) async throws {
-        let server = try await start(holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes)
+    static func with(holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
+                     tokenVerifier: TokenVerifier? = nil, _ body: (LiveSyncServer) async throws -> Void) async throws {
+        let server = try await start(holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit, tokenVerifier: tokenVerifier)
         do {
             try await body(server)
         } catch {
@@ -57,7 +61,7 @@ struct LiveSyncServer: Sendable {
         }
         let text = response.body.map { String(buffer: $0) } ?? ""
         let json = (try? JSONParser.parse(text)) ?? .null
-        return HTTPReply(status: Int(response.status.code), body: json, text: text)
+        return HTTPReply(status: Int(response.status.code), body: json, text: text, headers: response.headers)
     }
 
     func get(_ uri: String, token: String?) async throws -> HTTPReply {

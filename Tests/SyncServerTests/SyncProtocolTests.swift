@@ -156,4 +156,19 @@ struct SyncProtocolTests {
             #expect(reply.errorCode == "not_found")
         }
     }
+
+    // Hummingbird hands a path parameter over as sent: a packet pushed as "p 1/ü" was asked for as
+    // "p%201%2F%C3%BC" and not found.
+    @Test("a packetId in the path is percent-decoded")
+    func percentDecodedPacketId() async throws {
+        try await Server.with { server in
+            let device = try await server.register()
+            #expect(try await server.push(device, packetId: "p 1/ü", dependency: nil, ops: []).status == 200)
+            let reply = try await server.get("/v1/packets/p%201%2F%C3%BC?deviceId=\(device.id)", token: device.token)
+            #expect(reply.status == 200, "\(reply)")
+            #expect(reply.body["packetId"] == "p 1/ü")
+            let malformed = try await server.get("/v1/packets/p%ZZ?deviceId=\(device.id)", token: device.token)
+            #expect(malformed.status == 400 && malformed.errorPath == "/packetId", "\(malformed)")
+        }
+    }
 }

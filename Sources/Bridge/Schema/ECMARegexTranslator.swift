@@ -31,6 +31,9 @@ enum ECMARegexTranslator {
         var out = ""
         var i = 0
         var inClass = false
+        /// Whether the class's last member was an unescaped `-`: a second one would make Swift's
+        /// `--` (set subtraction), so it is escaped. After an escaped `\-`, a `-` is a range.
+        var afterClassDash = false
         /// What was just written: a quantifier may be followed by `?` (lazy) and nothing else that
         /// repeats; a lazy quantifier by nothing that repeats.
         var afterQuantifier = false
@@ -42,6 +45,8 @@ enum ECMARegexTranslator {
         while i < scalars.count {
             let c = scalars[i]
             if inClass {
+                let wasClassDash = afterClassDash
+                afterClassDash = false
                 switch c {
                 case "]":
                     inClass = false
@@ -52,8 +57,12 @@ enum ECMARegexTranslator {
                 case "[", "&", "~":
                     out += "\\" + String(c)
                     i += 1
-                case "-" where out.hasSuffix("-"):
+                case "-" where wasClassDash:
                     out += "\\-"
+                    i += 1
+                case "-":
+                    afterClassDash = true
+                    out += "-"
                     i += 1
                 default:
                     out.unicodeScalars.append(c)
@@ -229,7 +238,9 @@ enum ECMARegexTranslator {
         }
     }
 
-    private static func hex(_ scalars: [Unicode.Scalar], _ i: inout Int, count: Int) -> UInt32? {
+    /// The value of the `count` hex digits at `i`, and `i` moved past them; nil when they are not
+    /// there. ``ECMARegexAutomaton`` reads `\x` and `\u` with it too.
+    static func hex(_ scalars: [Unicode.Scalar], _ i: inout Int, count: Int) -> UInt32? {
         guard i + count <= scalars.count else { return nil }
         var value: UInt32 = 0
         for k in 0..<count {

@@ -105,9 +105,9 @@ struct SchemaCompiler {
                 (keywords.types, keywords.typeLabel) = try Self.types(value, at: here)
             case "enum":
                 guard case .array(let values) = value else { throw SchemaError(schemaPath: here, message: "expected an array, got \(value.typeName)") }
-                keywords.enumValues = values
+                keywords.enumValues = values.map(SchemaConstant.init)
             case "const":
-                keywords.constValue = value
+                keywords.constValue = SchemaConstant(value)
             case "minimum": keywords.minimum = try Self.number(value, at: here)
             case "maximum": keywords.maximum = try Self.number(value, at: here)
             case "exclusiveMinimum": keywords.exclusiveMinimum = try Self.number(value, at: here)

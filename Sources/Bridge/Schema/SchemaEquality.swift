@@ -7,25 +7,30 @@ import JSON
 /// Numbers compare by value (1 == 1.0, 0 == -0) and a boolean never equals a number.
 enum SchemaEquality {
     static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): return true
-        case (.bool(let x), .bool(let y)): return x == y
-        case (.number(let x), .number(let y)): return x == y
-        case (.string(let x), .string(let y)): return sameCodePoints(x, y)
-        case (.bytes(let x), .bytes(let y)): return x == y
-        case (.array(let x), .array(let y)):
-            guard x.count == y.count else { return false }
+        // One value at a time rather than `switch (a, b)`, whose tuple copies (and retains) both.
+        switch a {
+        case .null:
+            if case .null = b { return true }
+        case .bool(let x):
+            if case .bool(let y) = b { return x == y }
+        case .number(let x):
+            if case .number(let y) = b { return x == y }
+        case .string(let x):
+            if case .string(let y) = b { return sameCodePoints(x, y) }
+        case .bytes(let x):
+            if case .bytes(let y) = b { return x == y }
+        case .array(let x):
+            guard case .array(let y) = b, x.count == y.count else { return false }
             for i in x.indices where !equal(x[i], y[i]) { return false }
             return true
-        case (.object(let x), .object(let y)):
-            guard x.count == y.count else { return false }
+        case .object(let x):
+            guard case .object(let y) = b, x.count == y.count else { return false }
             for (key, value) in x.members {
                 guard let other = member(named: key, in: y), equal(value, other) else { return false }
             }
             return true
-        default:
-            return false
         }
+        return false
     }
 
     /// The value of the member whose key has exactly the code points of `key`.

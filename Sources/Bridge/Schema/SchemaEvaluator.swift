@@ -11,12 +11,17 @@ import JSON
 /// `dependentSchemas`; then `$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `not`,
 /// `if`/`then`/`else`; last `unevaluatedItems` and `unevaluatedProperties`.
 ///
-/// Annotations are not collected as evaluation goes: only `unevaluated*` reads them, so a node
-/// with one of those keywords, once everything else in it has passed, walks the subschemas applied
-/// in place to learn which members or items they evaluated (`markEvaluated`). Schemas without
-/// `unevaluated*`, which is every contract so far, never pay for it.
+/// Annotations are gathered only where `unevaluated*` reads them: a node with one of those
+/// keywords hands a ``SchemaEvaluatedSet`` down the subschemas it applies in place, each marks the
+/// members or items it evaluated, and conditional ones (`if`, the branches of `anyOf` and `oneOf`)
+/// mark a copy that counts only if they pass. Everywhere else the set is
+/// ``SchemaEvaluatedSet/unwanted`` and nothing more is done: schemas without `unevaluated*`,
+/// which are most contracts, do not pay for it.
 struct SchemaEvaluator: Sendable {
     let nodes: [SchemaNode]
+    /// `nodes` again, unretained: a node taken from `nodes` is retained and released on each
+    /// visit, though `nodes` holds it for as long as the evaluator lives.
+    private let visits: [Unmanaged<SchemaNode>]
     /// For each dynamic `$dynamicRef` name, its `$dynamicAnchor` node in each resource declaring it.
     let dynamicTargets: [[Int: Int]]
     /// Whether some `$dynamicRef` is dynamic: only then is the dynamic scope built.
@@ -24,12 +29,29 @@ struct SchemaEvaluator: Sendable {
 
     init(_ compiled: SchemaCompiler.Output) {
         nodes = compiled.nodes
+        visits = compiled.nodes.map { Unmanaged.passUnretained($0) }
         dynamicTargets = compiled.dynamicTargets
         tracksScope = !compiled.dynamicTargets.isEmpty
     }
 
-    func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type) -> F? {
-        let node = nodes[index]
+    /// The first failure of `instance` against the node at `index`.
+    @inline(__always)
+    func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        var unwanted = SchemaEvaluatedSet.unwanted
+        return evaluate(index, instance, scope, as: F.self, marking: &unwanted)
+    }
+
+    /// The first failure of `instance` against the node at `index`; when there is none, the
+    /// members or items the node evaluated are in `marks` (if it is wanted).
+    private func evaluate<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type,
+                                            marking marks: inout SchemaEvaluatedSet) -> F? {
+        visits[index]._withUnsafeGuaranteedRef { evaluate($0, instance, outerScope, as: F.self, marking: &marks) }
+    }
+
+    /// The same, given the node, which `nodes` keeps alive.
+    @inline(__always)
+    private func evaluate<F: SchemaFailure>(_ node: SchemaNode, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, as _: F.Type,
+                                            marking marks: inout SchemaEvaluatedSet) -> F? {
         if node.keywords.acceptsEverything { return nil }
         if node.keywords.rejectsEverything { return F(message: "no value is allowed here") }
         let scope = enter(node, outerScope)
@@ -37,38 +59,64 @@ struct SchemaEvaluator: Sendable {
         if let types = node.keywords.types, !types.admits(instance, binary: node.keywords.allowsBinary) {
             return F(message: "expected \(node.keywords.typeLabel), got \(instance.typeName)")
         }
-        if let values = node.keywords.enumValues, !values.contains(where: { SchemaEquality.equal($0, instance) }) {
-            return F(message: Self.enumMessage(values))
+        if let values = node.keywords.enumValues, !values.contains(where: { $0.matches(instance) }) {
+            return F(message: Self.enumMessage(values.map(\.value)))
         }
-        if let value = node.keywords.constValue, !SchemaEquality.equal(value, instance) {
-            return F(message: "must be \(value)")
+        if let constant = node.keywords.constValue, !constant.matches(instance) {
+            return F(message: "must be \(constant.value)")
         }
 
+        guard node.keywords.hasUnevaluated else { return checkRest(instance, node, scope, as: F.self, marking: &marks) }
+        // The node's own unevaluated* reads what the rest of it evaluated; once it passed, every
+        // member or item was evaluated, for whoever asks above.
+        switch instance {
+        case .object(let object) where node.keywords.unevaluatedProperties != nil && !object.isEmpty:
+            var evaluated = SchemaEvaluatedSet(count: object.count)
+            if let failure = checkRest(instance, node, scope, as: F.self, marking: &evaluated)
+                ?? checkUnevaluatedProperties(object, node, evaluated, scope, as: F.self) {
+                return failure
+            }
+        case .array(let array) where node.keywords.unevaluatedItems != nil && !array.isEmpty:
+            var evaluated = SchemaEvaluatedSet(count: array.count)
+            if let failure = checkRest(instance, node, scope, as: F.self, marking: &evaluated)
+                ?? checkUnevaluatedItems(array, node, evaluated, scope, as: F.self) {
+                return failure
+            }
+        default:
+            return checkRest(instance, node, scope, as: F.self, marking: &marks)
+        }
+        if marks.isWanted { marks.insertAll() }
+        return nil
+    }
+
+    /// The keywords for the instance's kind, then the applicators.
+    @inline(__always)
+    private func checkRest<F: SchemaFailure>(_ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type,
+                                             marking marks: inout SchemaEvaluatedSet) -> F? {
         switch instance {
         case .number(let number) where node.keywords.hasNumberRules:
             if let failure = checkBounds(number, node, as: F.self) { return failure }
         case .string(let string) where node.keywords.hasStringRules:
             if let failure = checkString(string, node, as: F.self) { return failure }
         case .array(let array) where node.keywords.hasArrayRules:
-            if let failure = checkArray(array, node, scope, as: F.self) { return failure }
+            if let failure = checkArray(array, node, scope, as: F.self, marking: &marks) { return failure }
         case .object(let object) where node.keywords.hasObjectRules:
-            if let failure = checkObject(object, instance, node, scope, as: F.self) { return failure }
+            if let failure = checkObject(object, instance, node, scope, as: F.self, marking: &marks) { return failure }
         default:
             break
         }
-
-        if node.keywords.hasApplicators, let failure = checkApplicators(instance, node, scope, as: F.self) {
-            return failure
-        }
-        if node.keywords.hasUnevaluated {
-            return checkUnevaluated(index, instance, scope, as: F.self)
-        }
-        return nil
+        guard node.keywords.hasApplicators else { return nil }
+        return checkApplicators(instance, node, scope, as: F.self, marking: &marks)
     }
 
     @inline(__always)
     private func isValid(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?) -> Bool {
         evaluate(index, instance, scope, as: BareSchemaFailure.self) == nil
+    }
+
+    @inline(__always)
+    private func isValid(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?, marking marks: inout SchemaEvaluatedSet) -> Bool {
+        evaluate(index, instance, scope, as: BareSchemaFailure.self, marking: &marks) == nil
     }
 
     /// The scope with `node`'s resource innermost, when scopes are tracked at all.
@@ -119,7 +167,8 @@ struct SchemaEvaluator: Sendable {
         return nil
     }
 
-    private func checkArray<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+    private func checkArray<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type,
+                                              marking marks: inout SchemaEvaluatedSet) -> F? {
         if let min = node.keywords.minItems, array.count < min {
             return F(message: "must have at least \(min) \(min == 1 ? "item" : "items")")
         }
@@ -154,13 +203,19 @@ struct SchemaEvaluator: Sendable {
                 failure.prepend(index: i)
                 return failure
             }
+            if marks.isWanted { marks.insert(i) }
         }
         if let contains = node.keywords.contains {
             let min = node.keywords.minContains ?? 1
             var matches = 0
-            for item in array where isValid(contains, item, scope) {
+            // Every item is tried when the ones that match are wanted.
+            for (i, item) in array.enumerated() where isValid(contains, item, scope) {
                 matches += 1
-                if matches >= min, node.keywords.maxContains == nil { break }
+                if marks.isWanted {
+                    marks.insert(i)
+                } else if matches >= min, node.keywords.maxContains == nil {
+                    break
+                }
             }
             if matches < min {
                 return F(message: "must contain at least \(min) \(min == 1 ? "item" : "items") matching the schema in contains (found \(matches))")
@@ -173,7 +228,7 @@ struct SchemaEvaluator: Sendable {
     }
 
     private func checkObject<F: SchemaFailure>(_ object: JSONObject, _ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?,
-                                               as _: F.Type) -> F? {
+                                               as _: F.Type, marking marks: inout SchemaEvaluatedSet) -> F? {
         if let min = node.keywords.minProperties, object.count < min {
             return F(message: "must have at least \(min) \(min == 1 ? "property" : "properties")")
         }
@@ -181,35 +236,47 @@ struct SchemaEvaluator: Sendable {
             return F(message: "must have at most \(max) \(max == 1 ? "property" : "properties")")
         }
         var requiredSeen = 0
-        for member in object.members {
-            var matched = false
-            if let slot = node.keywords.properties.slot(of: member.key) {
-                if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
-                if let subschema = node.keywords.properties.entries[slot].node {
-                    if var failure = evaluate(subschema, member.value, scope, as: F.self) {
-                        failure.prepend(key: member.key)
+        // Read once rather than per member: the calls in the loop keep the compiler from hoisting it.
+        let hasPatternProperties = !node.keywords.patternProperties.isEmpty
+        // Through the buffer rather than `for member in`, which copies (retains) each key and value.
+        let failure: F? = object.members.withUnsafeBufferPointer { members in
+            for i in members.indices {
+                var matched = false
+                if let slot = node.keywords.properties.slot(of: members[i].key) {
+                    if node.keywords.properties.entries[slot].isRequired { requiredSeen += 1 }
+                    if let subschema = node.keywords.properties.entries[slot].node {
+                        if var failure = evaluate(subschema, members[i].value, scope, as: F.self) {
+                            failure.prepend(key: members[i].key)
+                            return failure
+                        }
+                        matched = true
+                    }
+                }
+                if hasPatternProperties {
+                    for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(members[i].key) {
+                        if var failure = evaluate(subschema, members[i].value, scope, as: F.self) {
+                            failure.prepend(key: members[i].key)
+                            return failure
+                        }
+                        matched = true
+                    }
+                }
+                if !matched, let additional = node.keywords.additionalProperties {
+                    if let failure = checkLeftover(members[i], additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
                         return failure
                     }
                     matched = true
                 }
-            }
-            for (pattern, subschema) in node.keywords.patternProperties where pattern.matches(member.key) {
-                if var failure = evaluate(subschema, member.value, scope, as: F.self) {
-                    failure.prepend(key: member.key)
+                if matched, marks.isWanted { marks.insert(i) }
+                if let names = node.keywords.propertyNames, !isValid(names, .string(members[i].key), scope) {
+                    var failure = F(message: "property name \(JSONValue.string(members[i].key)) is not allowed: \(detail(names, .string(members[i].key), scope))")
+                    failure.prepend(key: members[i].key)
                     return failure
                 }
-                matched = true
             }
-            if !matched, let additional = node.keywords.additionalProperties,
-               let failure = checkLeftover(member, additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
-                return failure
-            }
-            if let names = node.keywords.propertyNames, !isValid(names, .string(member.key), scope) {
-                var failure = F(message: "property name \(JSONValue.string(member.key)) is not allowed: \(detail(names, .string(member.key), scope))")
-                failure.prepend(key: member.key)
-                return failure
-            }
+            return nil
         }
+        if let failure { return failure }
         if requiredSeen < node.keywords.properties.requiredCount {
             for slot in node.keywords.properties.requiredSlots {
                 let name = node.keywords.properties.entries[slot].name
@@ -228,7 +295,7 @@ struct SchemaEvaluator: Sendable {
             }
         }
         for (name, subschema) in node.keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
-            if let failure = evaluate(subschema, instance, scope, as: F.self) { return failure }
+            if let failure = evaluate(subschema, instance, scope, as: F.self, marking: &marks) { return failure }
         }
         return nil
     }
@@ -251,24 +318,42 @@ struct SchemaEvaluator: Sendable {
 
     // MARK: Applicators
 
-    private func checkApplicators<F: SchemaFailure>(_ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
-        if let reference = node.keywords.reference, let failure = evaluate(reference, instance, scope, as: F.self) {
+    /// `$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `not`, `if`. When `marks` is wanted, every
+    /// branch of `anyOf` is tried (each that passes adds what it evaluated), not just up to the
+    /// first that passes.
+    private func checkApplicators<F: SchemaFailure>(_ instance: JSONValue, _ node: SchemaNode, _ scope: SchemaDynamicScope?, as _: F.Type,
+                                                    marking marks: inout SchemaEvaluatedSet) -> F? {
+        if let reference = node.keywords.reference, let failure = evaluate(reference, instance, scope, as: F.self, marking: &marks) {
             return failure
         }
-        if let reference = dynamicTarget(of: node, scope), let failure = evaluate(reference, instance, scope, as: F.self) {
+        if let reference = dynamicTarget(of: node, scope), let failure = evaluate(reference, instance, scope, as: F.self, marking: &marks) {
             return failure
         }
         for branch in node.keywords.allOf {
-            if let failure = evaluate(branch, instance, scope, as: F.self) { return failure }
+            if let failure = evaluate(branch, instance, scope, as: F.self, marking: &marks) { return failure }
         }
-        if !node.keywords.anyOf.isEmpty, !node.keywords.anyOf.contains(where: { isValid($0, instance, scope) }) {
-            return explainNoMatch(instance, node.keywords.anyOf, scope, as: F.self)
-                ?? F(message: "must match at least one of \(node.keywords.anyOf.count) schemas")
+        if !node.keywords.anyOf.isEmpty {
+            var matched = false
+            for branch in node.keywords.anyOf {
+                var trial = marks
+                guard isValid(branch, instance, scope, marking: &trial) else { continue }
+                matched = true
+                guard marks.isWanted else { break }
+                marks = trial
+            }
+            if !matched {
+                return explainNoMatch(instance, node.keywords.anyOf, scope, as: F.self)
+                    ?? F(message: "must match at least one of \(node.keywords.anyOf.count) schemas")
+            }
         }
         if !node.keywords.oneOf.isEmpty {
             var matches = 0
-            for branch in node.keywords.oneOf where isValid(branch, instance, scope) {
+            var evaluated = marks
+            for branch in node.keywords.oneOf {
+                var trial = marks
+                guard isValid(branch, instance, scope, marking: &trial) else { continue }
                 matches += 1
+                evaluated = trial
                 // Two settle it; a message counts them all.
                 if matches == 2, !F.carriesDetail { break }
             }
@@ -276,13 +361,19 @@ struct SchemaEvaluator: Sendable {
                 if matches == 0, let failure = explainNoMatch(instance, node.keywords.oneOf, scope, as: F.self) { return failure }
                 return F(message: "must match exactly one of \(node.keywords.oneOf.count) schemas (matched \(matches))")
             }
+            marks = evaluated
         }
         if let not = node.keywords.not, isValid(not, instance, scope) {
             return F(message: "must not match the schema in \"not\"")
         }
         if let condition = node.keywords.ifSchema {
-            let branch = isValid(condition, instance, scope) ? node.keywords.thenSchema : node.keywords.elseSchema
-            if let branch, let failure = evaluate(branch, instance, scope, as: F.self) { return failure }
+            var trial = marks
+            let held = isValid(condition, instance, scope, marking: &trial)
+            if held { marks = trial }
+            if let branch = held ? node.keywords.thenSchema : node.keywords.elseSchema,
+               let failure = evaluate(branch, instance, scope, as: F.self, marking: &marks) {
+                return failure
+            }
         }
         return nil
     }
@@ -337,94 +428,35 @@ struct SchemaEvaluator: Sendable {
 
     // MARK: Unevaluated
 
-    /// `unevaluatedProperties` and `unevaluatedItems`, once every other keyword of the node passed.
-    private func checkUnevaluated<F: SchemaFailure>(_ index: Int, _ instance: JSONValue, _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
-        let node = nodes[index]
-        switch instance {
-        case .object(let object):
-            guard let unevaluated = node.keywords.unevaluatedProperties, !object.isEmpty else { return nil }
-            var marks = [Bool](repeating: false, count: object.count)
-            markEvaluated(index, instance, scope, own: true, into: &marks)
-            for (i, member) in object.members.enumerated() where !marks[i] {
-                if let failure = checkLeftover(member, unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
-                                               note: " (unevaluatedProperties)", scope, as: F.self) {
-                    return failure
-                }
+    /// `unevaluatedProperties`, once every other keyword of the node passed and marked what it
+    /// evaluated in `evaluated`.
+    private func checkUnevaluatedProperties<F: SchemaFailure>(_ object: JSONObject, _ node: SchemaNode, _ evaluated: SchemaEvaluatedSet,
+                                                              _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        guard let unevaluated = node.keywords.unevaluatedProperties else { return nil }
+        for i in object.members.indices where !evaluated.contains(i) {
+            if let failure = checkLeftover(object.members[i], unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
+                                           note: " (unevaluatedProperties)", scope, as: F.self) {
+                return failure
             }
-        case .array(let array):
-            guard let unevaluated = node.keywords.unevaluatedItems, !array.isEmpty else { return nil }
-            var marks = [Bool](repeating: false, count: array.count)
-            markEvaluated(index, instance, scope, own: true, into: &marks)
-            for (i, item) in array.enumerated() where !marks[i] {
-                if var failure = evaluate(unevaluated, item, scope, as: F.self) {
-                    if failure.depth == 0, nodes[unevaluated].keywords.rejectsEverything {
-                        failure = F(message: "unexpected item (unevaluatedItems)")
-                    }
-                    failure.prepend(index: i)
-                    return failure
-                }
-            }
-        default:
-            break
         }
         return nil
     }
 
-    /// Marks the members (of an object) or items (of an array) that the node at `index` and the
-    /// subschemas it applies in place evaluated: the annotations `unevaluated*` reads. `index`
-    /// must be valid for `instance`, so that everything it applies unconditionally passed; of the
-    /// conditional ones (`anyOf`, `oneOf`, `if`, `dependentSchemas`, `contains`) only those that
-    /// pass count. `own` is true for the node whose own `unevaluated*` asks.
-    private func markEvaluated(_ index: Int, _ instance: JSONValue, _ outerScope: SchemaDynamicScope?, own: Bool, into marks: inout [Bool]) {
-        let node = nodes[index]
-        if node.keywords.acceptsEverything || node.keywords.rejectsEverything { return }
-        let scope = enter(node, outerScope)
-        switch instance {
-        case .object(let object):
-            if node.keywords.additionalProperties != nil || !own && node.keywords.unevaluatedProperties != nil {
-                marks = [Bool](repeating: true, count: marks.count)
-                return
-            }
-            for (i, member) in object.members.enumerated() where !marks[i] {
-                if let slot = node.keywords.properties.slot(of: member.key), node.keywords.properties.entries[slot].node != nil {
-                    marks[i] = true
-                } else if node.keywords.patternProperties.contains(where: { $0.pattern.matches(member.key) }) {
-                    marks[i] = true
+    /// `unevaluatedItems`, once every other keyword of the node passed and marked what it
+    /// evaluated in `evaluated`.
+    private func checkUnevaluatedItems<F: SchemaFailure>(_ array: [JSONValue], _ node: SchemaNode, _ evaluated: SchemaEvaluatedSet,
+                                                         _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
+        guard let unevaluated = node.keywords.unevaluatedItems else { return nil }
+        for i in array.indices where !evaluated.contains(i) {
+            if var failure = evaluate(unevaluated, array[i], scope, as: F.self) {
+                if failure.depth == 0, nodes[unevaluated].keywords.rejectsEverything {
+                    failure = F(message: "unexpected item (unevaluatedItems)")
                 }
-            }
-            for (name, subschema) in node.keywords.dependentSchemas where SchemaEquality.member(named: name, in: object) != nil {
-                markEvaluated(subschema, instance, scope, own: false, into: &marks)
-            }
-        case .array(let array):
-            if node.keywords.items != nil || !own && node.keywords.unevaluatedItems != nil {
-                marks = [Bool](repeating: true, count: marks.count)
-                return
-            }
-            for i in 0..<min(node.keywords.prefixItems.count, array.count) { marks[i] = true }
-            if let contains = node.keywords.contains {
-                for i in array.indices where !marks[i] && isValid(contains, array[i], scope) { marks[i] = true }
-            }
-        default:
-            return
-        }
-        guard node.keywords.hasApplicators, marks.contains(false) else { return }
-        if let reference = node.keywords.reference { markEvaluated(reference, instance, scope, own: false, into: &marks) }
-        if let reference = dynamicTarget(of: node, scope) { markEvaluated(reference, instance, scope, own: false, into: &marks) }
-        for branch in node.keywords.allOf { markEvaluated(branch, instance, scope, own: false, into: &marks) }
-        for branch in node.keywords.anyOf where isValid(branch, instance, scope) {
-            markEvaluated(branch, instance, scope, own: false, into: &marks)
-        }
-        for branch in node.keywords.oneOf where isValid(branch, instance, scope) {
-            markEvaluated(branch, instance, scope, own: false, into: &marks)
-        }
-        if let condition = node.keywords.ifSchema {
-            if isValid(condition, instance, scope) {
-                markEvaluated(condition, instance, scope, own: false, into: &marks)
-                if let then = node.keywords.thenSchema { markEvaluated(then, instance, scope, own: false, into: &marks) }
-            } else if let otherwise = node.keywords.elseSchema {
-                markEvaluated(otherwise, instance, scope, own: false, into: &marks)
+                failure.prepend(index: i)
+                return failure
             }
         }
+        return nil
     }
 
     // MARK: Messages

@@ -5,70 +5,14 @@ import JSON
 /// Every subschema is an index into the validator's node table. Absent keywords are nil or empty;
 /// the `has…Rules` flags let the evaluator skip whole groups with one test.
 struct SchemaKeywords: Sendable {
+    // Declared (and so laid out) with what every visit reads first: the flags, `type`, `enum`,
+    // `const`, then the object keywords and applicators contracts use. A node spans several cache
+    // lines, and on the bridge, between calls, they are cold.
+
     /// `true`, `{}` or a schema of annotations only.
     private(set) var acceptsEverything = false
     /// `false`.
     var rejectsEverything = false
-
-    var types: SchemaTypeSet?
-    /// `string or null`, for messages.
-    var typeLabel = ""
-    /// `"format": "binary"`: a `type: "string"` here also admits `bytes`.
-    var allowsBinary = false
-
-    var enumValues: [JSONValue]?
-    var constValue: JSONValue?
-
-    var minimum: Double?
-    var maximum: Double?
-    var exclusiveMinimum: Double?
-    var exclusiveMaximum: Double?
-    var multipleOf: Double?
-
-    var minLength: Int?
-    var maxLength: Int?
-    var pattern: SchemaPattern?
-    /// A `format` asserted here: only when the contract or the schema's dialect asks for it.
-    var format: SchemaFormat?
-
-    var minItems: Int?
-    var maxItems: Int?
-    var uniqueItems = false
-    var prefixItems: [Int] = []
-    var items: Int?
-    var contains: Int?
-    var minContains: Int?
-    var maxContains: Int?
-    var unevaluatedItems: Int?
-
-    var properties = SchemaPropertyTable()
-    var patternProperties: [(pattern: SchemaPattern, node: Int)] = []
-    var additionalProperties: Int?
-    /// `additionalProperties: false`, reported as "unexpected property".
-    var forbidsAdditionalProperties = false
-    /// `items: false`, reported as "unexpected item".
-    var forbidsAdditionalItems = false
-    var propertyNames: Int?
-    var minProperties: Int?
-    var maxProperties: Int?
-    var dependentRequired: [(name: String, required: [String])] = []
-    var dependentSchemas: [(name: String, node: Int)] = []
-    var unevaluatedProperties: Int?
-    /// `unevaluatedProperties: false`, reported as "unexpected property".
-    var forbidsUnevaluatedProperties = false
-
-    var reference: Int?
-    /// `$dynamicRef`: where it points when no outer schema resource says otherwise, and, when the
-    /// target is a `$dynamicAnchor` of the same name, that name's index in the validator's table.
-    var dynamicReference: Int?
-    var dynamicName: Int?
-    var allOf: [Int] = []
-    var anyOf: [Int] = []
-    var oneOf: [Int] = []
-    var not: Int?
-    var ifSchema: Int?
-    var thenSchema: Int?
-    var elseSchema: Int?
 
     // Set by `seal()`, so the evaluator tests one stored flag per group.
     private(set) var hasNumberRules = false
@@ -78,6 +22,68 @@ struct SchemaKeywords: Sendable {
     private(set) var hasApplicators = false
     /// `unevaluatedItems` or `unevaluatedProperties`: the only keywords that read annotations.
     private(set) var hasUnevaluated = false
+
+    /// `"format": "binary"`: a `type: "string"` here also admits `bytes`.
+    var allowsBinary = false
+    /// `additionalProperties: false`, reported as "unexpected property".
+    var forbidsAdditionalProperties = false
+    /// `items: false`, reported as "unexpected item".
+    var forbidsAdditionalItems = false
+    /// `unevaluatedProperties: false`, reported as "unexpected property".
+    var forbidsUnevaluatedProperties = false
+    var uniqueItems = false
+    var types: SchemaTypeSet?
+
+    var enumValues: [SchemaConstant]?
+    var constValue: SchemaConstant?
+
+    var properties = SchemaPropertyTable()
+    var patternProperties: [(pattern: SchemaPattern, node: Int)] = []
+    var additionalProperties: Int?
+    var propertyNames: Int?
+    var unevaluatedProperties: Int?
+
+    var reference: Int?
+    var ifSchema: Int?
+    var thenSchema: Int?
+    var elseSchema: Int?
+    var allOf: [Int] = []
+    var anyOf: [Int] = []
+    var oneOf: [Int] = []
+    var not: Int?
+    /// `$dynamicRef`: where it points when no outer schema resource says otherwise, and, when the
+    /// target is a `$dynamicAnchor` of the same name, that name's index in the validator's table.
+    var dynamicReference: Int?
+    var dynamicName: Int?
+
+    var pattern: SchemaPattern?
+    var minLength: Int?
+    var maxLength: Int?
+    /// A `format` asserted here: only when the contract or the schema's dialect asks for it.
+    var format: SchemaFormat?
+
+    var minimum: Double?
+    var maximum: Double?
+    var exclusiveMinimum: Double?
+    var exclusiveMaximum: Double?
+    var multipleOf: Double?
+
+    var minItems: Int?
+    var maxItems: Int?
+    var prefixItems: [Int] = []
+    var items: Int?
+    var contains: Int?
+    var minContains: Int?
+    var maxContains: Int?
+    var unevaluatedItems: Int?
+
+    var minProperties: Int?
+    var maxProperties: Int?
+    var dependentRequired: [(name: String, required: [String])] = []
+    var dependentSchemas: [(name: String, node: Int)] = []
+
+    /// `string or null`, for messages.
+    var typeLabel = ""
 
     /// Derives the group flags once every keyword is in.
     mutating func seal() {

@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// The token buckets of one server, in memory: one per device (its user and id), or per token
+/// subject for a request that names no device. A bucket starts full, and one whose device has been
+/// quiet long enough to refill it is forgotten, so memory follows the devices active lately.
+///
+/// ```swift
+/// let limiter = RequestRateLimiter(RateLimit(requestsPerSecond: 2, burst: 1))
+/// limiter.admit("device:alice/d1", now: 0)    // nil: let through
+/// limiter.admit("device:alice/d1", now: 0.1)  // 1: wait a second (0.4 s, rounded up)
+/// ```
+final class RequestRateLimiter: Sendable {
+    let limit: RateLimit
+
+    private struct Bucket {
+        var tokens: Double
+        var refilledAt: Double
+    }
+
+    private struct Buckets {
+        var byKey: [String: Bucket] = [:]
+        var prunedAt = 0.0
+    }
+
+    private let buckets = Mutex(Buckets())
+
+    init(_ limit: RateLimit) {
+        self.limit = limit
+    }
+
+    /// Takes one request from `key`'s bucket at `now` (seconds, on a clock that only moves forward):
+    /// nil when it may go on, else the whole seconds (at least 1) until it would be let through.
+    func admit(_ key: String, now: Double = RequestRateLimiter.now()) -> Int? {
+        guard !limit.isOff else { return nil }
+        let (rate, burst) = (limit.requestsPerSecond, max(limit.burst, 1))
+        return buckets.withLock { buckets in
+            // Drop the buckets that are full again, at most once a refill's time.
+            if now - buckets.prunedAt >= max(burst / rate, 1) {
+                buckets.byKey = buckets.byKey.filter { $0.value.tokens + (now - $0.value.refilledAt) * rate < burst }
+                buckets.prunedAt = now
+            }
+            var bucket = buckets.byKey[key] ?? Bucket(tokens: burst, refilledAt: now)
+            bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.refilledAt) * rate)
+            bucket.refilledAt = now
+            defer { buckets.byKey[key] = bucket }
+            guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
+            bucket.tokens -= 1
+            return nil
+        }
+    }
+
+    /// How many buckets are kept (full ones until the next prune): for tests.
+    var trackedKeys: Int { buckets.withLock { $0.byKey.count } }
+
+    /// Seconds since boot: monotonic, unlike the wall clock.
+    static func now() -> Double { ProcessInfo.processInfo.systemUptime }
+}

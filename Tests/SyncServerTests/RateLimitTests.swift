@@ -1,0 +1,125 @@
+import Foundation
+import JSON
+import SyncAuth
+@testable import SyncServer
+import Testing
+
+@Suite("rate limit")
+struct RateLimitTests {
+    typealias Server = LiveSyncServer
+
+    @Test("a bucket lets its burst through at once, then one request per 1/rate seconds")
+    func bucket() {
+        let limiter = RequestRateLimiter(RateLimit(requestsPerSecond: 2, burst: 3))
+        #expect((0..<3).map { _ in limiter.admit("a", now: 10) } == [nil, nil, nil])
+        #expect(limiter.admit("a", now: 10) == 1)
+        #expect(limiter.admit("b", now: 10) == nil, "another key has its own bucket")
+        #expect(limiter.admit("a", now: 10.49) == 1, "half a request refilled: not yet")
+        #expect(limiter.admit("a", now: 10.5) == nil)
+        #expect(limiter.admit("a", now: 100) == nil, "a quiet key is full again")
+    }
+
+    @Test("Retry-After is the whole seconds until one request has refilled, at least 1")
+    func retryAfter() {
+        let slow = RequestRateLimiter(RateLimit(requestsPerSecond: 0.25, burst: 1))
+        #expect(slow.admit("a", now: 0) == nil)
+        #expect(slow.admit("a", now: 0) == 4)
+        #expect(slow.admit("a", now: 2.5) == 2)
+        let fast = RequestRateLimiter(RateLimit(requestsPerSecond: 1000, burst: 1))
+        #expect(fast.admit("a", now: 0) == nil)
+        #expect(fast.admit("a", now: 0) == 1)
+    }
+
+    @Test("a rate of 0 lets everything through")
+    func off() {
+        let limiter = RequestRateLimiter(.off)
+        #expect((0..<10_000).allSatisfy { _ in limiter.admit("a", now: 0) == nil })
+        #expect(limiter.trackedKeys == 0)
+    }
+
+    @Test("buckets that are full again are forgotten")
+    func pruned() {
+        let limiter = RequestRateLimiter(RateLimit(requestsPerSecond: 10, burst: 10))
+        for key in 0..<1000 { _ = limiter.admit("device \(key)", now: 0) }
+        #expect(limiter.trackedKeys == 1000)
+        _ = limiter.admit("late", now: 5)
+        #expect(limiter.trackedKeys == 1)
+    }
+
+    // The tests over loopback hold under load (make test runs every suite at once, and a request
+    // may take a second): the requests that must be refused are sent at once, or against a
+    // bucket that refills in 1000 s; the wait is for the Retry-After of the last refusal.
+
+    @Test("a device sending many requests at once gets 429 with Retry-After past its burst, another device does not, and it is let through after waiting")
+    func overLoopback() async throws {
+        try await Server.with(rateLimit: RateLimit(requestsPerSecond: 0.5, burst: 4)) { server in
+            let busy = try await server.register(name: "busy")
+            let quiet = try await server.register(name: "quiet")
+            let replies = try await withThrowingTaskGroup(of: HTTPReply.self) { group in
+                for _ in 0..<16 { group.addTask { try await server.pull(busy) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let statuses = replies.map(\.status)
+            #expect(statuses.filter { $0 == 200 }.count >= 4, "the burst goes through: \(statuses)")
+            #expect(Set(statuses) == [200, 429], "\(statuses)")
+            for refused in replies where refused.status == 429 {
+                #expect(refused.errorCode == "rate_limited", "\(refused)")
+                #expect(refused.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect(refused.headers[.retryAfter].flatMap { Int($0) }.map { (1...2).contains($0) } == true, "\(refused.headers)")
+            }
+            #expect(try await server.pull(quiet).status == 200, "the bucket is the device's")
+
+            // Until refused again (at once, unless the machine is slow enough to refill a request
+            // between two), then the wait it asks for is enough.
+            var last = try await server.pull(busy)
+            for _ in 0..<10 where last.status == 200 { last = try await server.pull(busy) }
+            let wait = try #require(last.headers[.retryAfter].flatMap { Int($0) }, "\(last)")
+            try await Task.sleep(for: .seconds(Double(wait)))
+            #expect(try await server.pull(busy).status == 200)
+        }
+    }
+
+    @Test("a request refused for the rate changes nothing")
+    func refusedChangesNothing() async throws {
+        try await Server.with(rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 1)) { server in
+            let busy = try await server.register(name: "busy")
+            let quiet = try await server.register(name: "quiet")
+            #expect(try await server.pull(busy).status == 200)
+            let push = try await server.push(busy, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["a": 1], at: 1)])
+            #expect(push.status == 429, "\(push)")
+            #expect(push.headers[.retryAfter].flatMap { Int($0) }.map { $0 > 900 } == true, "a request refills in 1000 s: \(push.headers)")
+            let seen = try await server.pull(quiet)
+            #expect(seen.status == 200 && seen.body["ops"]?.arrayValue?.isEmpty == true, "\(seen)")
+        }
+    }
+
+    @Test("with tokens, each device of a user has its own bucket, and a registration counts against the token's subject")
+    func byDeviceAndSubject() async throws {
+        let secret = Array("a secret of the app's auth server".utf8)
+        let signer = TokenSigner(secret: secret)
+        let alice = signer.sign(TokenClaims(subject: "alice", scopes: ["user:alice"], expiresAt: 9_999_999_999))
+        let bob = signer.sign(TokenClaims(subject: "bob", scopes: ["user:bob"], expiresAt: 9_999_999_999))
+        try await Server.with(rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3), tokenVerifier: TokenVerifier(secret: secret)) { server in
+            let register = { (token: String) in try await server.post("/v1/devices", token: token, json: [:]) }
+            let phone = try #require(try await register(alice).body["deviceId"]?.stringValue)
+            let laptop = try #require(try await register(alice).body["deviceId"]?.stringValue)
+            #expect(try await register(alice).status == 201)
+            let refused = try await register(alice)
+            #expect(refused.status == 429, "\(refused)")
+            #expect(refused.errorMessage?.contains("alice") == true, "\(refused)")
+            #expect(try await register(bob).status == 201, "another subject, another bucket")
+
+            let pull = { (device: String) in try await server.get("/v1/pull?deviceId=\(device)", token: alice).status }
+            #expect([try await pull(phone), try await pull(phone), try await pull(phone), try await pull(phone)] == [200, 200, 200, 429])
+            #expect(try await pull(laptop) == 200, "the user's other device is not held back")
+        }
+    }
+
+    @Test("the default lets a sync run's bursts through: 200 requests at once")
+    func defaultBurst() {
+        let limiter = RequestRateLimiter(.standard)
+        #expect((0..<200).allSatisfy { _ in limiter.admit("a", now: 0) == nil })
+        #expect(limiter.admit("a", now: 0) == 1)
+        #expect(RateLimit.standard.description == "100/s, burst 200")
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HostTesting
+import JSON
+import SyncProtocol
+import Testing
+
+/// The server's database on a disk that fills up (a real tmpfs): a push that cannot be written is
+/// a 500 with reason disk_full and applies nothing; with room again the same push applies.
+@Suite("sync server on a full disk")
+struct SyncServerDiskFullTests {
+    @Test("a push onto a full disk is 500 disk_full, nothing applied; once there is room it applies")
+    func diskFull() async throws {
+        let disk = try SmallDisk(kilobytes: 512)
+        defer { disk.remove() }
+        let server = try await LiveSyncServer.start(databasePath: disk.path + "/sync.sqlite")
+        let device = try await server.register(name: "filler")
+        let body = String(repeating: "x", count: 2000)
+        var full: HTTPReply?
+        var applied = 0
+        for packet in 0..<1000 {
+            let ops = (0..<20).map { i in
+                SyncOperation(opId: "op-\(packet)-\(i)", dataId: "r\(packet)-\(i)", table: "notes", type: .insert,
+                              data: ["body": .string(body)], timestamp: Double(1_000 + packet * 20 + i))
+            }
+            let reply = try await server.push(device, packetId: "p\(packet)", dependency: packet == 0 ? nil : "p\(packet - 1)", ops: ops)
+            if reply.status != 200 {
+                full = reply
+                // Room again: the same packet is applied whole.
+                try disk.resize(kilobytes: 16384)
+                let again = try await server.push(device, packetId: "p\(packet)", dependency: packet == 0 ? nil : "p\(packet - 1)", ops: ops)
+                #expect(again.status == 200, "\(again)")
+                applied += 20
+                break
+            }
+            applied += 20
+        }
+        let reply = try #require(full, "the disk never filled up")
+        #expect(reply.status == 500 && reply.body["error"]?["reason"] == "disk_full", "\(reply)")
+        let page = try await server.pull(device, limit: 10_000)
+        #expect(page.body["ops"]?.arrayValue?.count == applied, "every acknowledged op, once")
+        await server.stop()
+    }
+}
