@@ -7,7 +7,8 @@ DEBUG_BIN := .build/debug/hybrid
 RELEASE_BIN := .build/release/hybrid
 BENCH_BIN := .build/release/hybrid-bench
 DEMO_DATA ?= $(CURDIR)/.build-demo-data
-# Fuzzing: seconds per target for `make fuzz`; `make test` runs each target briefly.
+# Fuzzing: seconds per target for `make fuzz`; `make test` runs each target briefly, with a fixed
+# seed (scripts/fuzz), so that its result does not change from run to run.
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 10
 FUZZ_BIN := .build/fuzz/debug/hybrid-fuzz
@@ -52,7 +53,7 @@ test: deps
 	$(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) FUZZ_SEED=1
 
 dts: build
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts

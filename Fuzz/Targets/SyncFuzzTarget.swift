@@ -1,6 +1,5 @@
 import JSON
 import SyncProtocol
-import SyncServer
 
 /// Sync's wire format, both ways. The input is read as a push body (`PushPacket.decode`, as the
 /// server reads `POST /v1/push`) and as a pull page (`{"ops": [...], "cursor", "more"}`, each op
