@@ -7,8 +7,13 @@ DEBUG_BIN := .build/debug/hybrid
 RELEASE_BIN := .build/release/hybrid
 BENCH_BIN := .build/release/hybrid-bench
 DEMO_DATA ?= $(CURDIR)/.build-demo-data
+# Fuzzing: seconds per target for `make fuzz`; `make test` runs each target briefly, with a fixed
+# seed (scripts/fuzz), so that its result does not change from run to run.
+FUZZ_SECONDS ?= 60
+FUZZ_TEST_SECONDS ?= 10
+FUZZ_BIN := .build/fuzz/debug/hybrid-fuzz
 
-.PHONY: demo test deps embed build release dts bench clean
+.PHONY: demo test deps embed build release dts bench fuzz fuzz-build clean
 
 deps:
 	@scripts/install-deps
@@ -50,6 +55,7 @@ test: deps
 	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) FUZZ_SEED=1
 
 dts: build
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts
@@ -66,6 +72,16 @@ bench: release
 	$(BENCH_BIN) network
 	$(BENCH_BIN) sync
 	$(BENCH_BIN) sync-scopes
+
+# The fuzzing build: hybrid-fuzz and every Swift module it links instrumented for libFuzzer and
+# AddressSanitizer, in a build folder of its own (its flags differ from every other build's).
+fuzz-build: deps
+	$(SWIFT) build --scratch-path .build/fuzz --product hybrid-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DHYBRID_FUZZING
+
+# Each target for FUZZ_SECONDS from its seed corpus; prints executions per target, fails on a
+# crash, a finding, a timeout or running out of memory, with the input saved (scripts/fuzz).
+fuzz: fuzz-build
+	scripts/fuzz $(FUZZ_BIN) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build .build-demo-data

@@ -109,6 +109,16 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "Benchmarks"),
 
+        // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
+        // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
+        // libFuzzer drives (built with -sanitize=fuzzer,address; ARCHITECTURE.md, "Fuzzing").
+        .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "Networking", "Patches", "Persistence",
+                                                    "SyncProtocol", "Views"],
+                path: "Fuzz/Targets"),
+        // libFuzzer's LLVMFuzzerRunDriver, declared only: -sanitize=fuzzer links it.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(name: "hybrid-fuzz", dependencies: ["CLibFuzzer", "FuzzTargets", "SystemIO"], path: "Fuzz/Driver"),
+
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
@@ -133,6 +143,7 @@ let package = Package(
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),
         .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),
     ]
 )

@@ -121,26 +121,12 @@ final class CurlTransfer: @unchecked Sendable {
         return bytes.count
     }
 
-    /// One header line as curl hands it over, CRLF included. Parsed as bytes: this runs on the
-    /// curl thread for every header of every response.
+    /// One header line as curl hands it over, CRLF included (``ResponseHeaderLine``).
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var end = bytes.count
-        while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
-        if line.starts(with: "HTTP/".utf8) {
-            // A new status line (after 100 Continue, say): the headers so far belonged to another.
-            headers.removeAll(keepingCapacity: true)
-        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            var start = colon + 1
-            while start < end, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") { start += 1 }
-            let name = String(unsafeUninitializedCapacity: colon) { buffer in
-                for index in 0..<colon {
-                    let byte = line[index]
-                    buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                }
-                return colon
-            }
-            headers.append((name, String(decoding: line[start..<end], as: UTF8.self)))
+        switch ResponseHeaderLine(bytes) {
+        case .status: headers.removeAll(keepingCapacity: true)
+        case .field(let name, let value): headers.append((name, value))
+        case .other: break
         }
         return bytes.count
     }

@@ -184,15 +184,18 @@ struct JSValueWalker {
         }
         if JSValueIsArray(ctx, value) {
             let length = Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, object, context.propertyName("length"), nil), nil))
+            // Every element takes a byte at least, so the length alone may refuse the array, before
+            // anything is written out: a sparse `new Array(2 ** 32 - 1)` costs nothing to make, and
+            // seconds and gigabytes to write as text.
+            try charge(2 + length)
             // A long array (records to insert, items to set) crosses as JSON text: one engine call
             // instead of a dozen per element. One level short of the limit, so the walk decides there.
             if length >= Self.textArrayLength,
-               let (converted, size) = context.jsonTextValue(of: value, maximumBytes: JSValueLimits.maximumBytes - bytes,
+               let (converted, size) = context.jsonTextValue(of: value, maximumBytes: JSValueLimits.maximumBytes - bytes + 2 + length,
                                                              maximumDepth: JSValueLimits.maximumDepth - depth - 1) {
-                try charge(size)
+                try charge(size - 2 - length)
                 return converted
             }
-            try charge(2 + length)
             var elements = [JSONValue]()
             elements.reserveCapacity(length)
             for index in 0..<length {
@@ -215,6 +218,13 @@ struct JSValueWalker {
 
         let names = JSObjectCopyPropertyNames(ctx, object)!
         defer { JSPropertyNameArrayRelease(names) }
+        // Listing keys takes no exception argument, so what a Proxy's `ownKeys` trap throws stays
+        // pending, and the next call that looks would take it for its own: look now.
+        var thrown: JSValueRef?
+        _ = JSValueToObject(ctx, value, &thrown)
+        if let thrown {
+            throw failure(.unsupported("an object whose own keys cannot be listed (\(context.stringify(thrown)))"))
+        }
         let count = JSPropertyNameArrayGetCount(names)
         try charge(2)
         var members = JSONObject(minimumCapacity: count)

@@ -45,8 +45,19 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
+        // A scan of the other's members per key for small objects; an index of them for larger
+        // ones, where the scans made n keys cost n²/2 comparisons.
+        guard lhs.count > 16 else {
+            for member in lhs.members {
+                guard let other = rhs[member.key], other == member.value else { return false }
+            }
+            return true
+        }
+        var others: [String: JSONValue] = [:]
+        others.reserveCapacity(rhs.count)
+        for member in rhs.members where others[member.key] == nil { others[member.key] = member.value }
         for member in lhs.members {
-            guard let other = rhs[member.key], other == member.value else { return false }
+            guard let other = others[member.key], other == member.value else { return false }
         }
         return true
     }

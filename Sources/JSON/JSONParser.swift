@@ -80,12 +80,17 @@ public enum JSONParser {
             index += count
         }
 
+        /// Objects with more members than this find a duplicate key through a hash table rather
+        /// than a scan of the members before it, which made n keys cost n²/2 comparisons.
+        static let scannedMembers = 16
+
         mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             guard depth <= maximumDepth else { throw error("nesting deeper than \(maximumDepth)") }
             index += 1
-            var object = JSONObject()
+            var members: [JSONObject.Member] = []
+            var positions: [String: Int] = [:]
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject()) }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -95,12 +100,28 @@ public enum JSONParser {
                 index += 1
                 skipWhitespace()
                 let value = try parseValue(depth: depth)
-                // Later duplicates win, as in JSON.parse.
-                object[key] = value
+                // Later duplicates win, in the first one's place, as in JSON.parse.
+                if members.count < Self.scannedMembers {
+                    if let position = members.firstIndex(where: { $0.key == key }) {
+                        members[position].value = value
+                    } else {
+                        members.append((key: key, value: value))
+                    }
+                } else {
+                    if positions.isEmpty {
+                        for (position, member) in members.enumerated() { positions[member.key] = position }
+                    }
+                    if let position = positions[key] {
+                        members[position].value = value
+                    } else {
+                        positions[key] = members.count
+                        members.append((key: key, value: value))
+                    }
+                }
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of text inside an object") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
                 throw error("expected ',' or '}' in an object")
             }
         }

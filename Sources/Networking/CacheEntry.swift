@@ -3,26 +3,28 @@ import JSON
 
 /// One cached GET response and how long it stays fresh (RFC 9111, the parts a private client
 /// cache needs: max-age, Expires, no-store, no-cache, ETag and Last-Modified validators).
-struct CacheEntry: Sendable {
-    var key: String
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-    var url: String
+/// `package`, with ``CacheControl`` and ``HTTPDate``: the header harness of `make fuzz` reads
+/// response heads through them.
+package struct CacheEntry: Sendable {
+    package var key: String
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
+    package var url: String
     /// When the response was received or last revalidated, in seconds since 1970.
-    var storedAt: Double
+    package var storedAt: Double
     /// Seconds it is fresh for after `storedAt`; 0 means revalidate before every use.
-    var freshFor: Double
+    package var freshFor: Double
 
     var etag: String? { header("etag") }
     var lastModified: String? { header("last-modified") }
 
     func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
-    func isFresh(at now: Double) -> Bool { now < storedAt + freshFor }
+    package func isFresh(at now: Double) -> Bool { now < storedAt + freshFor }
 
     /// The entry for a response, or nil when the response may not be kept or could never be reused.
-    init?(key: String, response: TransferResponse, now: Double) {
+    package init?(key: String, response: TransferResponse, now: Double) {
         guard response.status == 200 else { return nil }
         let control = CacheControl(response.header("cache-control"))
         guard !control.noStore else { return nil }
@@ -35,7 +37,7 @@ struct CacheEntry: Sendable {
             let date = response.header("date").flatMap(HTTPDate.parse) ?? now
             freshFor = max(0, expires - date)
         }
-        let age = response.header("age").flatMap(Double.init) ?? 0
+        let age = response.header("age").flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: " \t")) } ?? 0
         freshFor = max(0, freshFor - age)
         let hasValidator = response.header("etag") != nil || response.header("last-modified") != nil
         guard freshFor > 0 || hasValidator else { return nil }
@@ -49,7 +51,7 @@ struct CacheEntry: Sendable {
     }
 
     /// A 304 answer: the stored body stays, its headers and freshness are renewed.
-    mutating func revalidated(by response: TransferResponse, now: Double) {
+    package mutating func revalidated(by response: TransferResponse, now: Double) {
         for (name, value) in response.headers where !["content-length", "content-encoding", "transfer-encoding"].contains(name) {
             if let index = headers.firstIndex(where: { $0.name == name }) {
                 headers[index].value = value
@@ -69,7 +71,7 @@ struct CacheEntry: Sendable {
 
     // MARK: on disk: one line of JSON, a newline, then the body's bytes.
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let meta: JSONValue = [
             "key": .string(key), "status": .number(Double(status)), "url": .string(url),
             "storedAt": .number(storedAt), "freshFor": .number(freshFor),
@@ -78,7 +80,7 @@ struct CacheEntry: Sendable {
         return Array(JSONWriter.write(meta).utf8) + [UInt8(ascii: "\n")] + body
     }
 
-    init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               let meta = try? JSONParser.parse(Array(bytes[..<newline])),
               let key = meta["key"]?.stringValue, let status = meta["status"]?.intValue, let url = meta["url"]?.stringValue,

@@ -26,8 +26,12 @@ public enum PatchClock {
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         if units.count > 20 {
-            guard units[19] == 46, let digits = number(20..<(units.count - 1)) else { return nil }
-            fraction = Double(digits) / pow(10, Double(units.count - 21))
+            // At least one digit; those past the ninth (a nanosecond) are checked but not added, so
+            // a fraction of any length reads without overflowing.
+            let end = units.count - 1
+            guard units[19] == 46, end > 20, units[20..<end].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                  let digits = number(20..<min(end, 29)) else { return nil }
+            fraction = Double(digits) / pow(10, Double(min(end, 29) - 20))
         }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)

@@ -6,10 +6,13 @@ public struct SyncWireError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// An RFC 6901 pointer into the message (`/ops/3/timestamp`).
     public let path: String
+    /// The message is well formed but larger than the protocol allows (a server answers 413).
+    public let tooLarge: Bool
 
-    public init(_ message: String, path: String) {
+    public init(_ message: String, path: String, tooLarge: Bool = false) {
         self.message = message
         self.path = path
+        self.tooLarge = tooLarge
     }
 
     public var description: String { message }

@@ -1,4 +1,5 @@
 import JSON
+import SyncProtocol
 
 /// One page of the log after a cursor.
 ///

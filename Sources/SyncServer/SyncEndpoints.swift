@@ -323,7 +323,7 @@ struct SyncEndpoints: Sendable {
         } catch let error as SyncServerError {
             return Self.response(error)
         } catch let error as SyncWireError {
-            let refusal = SyncServerError(.badRequest, error.message, path: error.path)
+            let refusal = SyncServerError(error.tooLarge ? .tooLarge : .badRequest, error.message, path: error.path)
             return Self.response(refusal.status, refusal.json)
         } catch {
             let failure = SyncServerError(.internalError, "the server failed: \(PostgresSyncStore.describe(error))", reason: Self.storageReason(error))

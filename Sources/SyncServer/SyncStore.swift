@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// Where the sync server keeps everything it must not forget: devices, the op log, the materialized
 /// state and the per-device packet record.
 ///

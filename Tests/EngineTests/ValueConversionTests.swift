@@ -171,6 +171,39 @@ struct ValueConversionLimitTests {
         }
     }
 
+    /// Found by `make fuzz` (target js): an array of length 2³²−1 went to JavaScriptCore's
+    /// `JSON.stringify` (the path for arrays of 16 or more) before its length was weighed, and the
+    /// JS thread spent its time and gigabytes writing "null," billions of times. Whatever its
+    /// elements, an array takes at least one byte each, so its length alone can refuse it.
+    @Test("an array longer than the byte limit is refused at once, without being written out", .timeLimit(.minutes(1)), arguments: [
+        "({1: new Array(4294967295), a: 0})",
+        "Object.assign([], {length: 2 ** 30})",
+        "[new Array(16 * 1024 * 1024)]",
+    ])
+    func longSparseArray(source: String) async throws {
+        try await withEngine { (host) async throws in
+            let started = ContinuousClock.now
+            let error = try await conversionError(host, source)
+            #expect(error.kind == .tooLarge)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
+    /// Found by `make fuzz` (target js): a Proxy whose `ownKeys` trap throws (here by breaking its
+    /// invariants) left JavaScriptCore's exception pending, since listing keys takes no exception
+    /// argument: the proxy converted as `{}`, and the next object the conversion (or the next
+    /// one) asked about came out as null, silently changing a bridge call's params.
+    @Test("a proxy whose ownKeys throws is refused, and what follows it converts as it is")
+    func throwingOwnKeys() async throws {
+        try await withEngine { (host) async throws in
+            let error = try await conversionError(host, "({p: new Proxy({a: 1}, {ownKeys() { return ['a', 'b', 'a'] }}), q: {r: 1}})")
+            #expect(error.path == "/p")
+            #expect(error.message.contains("ownKeys") || error.message.contains("keys"))
+            #expect(try await host.evaluate("[{}, {x: {}}]") == [[:], ["x": [:]]])
+            #expect(try await host.evaluate("[new Proxy({}, {ownKeys() { throw new Error('no') }})].length") == 1)
+        }
+    }
+
     @Test("a value just under 16 MiB is accepted")
     func justUnderTheLimit() async throws {
         try await withEngine { (host) async throws in

@@ -28,7 +28,7 @@ enum HybridProcess {
     /// waits for it to exit; after `timeLimit`, when given, it is killed instead, so that a run
     /// that never goes idle fails its test rather than hanging the suite. (SIGKILL: a child
     /// inherits the test process's signal mask, in which SIGTERM may be blocked.)
-    static func run(_ arguments: [String], timeLimit: Duration? = nil,
+    static func run(_ arguments: [String], timeLimit: Duration? = nil, environment extra: [String: String] = [:],
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "\(binary.path) is missing: run `swift build` (make test does) before `swift test`",
@@ -50,6 +50,7 @@ enum HybridProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout

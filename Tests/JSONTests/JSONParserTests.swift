@@ -57,6 +57,55 @@ struct JSONParserTests {
         }
     }
 
+    /// Found by `make fuzz` (target json): `1.5e4567894` was read as +infinity, which the writer
+    /// writes as null (as JSON.stringify does), so the value changed on its way through text; a
+    /// sync op stamped so was accepted and then served to every device as `"timestamp": null`.
+    @Test("a number beyond a double's range is refused where it starts, not read as infinity")
+    func numberOutOfRange() throws {
+        #expect {
+            try JSONParser.parse("[0, -0, 1.5e4567894, 1e308]")
+        } throws: { error in
+            guard let error = error as? JSONSyntaxError else { return false }
+            return error.line == 1 && error.column == 9 && error.message.contains("out of range")
+        }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("-1e400") }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(#"{"timestamp": 2e308}"#) }
+        // The largest double and the smallest still read; what is too small to tell from 0 is 0.
+        #expect(try JSONParser.parse("1.7976931348623157e308") == .number(.greatestFiniteMagnitude))
+        #expect(try JSONParser.parse("-5e-324") == .number(-.leastNonzeroMagnitude))
+        #expect(try JSONParser.parse("1e-400") == 0)
+    }
+
+    /// Found by `make fuzz` (target js, through the conversion's text path): each key of an object
+    /// was looked for among the keys before it, so an object of n keys took n²/2 string
+    /// comparisons; 100,000 keys, 1.5 MB of text (a sync body, a patch file), took minutes.
+    @Test("an object of many keys parses in linear time; a later duplicate still wins in the first one's place", .timeLimit(.minutes(1)))
+    func manyKeys() throws {
+        let count = 200_000
+        let text = "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k7\":-1}"
+        let object = try #require(try JSONParser.parse(text).objectValue)
+        #expect(object.count == count)
+        #expect(object["k7"] == -1)
+        #expect(object.members[7].key == "k7")
+        #expect(object.members[count - 1].key == "k\(count - 1)")
+        #expect(try JSONParser.parse(#"{"a": 1, "b": 2, "a": 3}"#).objectValue?.members.map(\.key) == ["a", "b"])
+    }
+
+    /// Found by `make fuzz` (target js, whose harness compares a converted value with itself after
+    /// a trip through JS): two objects were compared by looking each key of one up in the other
+    /// with a scan, n²/2 comparisons; two objects of 70,000 keys took two minutes.
+    @Test("objects of many keys compare in linear time, whatever their order", .timeLimit(.minutes(1)))
+    func manyKeysEquality() {
+        let count = 50_000
+        let forward = JSONObject((0..<count).map { (key: "k\($0)", value: JSONValue.number(Double($0))) })
+        let backward = JSONObject((0..<count).reversed().map { (key: "k\($0)", value: JSONValue.number(Double($0))) })
+        var changed = backward
+        changed["k7"] = -1
+        #expect(forward == backward)
+        #expect(forward != changed)
+        #expect(forward.hashValue == backward.hashValue)
+    }
+
     @Test("nesting deeper than the maximum is refused rather than overflowing the stack")
     func depthLimit() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)

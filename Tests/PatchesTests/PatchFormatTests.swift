@@ -33,4 +33,21 @@ struct PatchFormatTests {
         #expect(PatchClock.parse("2027-01-31T00:00:00+01:00") == nil)
         #expect(PatchClock.format(60) == "1970-01-01T00:01:00Z")
     }
+
+    /// Found while writing the patch harness of `make fuzz` (the fuzzer had not reached it in
+    /// 150 s, about 380,000 inputs, before it was fixed): a fraction of 19 digits or more overflowed
+    /// while being read, so a patch file whose `expires` carried one stopped the app that read it
+    /// (the drop folder, `patch.check`), before its signature was looked at.
+    @Test("a fraction of seconds of any length reads without overflowing; an empty one is refused")
+    func longFraction() throws {
+        let base = try #require(PatchClock.parse("2027-01-31T00:00:00Z"))
+        let long = try #require(PatchClock.parse("2027-01-31T00:00:00.99999999999999999999Z"))
+        #expect(abs(long - (base + 0.999_999_999)) < 1e-6)
+        #expect(PatchClock.parse("2027-01-31T00:00:00." + String(repeating: "7", count: 400) + "Z") != nil)
+        #expect(PatchClock.parse("2027-01-31T00:00:00.Z") == nil)
+        #expect(PatchClock.parse("2027-01-31T00:00:00.12a4Z") == nil)
+        let text = #"{"app": "demo", "patchVersion": 2, "baseVersion": "1.0.0", "expires": "2027-01-31T00:00:00.12345678901234567890Z", "#
+            + #""modules": {"report.js": {"mode": "amend", "sha256": "00", "source": ""}}, "key": "k", "signature": "s"}"#
+        #expect(try SignedPatch.parse(text).manifest.expires == "2027-01-31T00:00:00.12345678901234567890Z")
+    }
 }

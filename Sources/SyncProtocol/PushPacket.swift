@@ -1,5 +1,4 @@
 import JSON
-import SyncProtocol
 
 /// One push: a device's ops, applied together or not at all, after the packet they depend on.
 ///
@@ -24,20 +23,20 @@ public struct PushPacket: Sendable, Equatable {
         self.ops = ops
     }
 
-    /// Reads a push body, refusing it whole at the first field at fault: a ``SyncWireError`` for a
-    /// field that does not read, a ``SyncServerError`` for a packet too large or depending on itself.
+    /// Reads a push body, refusing it whole with a ``SyncWireError`` at the first field at fault: a
+    /// field that does not read, a packet depending on itself, or one of too many ops (`tooLarge`).
     public static func decode(_ body: JSONValue) throws -> PushPacket {
         let fields = try FieldReader(body, at: "")
         let deviceId = try fields.string("deviceId")
         let packetId = try fields.string("packetId")
         let dependency = try fields.optionalString("dependencyIdentifier")
         if dependency == packetId {
-            throw SyncServerError.invalid(fields.path("dependencyIdentifier"), "a packet cannot depend on itself")
+            throw SyncWireError.invalid(fields.path("dependencyIdentifier"), "a packet cannot depend on itself")
         }
         let elements = try fields.array("ops")
         guard elements.count <= maximumOperations else {
-            throw SyncServerError(.tooLarge, "ops: \(elements.count) ops in one packet, at most \(maximumOperations) allowed",
-                                  path: fields.path("ops"))
+            throw SyncWireError("ops: \(elements.count) ops in one packet, at most \(maximumOperations) allowed",
+                                path: fields.path("ops"), tooLarge: true)
         }
         var ops: [SyncOperation] = []
         ops.reserveCapacity(elements.count)

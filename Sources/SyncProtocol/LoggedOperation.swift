@@ -1,5 +1,4 @@
 import JSON
-import SyncProtocol
 
 /// An op as the log holds it: the op, the device that pushed it, and its place in the global order.
 ///
