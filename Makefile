@@ -7,8 +7,10 @@ DEBUG_BIN := .build/debug/hybrid
 RELEASE_BIN := .build/release/hybrid
 BENCH_BIN := .build/release/hybrid-bench
 DEMO_DATA ?= $(CURDIR)/.build-demo-data
+SOAK_SECONDS ?= 300
+SOAK_BIN ?= $(DEBUG_BIN)
 
-.PHONY: demo test deps embed build release dts bench clean
+.PHONY: demo test deps embed build release dts bench soak clean
 
 deps:
 	@scripts/install-deps
@@ -48,6 +50,8 @@ test: deps
 	$(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
+	scripts/soak --self-test
+	scripts/soak $(DEBUG_BIN) --seconds 60
 
 dts: build
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts
@@ -64,6 +68,13 @@ bench: release
 	$(BENCH_BIN) network
 	$(BENCH_BIN) sync
 	$(BENCH_BIN) sync-scopes
+
+# The soak (scripts/soak): js/apps/soak's mixed workload for SOAK_SECONDS against a local server,
+# with a signed patch dropped every 3 s; fails on RSS still growing past its warm-up plateau, a
+# call unanswered, a crash or a patch not applied. The debug build by default: its thread checks
+# are on. `make soak SOAK_BIN=.build/release/hybrid` soaks a release build made beforehand.
+soak: build
+	scripts/soak $(SOAK_BIN) --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf .build .build-demo-data
