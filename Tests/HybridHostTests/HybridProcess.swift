@@ -24,11 +24,12 @@ enum HybridProcess {
         var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
     }
 
-    /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), and
+    /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), with
+    /// `environment` added to the test's own, and
     /// waits for it to exit; after `timeLimit`, when given, it is killed instead, so that a run
     /// that never goes idle fails its test rather than hanging the suite. (SIGKILL: a child
     /// inherits the test process's signal mask, in which SIGTERM may be blocked.)
-    static func run(_ arguments: [String], timeLimit: Duration? = nil,
+    static func run(_ arguments: [String], timeLimit: Duration? = nil, environment extra: [String: String] = [:],
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "\(binary.path) is missing: run `swift build` (make test does) before `swift test`",
@@ -50,6 +51,7 @@ enum HybridProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout
