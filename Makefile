@@ -13,7 +13,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 10
 FUZZ_BIN := .build/fuzz/debug/hybrid-fuzz
 
-.PHONY: demo test deps embed build release dts bench fuzz fuzz-build clean
+# The soak: seconds for `make soak` (make test runs 60), and the hybrid it runs.
+SOAK_SECONDS ?= 300
+SOAK_BIN ?= $(DEBUG_BIN)
+
+.PHONY: demo test deps embed build release dts bench fuzz fuzz-build soak clean
 
 deps:
 	@scripts/install-deps
@@ -55,6 +59,8 @@ test: deps
 	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
+	scripts/soak --self-test
+	scripts/soak $(DEBUG_BIN) --seconds 60
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) FUZZ_SEED=1
 
 dts: build
@@ -82,6 +88,13 @@ fuzz-build: deps
 # crash, a finding, a timeout or running out of memory, with the input saved (scripts/fuzz).
 fuzz: fuzz-build
 	scripts/fuzz $(FUZZ_BIN) $(FUZZ_SECONDS)
+
+# The soak (scripts/soak): js/apps/soak's mixed workload for SOAK_SECONDS against a local server,
+# with a signed patch dropped every 3 s; fails on RSS still growing past its warm-up plateau, a
+# call unanswered, a crash or a patch not applied. The debug build by default: its thread checks
+# are on. `make soak SOAK_BIN=.build/release/hybrid` soaks a release build made beforehand.
+soak: build
+	scripts/soak $(SOAK_BIN) --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf .build .build-demo-data

@@ -71,10 +71,14 @@ extension ScriptContext {
         case .number(let n): return JSValueMakeNumber(ref, n)
         case .string(let s): return string(s)
         case .array(let elements):
-            var values = [JSValueRef?]()
-            values.reserveCapacity(elements.count)
-            for element in elements { values.append(jsValue(from: element)) }
-            return JSObjectMakeArray(ref, values.count, values, nil) ?? undefined
+            // Each element goes into the array as soon as it is made. Gathered in a Swift array
+            // first, the elements were held in memory the collector does not scan, and a
+            // collection while the next one was made freed them (the soak found it).
+            guard let array = JSObjectMakeArray(ref, 0, nil, nil) else { return undefined }
+            for (index, element) in elements.enumerated() {
+                JSObjectSetPropertyAtIndex(ref, array, UInt32(index), jsValue(from: element), nil)
+            }
+            return array
         case .object(let object):
             let result = makeObject()
             for member in object.members { defineOwn(result, member.key, jsValue(from: member.value)) }

@@ -24,7 +24,8 @@ enum HybridProcess {
         var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
     }
 
-    /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), and
+    /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), with
+    /// `environment` added to the test's own, and
     /// waits for it to exit; after `timeLimit`, when given, it is killed instead, so that a run
     /// that never goes idle fails its test rather than hanging the suite. (SIGKILL: a child
     /// inherits the test process's signal mask, in which SIGTERM may be blocked.)
