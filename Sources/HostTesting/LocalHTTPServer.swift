@@ -37,7 +37,9 @@ public final class LocalHTTPServer: Sendable {
         logger.logLevel = .critical
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            // Tests open a thousand connections at once; past Hummingbird's default queue of 256
+            // pending connections, a loaded machine that accepts slowly made curl see a reset.
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), backlog: 4096),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()

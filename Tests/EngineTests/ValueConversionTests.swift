@@ -185,7 +185,8 @@ struct ValueConversionLimitTests {
             let started = ContinuousClock.now
             let error = try await conversionError(host, source)
             #expect(error.kind == .tooLarge)
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // Before the fix: 30 s and gigabytes. A generous bound, so that a loaded machine passes.
+            #expect(ContinuousClock.now - started < .seconds(20))
         }
     }
 
