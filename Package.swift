@@ -95,7 +95,8 @@ let package = Package(
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
         // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
         // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts.
-        .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
+        .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
@@ -141,7 +142,8 @@ let package = Package(
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "Hummingbird", package: "hummingbird"),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                                                           .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),
         .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),

@@ -1,11 +1,13 @@
 import Foundation
+import GRDB
 import HostTesting
 import JSON
 import SyncProtocol
 import Testing
 
-/// The server's database on a disk that fills up (a real tmpfs): a push that cannot be written is
-/// a 500 with reason disk_full and applies nothing; with room again the same push applies.
+/// The server's database on a disk that fills up (a real tmpfs) or fails its writes (``FaultingVFS``):
+/// a push that cannot be written is a 500 with reason disk_full or io and applies nothing; with room
+/// again, or the disk recovered, the same push applies.
 @Suite("sync server on a full disk")
 struct SyncServerDiskFullTests {
     @Test("a push onto a full disk is 500 disk_full, nothing applied; once there is room it applies")
@@ -39,5 +41,37 @@ struct SyncServerDiskFullTests {
         let page = try await server.pull(device, limit: 10_000)
         #expect(page.body["ops"]?.arrayValue?.count == applied, "every acknowledged op, once")
         await server.stop()
+    }
+
+    @Test("a push onto a disk failing with I/O errors is 500 io, nothing applied; once it recovers the same push applies, the file intact")
+    func ioError() async throws {
+        FaultingVFS.install()
+        let folder = TemporaryFolder(prefix: "sync-server-io")
+        defer { FaultingVFS.clear(); folder.remove() }
+        let server = try await LiveSyncServer.start(databasePath: folder.path + "/sync.sqlite")
+        let device = try await server.register(name: "writer")
+        func ops(_ packet: Int) -> [SyncOperation] {
+            (0..<5).map { i in
+                SyncOperation(opId: "op-\(packet)-\(i)", dataId: "r\(packet)-\(i)", table: "notes", type: .insert,
+                              data: ["body": .string("packet \(packet)")], timestamp: Double(1_000 + packet * 5 + i))
+            }
+        }
+        #expect(try await server.push(device, packetId: "p0", dependency: nil, ops: ops(0)).status == 200)
+
+        FaultingVFS.failWrites(under: folder.path)
+        let failed = try await server.push(device, packetId: "p1", dependency: "p0", ops: ops(1))
+        #expect(failed.status == 500 && failed.body["error"]?["reason"] == "io", "\(failed)")
+        // Reads go on while writes fail: the acknowledged packet is there.
+        let during = try await server.pull(device, limit: 100)
+        #expect(during.body["ops"]?.arrayValue?.count == 5, "\(during)")
+
+        FaultingVFS.clear()
+        let again = try await server.push(device, packetId: "p1", dependency: "p0", ops: ops(1))
+        #expect(again.status == 200, "\(again)")
+        let page = try await server.pull(device, limit: 100)
+        #expect(page.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == (0...1).flatMap { p in (0..<5).map { "op-\(p)-\($0)" } })
+        await server.stop()
+        let database = try DatabaseQueue(path: folder.path + "/sync.sqlite")
+        #expect(try await database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
     }
 }

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// No file system fault does this for a test: tmpfs never returns EIO, and a read-only remount
 /// is refused while a connection holds a file open for writing.
-enum FaultingVFS {
+public enum FaultingVFS {
     // sqlite3.h's extended codes are macros Swift does not import: SQLITE_IOERR | (n << 8).
     private static let ioErrorWrite = SQLITE_IOERR | (3 << 8)
     private static let ioErrorFsync = SQLITE_IOERR | (4 << 8)
@@ -73,12 +73,12 @@ enum FaultingVFS {
     }()
 
     /// Makes this VFS the default, once per process. Connections opened before keep theirs.
-    static func install() { _ = installed }
+    public static func install() { _ = installed }
 
     /// Writes to the files under `folder` fail from now on, until ``clear()``.
-    static func failWrites(under folder: String) { faulted.withLock { $0 = folder.hasSuffix("/") ? folder : folder + "/" } }
+    public static func failWrites(under folder: String) { faulted.withLock { $0 = folder.hasSuffix("/") ? folder : folder + "/" } }
 
-    static func clear() { faulted.withLock { $0 = nil } }
+    public static func clear() { faulted.withLock { $0 = nil } }
 
     private static func real(_ file: UnsafeMutablePointer<sqlite3_file>) -> UnsafeMutablePointer<sqlite3_file> {
         (UnsafeMutableRawPointer(file) + MemoryLayout<File>.stride).assumingMemoryBound(to: sqlite3_file.self)
