@@ -44,7 +44,7 @@ struct SyncCrashTests {
         var acknowledged: Set<String> = []
         for round in 0..<8 {
             let output = try await Self.run(script, folder: folder, arguments: [server.base, String(round), "write"],
-                                            killAfter: .milliseconds(Int.random(in: 300...900)))
+                                            killAfter: .milliseconds(Int.random(in: 0...600)))
             // Only whole lines count: a line cut by the kill was not fully acknowledged.
             let whole = output.hasSuffix("\n") ? output : String(output[..<(output.lastIndex(of: "\n") ?? output.startIndex)])
             for line in whole.split(separator: "\n") where line.hasPrefix("ack ") { acknowledged.insert(String(line.dropFirst(4))) }
@@ -66,7 +66,9 @@ struct SyncCrashTests {
         await server.stop()
     }
 
-    /// Runs the client; kills it with SIGKILL after `killAfter`, or waits for it to end.
+    /// Runs the client; kills it with SIGKILL `killAfter` after its first acknowledged write (so a
+    /// slow start on a loaded machine does not use up the time: every round writes something), or
+    /// after a minute without one; with no `killAfter`, waits for it to end.
     static func run(_ script: String, folder: String, arguments: [String], killAfter: Duration?) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: hybrid!)
@@ -74,14 +76,35 @@ struct SyncCrashTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
+        let output = Locked(Data())
+        let acknowledged = AsyncStream<Void>.makeStream()
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            let seen = output.withLock { data -> Bool in
+                data.append(chunk)
+                return data.range(of: Data("ack ".utf8)) != nil
+            }
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                acknowledged.continuation.finish()
+            } else if seen {
+                acknowledged.continuation.yield()
+            }
+        }
         try process.run()
-        let reader = Task.detached { String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        var events = acknowledged.stream.makeAsyncIterator()
         if let killAfter {
+            let deadline = Task {
+                try await Task.sleep(for: .seconds(60))
+                acknowledged.continuation.finish()
+            }
+            _ = await events.next()
+            deadline.cancel()
             try await Task.sleep(for: killAfter)
             kill(process.processIdentifier, SIGKILL)
         }
-        let output = await reader.value
         process.waitUntilExit()
-        return output
+        while await events.next() != nil {}
+        return String(decoding: output.withLock { $0 }, as: UTF8.self)
     }
 }
