@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import HybridHost
+import SyncServer
 import Testing
 
 // One store at a time: the latency the JS test prints is each one's own.
@@ -31,5 +32,61 @@ struct SyncLiveTests {
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
         #expect(totals.skipped == 0)
         #expect(totals.passed == 1)
+    }
+}
+
+@Suite("sync.live when the server is away")
+struct SyncLiveBackoffTests {
+    @Test("a live turn against a stopped server answers online: false, and a later turn pushes once it is back on the same address")
+    func serverAwayThenBack() async throws {
+        let server = try await RunningSyncServer.start()
+        let device = try SyncDevice("live-away")
+        defer { device.remove() }
+        try await device.start(server: server.base)
+        try await device.insert("tasks", [["id": "t1", "title": "written while away"]])
+        await server.server.stop()
+
+        let away = try await device.sync("live", ["waitMs": 1000])
+        #expect(away["online"] == false, "\(away)")
+        #expect(away["pushed"] == 0)
+        #expect(away["reason"]?.stringValue?.isEmpty == false)
+        let delay = away["retryInMs"]?.intValue ?? 0
+        // The first delay: 250 ms, drawn from its upper half.
+        #expect(delay >= 125 && delay <= 250, "\(away)")
+
+        // Back on the same file and port: the device's address is unchanged.
+        var configuration = server.server.configuration
+        configuration.port = server.port
+        let restarted = try await SyncServer.open(configuration: configuration)
+        _ = try await restarted.start()
+        var pushed = 0
+        for _ in 0..<20 where pushed == 0 {
+            let turn = try await device.sync("live", ["waitMs": 1000])
+            pushed += turn["online"] == true ? turn["pushed"]?.intValue ?? 0 : 0
+        }
+        await restarted.stop()
+        await server.stop()
+        #expect(pushed == 1)
+    }
+
+    @Test("cancelling a live turn (the subscription stopped) ends its held pull at once")
+    func cancelledTurnEnds() async throws {
+        let server = try await RunningSyncServer.start()
+        let device = try SyncDevice("live-cancel")
+        defer { device.remove() }
+        try await device.start(server: server.base)
+        let turn = Task { try await device.sync("live", ["waitMs": 20_000]) }
+        var waited = 0
+        while server.server.heldPulls == 0 && waited < 200 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        #expect(server.server.heldPulls == 1)
+        let cancelled = ContinuousClock.now
+        turn.cancel()
+        _ = await turn.result
+        // Well before the 20 s the server would have held it.
+        #expect(ContinuousClock.now - cancelled < .seconds(10))
+        await server.stop()
     }
 }
