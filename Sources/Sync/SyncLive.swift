@@ -17,8 +17,8 @@ struct SyncLive {
     let client: SyncServerClient
     let waitMs: Int
     /// A sync run of this database (pulling first, or only pushing), serialized with every other
-    /// run of it.
-    let run: @Sendable (_ pulls: Bool) async throws(BridgeError) -> SyncRun.Totals
+    /// run of it; given the held pull's answer, it starts from that page rather than asking again.
+    let run: @Sendable (_ pulls: Bool, _ prefetched: (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals
 
     private enum Wake: Sendable {
         /// The held pull answered.
@@ -33,7 +33,7 @@ struct SyncLive {
         var since = replica.center.changes.lastSeq
         let pulls = replica.pulls
         if try bridged({ try replica.unsentCount() }) > 0 {
-            let totals = try await run(pulls)
+            let totals = try await run(pulls, nil)
             if totals.pushed > 0 || totals.pulled > 0 { return totals }
         }
         let cursor = try bridged { try replica.cursor() }
@@ -41,7 +41,7 @@ struct SyncLive {
             return try await withThrowingTaskGroup(of: Wake.self) { group in
                 if pulls {
                     group.addTask {
-                        .remote(try await client.get("/v1/pull?deviceId=\(SyncRun.escaped(connection.deviceId))&after=\(cursor)&limit=1&waitMs=\(waitMs)"))
+                        .remote(try await client.get(SyncRun.pullPath(deviceId: connection.deviceId, after: cursor, waitMs: waitMs)))
                     }
                 }
                 // Outlives the held pull, which decides when the turn ends with nothing; a
@@ -53,8 +53,9 @@ struct SyncLive {
                     case .remote(let answer):
                         group.cancelAll()
                         guard answer.status != 200 || !(answer.body["ops"]?.arrayValue?.isEmpty ?? true) else { return SyncRun.Totals() }
-                        // Ops (or a refusal a run reports, such as 410 compacted): a run pulls them.
-                        return try await run(true)
+                        // Ops (or a refusal a run reports, such as 410 compacted): a run takes them
+                        // from here.
+                        return try await run(true, (cursor, answer))
                     case .local(let batch):
                         if batch.events.isEmpty {
                             if pulls { continue }
@@ -65,7 +66,7 @@ struct SyncLive {
                         // and a device writing fast makes one request per write, not two.
                         if try bridged({ try replica.unsentCount() }) > 0 {
                             group.cancelAll()
-                            return try await run(false)
+                            return try await run(false, nil)
                         }
                         since = batch.seq
                         group.addTask { [since] in .local(await replica.center.changes.watch(since: since, tables: tables, timeoutMs: localTimeoutMs)) }

@@ -108,11 +108,12 @@ public struct SyncService: BridgeService {
         // The held pull answers by waitMs; the transfer's own limit leaves room for a slow network.
         liveClient.timeoutMs += params.waitMs
         let client = liveClient
-        let run: @Sendable (Bool) async throws(BridgeError) -> SyncRun.Totals = { (pulls: Bool) async throws(BridgeError) -> SyncRun.Totals in
+        let run: @Sendable (Bool, (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals = {
+            (pulls: Bool, prefetched: (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals in
             defer { stateChanges.update(runKey) }
             var totals = SyncRun.Totals()
             _ = try await runs.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
-                totals = try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls).run()
+                totals = try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls, prefetched: prefetched).run()
                 return .null
             }
             return totals
