@@ -2090,9 +2090,9 @@ enum EmbeddedContracts {
           "database": {"$ref": "#/$defs/database"},
           "waitMs": {
             "type": "integer",
-            "minimum": 0,
+            "minimum": 100,
             "maximum": 60000,
-            "description": "How long the server may hold the pull when it has nothing new (default 25000)."
+            "description": "How long the server may hold the pull when it has nothing new (default 25000). At least 100: a turn that answers at once with nothing would make the subscription a busy loop."
           }
         },
         "required": [

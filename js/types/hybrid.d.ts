@@ -1071,7 +1071,10 @@ export interface SyncConnectResult {
 export interface SyncLiveParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
   database: SyncDatabase;
-  /** How long the server may hold the pull when it has nothing new (default 25000). */
+  /**
+   * How long the server may hold the pull when it has nothing new (default 25000). At least 100: a
+   * turn that answers at once with nothing would make the subscription a busy loop.
+   */
   waitMs?: number;
 }
 
