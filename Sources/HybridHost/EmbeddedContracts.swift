@@ -2082,6 +2082,70 @@ enum EmbeddedContracts {
         "E_FAILED"
       ]
     },
+    "live": {
+      "description": "One turn of live sync, for Hybrid.subscribe, which repeats it until stopped: pushes local writes not yet sent, then holds a pull open on the server (waitMs) while watching the database; when remote operations arrive, or a local write to a synced table commits, it runs (pull, execute, push) and answers with the run's totals; when waitMs pass with nothing, with zeros. A server that is away (connection refused, timeout, 5xx, 429) is no error: the turn answers at once with online: false, its reason and retryInMs, and the next turn waits that long (exponential backoff with jitter, 250 ms to 30 s) before trying again. Stopping the subscription cancels the turn in flight (E_CANCELLED); nothing is lost, the next turn or run resumes.",
+      "params": {
+        "type": "object",
+        "properties": {
+          "database": {"$ref": "#/$defs/database"},
+          "waitMs": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 60000,
+            "description": "How long the server may hold the pull when it has nothing new (default 25000). At least 100: a turn that answers at once with nothing would make the subscription a busy loop."
+          }
+        },
+        "required": [
+          "database"
+        ],
+        "additionalProperties": false
+      },
+      "result": {
+        "type": "object",
+        "properties": {
+          "online": {
+            "type": "boolean",
+            "description": "false when the server was away; the other counts are then 0."
+          },
+          "pushed": {"type": "integer"},
+          "pulled": {"type": "integer"},
+          "applied": {"type": "integer", "description": "Rows rewritten from pulled operations."},
+          "conflicts": {"type": "integer"},
+          "held": {"type": "integer"},
+          "failed": {"type": "integer"},
+          "backfilled": {"type": "integer"},
+          "evicted": {"type": "integer"},
+          "reason": {
+            "type": "string",
+            "description": "Why the server was away: the network's reason (connect, timeout, ...) or server (a 5xx or 429 answer)."
+          },
+          "message": {"type": "string"},
+          "retryInMs": {
+            "type": "integer",
+            "description": "How long the next turn waits before trying the server again."
+          }
+        },
+        "required": [
+          "online",
+          "pushed",
+          "pulled",
+          "applied",
+          "conflicts",
+          "held",
+          "failed",
+          "backfilled",
+          "evicted"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "E_BAD_PARAMS",
+        "E_DENIED",
+        "E_FAILED",
+        "E_TIMEOUT",
+        "E_CANCELLED"
+      ]
+    },
     "watch": {
       "description": "A long-poll on sync state: answers when it changed after since (a run, a retry, a resolve), else after timeoutMs, with the status. Use with Hybrid.subscribe.",
       "params": {

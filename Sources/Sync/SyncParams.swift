@@ -77,3 +77,17 @@ struct SyncWatchParams: ActionParams {
         timeoutMs = try params.optional("timeoutMs") ?? LongPoll.defaultTimeoutMs
     }
 }
+
+/// `sync.live`: one turn of the live loop `Hybrid.subscribe` repeats.
+struct SyncLiveParams: ActionParams {
+    let database: String
+    /// How long the server may hold the turn's pull when it has nothing new.
+    let waitMs: Int
+
+    static let defaultWaitMs = 25_000
+
+    init(from params: ParamsReader) throws(BridgeError) {
+        database = try params.required("database")
+        waitMs = try params.optional("waitMs") ?? Self.defaultWaitMs
+    }
+}

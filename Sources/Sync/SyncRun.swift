@@ -15,6 +15,9 @@ struct SyncRun {
     let connection: SyncReplica.Connection
     let client: SyncServerClient
     let pulls: Bool
+    /// A first page already fetched after a cursor (the held pull of `sync.live`): used instead of
+    /// asking again when the cursor is still that one.
+    var prefetched: (cursor: Int, answer: SyncServerClient.Answer)?
     /// Operations per packet.
     var packetSize = 1000
     /// Pulled operations handed to the execution in memory, at most (about 1 KB each).
@@ -46,7 +49,12 @@ struct SyncRun {
         // What this run stored, handed to the execution so it need not parse it again (bounded:
         // a larger pull is read back from the to-execute table).
         var stored: [Int: JSONValue] = [:]
-        var answer = try await pullPage(after: cursor)
+        var answer: SyncServerClient.Answer
+        if let prefetched, prefetched.cursor == cursor {
+            answer = prefetched.answer
+        } else {
+            answer = try await pullPage(after: cursor)
+        }
         if answer.status == 410 {
             // The log before our cursor was compacted (or we are new to a compacted server): start
             // again from a snapshot of everything our scopes see, then the log after it.
@@ -136,7 +144,12 @@ struct SyncRun {
     }
 
     private func pullPage(after cursor: Int) async throws(BridgeError) -> SyncServerClient.Answer {
-        try await client.get("/v1/pull?deviceId=\(connection.deviceId)&after=\(cursor)&limit=1000")
+        try await client.get(Self.pullPath(deviceId: connection.deviceId, after: cursor))
+    }
+
+    /// One page of the log after `cursor`; `waitMs` holds it on the server while there is none.
+    static func pullPath(deviceId: String, after cursor: Int, waitMs: Int? = nil) -> String {
+        "/v1/pull?deviceId=\(deviceId)&after=\(cursor)&limit=1000" + (waitMs.map { "&waitMs=\($0)" } ?? "")
     }
 
     private func push(into totals: inout Totals) async throws(BridgeError) {

@@ -11,7 +11,7 @@ struct SyncServerClient: Sendable {
     let allowHost: @Sendable (String) -> Bool
     var timeoutMs = 30_000
 
-    struct Answer {
+    struct Answer: Sendable {
         var status: Int
         var body: JSONValue
     }

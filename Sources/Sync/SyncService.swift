@@ -23,6 +23,8 @@ public struct SyncService: BridgeService {
     private let stateChanges = LongPollBoard(initial: ())
     /// Runs of one database, one at a time.
     private let runs = SyncRunLock()
+    /// When `sync.live` tries a server that was away again, per database.
+    private let backoff = SyncBackoff()
 
     /// `registry` is the app run's, shared with the storage service; its databases must journal
     /// sync (``SyncDatabaseJournal``) for their synced tables to be written at all.
@@ -48,6 +50,7 @@ public struct SyncService: BridgeService {
                 stateChanges.update(key(call, params.database))
                 return ["resolved": true, "table": .string(table), "dataId": .string(dataId), "keep": .string(params.keep.rawValue)]
             },
+            "live": .worker(SyncLiveParams.self) { call, params in try await live(call, params) },
             "watch": .worker(SyncWatchParams.self) { call, params in
                 let version = await stateChanges.wait(key(call, params.database), since: params.since, timeoutMs: params.timeoutMs)
                 return ["seq": .number(Double(version.seq)), "status": try bridged { try syncReplica(call, params.database).status() }]
@@ -90,6 +93,46 @@ public struct SyncService: BridgeService {
         try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }
         stateChanges.update(key(call, params.database))
         return ["deviceId": .string(deviceId), "server": .string(server), "registered": true]
+    }
+
+    /// One turn of the live loop (``SyncLive``). A server that is away is no error: the turn
+    /// answers `online: false` with the reason at once, and the next one waits out a backoff first.
+    private func live(_ call: ServiceCall, _ params: SyncLiveParams) async throws(BridgeError) -> JSONValue {
+        let replica = try bridged { try syncReplica(call, params.database) }
+        guard let connection = try bridged({ try replica.connection() }) else {
+            throw BridgeError.failed(reason: "not_connected", "database \"\(replica.center.name)\" is not connected to a sync server; call sync.connect first")
+        }
+        let runKey = key(call, params.database)
+        try await backoff.wait(runKey)
+        var liveClient = SyncServerClient(server: connection.server, token: connection.token, allowHost: call.app.allowsHost)
+        // The held pull answers by waitMs; the transfer's own limit leaves room for a slow network.
+        liveClient.timeoutMs += params.waitMs
+        let client = liveClient
+        let run: @Sendable (Bool, (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals = {
+            (pulls: Bool, prefetched: (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals in
+            defer { stateChanges.update(runKey) }
+            var totals = SyncRun.Totals()
+            _ = try await runs.serialized(runKey) { () async throws(BridgeError) -> JSONValue in
+                totals = try await SyncRun(replica: replica, connection: connection, client: client, pulls: pulls, prefetched: prefetched).run()
+                return .null
+            }
+            return totals
+        }
+        do {
+            let totals = try await SyncLive(replica: replica, connection: connection, client: client, waitMs: params.waitMs, run: run).turn()
+            backoff.succeeded(runKey)
+            guard case .object(var event) = totals.json else { return totals.json }
+            event["online"] = true
+            return .object(event)
+        } catch where SyncBackoff.isServerAway(error) {
+            let delay = backoff.failed(runKey)
+            guard case .object(var event) = SyncRun.Totals().json else { throw error }
+            event["online"] = false
+            event["reason"] = error.details?["reason"] ?? .string("server")
+            event["message"] = .string(error.message)
+            event["retryInMs"] = .number(Double(delay))
+            return .object(event)
+        }
     }
 
     private func run(_ call: ServiceCall, _ database: String) async throws(BridgeError) -> JSONValue {

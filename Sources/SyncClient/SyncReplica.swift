@@ -432,6 +432,19 @@ public final class SyncReplica: Sendable {
         }
     }
 
+    /// Local operations or DirtyList entries not yet sent, or sent without an answer: what the
+    /// next run pushes (`sync.live` runs when there are any).
+    public func unsentCount() throws(Persistence.PersistenceError) -> Int {
+        try center.readNow { session in
+            try Int.fetchOne(session.db, sql: "SELECT COUNT(*) FROM _hybrid_sync_outbox WHERE state IN ('pending', 'sending')") ?? 0
+        }
+    }
+
+    /// The synced tables (whose local writes `sync.live` pushes as they commit).
+    public var syncedTables: Set<String> {
+        Set(center.schema?.tables.values.filter { $0.sync != nil }.map(\.name) ?? [])
+    }
+
     public func status() throws(Persistence.PersistenceError) -> JSONValue {
         let connection = try connection()
         let cursor = try cursor()

@@ -108,7 +108,8 @@ enum OpenAPIDocument {
         "parameters": [
           {"$ref": "#/components/parameters/DeviceId"},
           {"name": "after", "in": "query", "description": "The cursor: the last seq the device has (0 for none).", "schema": {"type": "integer", "minimum": 0, "maximum": 9007199254740991, "default": 0}},
-          {"name": "limit", "in": "query", "description": "The most ops to return; at most 10000 are, whatever it asks.", "schema": {"type": "integer", "minimum": 1, "maximum": 9007199254740991, "default": 1000}}
+          {"name": "limit", "in": "query", "description": "The most ops to return; at most 10000 are, whatever it asks.", "schema": {"type": "integer", "minimum": 1, "maximum": 9007199254740991, "default": 1000}},
+          {"name": "waitMs", "in": "query", "description": "A long-poll: when nothing the device may see is after the cursor, hold the request until an op in its scopes commits (on this server or any other sharing its database), then answer with it; or answer with an empty page after waitMs, or at once when the server shuts down. 0 (the default) answers at once.", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 0}}
         ],
         "responses": {
           "200": {

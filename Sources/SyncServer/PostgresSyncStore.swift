@@ -33,6 +33,9 @@ public final class PostgresSyncStore: SyncStore {
 
     /// The key of the advisory lock every writing transaction holds until it ends (ASCII "hybsync").
     static let writeLock: Int64 = 0x68_79_62_73_79_6E_63
+    /// The LISTEN/NOTIFY channel on which a commit that logged ops announces the log's new last
+    /// seq to every instance.
+    static let commitChannel = "hybrid_sync_log"
     /// Held while the schema is created or migrated, so that instances starting together migrate once.
     static let migrationLock: Int64 = 0x68_79_62_6D_69_67_72
 
@@ -91,6 +94,33 @@ public final class PostgresSyncStore: SyncStore {
         case "25006"?: "read_only"
         default: nil
         }
+    }
+
+    /// Listens on ``commitChannel`` over a connection of its own, outside the pool: a LISTEN holds
+    /// its connection for as long as it lasts, and held pulls must never wait for one.
+    public func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: PostgresConnection.Configuration(host: address.host, port: address.port, username: address.user,
+                                                            password: address.password, database: address.database, tls: .disable),
+            id: 1, logger: logger)
+        do {
+            try await withTaskCancellationHandler {
+                try await connection.listen(on: Self.commitChannel) { notifications in
+                    // Commits made while the LISTEN was being set up are not missed: held pulls
+                    // read the store again on this first call.
+                    onCommit()
+                    for try await _ in notifications { onCommit() }
+                }
+            } onCancel: {
+                Task { try? await connection.close() }
+            }
+        } catch {
+            try? await connection.close()
+            try Task.checkCancellation()
+            throw error
+        }
+        try? await connection.close()
+        try Task.checkCancellation()
     }
 
     public func close() async {
@@ -497,7 +527,12 @@ public final class PostgresSyncStore: SyncStore {
             applied.append(op.opId)
         }
         if !applied.isEmpty {
-            try await rows("UPDATE sync_meta SET value = \(lastSeq) WHERE key = 'lastSeq'", on: connection)
+            // The notification leaves at commit (not at all on a rollback), to every instance's
+            // ``watchCommits(_:)``; the FROM clause makes it one round trip with the update.
+            try await rows("""
+                UPDATE sync_meta SET value = \(lastSeq) FROM (SELECT pg_notify(\(Self.commitChannel), \(String(lastSeq)))) AS news
+                WHERE key = 'lastSeq'
+                """, on: connection)
         }
         return (applied, duplicates, lastSeq)
     }

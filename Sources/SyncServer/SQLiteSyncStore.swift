@@ -18,6 +18,8 @@ import SyncProtocol
 /// ```
 public final class SQLiteSyncStore: SyncStore {
     let pool: DatabasePool
+    /// Every writer is in this process: commits are announced here, not through the database.
+    private let commits = CommitSignal()
 
     /// Opens (creating and migrating as needed) the database at `path`.
     public init(path: String) throws {
@@ -192,7 +194,8 @@ public final class SQLiteSyncStore: SyncStore {
 
     public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
         let outcome = try await pool.write { db in try Self.receive(packet, now: now, in: db) }
-        if case .applied = outcome {
+        if case .applied(let applied, _, _) = outcome {
+            if !applied.isEmpty { commits.announce() }
             try await settle(deviceId: packet.deviceId, now: now)
         }
         return outcome
@@ -219,6 +222,10 @@ public final class SQLiteSyncStore: SyncStore {
             }
         }
         try await settle(deviceId: nil, now: now)
+    }
+
+    public func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws {
+        try await commits.watch(onCommit)
     }
 
     public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {
@@ -269,6 +276,7 @@ public final class SQLiteSyncStore: SyncStore {
                 return true
             }
             if !progressed { return }
+            commits.announce()
         }
     }
 

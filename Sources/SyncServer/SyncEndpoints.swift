@@ -22,12 +22,19 @@ struct SyncEndpoints: Sendable {
     /// it exactly, so a cursor it sends back is the one it was given.
     static let maximumInteger = 9_007_199_254_740_991
 
+    /// The longest a pull may be held open (`waitMs`): a minute, below the idle timeouts of
+    /// common proxies.
+    static let maximumWaitMs = 60_000
+
     /// One bucket of requests per device, for the server's life (see ``admit(_:)``).
     let limiter: RequestRateLimiter
+    /// Pulls held open until the log grows (`waitMs`).
+    let held: HeldPulls
 
-    init(store: any SyncStore, configuration: SyncServerConfiguration) {
+    init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls = HeldPulls()) {
         self.store = store
         self.configuration = configuration
+        self.held = held
         limiter = RequestRateLimiter(configuration.rateLimit)
     }
 
@@ -129,15 +136,25 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    /// `GET /v1/pull?deviceId&after&limit` → `{"ops", "cursor", "more", "scopes"?}`: the ops the
-    /// device's scopes may see; 410 when ops after `after` were compacted.
+    /// `GET /v1/pull?deviceId&after&limit&waitMs` → `{"ops", "cursor", "more", "scopes"?}`: the ops
+    /// the device's scopes may see; 410 when ops after `after` were compacted. With `waitMs`, a pull
+    /// that finds nothing is held (no database connection meanwhile) until a commit wakes it and a
+    /// new read finds something, or `waitMs` pass, or the server shuts down: then an empty page.
     func pull(_ request: Request) async throws -> (Int, JSONValue) {
         let device = try await identify(request)
         let query = request.uri.queryParameters
         let after = try Self.integer(query["after"], name: "after", default: 0, minimum: 0)
         let limit = try Self.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
-        let page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
-        return (200, page.json)
+        let waitMs = try Self.integer(query["waitMs"], name: "waitMs", default: 0, minimum: 0, maximum: Self.maximumWaitMs)
+        let deadline = ContinuousClock.now + .milliseconds(waitMs)
+        while true {
+            // Read before the store, so that a commit landing between the read and the wait still
+            // wakes this pull.
+            let generation = held.generation
+            let page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
+            if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
+            await held.wait(after: generation, until: deadline)
+        }
     }
 
     /// `GET /v1/packets/{packetId}?deviceId` → the packet's record, 404 when unknown.
@@ -278,12 +295,12 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    /// A whole-number query parameter, at most ``maximumInteger``; `name` and what was expected
-    /// appear in the refusal.
-    static func integer(_ text: Substring?, name: String, default value: Int, minimum: Int) throws -> Int {
+    /// A whole-number query parameter, at most `maximum` (``maximumInteger`` unless told); `name`
+    /// and what was expected appear in the refusal.
+    static func integer(_ text: Substring?, name: String, default value: Int, minimum: Int, maximum: Int = maximumInteger) throws -> Int {
         guard let text else { return value }
-        guard let number = Int(text), number >= minimum, number <= maximumInteger else {
-            throw SyncServerError(.badRequest, "\(name): expected an integer from \(minimum) to \(maximumInteger), got \"\(text)\"", path: "/\(name)")
+        guard let number = Int(text), number >= minimum, number <= maximum else {
+            throw SyncServerError(.badRequest, "\(name): expected an integer from \(minimum) to \(maximum), got \"\(text)\"", path: "/\(name)")
         }
         return number
     }

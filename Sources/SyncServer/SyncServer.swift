@@ -26,6 +26,8 @@ public actor SyncServer {
     /// Whether ``stop()`` closes the store: when the server opened it.
     private let ownsStore: Bool
     private let logger: Logger
+    /// Pulls held open (`waitMs`), woken by ``CommitWatcher``.
+    private let held = HeldPulls()
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
@@ -70,7 +72,7 @@ public actor SyncServer {
         precondition(running == nil, "SyncServer.start() called twice")
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let application = Application(
-            router: SyncEndpoints(store: store, configuration: configuration).router(),
+            router: SyncEndpoints(store: store, configuration: configuration, held: held).router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
@@ -82,7 +84,8 @@ public actor SyncServer {
                                         retainSeconds: configuration.retainSeconds, compactionInterval: configuration.compactionInterval,
                                         logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [application, sweeper],
+            // Shut down last to first: held pulls answer before the application drains its requests.
+            services: [application, sweeper, CommitWatcher(store: store, held: held, logger: logger)],
             gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
             logger: logger
         ))
@@ -98,7 +101,10 @@ public actor SyncServer {
         throw SyncServerError(.internalError, "the server stopped before it was listening on \(configuration.host):\(configuration.port)")
     }
 
-    /// Stops accepting connections, lets requests in flight finish, and returns once it has stopped.
+    /// Pulls held open right now, waiting for a commit or their `waitMs`.
+    public nonisolated var heldPulls: Int { held.count }
+
+    /// Stops accepting connections, answers held pulls, lets requests in flight finish, and returns once it has stopped.
     public func stop() async {
         await group?.triggerGracefulShutdown()
         _ = try? await running?.value

@@ -45,6 +45,12 @@ public protocol SyncStore: Sendable {
     /// that are older than `retainSeconds`; the state keeps their effect.
     func compact(now: Double, retainSeconds: Double) async throws -> Compaction
 
+    /// Calls `onCommit` whenever the log may have grown (a commit that logged ops, on this server
+    /// or on any other sharing the store), until the calling task is cancelled, when it throws
+    /// `CancellationError`; any other error means the news stopped coming (the caller watches
+    /// again). Held long-polls (`waitMs`) wake on it and read the store again.
+    func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws
+
     /// Lets go of connections and background work; the store is not used again.
     func close() async
 }

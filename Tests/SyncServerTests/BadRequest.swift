@@ -129,6 +129,10 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
         // client could not send it again.
         BadRequest(name: "a cursor past 2^53 - 1", method: "GET", uri: "/v1/pull?deviceId=$A&after=9007199254740992", body: .none,
                    status: 400, code: "bad_request", path: "/after", message: "expected an integer from 0 to 9007199254740991"),
+        BadRequest(name: "a pull held longer than a minute", method: "GET", uri: "/v1/pull?deviceId=$A&after=0&waitMs=60001", body: .none,
+                   status: 400, code: "bad_request", path: "/waitMs", message: "waitMs: expected an integer from 0 to 60000, got \"60001\""),
+        BadRequest(name: "a pull with a negative waitMs", method: "GET", uri: "/v1/pull?deviceId=$A&after=0&waitMs=-1", body: .none,
+                   status: 400, code: "bad_request", path: "/waitMs"),
         BadRequest(name: "a limit past 2^53 - 1", method: "GET", uri: "/v1/snapshot?limit=9223372036854775807", body: .none,
                    status: 400, code: "bad_request", path: "/limit"),
         // schemathesis: `?deviceId=` was taken for no deviceId, which a device token may leave out.

@@ -19,12 +19,13 @@ struct RunningSyncServer: Sendable {
 
     /// With a `tokenVerifier`, a server with auth (every device needs a token); without, insecure.
     static func start(store: TestStore = .sqlite, holdSeconds: Double = 30, path: String? = nil,
-                      tokenVerifier: TokenVerifier? = nil) async throws -> RunningSyncServer {
+                      tokenVerifier: TokenVerifier? = nil, rateLimit: RateLimit = .standard) async throws -> RunningSyncServer {
         let (location, postgres): (String, PostgresTestDatabase?) =
             if let path { (path, nil) } else { try await store.freshDatabase(prefix: "sync-client-tests") }
         do {
-            let server = try await SyncServer.open(configuration: SyncServerConfiguration(databasePath: location, holdSeconds: holdSeconds,
-                                                                                          tokenVerifier: tokenVerifier))
+            var configuration = SyncServerConfiguration(databasePath: location, holdSeconds: holdSeconds, tokenVerifier: tokenVerifier)
+            configuration.rateLimit = rateLimit
+            let server = try await SyncServer.open(configuration: configuration)
             return RunningSyncServer(server: server, port: try await server.start(), path: location, postgres: postgres)
         } catch {
             await postgres?.drop()

@@ -1068,6 +1068,38 @@ export interface SyncConnectResult {
   registered: boolean;
 }
 
+export interface SyncLiveParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: SyncDatabase;
+  /**
+   * How long the server may hold the pull when it has nothing new (default 25000). At least 100: a
+   * turn that answers at once with nothing would make the subscription a busy loop.
+   */
+  waitMs?: number;
+}
+
+export interface SyncLiveResult {
+  /** false when the server was away; the other counts are then 0. */
+  online: boolean;
+  pushed: number;
+  pulled: number;
+  /** Rows rewritten from pulled operations. */
+  applied: number;
+  conflicts: number;
+  held: number;
+  failed: number;
+  backfilled: number;
+  evicted: number;
+  /**
+   * Why the server was away: the network's reason (connect, timeout, ...) or server (a 5xx or 429
+   * answer).
+   */
+  reason?: string;
+  message?: string;
+  /** How long the next turn waits before trying the server again. */
+  retryInMs?: number;
+}
+
 export interface SyncResolveParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
   database: SyncDatabase;
@@ -1718,6 +1750,18 @@ export interface HybridActions {
      * ones. One database syncs with one server.
      */
     connect: { params: SyncConnectParams; result: SyncConnectResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * One turn of live sync, for Hybrid.subscribe, which repeats it until stopped: pushes local
+     * writes not yet sent, then holds a pull open on the server (waitMs) while watching the
+     * database; when remote operations arrive, or a local write to a synced table commits, it runs
+     * (pull, execute, push) and answers with the run's totals; when waitMs pass with nothing, with
+     * zeros. A server that is away (connection refused, timeout, 5xx, 429) is no error: the turn
+     * answers at once with online: false, its reason and retryInMs, and the next turn waits that
+     * long (exponential backoff with jitter, 250 ms to 30 s) before trying again. Stopping the
+     * subscription cancels the turn in flight (E_CANCELLED); nothing is lost, the next turn or run
+     * resumes.
+     */
+    live: { params: SyncLiveParams; result: SyncLiveResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
     /**
      * Settles a conflict: keep "local" sends the local changes again, stamped now so that they win;
      * keep "remote" drops them and shows the server's row.

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// In-process news that the log grew, for a store whose writers all live in this process
+/// (``SQLiteSyncStore``): the store announces each commit that logged ops, and every watcher
+/// registered through ``watch(_:)`` hears of it.
+final class CommitSignal: Sendable {
+    private struct Watchers {
+        var next = 0
+        var all: [Int: @Sendable () -> Void] = [:]
+    }
+
+    private let watchers = Mutex(Watchers())
+
+    /// Calls every watcher; never blocks on them (each only wakes held pulls).
+    func announce() {
+        for watcher in watchers.withLock({ Array($0.all.values) }) { watcher() }
+    }
+
+    /// Calls `onCommit` for each announcement until the calling task is cancelled; throws
+    /// `CancellationError` then, as ``SyncStore/watchCommits(_:)`` promises.
+    func watch(_ onCommit: @escaping @Sendable () -> Void) async throws {
+        let id = watchers.withLock { watchers in
+            watchers.next += 1
+            watchers.all[watchers.next] = onCommit
+            return watchers.next
+        }
+        defer { _ = watchers.withLock { $0.all.removeValue(forKey: id) } }
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}

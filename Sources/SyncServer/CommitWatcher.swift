@@ -1,0 +1,31 @@
+import Logging
+import ServiceLifecycle
+
+/// Wakes held pulls whenever the store says the log may have grown (``SyncStore/watchCommits(_:)``:
+/// in-process for SQLite, LISTEN/NOTIFY for PostgreSQL), watching again after a second when the
+/// news stops (a lost connection); and at the server's graceful shutdown answers every held pull
+/// before the HTTP server drains its connections.
+///
+/// It is the last service of the group, so it is the first one told to shut down: the
+/// application's drain, which waits for requests in flight, comes after held pulls have answered.
+struct CommitWatcher: Service {
+    let store: any SyncStore
+    let held: HeldPulls
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await store.watchCommits { held.wake() }
+                } catch where !Task.isCancelled && !(error is CancellationError) {
+                    logger.error("watching the sync log for commits failed, held pulls wait out their waitMs meanwhile: \(PostgresSyncStore.describe(error))")
+                }
+                // Whatever was missed while no one watched: held pulls read the store again.
+                held.wake()
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+        held.close()
+    }
+}

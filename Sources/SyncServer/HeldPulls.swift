@@ -1,0 +1,84 @@
+import Synchronization
+
+/// Pulls held open (`waitMs`) until the log may have grown past what they read: each waits for
+/// the next ``wake()`` after the generation it read at, or its deadline, or the server's
+/// shutdown, whichever is first. A waiting pull holds no database connection; on waking it reads
+/// the store again through the normal pull path, so a commit in scopes it may not see just sends
+/// it back to wait.
+///
+/// ```swift
+/// let generation = held.generation      // before reading the store
+/// let page = try await store.pull(...)  // empty
+/// await held.wait(after: generation, until: deadline)
+/// ```
+final class HeldPulls: Sendable {
+    private struct State {
+        /// Moves on at every wake: a pull that read the store at generation g missed nothing
+        /// committed before the wake that ended g.
+        var generation = 0
+        var closed = false
+        var nextId = 0
+        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// Pulls waiting right now (for the server's metrics).
+    var count: Int { state.withLock { $0.waiting.count } }
+
+    /// Whether the server is shutting down: a pull asked for now answers at once.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Something may have committed: every waiting pull reads the store again.
+    func wake() {
+        let woken = state.withLock { state in
+            state.generation += 1
+            defer { state.waiting.removeAll() }
+            return Array(state.waiting.values)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// The server is stopping: every waiting pull answers with what it has (an empty page), and
+    /// later ones do not wait.
+    func close() {
+        state.withLock { $0.closed = true }
+        wake()
+    }
+
+    /// Returns at the first wake after `generation` (at once when one already happened), at
+    /// `deadline`, at close, or when the calling task is cancelled.
+    func wait(after generation: Int, until deadline: ContinuousClock.Instant) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.wake(after: generation) }
+            group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func wake(after generation: Int) async {
+        let id = state.withLock { state in
+            state.nextId += 1
+            return state.nextId
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.closed || state.generation != generation || Task.isCancelled { return true }
+                    state.waiting[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            resume(id)
+        }
+    }
+
+    private func resume(_ id: Int) {
+        state.withLock { $0.waiting.removeValue(forKey: id) }?.resume()
+    }
+}

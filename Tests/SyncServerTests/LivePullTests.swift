@@ -1,0 +1,125 @@
+import Foundation
+import HostTesting
+import JSON
+import SyncProtocol
+import SyncServer
+import Testing
+
+/// Long-polls: `GET /v1/pull?...&waitMs=N` held until an op the device may see commits, N ms
+/// pass, or the server shuts down. Assertions are about order (the pull had not answered before
+/// the push; it answered with the op after), with generous upper bounds only.
+@Suite("live pulls")
+struct LivePullTests {
+    typealias Server = LiveSyncServer
+
+    /// A pull of `device` after `after` holding up to `waitMs`, started now; its reply, and when it came.
+    static func heldPull(_ server: any SyncServerEndpoint, _ device: TestDevice, after: Int = 0, waitMs: Int)
+        -> Task<(reply: HTTPReply, at: ContinuousClock.Instant), any Error> {
+        Task {
+            let reply = try await server.get("/v1/pull?deviceId=\(device.id)&after=\(after)&waitMs=\(waitMs)", token: device.token)
+            return (reply, ContinuousClock.now)
+        }
+    }
+
+    /// Waits until `server` holds `count` pulls open.
+    static func holding(_ server: Server, _ count: Int) async throws {
+        let held = try await server.eventually(within: 10) { server.server.heldPulls == count }
+        guard held else { throw TestFailure("the server holds \(server.server.heldPulls) pulls, expected \(count)") }
+    }
+
+    @Test("a pull with waitMs that finds nothing answers after about waitMs, with an empty page at its cursor", arguments: TestStore.allCases)
+    func emptyPullWaits(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
+            let device = try await server.register()
+            let started = ContinuousClock.now
+            let (reply, answered) = try await Self.heldPull(server, device, after: 0, waitMs: 400).value
+            #expect(reply.status == 200, "\(reply)")
+            #expect(reply.body["ops"] == [])
+            #expect(reply.body["cursor"] == 0)
+            #expect(answered - started >= .milliseconds(400))
+            #expect(answered - started < .seconds(10))
+            #expect(server.server.heldPulls == 0)
+        }
+    }
+
+    @Test("a pull with waitMs answers at once when ops are already after its cursor", arguments: TestStore.allCases)
+    func pullWithOpsAnswersAtOnce(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
+            let device = try await server.register()
+            #expect(try await server.push(device, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)]).status == 200)
+            let started = ContinuousClock.now
+            let (reply, answered) = try await Self.heldPull(server, device, after: 0, waitMs: 12_000).value
+            #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-1"])
+            #expect(answered - started < .seconds(10))
+        }
+    }
+
+    @Test("a held pull answers with the op a push commits, on the same server (SQLite) or another instance (PostgreSQL)",
+          arguments: TestStore.allCases)
+    func heldPullWakesOnPush(store: TestStore) async throws {
+        try await Server.with(store: store) { first in
+            // SQLite has one server per file; PostgreSQL's wake-up crosses instances through NOTIFY.
+            let second = store == .postgres ? try await first.anotherInstance() : first
+            do {
+                let writer = try await second.register(name: "writer")
+                let reader = try await first.register(name: "reader")
+                let pull = Self.heldPull(first, reader, after: 0, waitMs: 12_000)
+                try await Self.holding(first, 1)
+                let pushed = try await second.push(writer, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)])
+                #expect(pushed.status == 200, "\(pushed)")
+                let pushAnswered = ContinuousClock.now
+                let (reply, answered) = try await pull.value
+                #expect(reply.status == 200, "\(reply)")
+                #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-1"])
+                #expect(reply.body["cursor"] == 1)
+                // Woken by the commit, well before the 12 s it would otherwise have waited.
+                #expect(answered - pushAnswered < .seconds(8))
+                #expect(first.server.heldPulls == 0)
+            } catch {
+                if store == .postgres { await second.stop() }
+                throw error
+            }
+            if store == .postgres { await second.stop() }
+        }
+    }
+
+    @Test("a held pull woken by a commit with nothing after its cursor reads nothing, and keeps waiting", arguments: TestStore.allCases)
+    func heldPullWaitsAgain(store: TestStore) async throws {
+        // What a wake for another device's scope looks like, without tokens: the re-read finds
+        // nothing the pull may return, and it waits again until something it may see commits.
+        try await Server.with(store: store) { server in
+            let device = try await server.register()
+            #expect(try await server.push(device, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", [:], at: 1)]).status == 200)
+            let pull = Self.heldPull(server, device, after: 2, waitMs: 12_000)
+            try await Self.holding(server, 1)
+            #expect(try await server.push(device, packetId: "p2", dependency: "p1", ops: [Server.insert("op-2", "t2", [:], at: 2)]).status == 200)
+            // Seq 2 is not after 2: still held, after the wake.
+            try await Task.sleep(for: .milliseconds(200))
+            try await Self.holding(server, 1)
+            #expect(try await server.push(device, packetId: "p3", dependency: "p2", ops: [Server.insert("op-3", "t3", [:], at: 3)]).status == 200)
+            let (reply, _) = try await pull.value
+            #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-3"])
+        }
+    }
+
+    @Test("a held pull is answered, with an empty page, when the server shuts down", arguments: TestStore.allCases)
+    func heldPullAnsweredAtShutdown(store: TestStore) async throws {
+        let server = try await Server.start(store: store)
+        let device: TestDevice
+        do {
+            device = try await server.register()
+        } catch {
+            await server.finish()
+            throw error
+        }
+        let started = ContinuousClock.now
+        let pull = Self.heldPull(server, device, after: 0, waitMs: 12_000)
+        try? await Self.holding(server, 1)
+        await server.finish()
+        let (reply, answered) = try await pull.value
+        #expect(reply.status == 200, "\(reply)")
+        #expect(reply.body["ops"] == [])
+        // Answered by the shutdown, not by its 12 s running out.
+        #expect(answered - started < .seconds(10))
+    }
+}
