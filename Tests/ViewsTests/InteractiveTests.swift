@@ -58,7 +58,7 @@ enum Tmux {
     }
 }
 
-@Suite("interactive terminal (tmux)", .enabled(if: Tmux.available, "needs tmux and the hybrid binary"), .serialized)
+@Suite("interactive terminal (tmux)", .enabled(if: Tmux.available, "opt-in (VIEWS_TMUX=1, tmux, the hybrid binary): make test runs the same checks through Tests/ViewsTests/tmux-interactive.sh"), .serialized)
 struct InteractiveTests {
     @Test("Tab moves focus, Enter presses, q quits, and the terminal is restored")
     func tasksApp() async throws {
