@@ -1856,52 +1856,8 @@ enum EmbeddedContracts {
         "additionalProperties": false
       },
       "result": {
-        "type": "object",
-        "properties": {
-          "pushed": {
-            "type": "integer",
-            "description": "Operations the server acknowledged."
-          },
-          "pulled": {
-            "type": "integer",
-            "description": "Operations pulled from the server's log (this device's own included)."
-          },
-          "applied": {
-            "type": "integer",
-            "description": "Rows rewritten from pulled operations."
-          },
-          "conflicts": {
-            "type": "integer",
-            "description": "Remote changes to rows with local changes not yet sent (settled by timestamp, or recorded under conflict: ask)."
-          },
-          "held": {
-            "type": "integer",
-            "description": "Packets the server holds until their dependency arrives."
-          },
-          "failed": {
-            "type": "integer",
-            "description": "Operations the server refused (see status.failed; an op outside the token's scopes fails alone, with an error starting \"scope:\", and its row shows the server's state again)."
-          },
-          "backfilled": {
-            "type": "integer",
-            "description": "Rows received from a snapshot: a scope newly granted to the token, or a new start after the server compacted the log past this device's cursor."
-          },
-          "evicted": {
-            "type": "integer",
-            "description": "Rows dropped here (not as operations) because their scope is not the device's: a revoked scope, or a row moved out of one."
-          }
-        },
-        "required": [
-          "pushed",
-          "pulled",
-          "applied",
-          "conflicts",
-          "held",
-          "failed",
-          "backfilled",
-          "evicted"
-        ],
-        "additionalProperties": false
+        "$ref": "#/$defs/runTotals",
+        "unevaluatedProperties": false
       },
       "errors": [
         "E_BAD_PARAMS",
@@ -2101,20 +2057,13 @@ enum EmbeddedContracts {
         "additionalProperties": false
       },
       "result": {
+        "$ref": "#/$defs/runTotals",
         "type": "object",
         "properties": {
           "online": {
             "type": "boolean",
             "description": "false when the server was away; the other counts are then 0."
           },
-          "pushed": {"type": "integer"},
-          "pulled": {"type": "integer"},
-          "applied": {"type": "integer", "description": "Rows rewritten from pulled operations."},
-          "conflicts": {"type": "integer"},
-          "held": {"type": "integer"},
-          "failed": {"type": "integer"},
-          "backfilled": {"type": "integer"},
-          "evicted": {"type": "integer"},
           "reason": {
             "type": "string",
             "description": "Why the server was away: the network's reason (connect, timeout, ...) or server (a 5xx or 429 answer)."
@@ -2126,17 +2075,9 @@ enum EmbeddedContracts {
           }
         },
         "required": [
-          "online",
-          "pushed",
-          "pulled",
-          "applied",
-          "conflicts",
-          "held",
-          "failed",
-          "backfilled",
-          "evicted"
+          "online"
         ],
-        "additionalProperties": false
+        "unevaluatedProperties": false
       },
       "errors": [
         "E_BAD_PARAMS",
@@ -2189,6 +2130,54 @@ enum EmbeddedContracts {
     }
   },
   "$defs": {
+    "runTotals": {
+      "type": "object",
+      "description": "What a sync run did, in counts: sync.run's result, and sync.live's beside its online state.",
+      "properties": {
+        "pushed": {
+          "type": "integer",
+          "description": "Operations the server acknowledged."
+        },
+        "pulled": {
+          "type": "integer",
+          "description": "Operations pulled from the server's log (this device's own included)."
+        },
+        "applied": {
+          "type": "integer",
+          "description": "Rows rewritten from pulled operations."
+        },
+        "conflicts": {
+          "type": "integer",
+          "description": "Remote changes to rows with local changes not yet sent (settled by timestamp, or recorded under conflict: ask)."
+        },
+        "held": {
+          "type": "integer",
+          "description": "Packets the server holds until their dependency arrives."
+        },
+        "failed": {
+          "type": "integer",
+          "description": "Operations the server refused (see status.failed; an op outside the token's scopes fails alone, with an error starting \"scope:\", and its row shows the server's state again)."
+        },
+        "backfilled": {
+          "type": "integer",
+          "description": "Rows received from a snapshot: a scope newly granted to the token, or a new start after the server compacted the log past this device's cursor."
+        },
+        "evicted": {
+          "type": "integer",
+          "description": "Rows dropped here (not as operations) because their scope is not the device's: a revoked scope, or a row moved out of one."
+        }
+      },
+      "required": [
+        "pushed",
+        "pulled",
+        "applied",
+        "conflicts",
+        "held",
+        "failed",
+        "backfilled",
+        "evicted"
+      ]
+    },
     "database": {
       "type": "string",
       "minLength": 1,

@@ -1078,18 +1078,9 @@ export interface SyncLiveParams {
   waitMs?: number;
 }
 
-export interface SyncLiveResult {
+export type SyncLiveResult = SyncRunTotals & {
   /** false when the server was away; the other counts are then 0. */
   online: boolean;
-  pushed: number;
-  pulled: number;
-  /** Rows rewritten from pulled operations. */
-  applied: number;
-  conflicts: number;
-  held: number;
-  failed: number;
-  backfilled: number;
-  evicted: number;
   /**
    * Why the server was away: the network's reason (connect, timeout, ...) or server (a 5xx or 429
    * answer).
@@ -1098,7 +1089,7 @@ export interface SyncLiveResult {
   message?: string;
   /** How long the next turn waits before trying the server again. */
   retryInMs?: number;
-}
+};
 
 export interface SyncResolveParams {
   /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
@@ -1129,7 +1120,29 @@ export interface SyncRunParams {
   database: SyncDatabase;
 }
 
-export interface SyncRunResult {
+export type SyncRunResult = SyncRunTotals;
+
+export interface SyncStatusParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: SyncDatabase;
+}
+
+export type SyncStatusResult = SyncStatus;
+
+export interface SyncWatchParams {
+  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
+  database: SyncDatabase;
+  since?: number;
+  timeoutMs?: number;
+}
+
+export interface SyncWatchResult {
+  seq: number;
+  status: SyncStatus;
+}
+
+/** What a sync run did, in counts: sync.run's result, and sync.live's beside its online state. */
+export interface SyncRunTotals {
   /** Operations the server acknowledged. */
   pushed: number;
   /** Operations pulled from the server's log (this device's own included). */
@@ -1158,25 +1171,6 @@ export interface SyncRunResult {
    * or a row moved out of one.
    */
   evicted: number;
-}
-
-export interface SyncStatusParams {
-  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: SyncDatabase;
-}
-
-export type SyncStatusResult = SyncStatus;
-
-export interface SyncWatchParams {
-  /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
-  database: SyncDatabase;
-  since?: number;
-  timeoutMs?: number;
-}
-
-export interface SyncWatchResult {
-  seq: number;
-  status: SyncStatus;
 }
 
 /** The database (as storage.open named it); it must have at least one table with sync: {mode}. */
