@@ -114,7 +114,7 @@ let package = Package(
         // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
         // libFuzzer drives (built with -sanitize=fuzzer,address; ARCHITECTURE.md, "Fuzzing").
         .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "Networking", "Patches", "Persistence",
-                                                    "SyncProtocol", "Views"],
+                                                    "SyncProtocol", "SystemIO", "Views"],
                 path: "Fuzz/Targets"),
         // libFuzzer's LLVMFuzzerRunDriver, declared only: -sanitize=fuzzer links it.
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

@@ -1,6 +1,7 @@
 import Glibc
 import JSON
 import Patches
+import SystemIO
 
 /// A signed patch file's text parsed (`SignedPatch.parse`) and verified (`PatchVerifier.verify`)
 /// against the demo app's key (`js/apps/demo/patches/demo-signing.key`, public in the repository
@@ -21,7 +22,7 @@ enum PatchFuzzTarget {
 
     /// An app folder with the modules patches may name: `main.js`, `report.js`, `lib/cart.js`.
     static let trust: PatchTrust = {
-        let folder = temporaryFolder("patch")
+        let folder = FileSystem.makeTemporaryFolder(prefix: "hybrid-fuzz-patch")!
         mkdir(folder + "/lib", 0o700)
         for name in ["main.js", "report.js", "lib/cart.js"] {
             let file = fopen(folder + "/" + name, "w")

@@ -1,5 +1,6 @@
 import JSON
 import Persistence
+import SystemIO
 
 /// Structured `where` filters (and orderBy, limit, offset, columns) compiled by `QueryCommand`
 /// against a fixed table of every column type: `{"where": ..., "orderBy": ..., "limit": ...,
@@ -30,7 +31,7 @@ enum QueryFuzzTarget {
     /// One database for the whole run, in a fresh temporary folder: every input only reads it (its
     /// writes roll back), so inputs stay independent and replayable.
     static let fixture: (center: DataCenter, table: Table) = {
-        let folder = temporaryFolder("query")
+        let folder = FileSystem.makeTemporaryFolder(prefix: "hybrid-fuzz-query")!
         do {
             let center = try DataCenter(name: "fuzz", path: folder + "/fuzz.sqlite")
             let table = try TableSchema.parse(name: "items", schema, path: "/schema/tables/items")

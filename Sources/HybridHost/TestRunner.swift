@@ -186,12 +186,7 @@ public struct TestRunner: Sendable {
     }
 
     static func makeTemporaryDirectory() -> String {
-        let base = ProcessEnvironment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(base)/hybrid-test-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            guard let result = mkdtemp(buffer.baseAddress!) else { return base }
-            return String(cString: result)
-        }
+        FileSystem.makeTemporaryFolder(prefix: "hybrid-test") ?? (ProcessEnvironment["TMPDIR"] ?? "/tmp")
     }
 
     /// `rm -rf` for the temporary folders this runner made.

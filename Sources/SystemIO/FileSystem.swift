@@ -164,6 +164,14 @@ public enum FileSystem {
         guard rename(from, to) == 0 else { throw FileSystemError(path: to, code: errno) }
     }
 
+    /// A new empty folder, `PREFIX-XXXXXX` made by `mkdtemp` under `$TMPDIR` (or `/tmp`); nil
+    /// when it cannot be made.
+    public static func makeTemporaryFolder(prefix: String) -> String? {
+        let base = ProcessEnvironment["TMPDIR"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "/tmp"
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+    }
+
     /// Removes a file; a missing one is no error.
     public static func remove(_ path: String) { unlink(path) }
 
