@@ -42,9 +42,12 @@ let package = Package(
         .target(name: "JSON"),
         // Files, the monotonic clock, standard streams and the environment, over the C library.
         .target(name: "SystemIO"),
+        // How app source files become the JavaScript that runs: Node's module resolution, the
+        // TypeScript/ES module transform (esbuild) and its cache, source maps. No engine here.
+        .target(name: "ScriptSources", dependencies: ["JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // One JavaScriptCore context on one JS thread, its event loop, console and modules: the
         // only user of the C module.
-        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "SystemIO"]),
+        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "ScriptSources", "SystemIO"]),
         // Envelopes, the service registry, contracts and their schema validator, grants.
         .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
         // SQLite through GRDB, below the services that share it (storage, sync): the database layer,
@@ -122,6 +125,7 @@ let package = Package(
 
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
