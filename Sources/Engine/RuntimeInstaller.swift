@@ -34,26 +34,16 @@ enum RuntimeInstaller {
             let directory = args.context.stringify(args[0])
             let request = args.context.stringify(args[1])
             let base = FileSystem.absolute(request.hasPrefix("/") ? request : directory + "/" + request)
-            for candidate in [base, base + ".js", base + ".json", base + "/index.js", base + "/index.json"]
+            for candidate in [base, base + ".js", base + ".ts", base + ".mjs", base + ".mts", base + ".cjs", base + ".cts", base + ".json", base + "/index.js", base + "/index.ts", base + "/index.json"]
             where FileSystem.kind(of: candidate) == .file {
                 return args.context.string(candidate)
             }
             return args.context.null
         }
         context.setFunction(native, "compileModule") { args in
-            var source = args.context.stringify(args[0])
-            let filename = args.context.stringify(args[1])
-            if source.hasPrefix("#!") { source = "//" + source.dropFirst(2) }
-            // The wrapper shares line 1 with the module's first line, so line numbers stay true.
-            args.context.moduleURLs.insert(filename)
-            let wrapped = ScriptContext.moduleWrapperPrefix + source + "\n})"
-            do {
-                return try args.context.evaluateKeepingException(wrapped, url: filename)
-            } catch let thrown as ThrownJSValue {
-                args.context.locateSyntaxError(thrown.value, source: source, url: filename)
-                throw thrown
-            }
+            try compileModule(args.context.stringify(args[0]), filename: args.context.stringify(args[1]), in: args.context)
         }
+        installModuleLoader(into: context, native: native)
 
         installTimers(into: context, engine: engine)
         installBytesGuard(into: context, native: native)
@@ -67,6 +57,21 @@ enum RuntimeInstaller {
         context.modules = context.object(context.get(context.global, "__hybridModules"))
         context.protect(native)
         context.runtimeNative = native
+    }
+
+    /// Compiles CommonJS-shaped code into the module wrapper function, for `filename`.
+    static func compileModule(_ code: String, filename: String, in context: ScriptContext) throws -> JSValueRef {
+        var source = code
+        if source.hasPrefix("#!") { source = "//" + source.dropFirst(2) }
+        // The wrapper shares line 1 with the module's first line, so line numbers stay true.
+        context.moduleURLs.insert(filename)
+        let wrapped = ScriptContext.moduleWrapperPrefix + source + "\n})"
+        do {
+            return try context.evaluateKeepingException(wrapped, url: filename)
+        } catch let thrown as ThrownJSValue {
+            context.locateSyntaxError(thrown.value, source: source, url: filename)
+            throw thrown
+        }
     }
 
     /// A `toJSON` getter on every typed array and `ArrayBuffer` (through their prototypes) that

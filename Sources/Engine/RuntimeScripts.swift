@@ -642,9 +642,17 @@ install("__hybridInspect", inspect);
         // js/runtime/modules.js
         (name: "modules.js", source: #"""
 "use strict";
-// CommonJS modules for app code, resolved as node resolves relative requires: "./cart" tries
-// cart, cart.js, cart.json, cart/index.js. One module object per resolved file (the cache), and a
+// App modules: CommonJS as node runs it, and ES modules and TypeScript, which the host turns into
+// the same shape (native.loadModule: esbuild, cached by content; ARCHITECTURE.md, "ES modules and
+// TypeScript"). Resolution is node's: "./cart" tries cart, cart.js, cart.ts, ..., cart/index.js;
+// bare names are looked up in node_modules. One module object per resolved file (the cache), and a
 // cycle sees the partial exports of the module still loading, as in node.
+//
+// An ES module's exports are getters (live bindings) on its module.exports, which is also its
+// namespace object. CommonJS seen from an ES module is node's view: `default` is module.exports.
+// A module with top-level await gets `module.evaluate`, an async function the loader calls once its
+// imports are loaded; another module may import it statically only if it awaits at top level too
+// (so that it can wait), else through `await import()`.
 //
 // The registry also takes signed patches, one at a time, each relative to the shipped
 // code: `amend` sets named functions on a live module's exports object (whoever holds the module
@@ -653,6 +661,10 @@ install("__hybridInspect", inspect);
 // applied whole or not at all; each applied patch starts a new epoch. The host verifies patches
 // and runs `setPatch` as a task of its own, so a swap never lands in the middle of a call.
 const cache = new Map();
+/** module.exports -> its module, for `interop` (esbuild's __toESM) to tell ES modules apart. */
+const owners = new WeakMap();
+/** Set by `require.dynamic` for the one require its import() makes: that one may wait. */
+let dynamicRequest = null;
 
 function isPath(request) {
   return request.startsWith("./") || request.startsWith("../") || request.startsWith("/");
@@ -660,7 +672,20 @@ function isPath(request) {
 
 function makeRequire(parent) {
   function require(request) {
-    return load(resolve(request), parent).exports;
+    const dynamic = dynamicRequest;
+    dynamicRequest = null;
+    const module = load(resolve(request), parent);
+    owners.set(module.exports, module);
+    if (module.evaluation && !module.evaluated) {
+      if (dynamic) dynamic.waitFor = module.evaluation;
+      else if (parent && parent.dependencies) parent.dependencies.push(module.evaluation);
+      else {
+        const error = new Error(`${module.filename} awaits at top level, so ${parent ? parent.filename : "the host"} cannot import it before it has finished; load it with \`await import("${request}")\`, or await at top level in the importing module too`);
+        error.code = "ERR_REQUIRE_ASYNC_MODULE";
+        throw error;
+      }
+    }
+    return module.exports;
   }
   function resolve(request) {
     if (typeof request !== "string" || request === "") {
@@ -677,7 +702,37 @@ function makeRequire(parent) {
   }
   require.resolve = resolve;
   require.cache = cache;
+  require.interop = interop;
+  /** import(): `load` runs the module's require in a later microtask; waits for its top-level await. */
+  require.dynamic = (load) => Promise.resolve().then(() => {
+    const request = (dynamicRequest = { waitFor: null });
+    let namespace;
+    try {
+      namespace = load();
+    } finally {
+      dynamicRequest = null;
+    }
+    return request.waitFor ? request.waitFor.then(() => namespace) : namespace;
+  });
   return require;
+}
+
+/**
+ * How an ES module sees what it imports (esbuild's __toESM, replaced): an ES module's own
+ * module.exports, which is live; CommonJS as node shows it, `default` being module.exports and
+ * its own properties named exports.
+ */
+function interop(exports) {
+  const owner = owners.get(exports);
+  if (owner && owner.format === "module") return exports;
+  const namespace = Object.create(null);
+  if (exports !== null && (typeof exports === "object" || typeof exports === "function")) {
+    for (const key of Object.getOwnPropertyNames(exports)) {
+      if (key !== "default") Object.defineProperty(namespace, key, { get: () => exports[key], enumerable: true });
+    }
+  }
+  Object.defineProperty(namespace, "default", { value: exports, enumerable: true });
+  return namespace;
 }
 
 function makeModule(filename, parent, data) {
@@ -708,18 +763,20 @@ function load(filename, parent) {
     const overlay = patches.overlays.get(filename);
     if (overlay && overlay.mode === "replace") {
       overlay.body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
-    } else {
+    } else if (filename.endsWith(".json")) {
       const source = native.readFile(filename);
-      if (filename.endsWith(".json")) {
-        try {
-          module.exports = JSON.parse(source);
-        } catch (error) {
-          throw new SyntaxError(`${filename}: ${error.message}`);
-        }
-      } else {
-        const body = native.compileModule(source, filename);
-        body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
+      try {
+        module.exports = JSON.parse(source);
+      } catch (error) {
+        throw new SyntaxError(`${filename}: ${error.message}`);
       }
+    } else {
+      const compiled = native.loadModule(filename);
+      module.format = compiled.format;
+      if (compiled.format === "module") module.meta = importMeta(module);
+      if (compiled.topLevelAwait) module.dependencies = [];
+      compiled.body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
+      if (compiled.topLevelAwait) evaluate(module);
     }
     if (overlay && overlay.mode === "amend") amend(module, overlay.functions, overlay.version);
     module.loaded = true;
@@ -728,6 +785,33 @@ function load(filename, parent) {
     throw error;
   }
   return module;
+}
+
+/** `import.meta` of an ES module: its file URL, filename and folder, and `resolve`. */
+function importMeta(module) {
+  const url = "file://" + encodeURI(module.filename).replace(/[?#]/g, encodeURIComponent);
+  const require = makeRequire(module);
+  return {
+    url, filename: module.filename, dirname: module.path,
+    resolve: (request) => "file://" + encodeURI(require.resolve(request)).replace(/[?#]/g, encodeURIComponent),
+  };
+}
+
+/**
+ * Runs a top-level-await module's body (module.evaluate, written by the transform): it defines the
+ * exports as getters first, then waits for the modules it imported that await too, then runs.
+ */
+function evaluate(module) {
+  const define = (getters) => {
+    for (const [name, get] of Object.entries(getters)) {
+      Object.defineProperty(module.exports, name, { get, enumerable: true, configurable: true });
+    }
+  };
+  define.dependencies = () => Promise.all(module.dependencies);
+  const run = module.evaluate;
+  delete module.evaluate;
+  module.evaluation = run(define);
+  module.evaluation.then(() => { module.evaluated = true; }, () => {});
 }
 
 // --- Patches ---------------------------------------------------------------------------------
@@ -887,8 +971,14 @@ function setPatch(version, changes, onFault) {
 
 Object.defineProperty(globalThis, "__hybridModules", {
   value: Object.freeze({
-    /** Loads the app's main module (an absolute path) and returns its exports. */
-    runMain: (filename) => load(filename, null).exports,
+    /**
+     * Loads the app's main module (an absolute path) and returns its exports, or for a main module
+     * that awaits at top level, a promise of them.
+     */
+    runMain: (filename) => {
+      const main = load(filename, null);
+      return main.evaluation ? main.evaluation.then(() => main.exports) : main.exports;
+    },
     cache,
     setPatch,
     /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */

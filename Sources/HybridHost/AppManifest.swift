@@ -19,16 +19,21 @@ public struct AppManifest: Sendable, Equatable {
     /// What the app may use (`quotas`; the defaults for a single file).
     public var quotas: AppQuotas = .defaults
 
-    /// Reads an app folder (with `app.json`) or a single `.js` file.
+    /// The extensions of a module file an app may start from (`hybrid run cart.ts`).
+    static let moduleExtensions = [".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"]
+
+    /// Reads an app folder (with `app.json`) or a single module file (`.js`, `.ts`, `.mjs`, ...).
     public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
         let absolute = FileSystem.absolute(path)
         switch FileSystem.kind(of: absolute) {
         case .missing:
-            throw AppLoadError("\(path): no such file or folder; expected an app folder with app.json or a .js file")
+            throw AppLoadError("\(path): no such file or folder; expected an app folder with app.json or a module file (.js, .ts, .mjs, .mts, .cjs, .cts)")
         case .file:
-            guard absolute.hasSuffix(".js") else { throw AppLoadError("\(path): expected an app folder with app.json or a .js file") }
+            guard let ext = moduleExtensions.first(where: { absolute.hasSuffix($0) }) else {
+                throw AppLoadError("\(path): expected an app folder with app.json or a module file (.js, .ts, .mjs, .mts, .cjs, .cts)")
+            }
             let file = String(absolute.split(separator: "/").last ?? "app")
-            return AppManifest(name: String(file.dropLast(3)), version: "0.0.0", mainPath: absolute,
+            return AppManifest(name: String(file.dropLast(ext.count)), version: "0.0.0", mainPath: absolute,
                                directory: FileSystem.directory(of: absolute), grants: grantFlags,
                                patchKeys: [], grantSource: "--grant")
         case .directory:
@@ -74,7 +79,9 @@ public struct AppManifest: Sendable, Equatable {
 
         let name = try string("name", default: nil)
         let version = try string("version", default: "0.0.0")
-        let main = try string("main", default: "main.js")
+        // Without "main": main.js, else main.ts, main.mjs, ... whichever exists.
+        let fallback = moduleExtensions.map { "main" + $0 }.first { FileSystem.kind(of: directory + "/" + $0) == .file } ?? "main.js"
+        let main = try string("main", default: fallback)
         let mainPath = FileSystem.absolute(main.hasPrefix("/") ? main : directory + "/" + main)
         guard FileSystem.kind(of: mainPath) == .file else {
             throw AppLoadError("\(file): main: \"\(main)\" does not exist; expected the app's main module")

@@ -1,0 +1,68 @@
+import CJavaScriptCore
+import ScriptSources
+import SystemIO
+
+extension RuntimeInstaller {
+    /// `native.loadModule(filename)`: reads a module file, transforms it when it is TypeScript or an
+    /// ES module (``ModuleTransformer``, cached by content), compiles it into the module wrapper,
+    /// and returns `{body, format, topLevelAwait}` to the JS loader (js/runtime/modules.js).
+    ///
+    /// A `.js` file whose package does not say `"type"` is CommonJS, unless it does not compile as
+    /// CommonJS and has `import`/`export` statements: then it is an ES module (Node's syntax
+    /// detection), so an app of ES modules needs no package.json.
+    static func installModuleLoader(into context: ScriptContext, native: JSObjectRef) {
+        let transformer = ModuleTransformer()
+        context.setFunction(native, "loadModule") { args in
+            let filename = args.context.stringify(args[0])
+            let source: String
+            do {
+                source = try FileSystem.text(atPath: filename)
+            } catch {
+                throw NativeFunctionError("Cannot read \(error)", name: "Error")
+            }
+            var format = interimFormat(of: filename)
+            var compiled = try transform(transformer, filename: filename, source: source, format: format)
+            var body: JSValueRef
+            do {
+                body = try compileModule(compiled.code, filename: filename, in: args.context)
+            } catch let thrown as ThrownJSValue where format == .commonJS && SourceLanguage(filename: filename) == .javaScript
+                && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" && hasModuleSyntax(source) {
+                format = .module
+                compiled = try transform(transformer, filename: filename, source: source, format: format)
+                body = try compileModule(compiled.code, filename: filename, in: args.context)
+            }
+            let result = args.context.makeObject()
+            args.context.set(result, "body", body)
+            args.context.set(result, "format", args.context.string(compiled.format.rawValue))
+            args.context.set(result, "topLevelAwait", JSValueMakeBoolean(args.context.ref, compiled.topLevelAwait))
+            return result
+        }
+    }
+
+    private static func transform(_ transformer: ModuleTransformer, filename: String, source: String, format: ModuleFormat) throws -> CompiledSource {
+        do {
+            return try transformer.compile(path: filename, source: source, format: format)
+        } catch {
+            throw NativeFunctionError(error.message, name: "SyntaxError")
+        }
+    }
+
+    static func interimFormat(of filename: String) -> ModuleFormat {
+        if filename.hasSuffix(".mjs") || filename.hasSuffix(".mts") { return .module }
+        if filename.hasSuffix(".cjs") || filename.hasSuffix(".cts") { return .commonJS }
+        if filename.hasSuffix(".json") { return .json }
+        return SourceLanguage(filename: filename) == .typeScript ? .module : .commonJS
+    }
+
+    /// Whether a line starts with an `import` or `export` statement (not `import(`/`import.meta`).
+    static func hasModuleSyntax(_ source: String) -> Bool {
+        for line in source.split(separator: "\n") {
+            let text = line.drop { $0 == " " || $0 == "\t" }
+            for keyword in ["import", "export"] where text.hasPrefix(keyword) {
+                let next = text.dropFirst(keyword.count).first
+                if next == " " || next == "{" || next == "*" || next == "\"" || next == "'" { return true }
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,264 @@
+import Crypto
+import Foundation
+import SystemIO
+
+/// What the loader compiles for one source file: CommonJS-shaped JavaScript (the host's module
+/// system) and, when it was transformed, the source map back to the file the author wrote.
+public struct CompiledSource: Sendable, Equatable {
+    public let code: String
+    /// A v3 source map (JSON text) from `code` to the source file; nil for untransformed code.
+    public let sourceMap: String?
+    /// How the source was written: `.module` when it is an ES module (its `require` then resolves
+    /// with the `import` conditions, and CommonJS it imports is seen as Node shows it).
+    public let format: ModuleFormat
+    /// The module awaits at top level: its code is an async function body (see ARCHITECTURE.md,
+    /// "ES modules and TypeScript").
+    public let topLevelAwait: Bool
+}
+
+/// A source file that cannot be transformed: esbuild's diagnostics, which name the file, line
+/// and column in the author's source.
+public struct TransformError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let message: String
+    public var description: String { message }
+}
+
+/// Turns TypeScript and ES modules into the CommonJS the host's module system runs, with esbuild,
+/// and remembers the result by content hash so that only a changed file costs a transform.
+///
+/// - Plain CommonJS JavaScript is returned as it is, without esbuild or the cache.
+/// - ES modules (`import`/`export`) become CommonJS whose exports are getters (live bindings) and
+///   whose imports are read through the required module at each use (live as well); cycles behave
+///   as in Node's CommonJS plus hoisted function exports. `import.meta` becomes a per-module
+///   object; dynamic `import()` becomes a promise of `require`.
+/// - TypeScript: types stripped, `enum` and `namespace` compiled (esbuild's TypeScript loader).
+/// - Top-level `await`, which esbuild refuses when it writes CommonJS, takes a second path: the
+///   module is first printed as one ES module scope, its body moved into an async function that
+///   defines the exports first, then converted (``TopLevelAwaitRewrite``).
+///
+/// The cache folder holds `<sha256>.js` and `<sha256>.js.map`; the hash covers the source, its
+/// path, its format, the transform's options and the esbuild binary (path, size and time), so a
+/// new esbuild or a new host version never reads an old entry.
+public final class ModuleTransformer: @unchecked Sendable {
+    public let cacheDirectory: String?
+    private let esbuild: String?
+    private var stamp: String?
+
+    /// The cache folder: `$HYBRID_CACHE_DIR`, else `$XDG_CACHE_HOME/hybrid/modules`, else
+    /// `~/.cache/hybrid/modules`.
+    public static func defaultCacheDirectory(environment: (String) -> String? = { ProcessEnvironment[$0] }) -> String? {
+        if let explicit = environment("HYBRID_CACHE_DIR"), !explicit.isEmpty { return explicit }
+        if let xdg = environment("XDG_CACHE_HOME"), !xdg.isEmpty { return xdg + "/hybrid/modules" }
+        if let home = environment("HOME"), !home.isEmpty { return home + "/.cache/hybrid/modules" }
+        return nil
+    }
+
+    /// `$HYBRID_ESBUILD`, else `esbuild` on PATH.
+    public static func findEsbuild(environment: (String) -> String? = { ProcessEnvironment[$0] }) -> String? {
+        if let explicit = environment("HYBRID_ESBUILD"), !explicit.isEmpty { return explicit }
+        for folder in (environment("PATH") ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = String(folder) + "/esbuild"
+            if FileSystem.kind(of: candidate) == .file { return candidate }
+        }
+        return nil
+    }
+
+    public init(cacheDirectory: String? = ModuleTransformer.defaultCacheDirectory(), esbuild: String? = ModuleTransformer.findEsbuild()) {
+        self.cacheDirectory = cacheDirectory
+        self.esbuild = esbuild
+    }
+
+    /// Whether `compile` runs esbuild for such a file (else the source is returned as it is).
+    public static func needsTransform(path: String, format: ModuleFormat) -> Bool {
+        format == .module || SourceLanguage(filename: path) == .typeScript
+    }
+
+    public func compile(path: String, source: String, format: ModuleFormat) throws(TransformError) -> CompiledSource {
+        guard Self.needsTransform(path: path, format: format) else {
+            return CompiledSource(code: source, sourceMap: nil, format: format, topLevelAwait: false)
+        }
+        let esbuild = try esbuildPath(for: path)
+        let key = cacheKey(path: path, source: source, format: format, esbuild: esbuild)
+        if let cached = readCache(key: key, format: format) { return cached }
+        let compiled = try transform(path: path, source: source, format: format, esbuild: esbuild)
+        writeCache(key: key, compiled)
+        return compiled
+    }
+
+    // MARK: - esbuild
+
+    private func esbuildPath(for path: String) throws(TransformError) -> String {
+        guard let esbuild else {
+            throw TransformError(path: path, message: "\(path): cannot run \(SourceLanguage(filename: path) == .typeScript ? "TypeScript" : "an ES module") without esbuild, which strips types and converts modules; install it (Debian: apt-get install esbuild, or scripts/install-deps) or set HYBRID_ESBUILD")
+        }
+        return esbuild
+    }
+
+    /// The options every transform shares. `import.meta` is a per-module object the loader hands
+    /// over (`module.meta`), named on line 1 beside the code so that line numbers stay true.
+    private static func options(path: String, loader: String) -> [String] {
+        [
+            "--loader=\(loader)", "--sourcefile=\(path)", "--sourcemap=inline", "--sources-content=false",
+            "--platform=neutral", "--charset=utf8", "--log-level=error", "--color=false",
+            "--define:import.meta=__hybrid_import_meta",
+        ]
+    }
+
+    /// Class fields are defined, not assigned, as TypeScript does for ES2022 and later targets.
+    /// A single-file transform takes the setting inline; a bundle pass only from a file.
+    private static let compilerOptions = "{\"compilerOptions\":{\"useDefineForClassFields\":true}}"
+
+    private func tsconfigFile() -> String? {
+        guard let folder = cacheDirectory else { return nil }
+        let path = folder + "/tsconfig.json"
+        if FileSystem.kind(of: path) != .file {
+            try? FileSystem.createDirectories(folder)
+            try? FileSystem.write(Self.compilerOptions, to: path)
+        }
+        return FileSystem.kind(of: path) == .file ? path : nil
+    }
+
+    private static let commonJSOptions = ["--tsconfig-raw=" + compilerOptions, "--format=cjs", "--supported:dynamic-import=false", "--banner=var __hybrid_import_meta = module.meta;"]
+
+    private func transform(path: String, source: String, format: ModuleFormat, esbuild: String) throws(TransformError) -> CompiledSource {
+        let loader = SourceLanguage(filename: path) == .typeScript ? "ts" : "js"
+        let first = try run(esbuild, Self.options(path: path, loader: loader) + Self.commonJSOptions, source: source, path: path)
+        if first.status == 0 {
+            let (code, map) = Self.splitInlineMap(Self.hostHooks(first.output))
+            return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: false)
+        }
+        guard first.errors.contains("Top-level await is currently not supported with the \"cjs\" output format") else {
+            throw TransformError(path: path, message: Self.diagnostics(first.errors, path: path))
+        }
+        // Top-level await: one ES module scope first (imports on top, exports listed at the end),
+        // then its body moved into an async function, then CommonJS. The second transform reads
+        // the first one's inline source map, so the final map still points at the author's file.
+        let scope = try run(esbuild, Self.options(path: path, loader: loader) + [
+            "--format=esm", "--bundle", "--external:*", "--supported:dynamic-import=true",
+        ] + (tsconfigFile().map { ["--tsconfig=" + $0] } ?? []), source: source, path: path)
+        guard scope.status == 0 else { throw TransformError(path: path, message: Self.diagnostics(scope.errors, path: path)) }
+        let rewritten: String
+        do {
+            rewritten = try TopLevelAwaitRewrite.rewrite(scope.output)
+        } catch {
+            throw TransformError(path: path, message: "\(path): \(error)")
+        }
+        let second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions, source: rewritten, path: path)
+        guard second.status == 0 else { throw TransformError(path: path, message: Self.diagnostics(second.errors, path: path)) }
+        let (code, map) = Self.splitInlineMap(Self.hostHooks(second.output))
+        return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: true)
+    }
+
+    /// Two of esbuild's CommonJS helpers handed to the loader, through the module's own `require`:
+    /// `__toESM` (how an ES module sees what it imports: Node's rules, and a module converted from
+    /// ESM seen as its live namespace) and the `import()` expansion (`require.dynamic`, which waits
+    /// for a module's top-level await). The replacement keeps every column where it was.
+    static func hostHooks(_ code: String) -> String {
+        var code = code
+        if let helper = code.range(of: "var __toESM = (") {
+            code.replaceSubrange(helper, with: "var __toESM = require.interop, __esbuildToESM = (")
+        }
+        let dynamic = "Promise.resolve().then(() => __toESM(require("
+        let padded = "require.dynamic(       () => __toESM(require("
+        return code.contains(dynamic) ? code.replacingOccurrences(of: dynamic, with: padded) : code
+    }
+
+    private func run(_ esbuild: String, _ arguments: [String], source: String, path: String) throws(TransformError) -> (status: Int32, output: String, errors: String) {
+        do {
+            let result = try ChildProcess.run(esbuild, arguments, input: Array(source.utf8))
+            return (result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.errorOutput, as: UTF8.self))
+        } catch {
+            throw TransformError(path: path, message: "\(path): \(error)")
+        }
+    }
+
+    /// esbuild's error report without its decorations: `path:line:column: message` lines.
+    static func diagnostics(_ text: String, path: String) -> String {
+        var messages: [String] = []
+        var pending: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("✘ [ERROR] ") {
+                if let pending { messages.append("\(path): \(pending)") }
+                pending = String(trimmed.dropFirst("✘ [ERROR] ".count))
+            } else if let message = pending, let location = Self.location(trimmed) {
+                messages.append("\(location): \(message)")
+                pending = nil
+            }
+        }
+        if let pending { messages.append("\(path): \(pending)") }
+        return messages.isEmpty ? "\(path): esbuild failed: \(text)" : messages.joined(separator: "\n")
+    }
+
+    /// `file:line:column:` as esbuild prints under a message, or nil.
+    private static func location(_ line: String) -> String? {
+        guard line.hasSuffix(":") else { return nil }
+        let parts = line.dropLast().split(separator: ":")
+        guard parts.count >= 3, Int(parts[parts.count - 1]) != nil, Int(parts[parts.count - 2]) != nil else { return nil }
+        return String(line.dropLast())
+    }
+
+    private static let inlineMapPrefix = "//# sourceMappingURL=data:application/json;base64,"
+
+    /// The code without its trailing inline source map comment, and the map's JSON text.
+    static func splitInlineMap(_ output: String) -> (code: String, map: String?) {
+        guard let range = output.range(of: inlineMapPrefix, options: .backwards) else { return (output, nil) }
+        let encoded = output[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+        let map = Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) }
+        return (String(output[..<range.lowerBound]), map)
+    }
+
+    // MARK: - Cache
+
+    private func esbuildStamp(_ esbuild: String) -> String {
+        if let stamp { return stamp }
+        let file = FileSystem.stamp(esbuild)
+        let made = "\(esbuild):\(file?.size ?? 0):\(file?.modified ?? 0)"
+        stamp = made
+        return made
+    }
+
+    /// Bump when the transform's output changes for the same input.
+    private static let transformVersion = "1"
+
+    private func cacheKey(path: String, source: String, format: ModuleFormat, esbuild: String) -> String {
+        var hasher = SHA256()
+        for part in [Self.transformVersion, esbuildStamp(esbuild), format.rawValue, path] {
+            hasher.update(data: Array(part.utf8))
+            hasher.update(data: [0])
+        }
+        hasher.update(data: Array(source.utf8))
+        return hasher.finalize().map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        }.joined()
+    }
+
+    /// The first line of a cached file says how it was made; the code follows.
+    private static func header(_ compiled: CompiledSource) -> String {
+        "//hybrid-cache topLevelAwait=\(compiled.topLevelAwait ? 1 : 0)\n"
+    }
+
+    private func readCache(key: String, format: ModuleFormat) -> CompiledSource? {
+        guard let folder = cacheDirectory,
+              let text = try? FileSystem.textIfPresent(atPath: "\(folder)/\(key).js"),
+              let newline = text.firstIndex(of: "\n"), text.hasPrefix("//hybrid-cache ") else { return nil }
+        let map = try? FileSystem.textIfPresent(atPath: "\(folder)/\(key).js.map")
+        let topLevelAwait = text[..<newline].hasSuffix("topLevelAwait=1")
+        return CompiledSource(code: String(text[text.index(after: newline)...]), sourceMap: map ?? nil, format: format, topLevelAwait: topLevelAwait)
+    }
+
+    /// Best effort: a cache that cannot be written (read-only home, full disk) costs a transform
+    /// per start, nothing more. The map is written first, so a code file never lacks its map.
+    private func writeCache(key: String, _ compiled: CompiledSource) {
+        guard let folder = cacheDirectory else { return }
+        do {
+            try FileSystem.createDirectories(folder)
+            if let map = compiled.sourceMap { try FileSystem.write(map, to: "\(folder)/\(key).js.map") }
+            try FileSystem.write(Self.header(compiled) + compiled.code, to: "\(folder)/\(key).js")
+        } catch {
+            return
+        }
+    }
+}
