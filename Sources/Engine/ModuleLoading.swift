@@ -3,7 +3,7 @@ import ScriptSources
 import SystemIO
 
 extension RuntimeInstaller {
-    /// `native.loadModule(filename)`: reads a module file, transforms it when it is TypeScript or an
+    /// `native.loadModule(filename, asynchronous)`: reads a module file, transforms it when it is TypeScript or an
     /// ES module (``ModuleTransformer``, cached by content), compiles it into the module wrapper,
     /// and returns `{body, format, topLevelAwait}` to the JS loader (js/runtime/modules.js).
     ///
@@ -14,6 +14,7 @@ extension RuntimeInstaller {
         let transformer = ModuleTransformer()
         context.setFunction(native, "loadModule") { args in
             let filename = args.context.stringify(args[0])
+            let asynchronous = JSValueToBoolean(args.context.ref, args[1])
             let source: String
             do {
                 source = try FileSystem.text(atPath: filename)
@@ -21,14 +22,14 @@ extension RuntimeInstaller {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
             var format = interimFormat(of: filename)
-            var compiled = try transform(transformer, filename: filename, source: source, format: format)
+            var compiled = try transform(transformer, filename: filename, source: source, format: format, asynchronous: asynchronous, in: args.context)
             var body: JSValueRef
             do {
                 body = try compileModule(compiled.code, filename: filename, in: args.context)
             } catch let thrown as ThrownJSValue where format == .commonJS && SourceLanguage(filename: filename) == .javaScript
                 && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" && hasModuleSyntax(source) {
                 format = .module
-                compiled = try transform(transformer, filename: filename, source: source, format: format)
+                compiled = try transform(transformer, filename: filename, source: source, format: format, in: args.context)
                 body = try compileModule(compiled.code, filename: filename, in: args.context)
             }
             let result = args.context.makeObject()
@@ -39,11 +40,20 @@ extension RuntimeInstaller {
         }
     }
 
-    private static func transform(_ transformer: ModuleTransformer, filename: String, source: String, format: ModuleFormat) throws -> CompiledSource {
+    /// A source esbuild refuses is a `SyntaxError` at its line and column, as JavaScriptCore's own.
+    private static func transform(_ transformer: ModuleTransformer, filename: String, source: String, format: ModuleFormat,
+                                  asynchronous: Bool = false, in context: ScriptContext) throws -> CompiledSource {
         do {
-            return try transformer.compile(path: filename, source: source, format: format)
+            return try transformer.compile(path: filename, source: source, format: format, asynchronous: asynchronous)
         } catch {
-            throw NativeFunctionError(error.message, name: "SyntaxError")
+            let reason = ([error.reason] + error.more).joined(separator: "\n")
+            let thrown = context.makeError(name: "SyntaxError", message: reason)
+            if let line = error.line {
+                context.set(thrown, "sourceURL", context.string(filename))
+                context.set(thrown, "line", context.number(Double(line)))
+                context.set(thrown, "column", context.number(Double(error.column ?? 1)))
+            }
+            throw ThrownJSValue(value: thrown)
         }
     }
 

@@ -651,8 +651,9 @@ install("__hybridInspect", inspect);
 // An ES module's exports are getters (live bindings) on its module.exports, which is also its
 // namespace object. CommonJS seen from an ES module is node's view: `default` is module.exports.
 // A module with top-level await gets `module.evaluate`, an async function the loader calls once its
-// imports are loaded; another module may import it statically only if it awaits at top level too
-// (so that it can wait), else through `await import()`.
+// imports are loaded. An ES module that imports one still evaluating is loaded again in that
+// async form, so that it waits too (its imports run first in either form, so nothing of it has
+// run twice); `require` of such a module from CommonJS is an error, as in node.
 //
 // The registry also takes signed patches, one at a time, each relative to the shipped
 // code: `amend` sets named functions on a live module's exports object (whoever holds the module
@@ -665,6 +666,8 @@ const cache = new Map();
 const owners = new WeakMap();
 /** Set by `require.dynamic` for the one require its import() makes: that one may wait. */
 let dynamicRequest = null;
+/** Thrown from an ES module's imports when one is still evaluating: load it again, async. */
+const mustWait = Symbol("the importing module must wait");
 
 function isPath(request) {
   return request.startsWith("./") || request.startsWith("../") || request.startsWith("/");
@@ -679,8 +682,9 @@ function makeRequire(parent) {
     if (module.evaluation && !module.evaluated) {
       if (dynamic) dynamic.waitFor = module.evaluation;
       else if (parent && parent.dependencies) parent.dependencies.push(module.evaluation);
+      else if (parent && parent.format === "module" && !parent.loaded) throw mustWait;
       else {
-        const error = new Error(`${module.filename} awaits at top level, so ${parent ? parent.filename : "the host"} cannot import it before it has finished; load it with \`await import("${request}")\`, or await at top level in the importing module too`);
+        const error = new Error(`${module.filename} awaits at top level, so ${parent ? parent.filename : "the host"} cannot require it before it has finished; load it with \`await import("${request}")\``);
         error.code = "ERR_REQUIRE_ASYNC_MODULE";
         throw error;
       }
@@ -771,12 +775,14 @@ function load(filename, parent) {
         throw new SyntaxError(`${filename}: ${error.message}`);
       }
     } else {
-      const compiled = native.loadModule(filename);
-      module.format = compiled.format;
-      if (compiled.format === "module") module.meta = importMeta(module);
-      if (compiled.topLevelAwait) module.dependencies = [];
-      compiled.body.call(module.exports, module.exports, makeRequire(module), module, filename, module.path);
-      if (compiled.topLevelAwait) evaluate(module);
+      try {
+        run(module, native.loadModule(filename, false));
+      } catch (error) {
+        if (error !== mustWait) throw error;
+        module.exports = {};
+        module.children = [];
+        run(module, native.loadModule(filename, true));
+      }
     }
     if (overlay && overlay.mode === "amend") amend(module, overlay.functions, overlay.version);
     module.loaded = true;
@@ -785,6 +791,15 @@ function load(filename, parent) {
     throw error;
   }
   return module;
+}
+
+/** Runs a compiled module's code; one that awaits at top level then starts evaluating. */
+function run(module, compiled) {
+  module.format = compiled.format;
+  if (compiled.format === "module") module.meta = importMeta(module);
+  if (compiled.topLevelAwait) module.dependencies = [];
+  compiled.body.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path);
+  if (compiled.topLevelAwait) evaluate(module);
 }
 
 /** `import.meta` of an ES module: its file URL, filename and folder, and `resolve`. */
@@ -807,10 +822,11 @@ function evaluate(module) {
       Object.defineProperty(module.exports, name, { get, enumerable: true, configurable: true });
     }
   };
-  define.dependencies = () => Promise.all(module.dependencies);
-  const run = module.evaluate;
+  define.dependencies = module.dependencies;
+  define.done = () => { module.evaluated = true; };
+  const body = module.evaluate;
   delete module.evaluate;
-  module.evaluation = run(define);
+  module.evaluation = body(define);
   module.evaluation.then(() => { module.evaluated = true; }, () => {});
 }
 

@@ -19,4 +19,13 @@ public struct TemporaryFolder: Sendable {
     }
 
     public func remove() { FileSystem.removeTree(path) }
+
+    /// Writes `text` to `name` in the folder (made if needed) and returns the file's path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try FileSystem.createDirectories(FileSystem.directory(of: file))
+        try FileSystem.write(text, to: file)
+        return file
+    }
 }

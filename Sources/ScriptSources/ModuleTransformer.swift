@@ -16,12 +16,28 @@ public struct CompiledSource: Sendable, Equatable {
     public let topLevelAwait: Bool
 }
 
-/// A source file that cannot be transformed: esbuild's diagnostics, which name the file, line
-/// and column in the author's source.
+/// A source file that cannot be transformed: esbuild's first diagnostic, with the line and
+/// column (both from 1, as JavaScriptCore and node count) in the author's source, and the rest.
 public struct TransformError: Error, CustomStringConvertible, Sendable {
     public let path: String
-    public let message: String
-    public var description: String { message }
+    public let reason: String
+    public var line: Int? = nil
+    public var column: Int? = nil
+    /// Further diagnostics, each `path:line:column: message`.
+    public var more: [String] = []
+
+    public init(path: String, reason: String, line: Int? = nil, column: Int? = nil, more: [String] = []) {
+        self.path = path
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.more = more
+    }
+
+    public var description: String {
+        let location = line.map { ":\($0):\(column ?? 1)" } ?? ""
+        return ([path + location + ": " + reason] + more).joined(separator: "\n")
+    }
 }
 
 /// Turns TypeScript and ES modules into the CommonJS the host's module system runs, with esbuild,
@@ -74,14 +90,16 @@ public final class ModuleTransformer: @unchecked Sendable {
         format == .module || SourceLanguage(filename: path) == .typeScript
     }
 
-    public func compile(path: String, source: String, format: ModuleFormat) throws(TransformError) -> CompiledSource {
+    /// `asynchronous`: the async-body form even without top-level await, for an ES module that
+    /// imports one that awaits (the loader asks for it when it finds that out).
+    public func compile(path: String, source: String, format: ModuleFormat, asynchronous: Bool = false) throws(TransformError) -> CompiledSource {
         guard Self.needsTransform(path: path, format: format) else {
             return CompiledSource(code: source, sourceMap: nil, format: format, topLevelAwait: false)
         }
         let esbuild = try esbuildPath(for: path)
-        let key = cacheKey(path: path, source: source, format: format, esbuild: esbuild)
+        let key = cacheKey(path: path, source: source, format: format, asynchronous: asynchronous, esbuild: esbuild)
         if let cached = readCache(key: key, format: format) { return cached }
-        let compiled = try transform(path: path, source: source, format: format, esbuild: esbuild)
+        let compiled = try transform(path: path, source: source, format: format, asynchronous: asynchronous, esbuild: esbuild)
         writeCache(key: key, compiled)
         return compiled
     }
@@ -90,7 +108,7 @@ public final class ModuleTransformer: @unchecked Sendable {
 
     private func esbuildPath(for path: String) throws(TransformError) -> String {
         guard let esbuild else {
-            throw TransformError(path: path, message: "\(path): cannot run \(SourceLanguage(filename: path) == .typeScript ? "TypeScript" : "an ES module") without esbuild, which strips types and converts modules; install it (Debian: apt-get install esbuild, or scripts/install-deps) or set HYBRID_ESBUILD")
+            throw TransformError(path: path, reason: "cannot run \(SourceLanguage(filename: path) == .typeScript ? "TypeScript" : "an ES module") without esbuild, which strips types and converts modules; install it (Debian: apt-get install esbuild, or scripts/install-deps) or set HYBRID_ESBUILD")
         }
         return esbuild
     }
@@ -119,17 +137,24 @@ public final class ModuleTransformer: @unchecked Sendable {
         return FileSystem.kind(of: path) == .file ? path : nil
     }
 
-    private static let commonJSOptions = ["--tsconfig-raw=" + compilerOptions, "--format=cjs", "--supported:dynamic-import=false", "--banner=var __hybrid_import_meta = module.meta;"]
+    /// An ES module is strict code: "use strict" leads the module function (a directive, on line 1
+    /// with `import.meta`, so that line numbers stay true).
+    private static func commonJSOptions(_ format: ModuleFormat) -> [String] {
+        let banner = (format == .module ? "\"use strict\";" : "") + "var __hybrid_import_meta = module.meta;"
+        return ["--tsconfig-raw=" + compilerOptions, "--format=cjs", "--supported:dynamic-import=false", "--banner=" + banner]
+    }
 
-    private func transform(path: String, source: String, format: ModuleFormat, esbuild: String) throws(TransformError) -> CompiledSource {
+    private func transform(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) throws(TransformError) -> CompiledSource {
         let loader = SourceLanguage(filename: path) == .typeScript ? "ts" : "js"
-        let first = try run(esbuild, Self.options(path: path, loader: loader) + Self.commonJSOptions, source: source, path: path)
-        if first.status == 0 {
-            let (code, map) = Self.splitInlineMap(Self.hostHooks(first.output))
-            return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: false)
-        }
-        guard first.errors.contains("Top-level await is currently not supported with the \"cjs\" output format") else {
-            throw TransformError(path: path, message: Self.diagnostics(first.errors, path: path))
+        if !asynchronous {
+            let first = try run(esbuild, Self.options(path: path, loader: loader) + Self.commonJSOptions(format), source: source, path: path)
+            if first.status == 0 {
+                let (code, map) = Self.splitInlineMap(Self.hostHooks(first.output))
+                return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: false)
+            }
+            guard first.errors.contains("Top-level await is currently not supported with the \"cjs\" output format") else {
+                throw Self.diagnostics(first.errors, path: path)
+            }
         }
         // Top-level await: one ES module scope first (imports on top, exports listed at the end),
         // then its body moved into an async function, then CommonJS. The second transform reads
@@ -137,15 +162,15 @@ public final class ModuleTransformer: @unchecked Sendable {
         let scope = try run(esbuild, Self.options(path: path, loader: loader) + [
             "--format=esm", "--bundle", "--external:*", "--supported:dynamic-import=true",
         ] + (tsconfigFile().map { ["--tsconfig=" + $0] } ?? []), source: source, path: path)
-        guard scope.status == 0 else { throw TransformError(path: path, message: Self.diagnostics(scope.errors, path: path)) }
+        guard scope.status == 0 else { throw Self.diagnostics(scope.errors, path: path) }
         let rewritten: String
         do {
             rewritten = try TopLevelAwaitRewrite.rewrite(scope.output)
         } catch {
-            throw TransformError(path: path, message: "\(path): \(error)")
+            throw TransformError(path: path, reason: "\(error)")
         }
-        let second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions, source: rewritten, path: path)
-        guard second.status == 0 else { throw TransformError(path: path, message: Self.diagnostics(second.errors, path: path)) }
+        let second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions(format), source: rewritten, path: path)
+        guard second.status == 0 else { throw Self.diagnostics(second.errors, path: path) }
         let (code, map) = Self.splitInlineMap(Self.hostHooks(second.output))
         return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: true)
     }
@@ -169,34 +194,40 @@ public final class ModuleTransformer: @unchecked Sendable {
             let result = try ChildProcess.run(esbuild, arguments, input: Array(source.utf8))
             return (result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.errorOutput, as: UTF8.self))
         } catch {
-            throw TransformError(path: path, message: "\(path): \(error)")
+            throw TransformError(path: path, reason: "\(error)")
         }
     }
 
-    /// esbuild's error report without its decorations: `path:line:column: message` lines.
-    static func diagnostics(_ text: String, path: String) -> String {
-        var messages: [String] = []
+    /// esbuild's error report without its decorations: each `✘ [ERROR] message` and the
+    /// `file:line:column:` under it (esbuild counts columns from 0; we report them from 1).
+    static func diagnostics(_ text: String, path: String) -> TransformError {
+        var found: [(reason: String, line: Int?, column: Int?)] = []
         var pending: String?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("✘ [ERROR] ") {
-                if let pending { messages.append("\(path): \(pending)") }
+                if let pending { found.append((pending, nil, nil)) }
                 pending = String(trimmed.dropFirst("✘ [ERROR] ".count))
-            } else if let message = pending, let location = Self.location(trimmed) {
-                messages.append("\(location): \(message)")
+            } else if let reason = pending, let (line, column) = Self.location(trimmed) {
+                found.append((reason, line, column))
                 pending = nil
             }
         }
-        if let pending { messages.append("\(path): \(pending)") }
-        return messages.isEmpty ? "\(path): esbuild failed: \(text)" : messages.joined(separator: "\n")
+        if let pending { found.append((pending, nil, nil)) }
+        guard let first = found.first else { return TransformError(path: path, reason: "esbuild failed: \(text)") }
+        let more = found.dropFirst().map { item in
+            let location = item.line.map { ":\($0):\(item.column ?? 1)" } ?? ""
+            return "\(path)\(location): \(item.reason)"
+        }
+        return TransformError(path: path, reason: first.reason, line: first.line, column: first.column, more: Array(more))
     }
 
-    /// `file:line:column:` as esbuild prints under a message, or nil.
-    private static func location(_ line: String) -> String? {
+    /// The line and column (from 1) of a `file:line:column:` line as esbuild prints it, or nil.
+    private static func location(_ line: String) -> (Int, Int)? {
         guard line.hasSuffix(":") else { return nil }
         let parts = line.dropLast().split(separator: ":")
-        guard parts.count >= 3, Int(parts[parts.count - 1]) != nil, Int(parts[parts.count - 2]) != nil else { return nil }
-        return String(line.dropLast())
+        guard parts.count >= 3, let column = Int(parts[parts.count - 1]), let number = Int(parts[parts.count - 2]) else { return nil }
+        return (number, column + 1)
     }
 
     private static let inlineMapPrefix = "//# sourceMappingURL=data:application/json;base64,"
@@ -222,9 +253,9 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// Bump when the transform's output changes for the same input.
     private static let transformVersion = "1"
 
-    private func cacheKey(path: String, source: String, format: ModuleFormat, esbuild: String) -> String {
+    private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()
-        for part in [Self.transformVersion, esbuildStamp(esbuild), format.rawValue, path] {
+        for part in [Self.transformVersion, esbuildStamp(esbuild), format.rawValue, asynchronous ? "async" : "", path] {
             hasher.update(data: Array(part.utf8))
             hasher.update(data: [0])
         }

@@ -7,12 +7,14 @@
 ///
 /// ```js
 /// import { a } from "./a";                    // stays: esbuild turns it into require
-/// module.evaluate = async function (__hybrid_define) { __hybrid_define({ "b": () => b }); await __hybrid_define.dependencies(); var b = await a();
-/// };                                          // the export list, blanked
+/// module.evaluate = async function (__hybrid_define) { __hybrid_define({ "b": () => b }); if (...) await ...; var b = await a();
+/// __hybrid_define.done(); };                  // the export list, blanked
 /// ```
 ///
 /// Exports are getters over the function's variables, defined before anything awaits, so they are
-/// live and a module in a cycle sees them. Lines are kept where they were (the export list becomes
+/// live and a module in a cycle sees them. The body waits only for imported modules still
+/// evaluating, so a module whose imports are done runs at once, as in Node; `done()` marks it
+/// evaluated as soon as its body ends without having awaited. Lines are kept where they were (the export list becomes
 /// blank lines), so the inline source map stays true and esbuild's second pass chains it.
 enum TopLevelAwaitRewrite {
     struct ShapeError: Error, CustomStringConvertible {
@@ -40,12 +42,14 @@ enum TopLevelAwaitRewrite {
             bodyStart += 1
         }
         let getters = exports.map { "\(quoted($0.name)): () => \($0.local)" }.joined(separator: ", ")
-        let opening = "module.evaluate = async function (__hybrid_define) { __hybrid_define({ \(getters) }); await __hybrid_define.dependencies(); "
+        let opening = "module.evaluate = async function (__hybrid_define) { __hybrid_define({ \(getters) }); "
+            + "if (__hybrid_define.dependencies.length) await Promise.all(__hybrid_define.dependencies); "
+        let closing = "__hybrid_define.done(); };"
         if bodyStart < listStart {
             lines[bodyStart] = opening + lines[bodyStart]
-            lines[listStart - 1] += "\n};"
+            lines[listStart - 1] += "\n" + closing
         } else {
-            lines.insert(opening + "};", at: listStart)
+            lines.insert(opening + closing, at: listStart)
         }
         for index in listStart..<end where index < lines.count { lines[index] = "" }
         return lines.joined(separator: "\n")

@@ -1,0 +1,2 @@
+import { a, describeB } from "./a.mjs";
+console.log("main:", a(), describeB());

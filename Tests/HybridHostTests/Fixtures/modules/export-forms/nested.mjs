@@ -1,0 +1,2 @@
+export const inner = "inner";
+export const value = 42;

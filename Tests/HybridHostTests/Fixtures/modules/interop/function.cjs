@@ -1,0 +1,2 @@
+module.exports = function greet() { return "hello"; };
+module.exports.extra = 1;

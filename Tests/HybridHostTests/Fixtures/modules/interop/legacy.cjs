@@ -1,0 +1,2 @@
+exports.name = "legacy";
+exports.version = 2;

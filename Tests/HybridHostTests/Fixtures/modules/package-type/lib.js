@@ -1,0 +1,1 @@
+export const where = "esm .js under type: module";

@@ -1,0 +1,3 @@
+import { where } from "./lib.js";
+import legacy from "./old.cjs";
+console.log(where, legacy.where);

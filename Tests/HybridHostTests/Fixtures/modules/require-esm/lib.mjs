@@ -1,0 +1,2 @@
+export default "the default";
+export const named = "named";

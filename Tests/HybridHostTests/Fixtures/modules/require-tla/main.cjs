@@ -1,0 +1,5 @@
+try {
+  require("./slow.mjs");
+} catch (error) {
+  console.log(error.code);
+}

@@ -1,0 +1,2 @@
+import { value } from "./middle.mjs";
+console.log("main sees", value);

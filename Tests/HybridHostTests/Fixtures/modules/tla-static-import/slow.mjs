@@ -1,0 +1,3 @@
+console.log("slow starts");
+export const value = await new Promise((resolve) => setTimeout(() => resolve(1), 5));
+console.log("slow done");

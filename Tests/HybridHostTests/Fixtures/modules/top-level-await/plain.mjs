@@ -1,0 +1,2 @@
+console.log("plain evaluates");
+export const plain = "plain";

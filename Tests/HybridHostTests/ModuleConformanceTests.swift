@@ -1,0 +1,109 @@
+import Foundation
+import HostTesting
+import Testing
+
+/// ES modules, CommonJS and TypeScript as `hybrid run` loads them, case by case
+/// (Fixtures/modules/*: cycles, live bindings, default and namespace interop, export forms,
+/// import(), top-level await, import.meta, package "type", syntax detection, require of an ES
+/// module). Each case runs under `hybrid run` and, where node can run it, under node: the two
+/// must print the same and exit alike. A case node cannot run (TypeScript; behaviour node 20
+/// lacks, such as require of an ES module) has an expected.txt instead.
+@Suite struct ModuleConformanceTests {
+    static let folder = HybridProcess.fixtures.appendingPathComponent("modules")
+
+    static var cases: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    @Test("the conformance set is there")
+    func casesExist() {
+        #expect(Self.cases.count >= 12, "\(Self.cases)")
+    }
+
+    @Test("each case prints what node prints (or its expected.txt)", arguments: Self.cases)
+    func conformance(name: String) async throws {
+        let directory = Self.folder.appendingPathComponent(name)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let main = try #require(entries.first { $0.hasPrefix("main.") }, "\(name) has no main module")
+        let ours = try await HybridProcess.run(["run", directory.appendingPathComponent(main).path], timeLimit: .seconds(120))
+        let expectedFile = directory.appendingPathComponent("expected.txt")
+        if FileManager.default.fileExists(atPath: expectedFile.path) {
+            let expected = try String(contentsOf: expectedFile, encoding: .utf8)
+            #expect(ours.status == 0, "\(ours)")
+            #expect(ours.standardOutput == expected, "\(ours)")
+        } else {
+            let node = try Self.runNode(main, in: directory)
+            #expect(ours.status == node.status, "hybrid: \(ours)\nnode: \(node.output)")
+            #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
+        }
+    }
+
+    @Test("a TypeScript syntax error names the .ts file, line and column, and nothing runs")
+    func typeScriptSyntaxError() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-modules")
+        defer { folder.remove() }
+        let path = try folder.write("broken.ts", "console.log('ran');\nconst total: = 1;\n")
+        let result = try await HybridProcess.run(["run", path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("SyntaxError"), "\(result)")
+        #expect(result.standardError.hasPrefix("Uncaught SyntaxError: Unexpected \"=\"\n    at \(path):2:14\n"), "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+    }
+
+    @Test("a module that awaits, required from CommonJS, is refused while it evaluates")
+    func awaitingModuleFromCommonJS() async throws {
+        let main = Self.folder.appendingPathComponent("require-tla/main.cjs").path
+        let result = try await HybridProcess.run(["run", main])
+        #expect(result.standardOutput == "ERR_REQUIRE_ASYNC_MODULE\n", "\(result)")
+    }
+
+    @Test("the transform cache: a second start reads it, a changed file is transformed again")
+    func transformCache() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-modules")
+        defer { folder.remove() }
+        let cache = folder.path + "/cache"
+        let path = try folder.write("main.ts", "const n: number = 1;\nconsole.log(n);\n")
+        let environment = ["HYBRID_CACHE_DIR": cache]
+        let first = try await HybridProcess.run(["run", path], environment: environment)
+        #expect(first.standardOutput == "1\n", "\(first)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".js") }
+        #expect(entries.count == 1, "\(entries)")
+        let second = try await HybridProcess.run(["run", path], environment: environment)
+        #expect(second.standardOutput == "1\n", "\(second)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".js") }.count == 1)
+        _ = try folder.write("main.ts", "const n: number = 2;\nconsole.log(n);\n")
+        let third = try await HybridProcess.run(["run", path], environment: environment)
+        #expect(third.standardOutput == "2\n", "\(third)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".js") }.count == 2)
+    }
+
+    @Test("without esbuild, a TypeScript app fails with how to install it; plain CommonJS still runs")
+    func withoutEsbuild() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-modules")
+        defer { folder.remove() }
+        let ts = try folder.write("main.ts", "console.log(1 as number);\n")
+        let js = try folder.write("plain.js", "console.log(require('./data.json').ok);\n")
+        _ = try folder.write("data.json", "{\"ok\": true}")
+        let environment = ["HYBRID_ESBUILD": folder.path + "/no-such-esbuild", "HYBRID_CACHE_DIR": folder.path + "/cache"]
+        let refused = try await HybridProcess.run(["run", ts], environment: environment)
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.standardError.contains("esbuild"), "\(refused)")
+        let plain = try await HybridProcess.run(["run", js], environment: environment)
+        #expect(plain.standardOutput == "true\n", "\(plain)")
+    }
+
+    static func runNode(_ main: String, in directory: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["node", main]
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 127, "node is not installed (scripts/install-deps installs it with node-typescript)")
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
