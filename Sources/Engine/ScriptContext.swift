@@ -264,12 +264,14 @@ extension ScriptContext {
         return result ?? undefined
     }
 
-    /// Loads the app's main module by absolute path (see `js/runtime/modules.js`).
-    public func runMain(_ filename: String) throws(ScriptError) {
+    /// Loads the app's main module by absolute path (see `js/runtime/modules.js`); returns its
+    /// exports, or a promise of them when it awaits at top level.
+    @discardableResult
+    public func runMain(_ filename: String) throws(ScriptError) -> JSValueRef {
         guard let modules, let runMain = object(get(modules, "runMain")) else {
             throw ScriptError(name: "Error", message: "the module system is not installed")
         }
-        try call(runMain, [string(filename)])
+        return try call(runMain, [string(filename)])
     }
 }
 

@@ -28,10 +28,14 @@ public struct TestRunner: Sendable {
     /// Passed to every file as `Hybrid.args` (a test server's URL, say).
     public var arguments: [String] = []
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
+    /// The one-line summary after the TAP stream: on stderr, so that stdout stays strict TAP 14
+    /// (a consumer in strict mode refuses any line that is not TAP).
+    public var writeSummary: @Sendable (String) -> Void = { StandardStreams.write($0, to: 2) }
 
     public init(filter: String? = nil) { self.filter = filter }
 
-    /// Test files under `paths`: files as given, folders searched for `*.test.js`.
+    /// Test files under `paths`: files as given, folders searched for `*.test.js` (and `.ts`,
+    /// `.mjs`, `.mts`, `.cjs`, `.cts`).
     public static func collect(_ paths: [String]) throws(AppLoadError) -> [String] {
         var files: [String] = []
         for path in paths {
@@ -50,6 +54,7 @@ public struct TestRunner: Sendable {
         let output = Captured()
         var runner = self
         runner.write = { text in output.text.withLock { $0 += text } }
+        runner.writeSummary = runner.write
         let configured = runner
         let totals = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: configured.run(files: files)) }
@@ -61,7 +66,8 @@ public struct TestRunner: Sendable {
         var totals = Totals()
         write("TAP version 14\n")
         for (index, file) in files.enumerated() {
-            write("# Subtest: \(file)\n")
+            let name = Self.tapEscaped(file)
+            write("# Subtest: \(name)\n")
             let result = runFile(file)
             totals.passed += result.passed
             totals.failed += result.failed
@@ -69,16 +75,16 @@ public struct TestRunner: Sendable {
             totals.todo += result.todo
             if let problem = result.problem {
                 totals.brokenFiles += 1
-                write("not ok \(index + 1) - \(file)\n  ---\n  message: \(Self.yamlQuoted(problem))\n  ...\n")
+                write("not ok \(index + 1) - \(name)\n  ---\n  message: \(Self.yamlQuoted(problem))\n  ...\n")
             } else if result.failed > 0 {
-                write("not ok \(index + 1) - \(file)\n")
+                write("not ok \(index + 1) - \(name)\n")
             } else {
-                write("ok \(index + 1) - \(file)\n")
+                write("ok \(index + 1) - \(name)\n")
             }
         }
         write("1..\(files.count)\n")
         write("# files: \(files.count), broken: \(totals.brokenFiles), skipped: \(totals.skipped), todo: \(totals.todo)\n")
-        write("js: \(totals.passed) passed, \(totals.failed + totals.brokenFiles) failed\n")
+        writeSummary("js: \(totals.passed) passed, \(totals.failed + totals.brokenFiles) failed\n")
         return totals
     }
 
@@ -148,14 +154,17 @@ public struct TestRunner: Sendable {
         for (name, source) in TestHarnessScript.sources {
             try context.runPrelude(source, url: "hybrid:\(name)", native: native)
         }
-        try context.runMain(main)
+        // A test file that awaits at top level registers tests until its evaluation ends.
+        let loaded = try context.runMain(main)
         guard let harness = context.object(context.get(context.global, "__hybridTest")),
               let run = context.object(context.get(harness, "run")) else {
             throw ScriptError(name: "Error", message: "the test harness is not installed")
         }
         var optionsJSON: JSONObject = ["indent": "    "]
         if let filter { optionsJSON["filter"] = .string(filter) }
-        let promise = try context.call(run, this: harness, [context.jsValue(from: .object(optionsJSON))])
+        let options = context.jsValue(from: .object(optionsJSON))
+        if let optionsObject = context.object(options) { context.set(optionsObject, "after", loaded) }
+        let promise = try context.call(run, this: harness, [options])
         guard let promiseObject = context.object(promise), let then = context.object(context.get(promiseObject, "then")) else { return }
         let onDone = context.makeFunction { args in
             counts.value = try? args.context.jsonValue(from: args[0])
@@ -181,6 +190,20 @@ public struct TestRunner: Sendable {
         return nil
     }
 
+    /// A description as TAP 14 reads it: `\\` and `#` escaped (a bare `#` starts a directive), one line.
+    static func tapEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "#": escaped += "\\#"
+            case "\n", "\r": escaped += " "
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
     static func yamlQuoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences("\\", "\\\\").replacingOccurrences("\"", "\\\"").replacingOccurrences("\n", "\\n") + "\""
     }
@@ -197,13 +220,15 @@ public struct TestRunner: Sendable {
 }
 
 enum TestFileSearch {
+    static let testSuffixes = [".test.js", ".test.ts", ".test.mjs", ".test.mts", ".test.cjs", ".test.cts"]
+
     static func find(in directory: String) -> [String] {
         var found: [String] = []
         for name in FileSystem.entries(of: directory) where !name.hasPrefix(".") && name != "node_modules" {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             switch FileSystem.kind(of: path) {
             case .directory: found += find(in: path)
-            case .file where name.hasSuffix(".test.js"): found.append(path)
+            case .file where testSuffixes.contains(where: name.hasSuffix): found.append(path)
             default: break
             }
         }

@@ -7,7 +7,7 @@ struct TestCommand: ParsableCommand {
         abstract: "Run JS test files against the real services and print TAP 14.",
         discussion: """
             Each file runs in a fresh engine with a fresh temporary data folder, with results checked
-            against the contracts. Folders are searched for *.test.js. A file may restrict its
+            against the contracts. Folders are searched for *.test.js, *.test.ts (and .mjs, .mts, .cjs, .cts). A file may restrict its
             grants with a line "// @grants device,storage"; otherwise --grant applies (default all).
             Exit 0 only if every test passes.
             """
@@ -36,7 +36,7 @@ struct TestCommand: ParsableCommand {
             throw CLIFailure(message: error.message, code: 2)
         }
         guard !files.isEmpty else {
-            throw CLIFailure(message: "hybrid test: no *.test.js files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))", code: 1)
+            throw CLIFailure(message: "hybrid test: no *.test.js or *.test.ts files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))", code: 1)
         }
         var runner = TestRunner(filter: filter)
         if !grants.isEmpty { runner.grantFlags = grants.flatMap { $0.split(separator: ",").map(String.init) } }
