@@ -17,6 +17,55 @@ struct TestCommandTests {
         #expect(!result.standardOutput.contains("not ok"), "\(result)")
     }
 
+    @Test("stdout is strict TAP 14 (tap-parser in strict mode accepts it); the summary is on stderr")
+    func strictTAP() async throws {
+        for suite in ["suites/passing", "suites/typescript #1"] {
+            let result = try await HybridProcess.run(["test", HybridProcess.fixture(suite)])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardError.hasSuffix("js: \(suite.hasSuffix("passing") ? 3 : 2) passed, 0 failed\n"), "\(result)")
+            let verdict = try Self.strictTAPVerdict(result.standardOutput)
+            #expect(verdict == "ok", "\(verdict)\n\(result)")
+        }
+    }
+
+    @Test("TypeScript and ES module test files are found and run; names with # are escaped")
+    func typeScriptTests() async throws {
+        let folder = HybridProcess.fixture("suites/typescript #1")
+        let result = try await HybridProcess.run(["test", folder])
+        #expect(result.status == 0, "\(result)")
+        let escaped = folder.replacingOccurrences(of: "#", with: "\\#")
+        #expect(result.standardOutput.contains("# Subtest: \(escaped)/cart.test.ts\n    ok 1 - cart \\# totals > sums lines\n    1..1\n"), "\(result)")
+        #expect(result.standardOutput.contains("ok 2 - \(escaped)/module.test.mjs\n"), "\(result)")
+    }
+
+    /// "ok", or what a strict TAP 14 consumer (node's tap-parser, Debian's node-tap-parser)
+    /// found wrong with `tap`.
+    static func strictTAPVerdict(_ tap: String) throws -> String {
+        let script = """
+            const Parser = require("tap-parser");
+            const parser = new Parser({ strict: true }, (result) => {
+              const problems = result.failures.map((f) => f.tapError || f.name);
+              console.log(result.ok && problems.length === 0 ? "ok" : JSON.stringify(problems));
+            });
+            process.stdin.pipe(parser);
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["node", "-e", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NODE_PATH"] = "/usr/share/nodejs"
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(tap.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("one failing test makes the run exit 1, with a not ok line and a diagnostic")
     func failing() async throws {
         let result = try await HybridProcess.run(["test", HybridProcess.fixture("suites/failing")])

@@ -1918,6 +1918,66 @@ export interface ViewController {
   stop(): Promise<void>;
 }
 
+/** The checks of `expect(received)` in `hybrid test` files (js/README.md, "Tests"). */
+export interface Matchers<R = void> {
+  toBe(expected: unknown): R;
+  toEqual(expected: unknown): R;
+  toStrictEqual(expected: unknown): R;
+  toMatchObject(expected: object): R;
+  toBeTruthy(): R;
+  toBeFalsy(): R;
+  toBeNull(): R;
+  toBeUndefined(): R;
+  toBeDefined(): R;
+  toBeNaN(): R;
+  toBeGreaterThan(expected: number | bigint): R;
+  toBeGreaterThanOrEqual(expected: number | bigint): R;
+  toBeLessThan(expected: number | bigint): R;
+  toBeLessThanOrEqual(expected: number | bigint): R;
+  toBeCloseTo(expected: number, digits?: number): R;
+  toContain(item: unknown): R;
+  toContainEqual(item: unknown): R;
+  toHaveLength(length: number): R;
+  toHaveProperty(path: string | readonly (string | number)[], value?: unknown): R;
+  toMatch(pattern: string | RegExp): R;
+  toBeInstanceOf(type: abstract new (...args: any[]) => unknown): R;
+  toThrow(expected?: string | RegExp | Error | (abstract new (...args: any[]) => unknown)): R;
+}
+
+export interface Expectation extends Matchers {
+  readonly not: Matchers;
+  readonly resolves: Matchers<Promise<void>> & { readonly not: Matchers<Promise<void>> };
+  readonly rejects: Matchers<Promise<void>> & { readonly not: Matchers<Promise<void>> };
+}
+
+/** A test body: synchronous or async; `timeoutMs` defaults to 5,000. */
+export type TestBody = () => unknown | Promise<unknown>;
+
+export interface TestFunction {
+  (name: string, body: TestBody, timeoutMs?: number): void;
+  skip(name: string, body?: TestBody, timeoutMs?: number): void;
+  only(name: string, body: TestBody, timeoutMs?: number): void;
+  todo(name: string): void;
+}
+
+export interface DescribeFunction {
+  (name: string, body: () => void): void;
+  skip(name: string, body: () => void): void;
+  only(name: string, body: () => void): void;
+}
+
+declare global {
+  /** `hybrid test` only: registers a test. */
+  const test: TestFunction;
+  const it: TestFunction;
+  const describe: DescribeFunction;
+  function expect(received: unknown): Expectation;
+  function beforeAll(body: TestBody, timeoutMs?: number): void;
+  function afterAll(body: TestBody, timeoutMs?: number): void;
+  function beforeEach(body: TestBody, timeoutMs?: number): void;
+  function afterEach(body: TestBody, timeoutMs?: number): void;
+}
+
 declare global {
   const Hybrid: HybridAPI;
 }
