@@ -53,7 +53,7 @@ public struct PatchBenchmark {
         defer { session.shutdown() }
         let main = app + "/main.js"
         do {
-            try session.engine.performAndWait { context in try context.runMain(main) }
+            try session.engine.performAndWait { context in _ = try context.runMain(main) }
         } catch {
             print("bench patch: main.js failed: \(error)")
             return

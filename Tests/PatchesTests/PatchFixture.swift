@@ -45,7 +45,7 @@ final class PatchFixture: @unchecked Sendable {
         let session = try AppSession(path: appDirectory, options: options)
         self.session = session
         let main = appDirectory + "/main.js"
-        try await session.engine.perform { context in try context.runMain(main) }
+        try await session.engine.perform { context in _ = try context.runMain(main) }
         return session
     }
 
