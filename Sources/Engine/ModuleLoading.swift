@@ -8,8 +8,9 @@ extension RuntimeInstaller {
     /// and returns `{body, format, topLevelAwait}` to the JS loader (js/runtime/modules.js).
     ///
     /// A `.js` file whose package does not say `"type"` is CommonJS, unless it does not compile as
-    /// CommonJS and has `import`/`export` statements: then it is an ES module (Node's syntax
-    /// detection), so an app of ES modules needs no package.json.
+    /// CommonJS and has `import`/`export` statements, or top-level `await` or `import.meta` and
+    /// compiles as an ES module: then it is one (node's syntax detection), so an app of ES modules
+    /// needs no package.json.
     static func installModuleLoader(into context: ScriptContext, native: JSObjectRef) {
         let transformer = ModuleTransformer()
         context.setFunction(native, "loadModule") { args in
@@ -21,16 +22,24 @@ extension RuntimeInstaller {
             } catch {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
-            var format = interimFormat(of: filename)
+            let format = interimFormat(of: filename)
             var compiled = try transform(transformer, filename: filename, source: source, format: format, asynchronous: asynchronous, in: args.context)
             var body: JSValueRef
             do {
                 body = try compileModule(compiled.code, filename: filename, in: args.context)
             } catch let thrown as ThrownJSValue where format == .commonJS && SourceLanguage(filename: filename) == .javaScript
-                && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" && hasModuleSyntax(source) {
-                format = .module
-                compiled = try transform(transformer, filename: filename, source: source, format: format, in: args.context)
-                body = try compileModule(compiled.code, filename: filename, in: args.context)
+                && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" {
+                // Node's syntax detection: import/export statements make it an ES module; so may
+                // top-level await or import.meta, but then only if it compiles as one (else the
+                // CommonJS error stands, as the more likely mistake).
+                let certain = hasModuleSyntax(source)
+                guard certain || source.contains("await") || source.contains("import.meta") else { throw thrown }
+                do {
+                    compiled = try transform(transformer, filename: filename, source: source, format: .module, in: args.context)
+                    body = try compileModule(compiled.code, filename: filename, in: args.context)
+                } catch where !certain {
+                    throw thrown
+                }
             }
             let result = args.context.makeObject()
             args.context.set(result, "body", body)
