@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO"]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
-        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite

@@ -32,7 +32,7 @@ extension RuntimeInstaller {
                 // Node's syntax detection: import/export statements make it an ES module; so may
                 // top-level await or import.meta, but then only if it compiles as one (else the
                 // CommonJS error stands, as the more likely mistake).
-                let certain = hasModuleSyntax(source)
+                let certain = ModuleFormat.hasModuleSyntax(source)
                 guard certain || source.contains("await") || source.contains("import.meta") else { throw thrown }
                 do {
                     compiled = try transform(transformer, filename: filename, source: source, format: .module, in: args.context)
@@ -71,17 +71,5 @@ extension RuntimeInstaller {
         if filename.hasSuffix(".cjs") || filename.hasSuffix(".cts") { return .commonJS }
         if filename.hasSuffix(".json") { return .json }
         return SourceLanguage(filename: filename) == .typeScript ? .module : .commonJS
-    }
-
-    /// Whether a line starts with an `import` or `export` statement (not `import(`/`import.meta`).
-    static func hasModuleSyntax(_ source: String) -> Bool {
-        for line in source.split(separator: "\n") {
-            let text = line.drop { $0 == " " || $0 == "\t" }
-            for keyword in ["import", "export"] where text.hasPrefix(keyword) {
-                let next = text.dropFirst(keyword.count).first
-                if next == " " || next == "{" || next == "*" || next == "\"" || next == "'" { return true }
-            }
-        }
-        return false
     }
 }

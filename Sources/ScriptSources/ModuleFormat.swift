@@ -5,6 +5,19 @@ public enum ModuleFormat: String, Sendable, Equatable {
     case commonJS = "commonjs"
     case module
     case json
+
+    /// Whether a line starts with an `import` or `export` statement (not `import(` or
+    /// `import.meta`): node's syntax detection, for a `.js` file no package.json types.
+    public static func hasModuleSyntax(_ source: String) -> Bool {
+        for line in source.split(separator: "\n") {
+            let text = line.drop { $0 == " " || $0 == "\t" }
+            for keyword in ["import", "export"] where text.hasPrefix(keyword) {
+                let next = text.dropFirst(keyword.count).first
+                if next == " " || next == "{" || next == "*" || next == "\"" || next == "'" { return true }
+            }
+        }
+        return false
+    }
 }
 
 /// The language a source file is written in, from its extension.

@@ -175,12 +175,17 @@ public final class ModuleTransformer: @unchecked Sendable {
         return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: true)
     }
 
-    /// Two of esbuild's CommonJS helpers handed to the loader, through the module's own `require`:
-    /// `__toESM` (how an ES module sees what it imports: Node's rules, and a module converted from
-    /// ESM seen as its live namespace) and the `import()` expansion (`require.dynamic`, which waits
-    /// for a module's top-level await). The replacement keeps every column where it was.
+    /// Three of esbuild's CommonJS helpers changed for the loader: `__toESM` (how an ES module sees
+    /// what it imports: node's rules, and a module converted from ESM seen as its live namespace)
+    /// and the `import()` expansion (`require.dynamic`, which waits for a module's top-level await),
+    /// both handed over through the module's own `require`; and `__defProp`, whose exports become
+    /// configurable, so that a patch can amend an ES module's exported function. Columns stay
+    /// where they were on the lines that matter (`import()` calls).
     static func hostHooks(_ code: String) -> String {
         var code = code
+        if let helper = code.range(of: "var __defProp = Object.defineProperty;") {
+            code.replaceSubrange(helper, with: "var __defProp = (o, k, d) => Object.defineProperty(o, k, { ...d, configurable: true });")
+        }
         if let helper = code.range(of: "var __toESM = (") {
             code.replaceSubrange(helper, with: "var __toESM = require.interop, __esbuildToESM = (")
         }
@@ -251,7 +256,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "1"
+    private static let transformVersion = "2"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

@@ -111,6 +111,9 @@ function makeModule(filename, parent, data) {
     dispose(handler) { disposers.push(handler); },
   };
   Object.defineProperty(module, "disposers", { value: disposers });
+  // import.meta, for code transformed from an ES module (a patch's too), made on first use.
+  let meta;
+  Object.defineProperty(module, "meta", { get: () => (meta ??= importMeta(module)), configurable: true });
   return module;
 }
 
@@ -153,7 +156,6 @@ function load(filename, parent) {
 /** Runs a compiled module's code; one that awaits at top level then starts evaluating. */
 function run(module, compiled) {
   module.format = compiled.format;
-  if (compiled.format === "module") module.meta = importMeta(module);
   if (compiled.topLevelAwait) module.dependencies = [];
   compiled.body.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path);
   if (compiled.topLevelAwait) evaluate(module);
@@ -194,7 +196,7 @@ const patches = {
   epoch: 0,
   /** filename -> {mode, version, body (replace) or functions (amend)}: the current patch. */
   overlays: new Map(),
-  /** filename -> Map(key -> {had, value}): shipped members an amend replaced. */
+  /** filename -> Map(key -> property descriptor, or undefined): shipped members an amend replaced. */
   shipped: new Map(),
   /** Called with (version, filename, key, error) when an amended function throws. */
   onFault: null,
@@ -226,11 +228,12 @@ function amend(module, functions, version) {
   let saved = patches.shipped.get(module.filename);
   if (!saved) patches.shipped.set(module.filename, (saved = new Map()));
   for (const [key, fn] of Object.entries(functions)) {
-    if (!saved.has(key)) {
-      const had = Object.prototype.hasOwnProperty.call(module.exports, key);
-      saved.set(key, { had, value: module.exports[key] });
-    }
-    module.exports[key] = guard(fn, module.filename, key, version);
+    if (!saved.has(key)) saved.set(key, Object.getOwnPropertyDescriptor(module.exports, key));
+    // A data property even where an ES module's export is a getter (the transform makes those
+    // configurable), so that importers, which read the export at each use, call the new function.
+    Object.defineProperty(module.exports, key, {
+      value: guard(fn, module.filename, key, version), writable: true, enumerable: true, configurable: true,
+    });
   }
 }
 
@@ -238,9 +241,9 @@ function amend(module, functions, version) {
 function unamend(module, keep) {
   const saved = patches.shipped.get(module.filename);
   if (!saved) return;
-  for (const [key, { had, value }] of saved) {
+  for (const [key, descriptor] of saved) {
     if (keep && Object.prototype.hasOwnProperty.call(keep, key)) continue;
-    if (had) module.exports[key] = value;
+    if (descriptor) Object.defineProperty(module.exports, key, descriptor);
     else delete module.exports[key];
     saved.delete(key);
   }
@@ -262,6 +265,7 @@ function swap(live, body) {
   const data = {};
   for (const handler of live.disposers) handler(data);
   const next = makeModule(live.filename, live.parent, data);
+  next.format = live.format;
   next.hot.epoch = patches.epoch + 1;
   cache.set(live.filename, next);
   try {
@@ -318,7 +322,7 @@ function setPatch(version, changes, onFault) {
       const after = next.get(filename);
       const body = after && after.mode === "replace"
         ? after.body
-        : native.compileModule(native.readFile(filename), filename);
+        : native.loadModule(filename, false).body;
       unamend(live);
       swapped.push(live);
       swap(live, body);
