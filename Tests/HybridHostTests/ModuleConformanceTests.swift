@@ -32,7 +32,7 @@ import Testing
             #expect(ours.status == 0, "\(ours)")
             #expect(ours.standardOutput == expected, "\(ours)")
         } else {
-            let node = try Self.runNode(main, in: directory)
+            let node = try HybridProcess.tool(["node", main], directory: directory)
             #expect(ours.status == node.status, "hybrid: \(ours)\nnode: \(node.output)")
             #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
         }
@@ -90,20 +90,5 @@ import Testing
         #expect(refused.standardError.contains("esbuild"), "\(refused)")
         let plain = try await HybridProcess.run(["run", js], environment: environment)
         #expect(plain.standardOutput == "true\n", "\(plain)")
-    }
-
-    static func runNode(_ main: String, in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", main]
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 127, "node is not installed (scripts/install-deps installs it with node-typescript)")
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

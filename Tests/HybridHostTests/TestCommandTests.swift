@@ -49,21 +49,8 @@ struct TestCommandTests {
             });
             process.stdin.pipe(parser);
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", "-e", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NODE_PATH"] = "/usr/share/nodejs"
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(tap.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try HybridProcess.tool(["node", "-e", script], input: tap, environment: ["NODE_PATH": "/usr/share/nodejs"])
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("one failing test makes the run exit 1, with a not ok line and a diagnostic")
