@@ -185,7 +185,11 @@ function formatObject(ctx, value, depth) {
   const typedName = plain ? undefined : typedArrayName.call(value);
   // Typed arrays list no keys: each index is one, and a big buffer would make millions of them.
   let keys = typedName === undefined && !Array.isArray(value) ? ownKeys(value) : [];
-  if (plain) {
+  if (plain && globalThis.__hybridModules?.isNamespace(value)) {
+    braces[0] = "[Module: null prototype] {";
+    keys.sort();
+    if (keys.length === 0) return `${braces[0]}  }`; // node prints an empty namespace so
+  } else if (plain) {
     braces[0] = ctor === "Object" ? (tag ? `Object [${tag}] {` : "{") : `${prefix("Object")}{`;
     if (keys.length === 0) return `${braces[0]}}`;
   } else if (Array.isArray(value)) {
@@ -293,6 +297,20 @@ function formatProperty(ctx, object, key, depth, isItem) {
     ctx.indentation += 2;
     str = formatValue(ctx, desc.value, depth);
     ctx.indentation -= 2;
+  } else if (desc.get && globalThis.__hybridModules?.isNamespace(object)) {
+    // A module's export, a binding rather than a getter: its value, as node prints namespaces.
+    let binding;
+    try {
+      binding = desc.get.call(object);
+    } catch (error) {
+      if (!(error instanceof ReferenceError)) throw error;
+      str = "<uninitialized>";
+    }
+    if (str === undefined) {
+      ctx.indentation += 2;
+      str = formatValue(ctx, binding, depth);
+      ctx.indentation -= 2;
+    }
   } else if (desc.get) {
     str = desc.set ? "[Getter/Setter]" : "[Getter]";
   } else {
@@ -664,6 +682,17 @@ install("__hybridInspect", inspect);
 const cache = new Map();
 /** module.exports -> its module, for `interop` (esbuild's __toESM) to tell ES modules apart. */
 const owners = new WeakMap();
+/** The namespace objects of ES modules, which console.log prints as node does. */
+const namespaces = new WeakSet();
+
+/** An ES module's exports object: null prototype, tagged "Module", `__esModule` for CommonJS readers. */
+function namespace() {
+  const object = Object.create(null);
+  Object.defineProperty(object, Symbol.toStringTag, { value: "Module" });
+  Object.defineProperty(object, "__esModule", { value: true });
+  namespaces.add(object);
+  return object;
+}
 /** Set by `require.dynamic` for the one require its import() makes: that one may wait. */
 let dynamicRequest = null;
 /** Thrown from an ES module's imports when one is still evaluating: load it again, async. */
@@ -707,6 +736,7 @@ function makeRequire(parent) {
   require.resolve = resolve;
   require.cache = cache;
   require.interop = interop;
+  require.namespace = namespace;
   /** import(): `load` runs the module's require in a later microtask; waits for its top-level await. */
   require.dynamic = (load) => Promise.resolve().then(() => {
     const request = (dynamicRequest = { waitFor: null });
@@ -724,19 +754,19 @@ function makeRequire(parent) {
 /**
  * How an ES module sees what it imports (esbuild's __toESM, replaced): an ES module's own
  * module.exports, which is live; CommonJS as node shows it, `default` being module.exports and
- * its own properties named exports.
+ * its own enumerable properties named exports.
  */
 function interop(exports) {
   const owner = owners.get(exports);
   if (owner && owner.format === "module") return exports;
-  const namespace = Object.create(null);
+  const view = namespace();
   if (exports !== null && (typeof exports === "object" || typeof exports === "function")) {
-    for (const key of Object.getOwnPropertyNames(exports)) {
-      if (key !== "default") Object.defineProperty(namespace, key, { get: () => exports[key], enumerable: true });
+    for (const key of Object.keys(exports)) {
+      if (key !== "default") Object.defineProperty(view, key, { get: () => exports[key], enumerable: true });
     }
   }
-  Object.defineProperty(namespace, "default", { value: exports, enumerable: true });
-  return namespace;
+  Object.defineProperty(view, "default", { value: exports, enumerable: true });
+  return view;
 }
 
 function makeModule(filename, parent, data) {
@@ -799,6 +829,7 @@ function load(filename, parent) {
 /** Runs a compiled module's code; one that awaits at top level then starts evaluating. */
 function run(module, compiled) {
   module.format = compiled.format;
+  if (compiled.format === "module") module.exports = namespace();
   if (compiled.topLevelAwait) module.dependencies = [];
   compiled.body.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path);
   if (compiled.topLevelAwait) evaluate(module);
@@ -1004,6 +1035,8 @@ Object.defineProperty(globalThis, "__hybridModules", {
     /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */
     get patchVersion() { return patches.version; },
     get epoch() { return patches.epoch; },
+    /** Whether `value` is an ES module's namespace (console.js prints those as node does). */
+    isNamespace: (value) => namespaces.has(value),
   }),
 });
 """#),

@@ -175,14 +175,18 @@ public final class ModuleTransformer: @unchecked Sendable {
         return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: true)
     }
 
-    /// Three of esbuild's CommonJS helpers changed for the loader: `__toESM` (how an ES module sees
-    /// what it imports: node's rules, and a module converted from ESM seen as its live namespace)
-    /// and the `import()` expansion (`require.dynamic`, which waits for a module's top-level await),
-    /// both handed over through the module's own `require`; and `__defProp`, whose exports become
+    /// Four of esbuild's CommonJS helpers changed for the loader: `__toESM` (how an ES module sees
+    /// what it imports: node's rules, and a module converted from ESM seen as its live namespace),
+    /// `__toCommonJS` (the exports object is a namespace object, as node prints it), and the
+    /// `import()` expansion (`require.dynamic`, which waits for a module's top-level await), all
+    /// handed over through the module's own `require`; and `__defProp`, whose exports become
     /// configurable, so that a patch can amend an ES module's exported function. Columns stay
     /// where they were on the lines that matter (`import()` calls).
     static func hostHooks(_ code: String) -> String {
         var code = code
+        if let helper = code.range(of: "var __toCommonJS = (mod) => __copyProps(__defProp({}, \"__esModule\", { value: true }), mod);") {
+            code.replaceSubrange(helper, with: "var __toCommonJS = (mod) => __copyProps(require.namespace(), mod);")
+        }
         if let helper = code.range(of: "var __defProp = Object.defineProperty;") {
             code.replaceSubrange(helper, with: "var __defProp = (o, k, d) => Object.defineProperty(o, k, { ...d, configurable: true });")
         }
@@ -256,7 +260,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "2"
+    private static let transformVersion = "3"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

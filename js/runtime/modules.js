@@ -21,6 +21,17 @@
 const cache = new Map();
 /** module.exports -> its module, for `interop` (esbuild's __toESM) to tell ES modules apart. */
 const owners = new WeakMap();
+/** The namespace objects of ES modules, which console.log prints as node does. */
+const namespaces = new WeakSet();
+
+/** An ES module's exports object: null prototype, tagged "Module", `__esModule` for CommonJS readers. */
+function namespace() {
+  const object = Object.create(null);
+  Object.defineProperty(object, Symbol.toStringTag, { value: "Module" });
+  Object.defineProperty(object, "__esModule", { value: true });
+  namespaces.add(object);
+  return object;
+}
 /** Set by `require.dynamic` for the one require its import() makes: that one may wait. */
 let dynamicRequest = null;
 /** Thrown from an ES module's imports when one is still evaluating: load it again, async. */
@@ -64,6 +75,7 @@ function makeRequire(parent) {
   require.resolve = resolve;
   require.cache = cache;
   require.interop = interop;
+  require.namespace = namespace;
   /** import(): `load` runs the module's require in a later microtask; waits for its top-level await. */
   require.dynamic = (load) => Promise.resolve().then(() => {
     const request = (dynamicRequest = { waitFor: null });
@@ -81,19 +93,19 @@ function makeRequire(parent) {
 /**
  * How an ES module sees what it imports (esbuild's __toESM, replaced): an ES module's own
  * module.exports, which is live; CommonJS as node shows it, `default` being module.exports and
- * its own properties named exports.
+ * its own enumerable properties named exports.
  */
 function interop(exports) {
   const owner = owners.get(exports);
   if (owner && owner.format === "module") return exports;
-  const namespace = Object.create(null);
+  const view = namespace();
   if (exports !== null && (typeof exports === "object" || typeof exports === "function")) {
-    for (const key of Object.getOwnPropertyNames(exports)) {
-      if (key !== "default") Object.defineProperty(namespace, key, { get: () => exports[key], enumerable: true });
+    for (const key of Object.keys(exports)) {
+      if (key !== "default") Object.defineProperty(view, key, { get: () => exports[key], enumerable: true });
     }
   }
-  Object.defineProperty(namespace, "default", { value: exports, enumerable: true });
-  return namespace;
+  Object.defineProperty(view, "default", { value: exports, enumerable: true });
+  return view;
 }
 
 function makeModule(filename, parent, data) {
@@ -156,6 +168,7 @@ function load(filename, parent) {
 /** Runs a compiled module's code; one that awaits at top level then starts evaluating. */
 function run(module, compiled) {
   module.format = compiled.format;
+  if (compiled.format === "module") module.exports = namespace();
   if (compiled.topLevelAwait) module.dependencies = [];
   compiled.body.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path);
   if (compiled.topLevelAwait) evaluate(module);
@@ -361,5 +374,7 @@ Object.defineProperty(globalThis, "__hybridModules", {
     /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */
     get patchVersion() { return patches.version; },
     get epoch() { return patches.epoch; },
+    /** Whether `value` is an ES module's namespace (console.js prints those as node does). */
+    isNamespace: (value) => namespaces.has(value),
   }),
 });
