@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The sync server's PostgreSQL store: several server instances over one database.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The sync server's GET /v1/metrics: swift-metrics' front end, Prometheus' text format behind it.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         // C modules
@@ -78,7 +81,9 @@ let package = Package(
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                                  .product(name: "PostgresNIO", package: "postgres-nio")],
+                                                  .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                  .product(name: "CoreMetrics", package: "swift-metrics"),
+                                                  .product(name: "Prometheus", package: "swift-prometheus")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.

@@ -123,6 +123,18 @@ public final class PostgresSyncStore: SyncStore {
         try Task.checkCancellation()
     }
 
+    public var kind: String { "postgres" }
+
+    public func ping() async throws {
+        try await client.withConnection { connection in try await self.rows("SELECT 1", on: connection) }
+    }
+
+    public func heldPacketCount() async throws -> Int {
+        try await client.withConnection { connection in
+            try await self.rows("SELECT COUNT(*) FROM sync_packet WHERE state = 'held'", on: connection).first?.decode(Int.self) ?? 0
+        }
+    }
+
     public func close() async {
         running.cancel()
         await running.value

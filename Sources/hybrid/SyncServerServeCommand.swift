@@ -11,7 +11,8 @@ struct SyncServerServeCommand: ParsableCommand {
         abstract: "Run the reference sync server (the default subcommand): devices push ops, pull what their scopes may see, and converge.",
         discussion: """
             HTTP+JSON: POST /v1/devices, POST /v1/push, GET /v1/pull, GET /v1/packets/ID, GET /v1/snapshot, \
-            GET /v1/health, and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
+            GET /v1/health (the store's kind and latency; 503 when it does not answer), GET /v1/metrics \
+            (Prometheus text), and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
             lives in --db: a server restarted on it carries on. --db FILE is a SQLite file for one server; \
             --db postgres://USER@HOST:PORT/DATABASE is a PostgreSQL database that any number of servers \
             share, a device talking to any of them (the password from the URL or PGPASSWORD; the server \
@@ -61,6 +62,9 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(name: .customLong("rate-burst"), help: "Requests a quiet device may make at once (default: twice --rate-limit).")
     var rateBurst: Double?
 
+    @Option(help: "Connections the kernel queues before the server accepts them; raise it (and /proc/sys/net/core/somaxconn, which caps it) for many devices long-polling one server.")
+    var backlog: Int = 4096
+
     @Option(name: .customLong("retain-days"), help: "Keep op-log entries that every active device has pulled for this many days, then compact them.")
     var retainDays: Double = 30
 
@@ -86,6 +90,7 @@ struct SyncServerServeCommand: ParsableCommand {
         if let rateBurst {
             guard rateBurst >= 1, rateBurst.isFinite else { throw ValidationError("--rate-burst: expected a number >= 1, got \(rateBurst)") }
         }
+        guard backlog > 0 else { throw ValidationError("--backlog: expected a positive number, got \(backlog)") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
     }
 
@@ -106,6 +111,7 @@ struct SyncServerServeCommand: ParsableCommand {
             stopsOnTerminationSignals: true, tokenVerifier: verifier
         )
         configuration.retainSeconds = retainDays * 86_400
+        configuration.backlog = backlog
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
         let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row")
             + "; rate limit: \(configuration.rateLimit)"
