@@ -116,13 +116,16 @@ struct SyncEndpoints: Sendable {
         return Self.response(health.latency == nil ? 503 : 200, ["ok": .bool(health.latency != nil), "store": health.json])
     }
 
-    /// `GET /v1/metrics` → this server's metrics in Prometheus' text format (``SyncMetrics``). It
-    /// answers when the store does not (the held-packet gauge then keeps its last figure), since
-    /// that is when an operator looks.
+    /// `GET /v1/metrics` → this server's metrics in Prometheus' text format (``SyncMetrics``), with
+    /// the store checked as `GET /v1/health` checks it, so that every scrape brings its latency up
+    /// to date. It answers when the store does not (the held-packet gauge then keeps its last
+    /// figure), since that is when an operator looks.
     func metricsResponse() async -> Response {
         let timeout = Duration.milliseconds(Int(configuration.healthTimeout * 1000))
-        let heldPackets = try? await StoreHealth.answer(within: timeout, what: "the store") { try await store.heldPacketCount() }
-        let text = metrics.exposition(heldPackets: heldPackets, longPolls: held.count)
+        async let health = StoreHealth.check(store, timeout: timeout)
+        async let heldPackets = try? StoreHealth.answer(within: timeout, what: "the store") { try await store.heldPacketCount() }
+        metrics.storeChecked(latency: await health.latency)
+        let text = metrics.exposition(heldPackets: await heldPackets, longPolls: held.count)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }

@@ -43,9 +43,9 @@ final class SyncMetrics: Sendable {
         compactedOps = registry.makeCounter(descriptor: Self.name("compacted_ops", unit: "total",
                                                                   "Op log entries those compactions removed."))
         storeLatency = registry.makeGauge(descriptor: Self.name("store_latency", unit: "seconds",
-                                                                "The last health check's round trip through the store (GET /v1/health)."))
+                                                                "The round trip through the store (SELECT 1) at the last health check or scrape."))
         storeUp = registry.makeGauge(descriptor: Self.name("store_up", unit: "",
-                                                           "1 when the last health check's store answered, 0 when it did not."))
+                                                           "1 when the store answered the last health check or scrape in time, 0 when it did not."))
     }
 
     /// `hybrid_sync_NAME_UNIT`, with its help line.
