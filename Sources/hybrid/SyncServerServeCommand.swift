@@ -27,8 +27,12 @@ struct SyncServerServeCommand: ParsableCommand {
             user and id; by the token's subject for a registration); past that it gets 429 with \
             Retry-After. The buckets are in memory, per server.
 
-            Prints "sync-server listening on http://HOST:PORT (auth: ...)" once bound (the real port for \
-            --port 0), then serves until SIGINT or SIGTERM.
+            Each connection is a file descriptor: the server raises its soft limit (ulimit -n) to the hard \
+            one at start. Raise the hard limit (LimitNOFILE= in a systemd unit) above the devices that \
+            long-poll one server, and /proc/sys/net/core/somaxconn, which caps --backlog.
+
+            Prints "sync-server listening on http://HOST:PORT (auth: ...; rate limit: ...; backlog N; open \
+            files N)" once bound (the real port for --port 0), then serves until SIGINT or SIGTERM.
             """
     )
 
@@ -113,8 +117,11 @@ struct SyncServerServeCommand: ParsableCommand {
         configuration.retainSeconds = retainDays * 86_400
         configuration.backlog = backlog
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
+        // Each connection (a long poll held open, say) is a file descriptor: take what the hard
+        // limit allows rather than a shell's default soft limit of 1024, and say what it is.
+        let descriptors = FileDescriptorLimit.raiseToHard().soft
         let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row")
-            + "; rate limit: \(configuration.rateLimit)"
+            + "; rate limit: \(configuration.rateLimit); backlog \(backlog); open files \(descriptors == Int.max ? "unlimited" : String(descriptors))"
         let (host, port, database) = (host, port, database)
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)
