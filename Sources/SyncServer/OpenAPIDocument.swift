@@ -20,7 +20,7 @@ enum OpenAPIDocument {
       "get": {
         "operationId": "health",
         "summary": "Whether the server and its store are up.",
-        "description": "Times one trivial round trip through the store (`SELECT 1`). When the store fails or does not answer within a few seconds (`SyncServerConfiguration.healthTimeout`, 5 s by default), 503 with the reason, so that a load balancer stops sending devices to this server.",
+        "description": "Times one trivial round trip through the store (`SELECT 1`). When the store fails or does not answer within the server's health timeout (5 s), 503 with the reason, so that a load balancer stops sending devices to this server.",
         "security": [],
         "responses": {
           "200": {

@@ -37,7 +37,8 @@ struct StoreHealth: Sendable {
     /// `body`'s answer, or after `timeout` an `internal` error naming `what`. postgres-nio waits for
     /// a pooled connection with no time limit (forever, while the database refuses connections), so
     /// the body runs in a task of its own: a task group would wait for it at its end even when
-    /// cancelled. A body still running at the timeout is cancelled and left to end on its own.
+    /// cancelled. A body still running at the timeout is cancelled and left to end on its own; a
+    /// timer still running when the body answers is cancelled.
     static func answer<Result: Sendable>(within timeout: Duration, what: String,
                                          _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let pending = PendingAnswer<Result>()
@@ -50,28 +51,46 @@ struct StoreHealth: Sendable {
                     pending.resume(with: .failure(error))
                 }
             }
-            Task {
+            pending.timer(Task {
                 try? await Task.sleep(for: timeout)
                 let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.inSeconds)) s")
-                if pending.resume(with: .failure(late)) {
-                    work.cancel()
-                }
-            }
+                if pending.resume(with: .failure(late)) { work.cancel() }
+            })
         }
     }
 
     /// A continuation resumed once, by whichever of the work and the timer is first.
     private final class PendingAnswer<Value: Sendable>: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+        private struct State {
+            var continuation: CheckedContinuation<Value, any Error>?
+            var timer: Task<Void, Never>?
+            var answered = false
+        }
+
+        private let state = Mutex(State())
 
         func wait(_ continuation: CheckedContinuation<Value, any Error>) {
-            self.continuation.withLock { $0 = continuation }
+            state.withLock { $0.continuation = continuation }
+        }
+
+        /// The timer to cancel at the answer (at once, when the work has answered already).
+        func timer(_ timer: Task<Void, Never>) {
+            let answered = state.withLock { state in
+                state.timer = timer
+                return state.answered
+            }
+            if answered { timer.cancel() }
         }
 
         /// Whether this was the first answer.
         @discardableResult
         func resume(with result: Swift.Result<Value, any Error>) -> Bool {
-            guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+            let (continuation, timer) = state.withLock { state in
+                state.answered = true
+                return (state.continuation.take(), state.timer)
+            }
+            guard let continuation else { return false }
+            timer?.cancel()
             continuation.resume(with: result)
             return true
         }

@@ -111,7 +111,7 @@ struct SyncEndpoints: Sendable {
     /// "store": {"kind", "error"}}` when the store fails or does not answer within
     /// ``SyncServerConfiguration/healthTimeout``.
     func health() async -> Response {
-        let health = await StoreHealth.check(store, timeout: .milliseconds(Int(configuration.healthTimeout * 1000)))
+        let health = await StoreHealth.check(store, timeout: healthTimeout)
         metrics.storeChecked(latency: health.latency)
         return Self.response(health.latency == nil ? 503 : 200, ["ok": .bool(health.latency != nil), "store": health.json])
     }
@@ -121,14 +121,15 @@ struct SyncEndpoints: Sendable {
     /// to date. It answers when the store does not (the held-packet gauge then keeps its last
     /// figure), since that is when an operator looks.
     func metricsResponse() async -> Response {
-        let timeout = Duration.milliseconds(Int(configuration.healthTimeout * 1000))
-        async let health = StoreHealth.check(store, timeout: timeout)
-        async let heldPackets = try? StoreHealth.answer(within: timeout, what: "the store") { try await store.heldPacketCount() }
+        async let health = StoreHealth.check(store, timeout: healthTimeout)
+        async let heldPackets = try? StoreHealth.answer(within: healthTimeout, what: "the store") { try await store.heldPacketCount() }
         metrics.storeChecked(latency: await health.latency)
         let text = metrics.exposition(heldPackets: await heldPackets, longPolls: held.count)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }
+
+    var healthTimeout: Duration { .milliseconds(Int(configuration.healthTimeout * 1000)) }
 
     /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
