@@ -165,22 +165,16 @@ struct SyncEndpoints: Sendable {
             throw refusal
         }
         switch outcome {
-        case .applied(_, _, _, replayed: true):
-            metrics.pushed("replayed", ops: [])
-        case .applied(let applied, let duplicates, _, replayed: false):
-            metrics.pushed("applied", ops: [("applied", applied.count), ("duplicate", duplicates.count)])
-        case .held:
-            metrics.pushed("held", ops: [])
-        case .rejected:
-            metrics.pushed("rejected", ops: [("refused", packet.ops.count)])
-        }
-        switch outcome {
-        case .applied(let applied, let duplicates, let cursor, _):
+        case .applied(let applied, let duplicates, let cursor, let replayed):
+            // A replay's ops were counted when it was first applied.
+            metrics.pushed(replayed ? "replayed" : "applied", ops: replayed ? [] : [("applied", applied.count), ("duplicate", duplicates.count)])
             return (200, ["applied": .array(applied.map(JSONValue.string)), "duplicates": .array(duplicates.map(JSONValue.string)),
                           "cursor": .number(Double(cursor))])
         case .held(let dependency):
+            metrics.pushed("held", ops: [])
             return (202, ["held": true, "packetId": .string(packet.packetId), "waitingFor": .string(dependency)])
         case .rejected(let reason, let opId):
+            metrics.pushed("rejected", ops: [("refused", packet.ops.count)])
             var error = SyncServerError(.conflict, "packet \(packet.packetId) was rejected: \(reason)", reason: opId == nil ? nil : "scope")
             error.opId = opId
             var answer: JSONObject = ["rejected": true, "packetId": .string(packet.packetId), "reason": .string(reason), "error": error.json["error"] ?? .null]

@@ -63,7 +63,7 @@ struct HealthTests {
         return backlog
     }
 
-    @Test("the listen backlog is the configuration's: 4096 by default (as the kernel's somaxconn allows), not Hummingbird's 256")
+    @Test("the listen backlog is the configuration's and --backlog's: 4096 by default (as the kernel's somaxconn allows), not Hummingbird's 256")
     func listenBacklog() async throws {
         let somaxconn = try Int(String(contentsOfFile: "/proc/sys/net/core/somaxconn", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 4096
@@ -75,5 +75,11 @@ struct HealthTests {
             let backlog = try Self.backlog(port: server.port)
             #expect(backlog == min(1000, somaxconn))
         }
+        // And from the command line.
+        let database = NSTemporaryDirectory() + "sync-backlog-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        let process = try await SyncServerProcess.start(database: database, options: ["--backlog", "900"])
+        defer { process.stop() }
+        #expect(try Self.backlog(port: process.port) == min(900, somaxconn))
     }
 }
