@@ -129,9 +129,16 @@ public final class PostgresSyncStore: SyncStore {
         try await client.withConnection { connection in try await self.rows("SELECT 1", on: connection) }
     }
 
-    public func heldPacketCount() async throws -> Int {
+    public func figures() async throws -> StoreFigures {
         try await client.withConnection { connection in
-            try await self.rows("SELECT COUNT(*) FROM sync_packet WHERE state = 'held'", on: connection).first?.decode(Int.self) ?? 0
+            // One statement: one snapshot, one round trip.
+            let row = try await self.rows("""
+                SELECT (SELECT COUNT(*) FROM sync_packet WHERE state = 'held'),
+                       (SELECT value FROM sync_meta WHERE key = 'lastSeq'),
+                       (SELECT value FROM sync_meta WHERE key = 'compactedThrough')
+                """, on: connection).first
+            let (held, lastSeq, compactedThrough) = try row?.decode((Int, Int?, Int?).self) ?? (0, nil, nil)
+            return StoreFigures(heldPackets: held, lastSeq: lastSeq ?? 0, compactedThrough: compactedThrough ?? 0)
         }
     }
 

@@ -234,8 +234,11 @@ public final class SQLiteSyncStore: SyncStore {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    public func heldPacketCount() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_packet WHERE state = 'held'") ?? 0 }
+    public func figures() async throws -> StoreFigures {
+        try await pool.read { db in
+            StoreFigures(heldPackets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_packet WHERE state = 'held'") ?? 0,
+                         lastSeq: try Self.cursor(in: db), compactedThrough: try Self.compactedThrough(in: db))
+        }
     }
 
     public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {

@@ -118,13 +118,13 @@ struct SyncEndpoints: Sendable {
 
     /// `GET /v1/metrics` → this server's metrics in Prometheus' text format (``SyncMetrics``), with
     /// the store checked as `GET /v1/health` checks it, so that every scrape brings its latency up
-    /// to date. It answers when the store does not (the held-packet gauge then keeps its last
-    /// figure), since that is when an operator looks.
+    /// to date. It answers when the store does not (the store's gauges then keep their last
+    /// figures), since that is when an operator looks.
     func metricsResponse() async -> Response {
         async let health = StoreHealth.check(store, timeout: healthTimeout)
-        async let heldPackets = try? StoreHealth.answer(within: healthTimeout, what: "the store") { try await store.heldPacketCount() }
+        async let figures = try? StoreHealth.answer(within: healthTimeout, what: "the store") { try await store.figures() }
         metrics.storeChecked(latency: await health.latency)
-        let text = metrics.exposition(heldPackets: await heldPackets, longPolls: held.count)
+        let text = metrics.exposition(store: await figures, longPolls: held.count)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }

@@ -25,6 +25,8 @@ final class SyncMetrics: Sendable {
 
     private let pullHeld: DurationHistogram
     private let heldPackets: Gauge
+    private let logLastSeq: Gauge
+    private let logEntries: Gauge
     private let longPolls: Gauge
     private let compactions: Counter
     private let compactedOps: Counter
@@ -38,6 +40,9 @@ final class SyncMetrics: Sendable {
             buckets: Self.buckets)
         heldPackets = registry.makeGauge(descriptor: Self.name("held_packets", unit: "",
                                                                "Pushed packets held until the packet they depend on arrives, in the whole store."))
+        logLastSeq = registry.makeGauge(descriptor: Self.name("log_last_seq", unit: "",
+                                                              "The op log's last seq: every op ever applied, by any server sharing the store (its rate is ops applied a second)."))
+        logEntries = registry.makeGauge(descriptor: Self.name("log_entries", unit: "", "Entries in the op log now, what compaction has not removed."))
         longPolls = registry.makeGauge(descriptor: Self.name("long_polls", unit: "", "Pulls with waitMs held open on this server right now."))
         compactions = registry.makeCounter(descriptor: Self.name("compactions", unit: "total", "Compactions of the op log this server ran."))
         compactedOps = registry.makeCounter(descriptor: Self.name("compacted_ops", unit: "total",
@@ -100,10 +105,14 @@ final class SyncMetrics: Sendable {
         if let latency { storeLatency.set(latency.inSeconds) }
     }
 
-    /// The text exposition, with the gauges read now: `heldPackets` from the store (nil when it did
-    /// not answer, which leaves the last figure), `longPolls` from the server.
-    func exposition(heldPackets: Int?, longPolls: Int) -> [UInt8] {
-        if let heldPackets { self.heldPackets.set(Int64(heldPackets)) }
+    /// The text exposition, with the gauges read now: `store`'s (nil when it did not answer, which
+    /// leaves the last figures), `longPolls` from the server.
+    func exposition(store: StoreFigures?, longPolls: Int) -> [UInt8] {
+        if let store {
+            heldPackets.set(Int64(store.heldPackets))
+            logLastSeq.set(Int64(store.lastSeq))
+            logEntries.set(Int64(store.logEntries))
+        }
         self.longPolls.set(Int64(longPolls))
         return registry.emitToBuffer()
     }

@@ -17,9 +17,10 @@ import ServiceLifecycle
 /// ```
 ///
 /// Endpoints: `POST /v1/devices`, `POST /v1/push`, `GET /v1/pull`, `GET /v1/packets/{packetId}`,
-/// `GET /v1/snapshot`, `GET /v1/health`, `GET /v1/metrics` (Prometheus text), and `GET /v1/openapi.json`, which describes them all
-/// (Sources/SyncServer/openapi.json). Everything it knows is in ``SyncServerConfiguration/databasePath``
-/// (but the rate limit's buckets): a new server on the same file carries on.
+/// `GET /v1/snapshot`, `GET /v1/health`, `GET /v1/metrics` (Prometheus text, this server's alone),
+/// and `GET /v1/openapi.json`, which describes them all (Sources/SyncServer/openapi.json).
+/// Everything it knows is in ``SyncServerConfiguration/databasePath`` (but the rate limit's
+/// buckets and the metrics): a new server on the same file carries on.
 public actor SyncServer {
     public nonisolated let configuration: SyncServerConfiguration
     public nonisolated let store: any SyncStore

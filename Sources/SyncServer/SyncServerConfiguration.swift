@@ -39,7 +39,8 @@ public struct SyncServerConfiguration: Sendable {
     /// reconnect at once (a restart, a network blip); the kernel caps it at
     /// `/proc/sys/net/core/somaxconn` (4096 on current Linux).
     public var backlog = 4096
-    /// How long `GET /v1/health` waits for the store before answering 503, in seconds.
+    /// How long `GET /v1/health` waits for the store before answering 503, in seconds (and
+    /// `GET /v1/metrics` before answering without it).
     public var healthTimeout: Double = 5
 
     public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, holdSeconds: Double = 30,

@@ -58,8 +58,8 @@ public protocol SyncStore: Sendable {
     /// answer. On PostgreSQL it waits for a pooled connection first, with no time limit of its own.
     func ping() async throws
 
-    /// Packets of every device held right now, waiting for the packet they depend on (for the metrics).
-    func heldPacketCount() async throws -> Int
+    /// Held packets and the op log's extent now, read in one statement (for the metrics).
+    func figures() async throws -> StoreFigures
 
     /// Lets go of connections and background work; the store is not used again.
     func close() async

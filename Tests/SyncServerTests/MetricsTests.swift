@@ -34,6 +34,7 @@ struct MetricsTests {
             let during = try await MetricsScrape.take(server)
             #expect(during["hybrid_sync_long_polls"] == 1, "\(during.text)")
             #expect(during["hybrid_sync_held_packets"] == 1)
+            #expect(during["hybrid_sync_log_last_seq"] == 2)
             #expect(Self.requests(during, "devices", 201) == 1)
             #expect(Self.requests(during, "push", 200) == 2)
             #expect(Self.requests(during, "push", 202) == 1)
@@ -55,8 +56,11 @@ struct MetricsTests {
             #expect(Self.requests(after, "pull", 200) == 2)
             #expect(Self.requests(after, "metrics", 200) == 1)
             #expect(after["hybrid_sync_pushes_total", ["outcome": "applied"]] == 2)
-            // The ops of pushes: a held packet's are not counted when it is applied later.
+            // The ops of pushes: a held packet's are not counted when it is applied later; the log
+            // counts every op.
             #expect(after["hybrid_sync_ops_total", ["outcome": "applied"]] == 3)
+            #expect(after["hybrid_sync_log_last_seq"] == 4)
+            #expect(after["hybrid_sync_log_entries"] == 4)
             #expect(after["hybrid_sync_ops_total", ["outcome": "duplicate"]] == 0)
             // Both pulls timed; only the held one waited, and its wait is counted apart.
             #expect(after["hybrid_sync_request_duration_seconds_count", ["endpoint": "pull"]] == 2)
@@ -101,6 +105,8 @@ struct MetricsTests {
             }
             #expect(compacted, "\(scrape.text)")
             #expect(scrape["hybrid_sync_compactions_total"] >= 1)
+            #expect(scrape["hybrid_sync_log_last_seq"] == 2)
+            #expect(scrape["hybrid_sync_log_entries"] == 0)
         }
     }
 
