@@ -4,14 +4,15 @@ import Prometheus
 ///
 /// Each ``SyncServer`` has a `PrometheusCollectorRegistry` of its own and makes its counters,
 /// gauges and histograms on it directly, rather than through swift-metrics' process-wide
-/// `MetricsSystem.bootstrap`: a process may run several servers (the tests do, two instances over
-/// one PostgreSQL database do), the bootstrap can be done once per process only, and a shared
-/// registry would add one server's requests to another's figures. The price is that a library
-/// logging through swift-metrics' global front end (none of ours does) would not show here.
+/// `MetricsSystem.bootstrap`: a process may run several servers (the tests run dozens at once,
+/// some as two instances over one PostgreSQL database), the bootstrap can be done once per process
+/// only, and a shared registry would add one server's requests to another's figures. The price is
+/// that a library recording through swift-metrics' global front end (none of ours does) would not
+/// show here.
 ///
 /// ```swift
-/// metrics.answered(.push, status: 200, took: .milliseconds(3))
-/// let text = metrics.exposition()   // # TYPE hybrid_sync_requests_total counter ...
+/// metrics.answered("push", status: 200, took: .milliseconds(3))
+/// let text = metrics.exposition(store: figures, longPolls: 0)   // # TYPE hybrid_sync_requests_total counter ...
 /// ```
 final class SyncMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
