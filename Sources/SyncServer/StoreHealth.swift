@@ -29,7 +29,8 @@ struct StoreHealth: Sendable {
 
     var json: JSONValue {
         var object: JSONObject = ["kind": .string(kind)]
-        if let latency { object["latencyMs"] = .number(latency.inSeconds * 1000) }
+        // To the microsecond: 1.035, not 1.0345879999999998.
+        if let latency { object["latencyMs"] = .number((latency.inSeconds * 1_000_000).rounded() / 1000) }
         if let error { object["error"] = .string(error) }
         return .object(object)
     }
