@@ -24,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The sync server's PostgreSQL store: several server instances over one database.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The sync server's GET /v1/metrics: swift-prometheus' registry and text format, over the
+        // swift-metrics that it and Hummingbird build on (pinned here so that both agree).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         // C modules
@@ -81,7 +85,11 @@ let package = Package(
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                                  .product(name: "PostgresNIO", package: "postgres-nio")],
+                                                  .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                  // A registry of its own per server (SyncMetrics), not swift-metrics'
+                                                  // process-wide bootstrap; CoreMetrics is declared for the pin above.
+                                                  .product(name: "Prometheus", package: "swift-prometheus"),
+                                                  .product(name: "CoreMetrics", package: "swift-metrics")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
