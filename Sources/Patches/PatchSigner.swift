@@ -94,7 +94,7 @@ public enum PatchSigner {
         if compiled.topLevelAwait {
             throw PatchError(.malformed, "\(file): modules.\(name): awaits at top level; a patched module must evaluate synchronously (move the await into a function)")
         }
-        guard let map = compiled.sourceMap else { return compiled.code }
+        guard let map = compiled.sourceMapText() else { return compiled.code }
         return compiled.code + "//# sourceMappingURL=data:application/json;base64," + Data(map.utf8).base64EncodedString() + "\n"
     }
 

@@ -6,14 +6,24 @@ import SystemIO
 /// system) and, when it was transformed, the source map back to the file the author wrote.
 public struct CompiledSource: Sendable, Equatable {
     public let code: String
-    /// A v3 source map (JSON text) from `code` to the source file; nil for untransformed code.
+    /// A v3 source map (JSON text) from `code` to the source file, when made by this transform;
+    /// nil for untransformed code, and for code read from the cache (see `sourceMapFile`).
     public let sourceMap: String?
+    /// Where a cached transform's map is: read only when a stack is mapped, so that a warm
+    /// start reads one file per module.
+    public var sourceMapFile: String? = nil
     /// How the source was written: `.module` when it is an ES module (its `require` then resolves
     /// with the `import` conditions, and CommonJS it imports is seen as Node shows it).
     public let format: ModuleFormat
     /// The module awaits at top level: its code is an async function body (see ARCHITECTURE.md,
     /// "ES modules and TypeScript").
     public let topLevelAwait: Bool
+
+    /// The map's JSON text, from memory or from the cache.
+    public func sourceMapText() -> String? {
+        if let sourceMap { return sourceMap }
+        return sourceMapFile.flatMap { try? FileSystem.textIfPresent(atPath: $0) }
+    }
 }
 
 /// A source file that cannot be transformed: esbuild's first diagnostic, with the line and
@@ -284,9 +294,10 @@ public final class ModuleTransformer: @unchecked Sendable {
         guard let folder = cacheDirectory,
               let text = try? FileSystem.textIfPresent(atPath: "\(folder)/\(key).js"),
               let newline = text.firstIndex(of: "\n"), text.hasPrefix("//hybrid-cache ") else { return nil }
-        let map = try? FileSystem.textIfPresent(atPath: "\(folder)/\(key).js.map")
         let topLevelAwait = text[..<newline].hasSuffix("topLevelAwait=1")
-        return CompiledSource(code: String(text[text.index(after: newline)...]), sourceMap: map ?? nil, format: format, topLevelAwait: topLevelAwait)
+        var compiled = CompiledSource(code: String(text[text.index(after: newline)...]), sourceMap: nil, format: format, topLevelAwait: topLevelAwait)
+        compiled.sourceMapFile = "\(folder)/\(key).js.map"
+        return compiled
     }
 
     /// Best effort: a cache that cannot be written (read-only home, full disk) costs a transform
