@@ -46,6 +46,11 @@ struct PackageManifest {
             if let entry = object[field]?.stringValue, !entry.isEmpty { entries[field] = entry }
         }
         self.entries = entries
-        exports = object["exports"].flatMap { $0.isNull ? nil : $0 }
+        // Not `flatMap { $0.isNull ? nil : $0 }`: JSONValue is ExpressibleByNilLiteral, so that nil is .null.
+        if let exports = object["exports"], !exports.isNull {
+            self.exports = exports
+        } else {
+            exports = nil
+        }
     }
 }
