@@ -12,13 +12,10 @@ struct AppFolder {
 
     init(_ files: [String: String] = [:]) throws {
         root = FileSystem.realPath(folder.path) ?? folder.path
-        for (path, text) in files { try write(text, to: path) }
+        for (path, text) in files { try write(path, text) }
     }
 
-    func write(_ text: String, to path: String) throws {
-        try FileSystem.createDirectories(FileSystem.directory(of: root + "/" + path))
-        try FileSystem.write(text, to: root + "/" + path)
-    }
+    func write(_ path: String, _ text: String) throws { try folder.write(path, text) }
 
     /// `request` resolved from `parent` (relative to the folder), the answer relative to it too.
     func resolve(_ request: String, from parent: String = "main.js", kind: ModuleRequestKind = .require) throws(ModuleResolutionError) -> String {

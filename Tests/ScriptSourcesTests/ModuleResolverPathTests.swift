@@ -84,7 +84,7 @@ import Testing
     func symbolicLinks() throws {
         let app = try AppFolder(["packages/shared/index.js": "", "packages/shared/package.json": "{}"])
         defer { app.remove() }
-        try app.write("", to: "node_modules/.keep")
+        try app.write("node_modules/.keep", "")
         #expect(symlink("../packages/shared", app.root + "/node_modules/shared") == 0)
         #expect(symlink("packages/shared/index.js", app.root + "/shared.js") == 0)
         #expect(try app.resolve("shared") == "packages/shared/index.js")

@@ -1,56 +1,46 @@
-import Foundation
 import JSON
 import ScriptSources
+import SystemIO
 
 /// Asks the installed `node` what it resolves requests to, to hold our answers against Node's
 /// where our rules and Node's coincide.
 enum NodeResolution {
     /// `node` on the PATH; nil where it is not installed.
-    static let executable: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
-        .split(separator: ":").map { $0 + "/node" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let executable: String? = (ProcessEnvironment["PATH"] ?? "").split(separator: ":").map { $0 + "/node" }
+        .first { FileSystem.kind(of: $0) == .file }
 
-    /// Node's answer for each request from a script in `folder`: a path, or `error:CODE`; nil when
+    /// Node's answer for each request from a file in `folder`: a path, or `error:CODE`; nil when
     /// this node has no `import.meta.resolve` (an `import` asked of Node 18).
     static func resolve(_ requests: [String], kind: ModuleRequestKind, in folder: String, conditions: [String] = []) throws -> [String]? {
-        let script: String
+        // The probe lives in `folder`, so that its requests start there as the app's would.
+        let probe: String
         switch kind {
         case .require:
-            script = """
-                const answers = JSON.parse(process.env.REQUESTS).map((request) => {
+            probe = folder + "/node-probe.cjs"
+            try FileSystem.write("""
+                const answers = process.argv.slice(2).map((request) => {
                   try { return require.resolve(request); } catch (error) { return "error:" + error.code; }
                 });
                 console.log(JSON.stringify(answers));
-                """
+                """, to: probe)
         case .import:
-            script = """
+            probe = folder + "/node-probe.mjs"
+            try FileSystem.write("""
                 import { fileURLToPath } from "node:url";
-                const answers = typeof import.meta.resolve !== "function" ? null : JSON.parse(process.env.REQUESTS).map((request) => {
+                const answers = typeof import.meta.resolve !== "function" ? null : process.argv.slice(2).map((request) => {
                   try { return fileURLToPath(import.meta.resolve(request)); } catch (error) { return "error:" + error.code; }
                 });
                 console.log(JSON.stringify(answers));
-                """
+                """, to: probe)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? "/usr/bin/node")
-        process.arguments = conditions.map { "--conditions=" + $0 } + (kind == .import ? ["--input-type=module"] : []) + ["-e", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = ["REQUESTS": JSONWriter.write(.array(requests.map { .string($0) })), "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let answers = try JSONParser.parse(text)
-        return answers.arrayValue?.map { $0.stringValue ?? "" }
+        defer { FileSystem.remove(probe) }
+        let result = try ChildProcess.run(executable ?? "node", conditions.map { "--conditions=" + $0 } + [probe] + requests)
+        return try JSONParser.parse(result.output).arrayValue?.map { $0.stringValue ?? "" }
     }
 
     /// Copies a Debian-packaged npm package (`/usr/share/nodejs/NAME`) into `folder`/node_modules.
     static func install(_ name: String, into folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder + "/node_modules", withIntermediateDirectories: true)
-        let copy = Process()
-        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
-        copy.arguments = ["-R", "/usr/share/nodejs/" + name, folder + "/node_modules/" + name]
-        try copy.run()
-        copy.waitUntilExit()
+        try FileSystem.createDirectories(folder + "/node_modules")
+        _ = try ChildProcess.run("cp", ["-R", "/usr/share/nodejs/" + name, folder + "/node_modules/" + name])
     }
 }
