@@ -8,11 +8,14 @@ public struct ModuleResolutionError: Error, Sendable, Equatable, CustomStringCon
         case moduleNotFound = "MODULE_NOT_FOUND"
         /// The package's `"exports"` has no target for the subpath under our conditions.
         case packagePathNotExported = "ERR_PACKAGE_PATH_NOT_EXPORTED"
+        /// A `#name` request its package's `"imports"` does not define under our conditions.
+        case packageImportNotDefined = "ERR_PACKAGE_IMPORT_NOT_DEFINED"
         /// A `package.json` that is not a JSON object, or whose `"exports"` mixes subpaths and conditions.
         case invalidPackageConfig = "ERR_INVALID_PACKAGE_CONFIG"
-        /// An `"exports"` target that does not start with `./` or leaves the package folder.
+        /// An `"exports"` or `"imports"` target that does not start with `./` (or, in imports, name
+        /// a package) or leaves the package folder.
         case invalidPackageTarget = "ERR_INVALID_PACKAGE_TARGET"
-        /// A request that is no path, package name or `file:` URL.
+        /// A request that is no path, package name, `#` import or `file:` URL.
         case invalidModuleSpecifier = "ERR_INVALID_MODULE_SPECIFIER"
         /// A Node built-in module (`fs`, `node:fs`): HybridHost has none.
         case unknownBuiltinModule = "ERR_UNKNOWN_BUILTIN_MODULE"

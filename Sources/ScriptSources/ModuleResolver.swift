@@ -38,6 +38,10 @@ import SystemIO
 /// index). A package found without the file goes on to the next `node_modules` up, as `require`
 /// does. `NODE_PATH` and global folders are not searched.
 ///
+/// **Package imports** (`#config`, `#internal/*`): the `"imports"` of the importing file's package,
+/// read as `"exports"` is (conditions, patterns, `null`), whose targets may also name a package
+/// (`"#styles": "ansi-styles"`), resolved from the package's folder.
+///
 /// **Node built-ins**: `node:fs` is `ERR_UNKNOWN_BUILTIN_MODULE`, and so is a bare `fs`, `path`,
 /// ... unless the app installed a package of that name (the `events` or `buffer` polyfills), as
 /// browser bundlers do: HybridHost has no built-ins (its services are on `Hybrid.*`).
@@ -64,23 +68,7 @@ public final class ModuleResolver {
     public func resolve(_ request: String, from parentFile: String, kind: ModuleRequestKind) throws(ModuleResolutionError) -> ResolvedModule {
         let parentFolder = FileSystem.directory(of: FileSystem.absolute(parentFile))
         let folder = FileSystem.realPath(parentFolder) ?? parentFolder
-        let importer = "\(kind.verb) from \(parentFile)"
-        let found: String
-        switch try ModuleSpecifier(request, folder: folder, kind: kind, from: parentFile) {
-        case .path(let path, let folderOnly):
-            var tried: [String] = []
-            if !folderOnly, let file = file(at: path, tried: &tried) {
-                found = file
-            } else if let entry = try folderEntry(path, kind: kind, tried: &tried) {
-                found = entry
-            } else {
-                throw ModuleResolutionError(.moduleNotFound, "Cannot find module '\(request)' \(importer) (tried \(tried.joined(separator: ", ")))")
-            }
-        case .builtin:
-            throw Self.builtin(request, importer: importer)
-        case .package(let name, let subpath):
-            found = try packageFile(request, name: name, subpath: subpath, folder: folder, kind: kind, importer: importer)
-        }
+        let found = try file(for: request, in: folder, kind: kind, importer: "\(kind.verb) from \(parentFile)")
         let real = FileSystem.realPath(found) ?? found
         return ResolvedModule(path: real, format: try format(of: real))
     }
@@ -94,6 +82,27 @@ public final class ModuleResolver {
         if let format = ModuleFormat(extensionOf: path) { return format }
         guard let scope = try packageScope(of: FileSystem.directory(of: path)) else { return .commonJS }
         return scope.type == "module" ? .module : .commonJS
+    }
+
+    /// The file `request` names from `folder`; `importer` ("required from /app/main.js") is for messages.
+    private func file(for request: String, in folder: String, kind: ModuleRequestKind, importer: String) throws(ModuleResolutionError) -> String {
+        switch try ModuleSpecifier(request, folder: folder, kind: kind, importer: importer) {
+        case .path(let path, let folderOnly):
+            var tried: [String] = []
+            if !folderOnly, let file = file(at: path, tried: &tried) { return file }
+            if let entry = try folderEntry(path, kind: kind, tried: &tried) { return entry }
+            throw ModuleResolutionError(.moduleNotFound, "Cannot find module '\(request)' \(importer) (tried \(tried.joined(separator: ", ")))")
+        case .builtin:
+            throw Self.builtin(request, importer: importer)
+        case .package(let name, let subpath):
+            return try packageFile(request, name: name, subpath: subpath, folder: folder, kind: kind, importer: importer)
+        case .packageImport(let name):
+            guard let scope = try packageScope(of: folder), let imports = scope.imports else {
+                throw ModuleResolutionError(.packageImportNotDefined, "Package import specifier '\(name)' \(importer) has no \"imports\" to look in "
+                                            + "(the nearest package.json above \(folder) has none)")
+            }
+            return try mappedFile(request, key: name, of: scope, field: .imports, map: imports, kind: kind, importer: importer)
+        }
     }
 
     // MARK: - Paths
@@ -142,7 +151,7 @@ public final class ModuleResolver {
     private func packageFile(_ request: String, name: String, subpath: String, folder: String, kind: ModuleRequestKind,
                              importer: String) throws(ModuleResolutionError) -> String {
         if let scope = try packageScope(of: folder), scope.name == name, let exports = scope.exports {
-            return try exportedFile(request, subpath: subpath, of: scope, exports: exports, kind: kind, importer: importer)
+            return try mappedFile(request, key: subpath, of: scope, field: .exports, map: exports, kind: kind, importer: importer)
         }
         var searched: [String] = []
         var packages: [String] = []
@@ -153,7 +162,7 @@ public final class ModuleResolver {
             guard FileSystem.kind(of: packageFolder) == .directory else { continue }
             packages.append(packageFolder)
             if let manifest = try manifest(in: packageFolder), let exports = manifest.exports {
-                return try exportedFile(request, subpath: subpath, of: manifest, exports: exports, kind: kind, importer: importer)
+                return try mappedFile(request, key: subpath, of: manifest, field: .exports, map: exports, kind: kind, importer: importer)
             }
             let base = FileSystem.absolute(packageFolder + "/" + subpath)
             if subpath != ".", !subpath.hasSuffix("/"), let found = file(at: base, tried: &tried) { return found }
@@ -168,17 +177,22 @@ public final class ModuleResolver {
                                     + "but tried \(tried.joined(separator: ", ")))")
     }
 
-    /// The file a package's `"exports"` maps `subpath` to, which must exist as named or as its
-    /// TypeScript source.
-    private func exportedFile(_ request: String, subpath: String, of manifest: PackageManifest, exports: JSONValue,
-                              kind: ModuleRequestKind, importer: String) throws(ModuleResolutionError) -> String {
-        let path = try PackageExports(manifest: manifest, exports: exports, conditions: kind.conditions, importer: importer).path(of: subpath)
-        let candidates = [path] + (Self.typeScriptSource(of: path).map { [$0] } ?? [])
-        guard let file = candidates.first(where: { FileSystem.kind(of: $0) == .file }) else {
-            throw ModuleResolutionError(.moduleNotFound, "Cannot find module '\(path)', which \"exports\" in \(manifest.path) maps '\(request)' to, "
-                                        + "\(importer)")
+    /// The file a package's `"exports"` or `"imports"` maps `key` to: a file in the package, which
+    /// must exist as named or as its TypeScript source, or (imports only) another package's.
+    private func mappedFile(_ request: String, key: String, of manifest: PackageManifest, field: PackageTargetMap.Field, map: JSONValue,
+                            kind: ModuleRequestKind, importer: String) throws(ModuleResolutionError) -> String {
+        let target = try PackageTargetMap(manifest: manifest, field: field, map: map, conditions: kind.conditions, importer: importer).target(of: key)
+        switch target {
+        case .package(let package):
+            return try file(for: package, in: manifest.folder, kind: kind, importer: importer)
+        case .file(let path):
+            let candidates = [path] + (Self.typeScriptSource(of: path).map { [$0] } ?? [])
+            guard let file = candidates.first(where: { FileSystem.kind(of: $0) == .file }) else {
+                throw ModuleResolutionError(.moduleNotFound, "Cannot find module '\(path)', which \"\(field.rawValue)\" in \(manifest.path) maps "
+                                            + "'\(request)' to, \(importer)")
+            }
+            return file
         }
-        return file
     }
 
     /// The package a folder is in: the first `package.json` from it up to the root.

@@ -8,15 +8,17 @@ enum ModuleSpecifier: Equatable {
     /// A package in some `node_modules`: `name` (`semver`, `@scope/pkg`) and `subpath` in the form
     /// `"exports"` keys take (`"."`, `"./functions/satisfies"`).
     case package(name: String, subpath: String)
+    /// A `#name` request: the importing package's `"imports"`.
+    case packageImport(String)
     /// A `node:` request (`node:fs`): Node's built-ins, which HybridHost has none of. (A bare `fs`
     /// is a package, which the app may have installed; only when none is found is it a built-in.)
     case builtin(String)
 
     /// Throws `ERR_INVALID_MODULE_SPECIFIER` for an empty request, a URL other than `file:` (and
     /// that for `import` only, as in Node), a lone `@scope`, or a package name Node refuses.
-    init(_ request: String, folder: String, kind: ModuleRequestKind, from importer: String) throws(ModuleResolutionError) {
+    init(_ request: String, folder: String, kind: ModuleRequestKind, importer: String) throws(ModuleResolutionError) {
         func invalid(_ why: String) -> ModuleResolutionError {
-            ModuleResolutionError(.invalidModuleSpecifier, "Invalid module '\(request)' \(kind.verb) from \(importer): \(why)")
+            ModuleResolutionError(.invalidModuleSpecifier, "Invalid module '\(request)' \(importer): \(why)")
         }
         if request.isEmpty { throw invalid("expected a path such as './cart' or a package name such as 'semver'") }
         if request.hasPrefix("node:") {
@@ -27,6 +29,11 @@ enum ModuleSpecifier: Equatable {
             guard kind == .import else { throw invalid("require takes a path, not a file: URL") }
             guard let path = Self.path(ofFileURL: request) else { throw invalid("expected a file URL such as file:///app/cart.js") }
             self = .path(FileSystem.absolute(path), folderOnly: path.hasSuffix("/"))
+            return
+        }
+        if request.hasPrefix("#") {
+            guard request != "#", !request.hasPrefix("#/") else { throw invalid("a package import is '#name'") }
+            self = .packageImport(request)
             return
         }
         if request.hasPrefix("/") || request == "." || request == ".." || request.hasPrefix("./") || request.hasPrefix("../") {

@@ -13,8 +13,9 @@ struct PackageManifest {
     let type: String?
     /// `"main"` and `"module"`, by field name.
     let entries: [String: String]
-    /// `"exports"`; nil when absent or `null`.
+    /// `"exports"` and `"imports"`; nil when absent or `null`.
     let exports: JSONValue?
+    let imports: JSONValue?
 
     /// The manifest in `folder`, nil when it has no `package.json`. Throws
     /// `ERR_INVALID_PACKAGE_CONFIG` naming the file when it cannot be read or is not a JSON object.
@@ -46,11 +47,14 @@ struct PackageManifest {
             if let entry = object[field]?.stringValue, !entry.isEmpty { entries[field] = entry }
         }
         self.entries = entries
-        // Not `flatMap { $0.isNull ? nil : $0 }`: JSONValue is ExpressibleByNilLiteral, so that nil is .null.
-        if let exports = object["exports"], !exports.isNull {
-            self.exports = exports
-        } else {
-            exports = nil
-        }
+        exports = Self.present(object["exports"])
+        imports = Self.present(object["imports"])
+    }
+
+    /// A field's value, nil when it is absent or `null`. (Not `flatMap { $0.isNull ? nil : $0 }`:
+    /// JSONValue is ExpressibleByNilLiteral, so that nil would be `.null`.)
+    private static func present(_ value: JSONValue?) -> JSONValue? {
+        guard let value, !value.isNull else { return nil }
+        return value
     }
 }

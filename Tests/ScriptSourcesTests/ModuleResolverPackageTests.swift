@@ -138,6 +138,39 @@ import Testing
         #expect(app.error("no-exports", from: "lib/main.js")?.code == .moduleNotFound)
     }
 
+    @Test("a #name request is the importing package's imports, whose targets are files in it or other packages, as in Node")
+    func packageImports() throws {
+        let app = try AppFolder([
+            "package.json": #"""
+                {"name": "app", "imports": {"#config": {"hybrid": "./config.hybrid.js", "node": "./config.node.js", "default": "./config.js"},
+                 "#lib/*": "./src/lib/*.ts", "#semver": "semver", "#hidden": null, "#bad": "../x.js"}}
+                """#,
+            "main.js": "", "config.hybrid.js": "", "config.node.js": "", "config.js": "", "src/lib/a.ts": "", "src/main.ts": "",
+            "node_modules/semver/index.js": "", "other/package.json": "{}", "other/main.js": "",
+        ])
+        defer { app.remove() }
+        let expected: [(String, Expected)] = [
+            ("#config", .file("config.hybrid.js")), ("#lib/a", .file("src/lib/a.ts")), ("#semver", .file("node_modules/semver/index.js")),
+            ("#hidden", .error(.packageImportNotDefined)), ("#missing", .error(.packageImportNotDefined)), ("#bad", .error(.invalidPackageTarget)),
+        ]
+        var answers: [String] = []
+        for (request, outcome) in expected {
+            switch outcome {
+            case .file(let file):
+                #expect(try app.resolve(request, from: "src/main.ts", kind: .import) == file)
+                answers.append(app.root + "/" + file)
+            case .error(let code):
+                #expect(app.error(request, from: "src/main.ts", kind: .import)?.code == code)
+                answers.append("error:" + code.rawValue)
+            }
+        }
+        #expect(app.error("#config", from: "other/main.js")?.code == .packageImportNotDefined)
+        #expect(app.error("#")?.code == .invalidModuleSpecifier)
+        if NodeResolution.executable != nil {
+            #expect(try NodeResolution.resolve(expected.map(\.0), kind: .require, in: app.root, conditions: ["hybrid"]) == answers)
+        }
+    }
+
     @Test("Node's built-ins are ERR_UNKNOWN_BUILTIN_MODULE, with or without node:", arguments: ["fs", "node:fs", "path/posix", "node:test", "events"])
     func builtins(request: String) throws {
         let app = try AppFolder(["main.js": ""])
