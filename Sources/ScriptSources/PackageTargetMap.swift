@@ -130,7 +130,8 @@ struct PackageTargetMap {
     /// imports, a package name.
     private func resolvedTarget(_ target: String, match: String?) throws(ModuleResolutionError) -> Target {
         let substituted = match.map { target.replacing("*", with: $0) } ?? target
-        let relative = target.hasPrefix("./") || target.hasPrefix("../") || target.hasPrefix("/")
+        // Not another `#name`: an import that names an import could name itself.
+        let relative = target.hasPrefix("./") || target.hasPrefix("../") || target.hasPrefix("/") || target.hasPrefix("#")
         if field == .imports, !relative, !target.contains(":") || target.hasPrefix("node:") { return .package(substituted) }
         guard target.hasPrefix("./"), Self.staysInside(target.dropFirst(2)) else { throw invalidTarget(target) }
         if let match, !Self.staysInside(Substring(match)) {

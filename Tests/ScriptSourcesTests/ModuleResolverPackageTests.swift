@@ -143,7 +143,7 @@ import Testing
         let app = try AppFolder([
             "package.json": #"""
                 {"name": "app", "imports": {"#config": {"hybrid": "./config.hybrid.js", "node": "./config.node.js", "default": "./config.js"},
-                 "#lib/*": "./src/lib/*.ts", "#semver": "semver", "#hidden": null, "#bad": "../x.js"}}
+                 "#lib/*": "./src/lib/*.ts", "#semver": "semver", "#hidden": null, "#bad": "../x.js", "#loop": "#loop"}}
                 """#,
             "main.js": "", "config.hybrid.js": "", "config.node.js": "", "config.js": "", "src/lib/a.ts": "", "src/main.ts": "",
             "node_modules/semver/index.js": "", "other/package.json": "{}", "other/main.js": "",
@@ -164,6 +164,8 @@ import Testing
                 answers.append("error:" + code.rawValue)
             }
         }
+        // Node's require looks for a package named '#loop' and reports MODULE_NOT_FOUND.
+        #expect(app.error("#loop", from: "src/main.ts")?.code == .invalidPackageTarget)
         #expect(app.error("#config", from: "other/main.js")?.code == .packageImportNotDefined)
         #expect(app.error("#")?.code == .invalidModuleSpecifier)
         if NodeResolution.executable != nil {
