@@ -1,6 +1,7 @@
 /// How a module file is evaluated, decided as Node decides it: by its extension (`.mjs`/`.mts`
 /// ES module, `.cjs`/`.cts` CommonJS, `.json` data), else by the `"type"` of the nearest
-/// `package.json` (`"module"` or `"commonjs"`, the default): ``ModuleResolver/format(of:)``.
+/// `package.json` (`"module"` or `"commonjs"`; with none, a `.ts` is an ES module and a `.js`
+/// CommonJS): ``ModuleResolver/format(of:)``.
 public enum ModuleFormat: String, Sendable, Equatable {
     case commonJS = "commonjs"
     case module

@@ -75,13 +75,19 @@ public final class ModuleResolver {
 
     /// How the file at `path` is evaluated: `.mjs`/`.mts` as an ES module, `.cjs`/`.cts` as
     /// CommonJS, `.json` as data; any other (`.js`, `.ts`) by the `"type"` of the first
-    /// `package.json` found from its folder up to the root (`"module"`: an ES module; anything
-    /// else, or none: CommonJS). Unlike Node, the walk does not stop at a `node_modules` folder:
-    /// every published package has its own `package.json`, which it finds first.
+    /// `package.json` found from its folder up to the root: `"module"` an ES module, `"commonjs"`
+    /// CommonJS; with no `"type"` (or no package.json), a `.ts` is an ES module, as TypeScript is
+    /// written, and anything else CommonJS. (The loader also takes a `.js` that will not compile as
+    /// CommonJS and has `import`/`export` as an ES module, as Node's syntax detection does.) Unlike
+    /// Node, the walk does not stop at a `node_modules` folder: every published package has its
+    /// own `package.json`, which it finds first.
     public func format(of path: String) throws(ModuleResolutionError) -> ModuleFormat {
         if let format = ModuleFormat(extensionOf: path) { return format }
-        guard let scope = try packageScope(of: FileSystem.directory(of: path)) else { return .commonJS }
-        return scope.type == "module" ? .module : .commonJS
+        switch try packageScope(of: FileSystem.directory(of: path))?.type {
+        case "module": return .module
+        case "commonjs": return .commonJS
+        default: return SourceLanguage(filename: path) == .typeScript ? .module : .commonJS
+        }
     }
 
     /// The file `request` names from `folder`; `importer` ("required from /app/main.js") is for messages.

@@ -12,18 +12,19 @@ import Testing
         #expect(try app.resolver.resolve("./" + file, from: app.root + "/main.js", kind: .require).format == format)
     }
 
-    @Test(".js and .ts take the type of the first package.json found walking up: module, else CommonJS")
+    @Test(".js and .ts take the type of the first package.json found walking up; with none, .js is CommonJS and .ts an ES module")
     func byPackageType() throws {
         let app = try AppFolder([
             "package.json": #"{"type": "module"}"#, "main.js": "", "src/app.ts": "",
-            "legacy/package.json": #"{"name": "legacy"}"#, "legacy/old.js": "", "legacy/deep/older.ts": "",
-            "cjs/package.json": #"{"type": "commonjs"}"#, "cjs/a.js": "",
+            "legacy/package.json": #"{"name": "legacy"}"#, "legacy/old.js": "", "legacy/deep/newer.ts": "",
+            "cjs/package.json": #"{"type": "commonjs"}"#, "cjs/a.js": "", "cjs/b.ts": "",
             // No package.json of its own: the walk goes on past node_modules to the app's.
             "node_modules/bare/index.js": "",
         ])
         defer { app.remove() }
         for (file, format) in [("main.js", ModuleFormat.module), ("src/app.ts", .module), ("legacy/old.js", .commonJS),
-                               ("legacy/deep/older.ts", .commonJS), ("cjs/a.js", .commonJS), ("node_modules/bare/index.js", .module)] {
+                               ("legacy/deep/newer.ts", .module), ("cjs/a.js", .commonJS), ("cjs/b.ts", .commonJS),
+                               ("node_modules/bare/index.js", .module)] {
             #expect(try app.resolver.format(of: app.root + "/" + file) == format, "\(file)")
         }
     }

@@ -27,7 +27,8 @@ import Testing
             #expect(try app.resolve("lodash/fp", kind: kind) == "node_modules/lodash/fp.js")
             // uuid 8's "." is {"node": {...}, "default": "./dist/esm-browser/index.js"}: without
             // "node", both kinds take its default, an ES module build in a package without
-            // "type", which Node's rule calls CommonJS.
+            // "type", which Node's rule calls CommonJS (the loader's syntax detection takes it as
+            // an ES module when it will not compile as CommonJS).
             #expect(try app.resolve("uuid", kind: kind) == "node_modules/uuid/dist/esm-browser/index.js")
             #expect(try app.resolve("uuid/package.json", kind: kind) == "node_modules/uuid/package.json")
             #expect(app.error("uuid/dist/index.js", kind: kind)?.code == .packagePathNotExported)
