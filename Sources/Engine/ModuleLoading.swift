@@ -13,6 +13,22 @@ extension RuntimeInstaller {
     /// needs no package.json.
     static func installModuleLoader(into context: ScriptContext, native: JSObjectRef) {
         let transformer = ModuleTransformer()
+        let resolver = ModuleResolver()
+
+        // native.resolveModule(parentFile, request, kind): node's resolution (``ModuleResolver``);
+        // a failure is an Error with node's `code`. An import that finds nothing is
+        // ERR_MODULE_NOT_FOUND, a require MODULE_NOT_FOUND, as node says them.
+        context.setFunction(native, "resolveModule") { args in
+            let parent = args.context.stringify(args[0])
+            let request = args.context.stringify(args[1])
+            let kind: ModuleRequestKind = args.context.stringify(args[2]) == "import" ? .import : .require
+            do {
+                return args.context.string(try resolver.resolve(request, from: parent, kind: kind).path)
+            } catch let error as ModuleResolutionError {
+                throw moduleError(error, kind: kind, in: args.context)
+            }
+        }
+
         context.setFunction(native, "loadModule") { args in
             let filename = args.context.stringify(args[0])
             let asynchronous = JSValueToBoolean(args.context.ref, args[1])
@@ -22,7 +38,12 @@ extension RuntimeInstaller {
             } catch {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
-            let format = interimFormat(of: filename)
+            let format: ModuleFormat
+            do {
+                format = try resolver.format(of: filename)
+            } catch let error as ModuleResolutionError {
+                throw moduleError(error, kind: .require, in: args.context)
+            }
             var compiled = try transform(transformer, filename: filename, source: source, format: format, asynchronous: asynchronous, in: args.context)
             var body: JSValueRef
             do {
@@ -66,10 +87,10 @@ extension RuntimeInstaller {
         }
     }
 
-    static func interimFormat(of filename: String) -> ModuleFormat {
-        if filename.hasSuffix(".mjs") || filename.hasSuffix(".mts") { return .module }
-        if filename.hasSuffix(".cjs") || filename.hasSuffix(".cts") { return .commonJS }
-        if filename.hasSuffix(".json") { return .json }
-        return SourceLanguage(filename: filename) == .typeScript ? .module : .commonJS
+    private static func moduleError(_ error: ModuleResolutionError, kind: ModuleRequestKind, in context: ScriptContext) -> ThrownJSValue {
+        let thrown = context.makeError(name: "Error", message: error.message)
+        let code = error.code == .moduleNotFound && kind == .import ? "ERR_MODULE_NOT_FOUND" : error.code.rawValue
+        context.set(thrown, "code", context.string(code))
+        return ThrownJSValue(value: thrown)
     }
 }

@@ -30,16 +30,6 @@ enum RuntimeInstaller {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
         }
-        context.setFunction(native, "resolveModule") { args in
-            let directory = args.context.stringify(args[0])
-            let request = args.context.stringify(args[1])
-            let base = FileSystem.absolute(request.hasPrefix("/") ? request : directory + "/" + request)
-            for candidate in [base, base + ".js", base + ".ts", base + ".mjs", base + ".mts", base + ".cjs", base + ".cts", base + ".json", base + "/index.js", base + "/index.ts", base + "/index.json"]
-            where FileSystem.kind(of: candidate) == .file {
-                return args.context.string(candidate)
-            }
-            return args.context.null
-        }
         context.setFunction(native, "compileModule") { args in
             try compileModule(args.context.stringify(args[0]), filename: args.context.stringify(args[1]), in: args.context)
         }

@@ -1,8 +1,9 @@
 "use strict";
 // App modules: CommonJS as node runs it, and ES modules and TypeScript, which the host turns into
 // the same shape (native.loadModule: esbuild, cached by content; ARCHITECTURE.md, "ES modules and
-// TypeScript"). Resolution is node's: "./cart" tries cart, cart.js, cart.ts, ..., cart/index.js;
-// bare names are looked up in node_modules. One module object per resolved file (the cache), and a
+// TypeScript"). Resolution is node's (native.resolveModule; ARCHITECTURE.md, "Module resolution"):
+// "./cart" tries cart, cart.js, cart.ts, ..., cart/index.js; bare names are looked up in
+// node_modules with package.json "exports" (the import or require condition by the requester). One module object per resolved file (the cache), and a
 // cycle sees the partial exports of the module still loading, as in node.
 //
 // An ES module's exports are getters (live bindings) on its module.exports, which is also its
@@ -37,10 +38,6 @@ let dynamicRequest = null;
 /** Thrown from an ES module's imports when one is still evaluating: load it again, async. */
 const mustWait = Symbol("the importing module must wait");
 
-function isPath(request) {
-  return request.startsWith("./") || request.startsWith("../") || request.startsWith("/");
-}
-
 function makeRequire(parent) {
   function require(request) {
     const dynamic = dynamicRequest;
@@ -59,18 +56,11 @@ function makeRequire(parent) {
     }
     return module.exports;
   }
-  function resolve(request) {
+  function resolve(request, kind = parent && parent.format === "module" ? "import" : "require") {
     if (typeof request !== "string" || request === "") {
-      throw new TypeError(`require: expected a module path such as "./cart", got ${typeof request}`);
+      throw new TypeError(`require: expected a module specifier such as "./cart" or "semver", got ${request === "" ? "\"\"" : typeof request}`);
     }
-    const filename = isPath(request) ? native.resolveModule(parent.path, request) : null;
-    if (filename === null) {
-      const hint = isPath(request) ? "" : " (only relative paths such as \"./cart\" are supported)";
-      const error = new Error(`Cannot find module '${request}' required from ${parent.filename}${hint}`);
-      error.code = "MODULE_NOT_FOUND";
-      throw error;
-    }
-    return filename;
+    return native.resolveModule(parent ? parent.filename : "", request, kind);
   }
   require.resolve = resolve;
   require.cache = cache;
