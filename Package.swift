@@ -134,11 +134,11 @@ let package = Package(
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
