@@ -151,7 +151,7 @@ let package = Package(
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "GRDB", package: "GRDB.swift"),
