@@ -106,7 +106,7 @@ let package = Package(
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
         // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
         // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts.
-        .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "HostTesting", dependencies: ["ScriptSources", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,6 +1,7 @@
-import Foundation
+import ScriptSources
+import SystemIO
 
-/// esbuild (`scripts/install-deps` puts it at /usr/bin/esbuild), run as a child for tests that need
+/// esbuild (`scripts/install-deps` installs it), run as a child for tests that need
 /// what the TypeScript/ES module transform really writes: CommonJS and its source map.
 ///
 /// ```swift
@@ -22,26 +23,17 @@ public enum Esbuild {
         public var description: String { "esbuild failed: \(output)" }
     }
 
-    /// The executable: /usr/bin/esbuild, else the first on `PATH`; nil when there is none.
-    public static var path: String? {
-        let folders = ["/usr/bin"] + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        return folders.map { $0 + "/esbuild" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    /// The executable the module loader would run (`HYBRID_ESBUILD`, else the first on `PATH`);
+    /// nil when there is none.
+    public static var path: String? { ModuleTransformer.findEsbuild() }
 
     /// `esbuild FILE --format=cjs --sourcemap=external --outfile=OUTPUT`, with `extra` arguments after.
     public static func transform(_ file: String, to output: String, extra: [String] = []) throws -> Output {
-        guard let path else { throw Failure(output: "no esbuild at /usr/bin/esbuild or on PATH (scripts/install-deps installs it)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [file, "--format=cjs", "--sourcemap=external", "--outfile=\(output)", "--log-level=warning"] + extra
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(output: printed) }
-        return Output(code: try String(contentsOfFile: output, encoding: .utf8), map: try String(contentsOfFile: output + ".map", encoding: .utf8),
+        guard let path else { throw Failure(output: "no esbuild on PATH (scripts/install-deps installs it)") }
+        let arguments = [file, "--format=cjs", "--sourcemap=external", "--outfile=\(output)", "--log-level=warning"] + extra
+        let result = try ChildProcess.run(path, arguments)
+        guard result.status == 0 else { throw Failure(output: String(decoding: result.output + result.errorOutput, as: UTF8.self)) }
+        return Output(code: try FileSystem.text(atPath: output), map: try FileSystem.text(atPath: output + ".map"),
                       codePath: output, mapPath: output + ".map")
     }
 
