@@ -106,7 +106,7 @@ let package = Package(
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
         // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
         // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts.
-        .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "HostTesting", dependencies: ["ScriptSources", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -134,11 +134,11 @@ let package = Package(
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
@@ -151,7 +151,7 @@ let package = Package(
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "GRDB", package: "GRDB.swift"),

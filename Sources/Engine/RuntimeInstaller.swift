@@ -37,6 +37,7 @@ enum RuntimeInstaller {
 
         installTimers(into: context, engine: engine)
         installBytesGuard(into: context, native: native)
+        installStackMapping(into: context, native: native)
         for (name, source) in RuntimeScripts.engine {
             do {
                 try context.runPrelude(source, url: "hybrid:\(name)", native: native)
@@ -81,6 +82,17 @@ enum RuntimeInstaller {
                 """, url: "hybrid:bytes-guard", native: native)
         } catch {
             preconditionFailure("the bytes guard failed: \(error)")
+        }
+    }
+
+    /// `native.mapStack(stack)`: a JavaScriptCore stack with its locations put right (source
+    /// maps, line 1's wrapper), for the runtime scripts that print stacks (the test harness).
+    /// `error.stack` itself stays as JavaScriptCore wrote it, as node leaves it without
+    /// `--enable-source-maps`.
+    static func installStackMapping(into context: ScriptContext, native: JSObjectRef) {
+        context.setFunction(native, "mapStack") { args in
+            guard JSValueIsString(args.context.ref, args[0]) else { return args[0] }
+            return args.context.string(args.context.mapStack(args.context.stringify(args[0])))
         }
     }
 
