@@ -62,6 +62,7 @@ extension RuntimeInstaller {
                     throw thrown
                 }
             }
+            registerSourceMap(of: compiled, filename: filename, in: args.context)
             let result = args.context.makeObject()
             args.context.set(result, "body", body)
             args.context.set(result, "format", args.context.string(compiled.format.rawValue))
@@ -84,6 +85,23 @@ extension RuntimeInstaller {
                 context.set(thrown, "column", context.number(Double(error.column ?? 1)))
             }
             throw ThrownJSValue(value: thrown)
+        }
+    }
+
+    /// Stack frames in a transformed module point at the author's file: its map is registered
+    /// under the module's URL, read from the cache only when a stack needs it.
+    private static func registerSourceMap(of compiled: CompiledSource, filename: String, in context: ScriptContext) {
+        let offset = ScriptContext.moduleWrapperPrefix.utf16.count
+        if let text = compiled.sourceMap {
+            if let map = try? SourceMap(json: text, location: filename) {
+                context.sourceMaps.register(url: filename, map: map, firstLineColumnOffset: offset)
+            }
+        } else if let file = compiled.sourceMapFile {
+            context.sourceMaps.register(url: filename, firstLineColumnOffset: offset) {
+                (try? FileSystem.textIfPresent(atPath: file)).flatMap { $0 }.flatMap { try? SourceMap(json: $0, location: filename) }
+            }
+        } else {
+            context.sourceMaps.unregister(url: filename)
         }
     }
 

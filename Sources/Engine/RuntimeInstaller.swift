@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import JSON
+import ScriptSources
 import SystemIO
 
 /// Puts the runtime into a fresh context: timers, `console`, `require`, all built on a few native
@@ -51,8 +52,17 @@ enum RuntimeInstaller {
     }
 
     /// Compiles CommonJS-shaped code into the module wrapper function, for `filename`.
+    /// A map carried inline (a signed patch's TypeScript or ES module) is registered for
+    /// `filename`, so that its frames name the author's lines.
     static func compileModule(_ code: String, filename: String, in context: ScriptContext) throws -> JSValueRef {
         var source = code
+        if source.contains("//# sourceMappingURL=data:application/json;base64,") {
+            let (code, map) = ModuleTransformer.splitInlineMap(source)
+            if let map, let parsed = try? SourceMap(json: map, location: filename) {
+                source = code
+                context.sourceMaps.register(url: filename, map: parsed, firstLineColumnOffset: ScriptContext.moduleWrapperPrefix.utf16.count)
+            }
+        }
         if source.hasPrefix("#!") { source = "//" + source.dropFirst(2) }
         // The wrapper shares line 1 with the module's first line, so line numbers stay true.
         context.moduleURLs.insert(filename)

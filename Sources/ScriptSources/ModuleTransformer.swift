@@ -251,8 +251,9 @@ public final class ModuleTransformer: @unchecked Sendable {
 
     private static let inlineMapPrefix = "//# sourceMappingURL=data:application/json;base64,"
 
-    /// The code without its trailing inline source map comment, and the map's JSON text.
-    static func splitInlineMap(_ output: String) -> (code: String, map: String?) {
+    /// The code without its trailing inline source map comment, and the map's JSON text (a
+    /// patch's transformed module carries its map so).
+    public static func splitInlineMap(_ output: String) -> (code: String, map: String?) {
         guard let range = output.range(of: inlineMapPrefix, options: .backwards) else { return (output, nil) }
         let encoded = output[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
         let map = Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) }

@@ -17,7 +17,7 @@ import Synchronization
 /// another.
 public final class SourceMapRegistry: Sendable {
     private struct Entry: Sendable {
-        let map: SourceMap
+        let map: PendingSourceMap
         let firstLineColumnOffset: Int
     }
 
@@ -29,7 +29,14 @@ public final class SourceMapRegistry: Sendable {
     /// stack frames carry) through `map`. `firstLineColumnOffset`: how many UTF-16 code units the
     /// loader put before the generated file's first line. Registering a URL again replaces its map.
     public func register(url: String, map: SourceMap, firstLineColumnOffset: Int = 0) {
-        entries.withLock { $0[url] = Entry(map: map, firstLineColumnOffset: firstLineColumnOffset) }
+        entries.withLock { $0[url] = Entry(map: PendingSourceMap(map), firstLineColumnOffset: firstLineColumnOffset) }
+    }
+
+    /// The same, with the map read and parsed only when a stack first needs it (`load` returns
+    /// nil when it cannot be had: positions in `url` then stay as they are). A warm start of a
+    /// TypeScript app registers its maps this way, from the transform cache.
+    public func register(url: String, firstLineColumnOffset: Int = 0, load: @escaping @Sendable () -> SourceMap?) {
+        entries.withLock { $0[url] = Entry(map: PendingSourceMap(load), firstLineColumnOffset: firstLineColumnOffset) }
     }
 
     public func unregister(url: String) {
@@ -63,7 +70,29 @@ public final class SourceMapRegistry: Sendable {
     private static func original(_ location: StackLocation, in entry: Entry) -> StackLocation? {
         let line = location.line - 1
         let column = location.column - 1 - (location.line == 1 ? entry.firstLineColumnOffset : 0)
-        guard line >= 0, let position = entry.map.original(line: line, column: max(0, column)) else { return nil }
+        guard line >= 0, let map = entry.map.value, let position = map.original(line: line, column: max(0, column)) else { return nil }
         return StackLocation(url: position.source, line: position.line + 1, column: position.column + 1)
+    }
+}
+
+/// A source map, or the way to get it, resolved once.
+private final class PendingSourceMap: Sendable {
+    private enum State { case loaded(SourceMap?), pending(@Sendable () -> SourceMap?) }
+    private let state: Mutex<State>
+
+    init(_ map: SourceMap) { state = Mutex(.loaded(map)) }
+    init(_ load: @escaping @Sendable () -> SourceMap?) { state = Mutex(.pending(load)) }
+
+    var value: SourceMap? {
+        state.withLock { state in
+            switch state {
+            case .loaded(let map):
+                return map
+            case .pending(let load):
+                let map = load()
+                state = .loaded(map)
+                return map
+            }
+        }
     }
 }

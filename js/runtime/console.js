@@ -367,7 +367,8 @@ function functionBase(fn, ctor, tag) {
 function formatError(ctx, err, ctor, keys) {
   let head;
   try { head = Error.prototype.toString.call(err); } catch { head = "Error"; }
-  let stack = typeof err.stack === "string" ? err.stack : "";
+  // Locations through the source maps of transformed modules (a .ts file's own lines).
+  let stack = typeof err.stack === "string" ? native.mapStack(err.stack) : "";
   if (stack && !stack.startsWith(head) && !/\n\s+at /.test(stack) && /@|:\d+:\d+/.test(stack)) {
     stack = `${head}\n${stackFrames(stack).join("\n")}`;
   }
