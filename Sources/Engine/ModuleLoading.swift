@@ -100,8 +100,6 @@ extension RuntimeInstaller {
             context.sourceMaps.register(url: filename, firstLineColumnOffset: offset) {
                 (try? FileSystem.textIfPresent(atPath: file)).flatMap { $0 }.flatMap { try? SourceMap(json: $0, location: filename) }
             }
-        } else {
-            context.sourceMaps.unregister(url: filename)
         }
     }
 
