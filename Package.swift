@@ -78,7 +78,7 @@ let package = Package(
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "ScriptSources", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
         .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
