@@ -41,25 +41,49 @@ function trimmed(stack) {
   return (top === -1 ? frames : frames.slice(0, top)).join("\n");
 }
 
-function uncaught(error) {
-  if (error === null || typeof error !== "object" || typeof error.stack !== "string") return `Uncaught ${inspect(error)}`;
+// A copy without JavaScriptCore's `line`, `column` and `sourceURL`, which its syntax errors carry
+// as enumerable properties that cannot be redefined (node shows none).
+function withoutLocation(error) {
+  const located = ["line", "column", "sourceURL"].filter((key) => Object.prototype.propertyIsEnumerable.call(error, key));
+  if (located.length === 0) return error;
+  const copy = Object.create(Object.getPrototypeOf(error));
+  for (const key of Reflect.ownKeys(error)) {
+    if (!located.includes(key)) Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(error, key));
+  }
+  return copy;
+}
+
+function uncaught(thrown) {
+  if (thrown === null || typeof thrown !== "object") return `Uncaught ${inspect(thrown)}`;
+  const error = withoutLocation(thrown);
   const stack = error.stack;
   let text;
   try {
-    error.stack = trimmed(stack);
+    if (typeof stack === "string") error.stack = trimmed(stack);
     text = inspect(error);
   } catch {
     text = inspect(error);
   } finally {
-    try { error.stack = stack; } catch { /* frozen */ }
+    if (typeof stack === "string") try { error.stack = stack; } catch { /* frozen */ }
   }
   // Node's REPL drops the brackets util.inspect puts around an error without frames.
   if (text.startsWith("[") && text.endsWith("]") && !text.includes("\n")) text = text.slice(1, -1);
   return `Uncaught ${text}`;
 }
 
+// An awaiting input's promise is handed to `track` inside the input's own script, so that its
+// rejection has a handler before the microtasks run at the end of the evaluation (one added
+// afterwards would come too late: the rejection would be reported as unhandled, then again here).
+const outcomes = new WeakMap();
+
+function track(promise) {
+  outcomes.set(promise, promise.then((value) => ({ value }), (error) => ({ error, failed: true })));
+  return promise;
+}
+
 function settle(promise, done) {
-  Promise.resolve(promise).then((value) => done(show(value), false), (error) => done(uncaught(error), true));
+  const outcome = outcomes.get(promise) ?? Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error, failed: true }));
+  outcome.then((result) => (result.failed ? done(uncaught(result.error), true) : done(show(result.value), false)));
 }
 
 // `require` from the app's folder; the main module (none for the scratch app) loaded and, once
@@ -78,7 +102,7 @@ function start(folder, main, done) {
   else finish(loaded);
 }
 
-define("__hybridRepl", Object.freeze({ show, settle, uncaught, start }));
+define("__hybridRepl", Object.freeze({ show, track, settle, uncaught, start }));
 """#),
     ]
 }

@@ -58,7 +58,7 @@ public final class ReplSession: @unchecked Sendable {
     /// awaits, when its promise settles).
     public func submit(_ line: String, completion: @escaping @Sendable (Result) -> Void) -> Bool {
         lines.append(line)
-        let input = ReplInput.read(lines.joined(separator: "\n")) { checker.scriptProblem($0) }
+        let input = ReplInput.read(lines.joined(separator: "\n"), tracker: "__hybridRepl.track") { checker.scriptProblem($0) }
         if input == .incomplete { return false }
         lines.removeAll()
         evaluate(input, completion: completion)

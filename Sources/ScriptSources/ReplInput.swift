@@ -8,9 +8,9 @@
 ///
 /// ```js
 /// const user = await load(1); user.name        // typed
-/// let user; (async () => {
+/// let user; track((async () => {
 /// void (user = await load(1)); return (user.name)
-/// })()                                         // evaluated
+/// })())                                        // evaluated
 /// ```
 ///
 /// Each guess is checked by compiling it (`syntaxProblem`, JavaScriptCore's message or nil), so a
@@ -25,8 +25,10 @@ public enum ReplInput: Equatable, Sendable {
     /// Evaluate as a script; it returns a promise of the result.
     case asynchronous(String)
 
-    /// Decides what `source` is. `syntaxProblem` compiles a script without running it.
-    public static func read(_ source: String, syntaxProblem: (String) -> String?) -> ReplInput {
+    /// Decides what `source` is. `syntaxProblem` compiles a script without running it. The async
+    /// form hands its promise to the function named `tracker` (`tracker(promise)` must return it),
+    /// within the same script, so that a rejection finds a handler before microtasks run.
+    public static func read(_ source: String, tracker: String, syntaxProblem: (String) -> String?) -> ReplInput {
         let scanner = SourceScanner(source)
         if scanner.isOpen { return .incomplete }
         if scanner.isMismatched { return .script(source) }
@@ -37,7 +39,7 @@ public enum ReplInput: Equatable, Sendable {
         }
         guard let problem = syntaxProblem(source) else { return .script(source) }
         if scanner.tokens.contains(where: { $0.kind == .word && $0.text == "await" }),
-           let rewritten = asynchronous(source, tokens: scanner.tokens, syntaxProblem: syntaxProblem) {
+           let rewritten = asynchronous(source, tokens: scanner.tokens, tracker: tracker, syntaxProblem: syntaxProblem) {
             return .asynchronous(rewritten)
         }
         if endsEarly(problem) { return .incomplete }
@@ -55,7 +57,7 @@ public enum ReplInput: Equatable, Sendable {
                                                       "return", "throw", "break", "continue", "import", "export", "async"]
 
     /// The async form, or nil when no rewrite compiles.
-    static func asynchronous(_ source: String, tokens: [SourceScanner.Token], syntaxProblem: (String) -> String?) -> String? {
+    static func asynchronous(_ source: String, tokens: [SourceScanner.Token], tracker: String, syntaxProblem: (String) -> String?) -> String? {
         let bytes = Array(source.utf8)
         let starts = statementStarts(tokens)
         var edits: [(at: Int, length: Int, text: String)] = []
@@ -73,8 +75,8 @@ public enum ReplInput: Equatable, Sendable {
                 hoisted.append((tokens[named.keyword].text == "class" ? "let " : "var ") + named.name + ";")
             }
         }
-        let prefix = hoisted.joined(separator: " ") + (hoisted.isEmpty ? "" : " ") + "(async () => {\n"
-        let suffix = "\n})()"
+        let prefix = hoisted.joined(separator: " ") + (hoisted.isEmpty ? "" : " ") + tracker + "((async () => {\n"
+        let suffix = "\n})())"
         func apply(_ edits: [(at: Int, length: Int, text: String)]) -> String {
             var out = bytes
             // From the end, so offsets stay true; of two edits at one offset, the one listed first
