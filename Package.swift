@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures", "tmux-repl.sh"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Bridge", "JSON", "Persistence", "HostTesting"]),
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
