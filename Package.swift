@@ -72,7 +72,7 @@ let package = Package(
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON", "SystemIO"]),
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
-        .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
+        .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO"]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.

@@ -25,31 +25,13 @@ struct ReplCommand: ParsableCommand {
     @Argument(help: "An app folder (with app.json) or a module file; none for a scratch app.")
     var path: String?
 
-    @Option(name: .customLong("data-dir"), help: "Where the app's data lives (default: $XDG_DATA_HOME/hybridhost/<app name>).")
-    var dataDirectory: String?
-
-    @Option(name: .customLong("grant"), help: "Targets to grant, comma-separated (the scratch app's default: all).")
-    var grants: [String] = []
-
-    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that takes longer than this many seconds.")
-    var timeLimit: Double?
-
-    @Argument(parsing: .postTerminator, help: "Arguments for the app (after --).")
-    var arguments: [String] = []
-
-    func validate() throws {
-        if let timeLimit, !(timeLimit > 0) {
-            throw ValidationError("--time-limit: expected a positive number of seconds, got \(timeLimit)")
-        }
-    }
+    @OptionGroup var flags: AppRunFlags
 
     func run() throws {
         let interactive = RawTerminal.isInteractive
         let console = ReplConsole()
-        let timeLimit = self.timeLimit
-        var options = AppRunOptions(dataDirectory: dataDirectory, timeLimitSeconds: timeLimit, arguments: arguments)
-        let flags = grants.flatMap { $0.split(separator: ",").map(String.init) }
-        options.grantFlags = flags
+        let timeLimit = flags.timeLimit
+        var options = flags.options
         options.output = { fd, text in console.write(text, to: fd) }
         // A timer's throw or an unhandled rejection is printed, and the app goes on, as in node's REPL.
         options.uncaught = { error in console.write(AppSession.report(error, timeLimit: timeLimit) + "\n", to: 1) }
@@ -58,7 +40,7 @@ struct ReplCommand: ParsableCommand {
             if let path {
                 session = try AppSession(path: path, options: options)
             } else {
-                let manifest = AppManifest.scratch(name: "repl", directory: ".", grants: flags.isEmpty ? ["all"] : flags)
+                let manifest = AppManifest.scratch(name: "repl", directory: ".", grants: options.grantFlags.isEmpty ? ["all"] : options.grantFlags)
                 session = try AppSession(manifest: manifest, options: options)
             }
         } catch {
@@ -71,7 +53,7 @@ struct ReplCommand: ParsableCommand {
             throw CLIFailure(message: started.text, code: 1)
         }
         let history = ReplHistory(dataDirectory: session.app.dataDirectory)
-        let results = ReplResults()
+        let results = ReplResults(console: console)
         let abandoned = interactive ? interact(repl, console: console, history: history, results: results) : readPiped(repl, console: console, history: history, results: results)
         if abandoned {
             // The JS thread is still busy with an input (a synchronous loop): joining it would hang.
@@ -110,8 +92,7 @@ struct ReplCommand: ParsableCommand {
                 history.add(line)
                 inputs += 1
                 guard repl.submit(line, completion: results.completion(for: inputs)) else { continue }
-                if let result = results.wait(for: inputs, keys: editor.typedAhead) {
-                    console.write(result.text + "\n", to: 1)
+                if results.wait(for: inputs, keys: editor.typedAhead) != nil {
                     running = false
                 } else {
                     console.write("Interrupted: the input goes on, and its result will not be shown.\n", to: 1)
@@ -130,12 +111,10 @@ struct ReplCommand: ParsableCommand {
             history.add(line)
             inputs += 1
             guard repl.submit(line, completion: results.completion(for: inputs)) else { continue }
-            if let result = results.wait(for: inputs) { console.write(result.text + "\n", to: 1) }
+            _ = results.wait(for: inputs)
         }
         inputs += 1
-        if repl.finish(completion: results.completion(for: inputs)), let result = results.wait(for: inputs) {
-            console.write(result.text + "\n", to: 1)
-        }
+        if repl.finish(completion: results.completion(for: inputs)) { _ = results.wait(for: inputs) }
         return false
     }
 }

@@ -99,7 +99,7 @@ struct ReplCommandTests {
             "require(\"./helper\").twice(21)",
             "Hybrid.args",
             "(await Hybrid.call(\"device\", \"info\")).platform",
-            "await Hybrid.call(\"kv\", \"get\", { key: \"k\" }).catch((error) => error.code)",
+            "await Hybrid.kv.get({ bucket: \"b\", key: \"k\" }).catch((error) => error.code)",
         ], [folder.path, "--data-dir", folder.path + "/data", "--", "one"])
         #expect(result.standardOutput == "'hello ada'\nundefined\nundefined\ntrue\n42\n[ 'one' ]\n'linux'\n'E_DENIED'\n", "\(result)")
     }
@@ -130,9 +130,9 @@ struct ReplCommandTests {
     func scratchGrants() async throws {
         let folder = TemporaryFolder(prefix: "hybrid-repl")
         defer { folder.remove() }
-        let all = try await repl(["await Hybrid.call(\"kv\", \"set\", { key: \"k\", value: 1 }).then(() => 'stored')"], ["--data-dir", folder.path + "/data"])
+        let all = try await repl(["await Hybrid.kv.set({ bucket: \"b\", key: \"k\", value: 1 }).then(() => 'stored')"], ["--data-dir", folder.path + "/data"])
         #expect(all.standardOutput == "'stored'\n", "\(all)")
-        let narrowed = try await repl(["await Hybrid.call(\"kv\", \"get\", { key: \"k\" }).catch((error) => error.code)"],
+        let narrowed = try await repl(["await Hybrid.kv.get({ bucket: \"b\", key: \"k\" }).catch((error) => error.code)"],
                                       ["--data-dir", folder.path + "/data", "--grant", "device"])
         #expect(narrowed.standardOutput == "'E_DENIED'\n", "\(narrowed)")
     }

@@ -33,10 +33,10 @@ struct ReplInputTests {
     @Test("await at the top level: declarations hoisted as let (var for var and functions), the last expression returned", arguments: [
         ("await f()", "track((async () => {\nreturn (await f())\n})())"),
         ("const x = await f()", "let x; track((async () => {\nvoid (x = await f())\n})())"),
-        ("var a = 1, b = await g(); a + b", "var a, b; track((async () => {\nvoid ( (a = 1), (b = await g())); return ( a + b)\n})())"),
+        ("var a = 1, b = await g(); a + b", "var a, b; track((async () => {\nvoid ( (a = 1), (b = await g())); return (a + b)\n})())"),
         ("let { a, b: [c], d = 1 } = await f()", "let a, c, d; track((async () => {\nvoid ({ a, b: [c], d = 1 } = await f())\n})())"),
         ("function h() {}\nawait h()", "var h; track((async () => {\nh = function h() {};\nreturn (await h())\n})())"),
-        ("class K {}; await 1", "let K; track((async () => {\nK = class K {};; return ( await 1)\n})())"),
+        ("class K {}; await 1", "let K; track((async () => {\nK = class K {};; return (await 1)\n})())"),
         ("const r = await f()\nr", "let r; track((async () => {\nvoid (r = await f())\nreturn (r)\n})())"),
         ("for await (const v of f()) console.log(v)", "track((async () => {\nfor await (const v of f()) console.log(v)\n})())"),
     ])
