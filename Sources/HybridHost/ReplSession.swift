@@ -98,7 +98,11 @@ public final class ReplSession: @unchecked Sendable {
             }
             do throws(ScriptError) {
                 let outcome = context.evaluateCatching(source, url: url)
-                if let exception = outcome.exception {
+                if let exception = outcome.exception, context.scriptError(from: exception).isTimeLimit {
+                    // --time-limit stopped it: said as `hybrid run` says it, and the prompt goes on.
+                    let error = context.scriptError(from: exception)
+                    completion(Result(text: AppSession.report(error, timeLimit: session.engine.options.timeLimitSeconds), failed: true))
+                } else if let exception = outcome.exception {
                     completion(Result(text: try text(call("uncaught", [exception], in: context), in: context), failed: true))
                 } else if asynchronous {
                     try call("settle", [outcome.value ?? context.undefined, callback(completion, in: context)], in: context)

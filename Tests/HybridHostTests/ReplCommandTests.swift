@@ -84,6 +84,13 @@ struct ReplCommandTests {
         #expect(result.standardOutput.hasSuffix("undefined\n'after'\n"), "\(result)")
     }
 
+    @Test("an input that runs past --time-limit is stopped, said as hybrid run says it, and the prompt goes on")
+    func timeLimit() async throws {
+        let result = try await repl(["while (true) {}", "1 + 1"], ["--time-limit", "0.5"])
+        #expect(result.standardOutput == "Uncaught TimeLimitError: a synchronous run of JS took longer than 0.5 s (--time-limit) and was stopped\n2\n",
+                "\(result)")
+    }
+
     @Test("an app's main module runs first: its exports are app, its timers tick between inputs, require starts in its folder, its grants hold")
     func appModule() async throws {
         let folder = TemporaryFolder(prefix: "hybrid-repl")
