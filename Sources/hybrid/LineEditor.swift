@@ -4,8 +4,7 @@ import HybridHost
 /// Reads one line at a time from a terminal in raw mode (``RawTerminal``), with node's REPL keys:
 /// Left/Right, Home/End (and Ctrl-A/Ctrl-E), Backspace, Delete, Ctrl-U/Ctrl-K, Up/Down through
 /// ``ReplHistory``; Enter ends the line, Ctrl-C cancels it, Ctrl-D on an empty line ends input.
-/// A character takes one column (wide characters and lines longer than the terminal are drawn
-/// as if it did).
+/// A character is taken to be one column wide (wide characters are drawn as if they were).
 final class LineEditor {
     enum Event: Equatable {
         case line(String)

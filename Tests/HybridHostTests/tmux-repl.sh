@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Drives `hybrid repl` in a real terminal (tmux): an expression, an await of a bridge call, a
-# multi-line function, Up to recall a line, Ctrl-C to cancel one, Ctrl-D to exit; after the exit
-# the terminal must be back in canonical mode, and the history file must hold what was typed.
+# multi-line function, Up to recall a line and edit it, a line longer than the pane, a timer's
+# output while a line is typed, Ctrl-C to cancel a line, Ctrl-D to exit; after the exit the
+# terminal must be back in canonical mode, and the history file must hold what was typed. Each
+# step polls the pane (up to 10 s) and a mismatch exits 1 with the pane printed.
 # Usage: Tests/HybridHostTests/tmux-repl.sh [path/to/hybrid]   (default .build/debug/hybrid)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -62,13 +64,21 @@ wait_for "> \(add\(2, 9\)\)" "editing the recalled line did not give (add(2, 9))
 wait_for "11" "the edited line did not print 11"; wait_last ">"
 echo "ok 4 - Up recalls the last line, and it can be edited"
 
+LONG="'$(printf 'a%.0s' $(seq 110))'.length"
+keys -l "$LONG"; keys Home; keys -l "("; keys End; keys -l ")"
+wait_for "a+'\.length\)" "a line longer than the pane did not wrap onto a second row"
+[ "$(screen | grep -c "^> ('aaaa")" = 1 ] || fail "a line longer than the pane was drawn more than once"
+keys Enter
+wait_for "110" "the wrapped line, edited at both ends, did not print 110"; wait_last ">"
+echo "ok 5 - a line longer than the terminal wraps, and Home and End reach both of its ends"
+
 keys -l 'setTimeout(() => console.log("fired"), 500); "set"'; keys Enter
 wait_for "'set'"; wait_last ">"
 keys -l "half typed"
 wait_for "fired" "the timer did not fire while a line was being typed"
 wait_last "> half typed" "the line being typed was not drawn again below the timer's output"
 keys C-u
-echo "ok 5 - the app's event loop runs while a line is typed; its output goes above the line"
+echo "ok 6 - the app's event loop runs while a line is typed; its output goes above the line"
 
 keys -l "this line is cancelled"; keys C-c
 wait_for "> this line is cancelled\^C"; wait_last ">"
@@ -78,13 +88,13 @@ keys C-c; wait_last ">" "Ctrl-C did not drop an unfinished input"
 keys C-c; wait_for "\(To exit, press Ctrl\+C again or Ctrl\+D or type \.exit\)"; wait_last ">"
 keys -l "'still here'"; keys Enter
 wait_for "'still here'" "after Ctrl-C the prompt did not evaluate"; wait_last ">"
-echo "ok 6 - Ctrl-C cancels the line and an unfinished input; once on an empty line, it says how to exit"
+echo "ok 7 - Ctrl-C cancels the line and an unfinished input; once on an empty line, it says how to exit"
 
 keys C-d
 wait_for "EXIT=0" "Ctrl-D did not exit 0"; wait_for "TTY-CHECKED"
 screen | grep -qx "icanon" || fail "canonical input restored after Ctrl-D"
 grep -qxF "(add(2, 9))" "$DATA/repl_history" || fail "the history file lacks (add(2, 9)): $(cat "$DATA/repl_history")"
-echo "ok 7 - Ctrl-D exits 0, the terminal is restored, the history is in the data dir"
+echo "ok 8 - Ctrl-D exits 0, the terminal is restored, the history is in the data dir"
 tmux -L "$SOCKET" kill-server
 # A server of its own: a new session on the socket just killed can race the old server's exit.
 SOCKET="$SOCKET-2"
@@ -98,4 +108,4 @@ keys C-u C-c; wait_for "\(To exit, press Ctrl\+C again or Ctrl\+D or type \.exit
 keys C-c
 wait_for "EXIT=0" "Ctrl-C twice on an empty line did not exit 0"; wait_for "TTY-CHECKED"
 screen | grep -qx "icanon" || fail "canonical input restored after Ctrl-C twice"
-echo "ok 8 - a new REPL starts with the saved history; Ctrl-C twice on an empty line exits"
+echo "ok 9 - a new REPL starts with the saved history; Ctrl-C twice on an empty line exits"
