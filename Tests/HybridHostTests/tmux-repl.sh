@@ -90,11 +90,19 @@ keys -l "'still here'"; keys Enter
 wait_for "'still here'" "after Ctrl-C the prompt did not evaluate"; wait_last ">"
 echo "ok 7 - Ctrl-C cancels the line and an unfinished input; once on an empty line, it says how to exit"
 
+keys -l "await new Promise(() => {})"; keys Enter
+sleep 0.2; keys C-c
+wait_for "Interrupted: the input goes on, and its result will not be shown\." "Ctrl-C did not stop waiting for an await that never settles"
+wait_last ">"
+keys -l "'after the wait'"; keys Enter
+wait_for "'after the wait'" "the prompt did not evaluate after an interrupted await"; wait_last ">"
+echo "ok 8 - Ctrl-C stops waiting for an input that never settles"
+
 keys C-d
 wait_for "EXIT=0" "Ctrl-D did not exit 0"; wait_for "TTY-CHECKED"
 screen | grep -qx "icanon" || fail "canonical input restored after Ctrl-D"
 grep -qxF "(add(2, 9))" "$DATA/repl_history" || fail "the history file lacks (add(2, 9)): $(cat "$DATA/repl_history")"
-echo "ok 8 - Ctrl-D exits 0, the terminal is restored, the history is in the data dir"
+echo "ok 9 - Ctrl-D exits 0, the terminal is restored, the history is in the data dir"
 tmux -L "$SOCKET" kill-server
 # A server of its own: a new session on the socket just killed can race the old server's exit.
 SOCKET="$SOCKET-2"
@@ -103,9 +111,9 @@ tmux -L "$SOCKET" -f /dev/null new-session -d -x 100 -y 40 \
   "env TERM=xterm-256color LANG=C.UTF-8 $HYBRID repl --data-dir $DATA --grant device; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; echo TTY-CHECKED; sleep 30"
 wait_last ">" "the second REPL's first prompt never appeared"
 keys Up
-wait_last "> 'still here'" "Up in a new REPL did not recall the history file's newest line"
+wait_last "> 'after the wait'" "Up in a new REPL did not recall the history file's newest line"
 keys C-u C-c; wait_for "\(To exit, press Ctrl\+C again or Ctrl\+D or type \.exit\)"
 keys C-c
 wait_for "EXIT=0" "Ctrl-C twice on an empty line did not exit 0"; wait_for "TTY-CHECKED"
 screen | grep -qx "icanon" || fail "canonical input restored after Ctrl-C twice"
-echo "ok 9 - a new REPL starts with the saved history; Ctrl-C twice on an empty line exits"
+echo "ok 10 - a new REPL starts with the saved history; Ctrl-C twice on an empty line exits"
