@@ -24,8 +24,15 @@ public final class ReplSession: @unchecked Sendable {
     // The JS thread's.
     private var inputs = 0
 
-    public init(session: AppSession) {
+    /// Inputs are TypeScript: each whole input is stripped of its types (esbuild, through
+    /// ``ModuleTransformer``) before it is read as JavaScript.
+    public let typeScript: Bool
+    private let transformer: ModuleTransformer?
+
+    public init(session: AppSession, typeScript: Bool = false) {
         self.session = session
+        self.typeScript = typeScript
+        transformer = typeScript ? ModuleTransformer() : nil
     }
 
     /// Installs the REPL's runtime, `require` (from the app's folder) and, for an app with a main
@@ -58,7 +65,25 @@ public final class ReplSession: @unchecked Sendable {
     /// awaits, when its promise settles).
     public func submit(_ line: String, completion: @escaping @Sendable (Result) -> Void) -> Bool {
         lines.append(line)
-        let input = ReplInput.read(lines.joined(separator: "\n"), tracker: "__hybridRepl.track") { checker.scriptProblem($0) }
+        var source = lines.joined(separator: "\n")
+        if let transformer {
+            if ReplInput.isOpen(source) { return false }
+            do {
+                let trimmed = source.trimmingWhitespace
+                // `{ a: 1 }` is an object, not a block, as in node (ReplInput does the same for JS).
+                if trimmed.hasPrefix("{"), trimmed.hasSuffix("}"), let object = try? transformer.scriptFromTypeScript("(" + source + "\n)") {
+                    source = object
+                } else {
+                    source = try transformer.scriptFromTypeScript(source)
+                }
+            } catch {
+                if error.reason.hasPrefix("Unexpected end of file") { return false }
+                lines.removeAll()
+                completion(Result(text: "Uncaught SyntaxError: " + error.reason, failed: true))
+                return true
+            }
+        }
+        let input = ReplInput.read(source, tracker: "__hybridRepl.track") { checker.scriptProblem($0) }
         if input == .incomplete { return false }
         lines.removeAll()
         evaluate(input, completion: completion)
@@ -166,5 +191,13 @@ public final class ReplSession: @unchecked Sendable {
             pthread_mutex_unlock(&mutex)
             return value
         }
+    }
+}
+
+private extension String {
+    var trimmingWhitespace: Substring {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
+        return self[start..<max(start, end)]
     }
 }

@@ -46,6 +46,10 @@ public enum ReplInput: Equatable, Sendable {
         return .script(source)
     }
 
+    /// Whether `source` stops inside a bracket, string, template or block comment (for input in
+    /// another language than JavaScript, whose parser says the rest).
+    public static func isOpen(_ source: String) -> Bool { SourceScanner(source).isOpen }
+
     /// JavaScriptCore's messages for a script that stops where more was expected.
     static func endsEarly(_ problem: String) -> Bool {
         problem.contains("Unexpected end of script") || problem.contains("Unexpected EOF")

@@ -18,12 +18,16 @@ struct ReplCommand: ParsableCommand {
             bracket, string or template) continues on a `... ` line. Ctrl-C cancels the line, twice \
             on an empty line exits; Ctrl-D on an empty line or .exit exits. Up and Down recall \
             earlier lines, kept in <data dir>/repl_history. When stdin is not a terminal, lines are \
-            read as they come, with no prompt, until the end of input.
+            read as they come, with no prompt, until the end of input. With --typescript, or when \
+            the app's main module is TypeScript, inputs are TypeScript (esbuild strips the types).
             """
     )
 
     @Argument(help: "An app folder (with app.json) or a module file; none for a scratch app.")
     var path: String?
+
+    @Flag(help: "Inputs are TypeScript (the default when the app's main module is a .ts file).")
+    var typescript = false
 
     @OptionGroup var flags: AppRunFlags
 
@@ -46,7 +50,9 @@ struct ReplCommand: ParsableCommand {
         } catch {
             throw CLIFailure(message: error.message, code: error.message.hasPrefix("--") ? 2 : 1)
         }
-        let repl = ReplSession(session: session)
+        let main = session.manifest.mainPath
+        let typeScriptMain = [".ts", ".mts", ".cts"].contains { main.hasSuffix($0) }
+        let repl = ReplSession(session: session, typeScript: typescript || typeScriptMain)
         let started = repl.start()
         if started.failed {
             session.shutdown()

@@ -91,6 +91,26 @@ struct ReplCommandTests {
                 "\(result)")
     }
 
+    @Test("--typescript: types are stripped from each input (esbuild), await and multi-line inputs work as in JavaScript")
+    func typeScript() async throws {
+        let result = try await repl([
+            "const n: number = 41",
+            "n + 1",
+            "interface Point { x: number; y: number }",
+            "function length(p: Point): number {",
+            "  return Math.hypot(p.x, p.y)",
+            "}",
+            "length({ x: 3, y: 4 })",
+            "enum Color { Red, Green }",
+            "Color.Green",
+            "(await Hybrid.call(\"device\", \"info\") as { platform: string }).platform",
+            "{ a: 1 }",
+            "let broken: = 1",
+        ], ["--typescript", "--grant", "device"])
+        #expect(result.standardOutput == "undefined\n42\nundefined\nundefined\n5\nundefined\n1\n'linux'\n{ a: 1 }\nUncaught SyntaxError: Unexpected \"=\"\n",
+                "\(result)")
+    }
+
     @Test("an app's main module runs first: its exports are app, its timers tick between inputs, require starts in its folder, its grants hold")
     func appModule() async throws {
         let folder = TemporaryFolder(prefix: "hybrid-repl")
