@@ -42,7 +42,7 @@ public final class ReplSession: @unchecked Sendable {
         let folder = session.manifest.directory
         let main = session.manifest.mainPath
         return wait { [self] completion in
-            session.engine.post { context in
+            let posted = session.engine.post { context in
                 do throws(ScriptError) {
                     guard let native = context.runtimeNative else { throw ScriptError(name: "Error", message: "the runtime is not installed") }
                     for (name, source) in ReplScript.sources {
@@ -53,6 +53,7 @@ public final class ReplSession: @unchecked Sendable {
                     completion(Result(text: "Uncaught " + error.description, failed: true))
                 }
             }
+            if !posted { completion(Result(text: "the app has stopped", failed: true)) }
         }
     }
 
@@ -62,7 +63,8 @@ public final class ReplSession: @unchecked Sendable {
     /// Adds a line typed. False while the input is unfinished (an open bracket, string or
     /// template, `1 +`); true when the input is whole and has been posted to the JS thread:
     /// `completion` then runs once, on the JS thread, when it has been evaluated (for an input that
-    /// awaits, when its promise settles).
+    /// awaits, when its promise settles), or at once on this thread for TypeScript that esbuild
+    /// refuses.
     public func submit(_ line: String, completion: @escaping @Sendable (Result) -> Void) -> Bool {
         lines.append(line)
         var source = lines.joined(separator: "\n")
