@@ -59,6 +59,7 @@ test: deps
 	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
+	Tests/HybridHostTests/tmux-repl.sh $(DEBUG_BIN)
 	scripts/soak --self-test
 	scripts/soak $(DEBUG_BIN) --seconds 60
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) FUZZ_SEED=1

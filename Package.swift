@@ -72,13 +72,13 @@ let package = Package(
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON", "SystemIO"]),
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
-        .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON"]),
+        .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO"]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "ScriptSources", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
         .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures", "tmux-repl.sh"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Bridge", "JSON", "Persistence", "HostTesting"]),
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",

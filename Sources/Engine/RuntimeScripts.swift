@@ -1061,6 +1061,8 @@ Object.defineProperty(globalThis, "__hybridModules", {
       const main = load(filename, null);
       return main.evaluation ? main.evaluation.then(() => main.exports) : main.exports;
     },
+    /** A `require` as a module at `filename` (which need not exist) would have it: the REPL's. */
+    requireFrom: (filename) => makeRequire({ filename, path: native.dirname(filename), children: [], format: "commonjs", loaded: true }),
     cache,
     setPatch,
     /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */

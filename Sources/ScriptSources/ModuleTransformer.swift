@@ -114,6 +114,21 @@ public final class ModuleTransformer: @unchecked Sendable {
         return compiled
     }
 
+    /// One input typed at `hybrid repl` in TypeScript, as the script it means: types stripped,
+    /// `enum` and `namespace` compiled, statements otherwise as typed (top-level `await`
+    /// included), so the REPL reads the result as it reads JavaScript. Not cached: inputs are small
+    /// and rarely typed twice.
+    public func scriptFromTypeScript(_ source: String) throws(TransformError) -> String {
+        let path = "REPL.ts"
+        let esbuild = try esbuildPath(for: path)
+        let result = try run(esbuild, [
+            "--loader=ts", "--sourcefile=\(path)", "--platform=neutral", "--charset=utf8", "--log-level=error", "--color=false",
+            "--tsconfig-raw=" + Self.compilerOptions,
+        ], source: source, path: path)
+        guard result.status == 0 else { throw Self.diagnostics(result.errors, path: path) }
+        return result.output
+    }
+
     // MARK: - esbuild
 
     private func esbuildPath(for path: String) throws(TransformError) -> String {
