@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The sync server's PostgreSQL store: several server instances over one database.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Only hybrid-bench's load generator: thousands of HTTP/1.1 connections on NIO's event loops
+        // (already in the build, under Hummingbird and postgres-nio).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C modules
@@ -107,7 +110,9 @@ let package = Package(
                                          "Storage", "Sync", "SyncAuth", "SyncClient", "SyncProtocol", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                                         .product(name: "Hummingbird", package: "hummingbird")],
+                                         .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                                         .product(name: "NIOHTTP1", package: "swift-nio")],
                           path: "Benchmarks"),
 
         // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
