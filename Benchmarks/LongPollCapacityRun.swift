@@ -10,7 +10,7 @@ import SystemIO
 /// it reports how many were held at once, the server's resident memory idle (devices registered,
 /// nothing held) and holding them, and how long one write takes to reach them all.
 ///
-/// Held is counted on the client: pulls sent and not yet answered two seconds after the last was
+/// Held is counted on the client: pulls sent and not yet answered five seconds after the last was
 /// sent (nothing was written meanwhile, so none had a reason to answer). `GET /v1/metrics`, where
 /// the server has it, is printed beside it.
 struct LongPollCapacityRun: Sendable {
@@ -71,7 +71,7 @@ struct LongPollCapacityRun: Sendable {
             }
         }
         while tally.state.withLock({ $0.sent }) < pulls { try await Task.sleep(nanoseconds: 50_000_000) }
-        try await Task.sleep(nanoseconds: 2_000_000_000)
+        try await Task.sleep(nanoseconds: 5_000_000_000)
         let (sent, answeredEarly, failedEarly) = tally.state.withLock { ($0.sent, $0.answered, $0.failed) }
         let heldMiB = server.residentMiB
         print(BenchmarkTable.row("  held at once (client's count)", Double(sent - answeredEarly),

@@ -21,8 +21,9 @@ import SystemIO
 /// and the time one write takes to reach them all.
 ///
 /// The PostgreSQL setups need a cluster: run it under `scripts/with-postgres` (`make bench` does);
-/// without one they are skipped. `--smoke` is 20 devices for 2 s against SQLite alone, failing
-/// (exit 1) unless every op arrived exactly once: a check of the load generator itself.
+/// without one they are skipped. `--smoke` is 20 devices for 2 s against two PostgreSQL instances
+/// (SQLite without a cluster), failing (exit 1) unless every op arrived exactly once: a check of
+/// the load generator itself.
 public struct SyncServerLoadBenchmark: Sendable {
     let devices: Int
     let seconds: Double
@@ -93,13 +94,21 @@ public struct SyncServerLoadBenchmark: Sendable {
               + "at most one in flight); every device live-pulling (waitMs \(waitMs)); \(BenchmarkTable.format(seconds)) s measured after "
               + "\(BenchmarkTable.format(warmUpSeconds)) s of warm-up; servers: \(hybrid) sync-server serve (rate limit off); open files \(limit)")
 
-        var setups = [Setup(name: "SQLite, one instance", databases: [folder + "/server.sqlite"], postgres: nil)]
+        // The smoke check runs one setup: two PostgreSQL instances when there is a cluster (every
+        // path: NOTIFY across servers, requests alternating), else SQLite.
+        let clusterPort = ProcessInfo.processInfo.environment[PostgresTestDatabase.variable].flatMap { URLComponents(string: $0)?.port }
+        var setups: [Setup] = []
+        if !smoke || clusterPort == nil {
+            setups.append(Setup(name: "SQLite, one instance", databases: [folder + "/server.sqlite"], postgres: nil))
+        }
         var postmaster: Int32?
-        if !smoke, let url = ProcessInfo.processInfo.environment[PostgresTestDatabase.variable], let port = URLComponents(string: url)?.port {
+        if let port = clusterPort {
             postmaster = ProcessStats.postmaster(port: port)
-            let one = try await PostgresTestDatabase.create()
+            if !smoke {
+                let one = try await PostgresTestDatabase.create()
+                setups.append(Setup(name: "PostgreSQL, one instance", databases: [one.url], postgres: one))
+            }
             let two = try await PostgresTestDatabase.create()
-            setups.append(Setup(name: "PostgreSQL, one instance", databases: [one.url], postgres: one))
             setups.append(Setup(name: "PostgreSQL, two instances", databases: [two.url, two.url], postgres: two))
             if postmaster == nil { print("  (no postmaster found listening on port \(port): PostgreSQL's CPU is not measured)") }
         } else if !smoke {
@@ -119,7 +128,7 @@ public struct SyncServerLoadBenchmark: Sendable {
         if capacity > 0 {
             // On PostgreSQL when there is a cluster: the SQLite store can stop answering under a burst
             // of requests (BENCHMARKS.md, "1,000 devices"), and thousands of pulls arriving at once are one.
-            let database = setups.count > 1 ? try await PostgresTestDatabase.create() : nil
+            let database = clusterPort != nil ? try await PostgresTestDatabase.create() : nil
             try await LongPollCapacityRun(pulls: capacity, hybrid: hybrid, secretFile: secretFile, signer: signer, group: group)
                 .run(database: database?.url ?? folder + "/capacity.sqlite", store: database == nil ? "SQLite" : "PostgreSQL")
             await database?.drop()
