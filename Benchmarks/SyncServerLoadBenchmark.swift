@@ -186,7 +186,8 @@ public struct SyncServerLoadBenchmark: Sendable {
         let watchdog = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 250_000_000)
-                if Double(MonotonicClock.now() - min(MonotonicClock.now(), recorder.lastAnswer)) / 1e9 > Self.stallSeconds {
+                let now = MonotonicClock.now()
+                if Double(now - min(now, recorder.lastAnswer)) / 1e9 > Self.stallSeconds {
                     switches.stall()
                     for pid in pids { kill(pid, SIGKILL) }
                     return
