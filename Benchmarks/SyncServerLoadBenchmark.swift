@@ -17,8 +17,9 @@ import SystemIO
 /// send time rides in the row); CPU seconds per 1,000 ops of the servers and of the PostgreSQL
 /// cluster (from /proc, over the measured window); and whether every op reached every device that
 /// may see it exactly once. Then the two-server/one-server CPU per op (issue 15: at most 1.2×), and
-/// a capacity run: 3,000 pulls held at once by one SQLite server, its memory idle and holding them,
-/// and the time one write takes to reach them all.
+/// a capacity run: 3,000 pulls held at once by one server (over PostgreSQL when there is a
+/// cluster, else SQLite), its memory idle and holding them, and the time one write takes to reach
+/// them all.
 ///
 /// The PostgreSQL setups need a cluster: run it under `scripts/with-postgres` (`make bench` does);
 /// without one they are skipped. `--smoke` is 20 devices for 2 s against two PostgreSQL instances
