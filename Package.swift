@@ -28,6 +28,9 @@ let package = Package(
         // swift-metrics that it and Hummingbird build on (pinned here so that both agree).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // Only hybrid-bench's load generator: thousands of HTTP/1.1 connections on NIO's event loops
+        // (already in the build, under Hummingbird and postgres-nio).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C modules
@@ -118,7 +121,9 @@ let package = Package(
                                          "Storage", "Sync", "SyncAuth", "SyncClient", "SyncProtocol", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                                         .product(name: "Hummingbird", package: "hummingbird")],
+                                         .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                                         .product(name: "NIOHTTP1", package: "swift-nio")],
                           path: "Benchmarks"),
 
         // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
