@@ -6,19 +6,21 @@ import Synchronization
 final class CommitSignal: Sendable {
     private struct Watchers {
         var next = 0
-        var all: [Int: @Sendable () -> Void] = [:]
+        var all: [Int: @Sendable (Set<String>?) -> Void] = [:]
     }
 
     private let watchers = Mutex(Watchers())
 
-    /// Calls every watcher; never blocks on them (each only wakes held pulls).
-    func announce() {
-        for watcher in watchers.withLock({ Array($0.all.values) }) { watcher() }
+    /// Calls every watcher with the log keys the commit may have filed under (nil: any); never
+    /// blocks on them (each only wakes held pulls).
+    func announce(keys: [String]?) {
+        let keys = keys.map(Set.init)
+        for watcher in watchers.withLock({ Array($0.all.values) }) { watcher(keys) }
     }
 
     /// Calls `onCommit` for each announcement until the calling task is cancelled; throws
     /// `CancellationError` then, as ``SyncStore/watchCommits(_:)`` promises.
-    func watch(_ onCommit: @escaping @Sendable () -> Void) async throws {
+    func watch(_ onCommit: @escaping @Sendable (Set<String>?) -> Void) async throws {
         let id = watchers.withLock { watchers in
             watchers.next += 1
             watchers.all[watchers.next] = onCommit

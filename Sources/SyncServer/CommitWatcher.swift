@@ -17,7 +17,7 @@ struct CommitWatcher: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    try await store.watchCommits { held.wake() }
+                    try await store.watchCommits { keys in held.wake(keys: keys) }
                 } catch where !Task.isCancelled && !(error is CancellationError) {
                     logger.error("watching the sync log for commits failed, held pulls wait out their waitMs meanwhile: \(PostgresSyncStore.describe(error))")
                 }

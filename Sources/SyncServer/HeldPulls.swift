@@ -18,7 +18,8 @@ final class HeldPulls: Sendable {
         var generation = 0
         var closed = false
         var nextId = 0
-        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Each waiting pull, with the log keys its device reads (nil: the whole log).
+        var waiting: [Int: (keys: Set<String>?, continuation: CheckedContinuation<Void, Never>)] = [:]
     }
 
     private let state = Mutex(State())
@@ -31,12 +32,22 @@ final class HeldPulls: Sendable {
     /// Whether the server is shutting down: a pull asked for now answers at once.
     var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// Something may have committed: every waiting pull reads the store again.
-    func wake() {
+    /// Something may have committed under `keys` (log keys; nil: anywhere): the waiting pulls
+    /// whose devices read any of them read the store again; the others go on waiting. Waking only
+    /// those matters at scale: with a thousand devices holding pulls, a commit that woke them all
+    /// cost a thousand futile reads (BENCHMARKS.md, "1,000 devices").
+    func wake(keys: Set<String>? = nil) {
         let woken = state.withLock { state in
             state.generation += 1
-            defer { state.waiting.removeAll() }
-            return Array(state.waiting.values)
+            var woken: [CheckedContinuation<Void, Never>] = []
+            for (id, entry) in state.waiting {
+                guard let keys, let reads = entry.keys, reads.isDisjoint(with: keys) else {
+                    woken.append(entry.continuation)
+                    state.waiting.removeValue(forKey: id)
+                    continue
+                }
+            }
+            return woken
         }
         for continuation in woken { continuation.resume() }
     }
@@ -48,18 +59,20 @@ final class HeldPulls: Sendable {
         wake()
     }
 
-    /// Returns at the first wake after `generation` (at once when one already happened), at
-    /// `deadline`, at close, or when the calling task is cancelled.
-    func wait(after generation: Int, until deadline: ContinuousClock.Instant) async {
+    /// Returns at the first wake after `generation` (at once when one already happened) for a
+    /// key in `keys` (the device's log keys; nil: any), at `deadline`, at close, or when the
+    /// calling task is cancelled.
+    func wait(after generation: Int, keys: [String]? = nil, until deadline: ContinuousClock.Instant) async {
+        let keys = keys.map(Set.init)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.wake(after: generation) }
+            group.addTask { await self.wake(after: generation, keys: keys) }
             group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
             await group.next()
             group.cancelAll()
         }
     }
 
-    private func wake(after generation: Int) async {
+    private func wake(after generation: Int, keys: Set<String>?) async {
         let id = state.withLock { state in
             state.nextId += 1
             return state.nextId
@@ -68,7 +81,7 @@ final class HeldPulls: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
                     if state.closed || state.generation != generation || Task.isCancelled { return true }
-                    state.waiting[id] = continuation
+                    state.waiting[id] = (keys, continuation)
                     return false
                 }
                 if now { continuation.resume() }
@@ -79,6 +92,6 @@ final class HeldPulls: Sendable {
     }
 
     private func resume(_ id: Int) {
-        state.withLock { $0.waiting.removeValue(forKey: id) }?.resume()
+        state.withLock { $0.waiting.removeValue(forKey: id) }?.continuation.resume()
     }
 }

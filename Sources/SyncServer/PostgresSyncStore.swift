@@ -96,9 +96,26 @@ public final class PostgresSyncStore: SyncStore {
         }
     }
 
+    /// A commit's notification: `{"seq": N, "keys": [...]}`, the log keys of the device that wrote
+    /// (what it writes is filed under its own keys), so that each instance wakes only the pulls
+    /// reading one of them; without `keys` (a device that sees everything, or more keys than
+    /// NOTIFY's 8,000-byte payload holds) every held pull looks.
+    static func commitNews(lastSeq: Int, keys: [String]?) -> String {
+        var news: JSONObject = ["seq": .number(Double(lastSeq))]
+        if let keys { news["keys"] = .array(keys.map(JSONValue.string)) }
+        let text = JSONWriter.write(.object(news))
+        return text.utf8.count < 7_900 ? text : JSONWriter.write(.object(["seq": .number(Double(lastSeq))]))
+    }
+
+    /// The keys of a commit's notification (``commitNews(lastSeq:keys:)``), nil for "anywhere".
+    static func commitKeys(_ payload: String) -> Set<String>? {
+        guard let news = try? JSONParser.parse(payload), let keys = news["keys"]?.arrayValue else { return nil }
+        return Set(keys.compactMap(\.stringValue))
+    }
+
     /// Listens on ``commitChannel`` over a connection of its own, outside the pool: a LISTEN holds
     /// its connection for as long as it lasts, and held pulls must never wait for one.
-    public func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws {
+    public func watchCommits(_ onCommit: @escaping @Sendable (Set<String>?) -> Void) async throws {
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(host: address.host, port: address.port, username: address.user,
                                                             password: address.password, database: address.database, tls: .disable),
@@ -108,8 +125,8 @@ public final class PostgresSyncStore: SyncStore {
                 try await connection.listen(on: Self.commitChannel) { notifications in
                     // Commits made while the LISTEN was being set up are not missed: held pulls
                     // read the store again on this first call.
-                    onCommit()
-                    for try await _ in notifications { onCommit() }
+                    onCommit(nil)
+                    for try await notification in notifications { onCommit(Self.commitKeys(notification.payload)) }
                 }
             } onCancel: {
                 Task { try? await connection.close() }
@@ -548,8 +565,9 @@ public final class PostgresSyncStore: SyncStore {
         if !applied.isEmpty {
             // The notification leaves at commit (not at all on a rollback), to every instance's
             // ``watchCommits(_:)``; the FROM clause makes it one round trip with the update.
+            let news = Self.commitNews(lastSeq: lastSeq, keys: device.logKeys)
             try await rows("""
-                UPDATE sync_meta SET value = \(lastSeq) FROM (SELECT pg_notify(\(Self.commitChannel), \(String(lastSeq)))) AS news
+                UPDATE sync_meta SET value = \(lastSeq) FROM (SELECT pg_notify(\(Self.commitChannel), \(news))) AS news
                 WHERE key = 'lastSeq'
                 """, on: connection)
         }

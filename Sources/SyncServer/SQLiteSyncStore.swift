@@ -196,9 +196,13 @@ public final class SQLiteSyncStore: SyncStore {
     // MARK: Packets
 
     public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
-        let outcome = try await pool.write { db in try Self.receive(packet, now: now, in: db) }
+        let (outcome, keys) = try await pool.write { db in
+            (try Self.receive(packet, now: now, in: db), try? Self.identity(deviceId: packet.deviceId, in: db).logKeys)
+        }
         if case .applied(let applied, _, _, _) = outcome {
-            if !applied.isEmpty { commits.announce() }
+            // What a device writes is filed under its own log keys (its scopes are checked before
+            // and after every op), so only pulls reading one of them need to look.
+            if !applied.isEmpty { commits.announce(keys: keys ?? nil) }
             try await settle(deviceId: packet.deviceId, now: now)
         }
         return outcome
@@ -227,7 +231,7 @@ public final class SQLiteSyncStore: SyncStore {
         try await settle(deviceId: nil, now: now)
     }
 
-    public func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws {
+    public func watchCommits(_ onCommit: @escaping @Sendable (Set<String>?) -> Void) async throws {
         try await commits.watch(onCommit)
     }
 
@@ -254,7 +258,7 @@ public final class SQLiteSyncStore: SyncStore {
     /// sweep finishes the job.
     func settle(deviceId: String?, now: Double) async throws {
         while true {
-            let progressed = try await pool.write { db -> Bool in
+            let (progressed, keys) = try await pool.write { db -> (Bool, [String]?) in
                 let device = deviceId.map { _ in "AND p.deviceId = ?" } ?? ""
                 let arguments: StatementArguments = deviceId.map { [$0] } ?? []
                 guard let ready = try Row.fetchOne(db, sql: """
@@ -263,7 +267,7 @@ public final class SQLiteSyncStore: SyncStore {
                     WHERE p.state = 'held' AND d.state != 'held' \(device)
                     ORDER BY p.deviceId, p.seq LIMIT 1
                     """, arguments: arguments)
-                else { return false }
+                else { return (false, nil) }
                 let readyDevice: String = ready["deviceId"]
                 let packetId: String = ready["packetId"]
                 let dependency: String = ready["dependency"]
@@ -279,20 +283,21 @@ public final class SQLiteSyncStore: SyncStore {
                         }
                     } catch let refusal as SyncServerError where refusal.code == .forbidden || refusal.code == .badRequest {
                         try Self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, refusedOpId: refusal.opId, now: now, in: db)
-                        return true
+                        return (true, [])
                     }
                     try db.execute(sql: """
                         UPDATE sync_packet SET state = 'applied', ops = NULL, applied = ?, duplicates = ?, cursor = ?, settledAt = ?
                         WHERE deviceId = ? AND packetId = ?
                         """, arguments: [StoredText.list(result.applied), StoredText.list(result.duplicates), result.cursor, now, readyDevice, packetId])
+                    return (true, result.applied.isEmpty ? [] : device.logKeys)
                 } else {
                     try Self.reject(deviceId: readyDevice, packetId: packetId, reason: "dependency \(dependency) was rejected",
                                     now: now, in: db)
                 }
-                return true
+                return (true, [])
             }
             if !progressed { return }
-            commits.announce()
+            if keys?.isEmpty != true { commits.announce(keys: keys) }
         }
     }
 

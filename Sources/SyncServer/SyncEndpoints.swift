@@ -202,7 +202,7 @@ struct SyncEndpoints: Sendable {
             let page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
             if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
             let waited = ContinuousClock.now
-            await held.wait(after: generation, until: deadline)
+            await held.wait(after: generation, keys: device.logKeys, until: deadline)
             heldFor += ContinuousClock.now - waited
         }
     }

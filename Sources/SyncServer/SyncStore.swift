@@ -49,7 +49,7 @@ public protocol SyncStore: Sendable {
     /// or on any other sharing the store), until the calling task is cancelled, when it throws
     /// `CancellationError`; any other error means the news stopped coming (the caller watches
     /// again). Held long-polls (`waitMs`) wake on it and read the store again.
-    func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws
+    func watchCommits(_ onCommit: @escaping @Sendable (_ keys: Set<String>?) -> Void) async throws
 
     /// What stands behind it, as `GET /v1/health` names it: `sqlite` or `postgres`.
     var kind: String { get }
