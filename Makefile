@@ -78,6 +78,7 @@ bench: release
 	$(BENCH_BIN) network
 	$(BENCH_BIN) sync
 	$(BENCH_BIN) sync-scopes
+	$(BENCH_BIN) watch
 
 # The fuzzing build: hybrid-fuzz and every Swift module it links instrumented for libFuzzer and
 # AddressSanitizer, in a build folder of its own (its flags differ from every other build's).

@@ -18,11 +18,16 @@ public struct EngineOptions: Sendable {
     public var stackSize: Int = 16 * 1024 * 1024
     /// Where `console` writes (fd 1 or 2); stdout and stderr when nil. Tests capture it.
     public var output: (@Sendable (_ fd: Int32, _ text: String) -> Void)?
+    /// Installs the module registry's `reload` (`hybrid run --watch` only): edited files swapped
+    /// in place without a signature. Off, the function does not exist in the context at all.
+    public var hotReload = false
 
-    public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil) {
+    public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil,
+                hotReload: Bool = false) {
         self.timeLimitSeconds = timeLimitSeconds
         self.memoryLimitBytes = memoryLimitBytes
         self.output = output
+        self.hotReload = hotReload
     }
 }
 
