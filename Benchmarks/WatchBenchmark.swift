@@ -1,3 +1,4 @@
+import Glibc
 import HostTesting
 import SystemIO
 

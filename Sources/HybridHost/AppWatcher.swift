@@ -23,6 +23,8 @@ public final class AppWatcher: @unchecked Sendable {
     private let report: @Sendable (String) -> Void
     /// The app is a folder with `app.json` (a change to it restarts the app).
     private let manifestFile: String?
+    /// Absolute; changes under it are ignored (a data dir kept inside the app's folder).
+    private let dataDirectory: String
     private var watcher: FileTreeWatcher!
 
     /// What the watch thread waits for.
@@ -56,6 +58,7 @@ public final class AppWatcher: @unchecked Sendable {
         self.manifest = manifest
         self.report = report
         manifestFile = FileSystem.kind(of: FileSystem.absolute(path)) == .directory ? manifest.directory + "/app.json" : nil
+        dataDirectory = options.dataDirectory.map(FileSystem.absolute) ?? AppSession.defaultDataDirectory(app: manifest.name)
         do {
             watcher = try FileTreeWatcher(root: manifest.directory) { [weak self] batch in self?.post(.changed(batch)) }
         } catch {
@@ -128,7 +131,9 @@ public final class AppWatcher: @unchecked Sendable {
     // MARK: - Changes
 
     private func handle(_ batch: FileTreeWatcher.Batch) {
-        let paths = batch.paths
+        // A data dir inside the app's folder is the app's writing, not the developer's.
+        let paths = batch.paths.filter { !$0.hasPrefix(dataDirectory + "/") }
+        guard !paths.isEmpty else { return }
         if paths.contains(manifest.directory) { return restart("file events were lost") }
         if let manifestFile, paths.contains(manifestFile) { return restart("app.json changed") }
         guard let session else {
@@ -164,11 +169,15 @@ public final class AppWatcher: @unchecked Sendable {
 
     // MARK: - Runs
 
-    /// Starts a new session on a thread of its own; a failure to load is reported and waited out.
+    /// Starts a new session on a thread of its own; a failure to load, or an `app.json` edited into
+    /// one watch mode refuses (patchKeys added), is reported and waited out.
     private func start() {
         generation += 1
         let made: AppSession
-        do {
+        do throws(AppLoadError) {
+            if let refusal = Self.refusal(manifest: try AppManifest.load(path: path, grantFlags: options.grantFlags), options: options) {
+                throw AppLoadError(refusal)
+            }
             made = try AppSession(path: path, options: options)
         } catch {
             report(error.message)
