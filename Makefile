@@ -72,6 +72,7 @@ bench: release
 	$(BENCH_BIN) bridge
 	$(BENCH_BIN) schema
 	$(BENCH_BIN) startup
+	$(BENCH_BIN) modules
 	$(BENCH_BIN) storage
 	$(BENCH_BIN) view
 	$(BENCH_BIN) patch

@@ -24,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The sync server's PostgreSQL store: several server instances over one database.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The sync server's GET /v1/metrics: swift-prometheus' registry and text format, over the
+        // swift-metrics that it and Hummingbird build on (pinned here so that both agree).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         // C modules
@@ -72,7 +76,7 @@ let package = Package(
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO"]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
-        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
@@ -81,7 +85,11 @@ let package = Package(
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                                  .product(name: "PostgresNIO", package: "postgres-nio")],
+                                                  .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                  // A registry of its own per server (SyncMetrics), not swift-metrics'
+                                                  // process-wide bootstrap; CoreMetrics is declared for the pin above.
+                                                  .product(name: "Prometheus", package: "swift-prometheus"),
+                                                  .product(name: "CoreMetrics", package: "swift-metrics")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
@@ -98,7 +106,7 @@ let package = Package(
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
         // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
         // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts.
-        .target(name: "HostTesting", dependencies: ["SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "HostTesting", dependencies: ["ScriptSources", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -126,11 +134,11 @@ let package = Package(
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "JSON", "SystemIO"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
@@ -143,7 +151,7 @@ let package = Package(
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "SystemIO",
+        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "GRDB", package: "GRDB.swift"),

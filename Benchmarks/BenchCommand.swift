@@ -7,10 +7,10 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hybrid-bench",
         abstract: "Measure our path and its baseline in one run, and print the ratio.",
-        discussion: "bridge: raw JSC callback vs Hybrid.call echo. schema: echo under a params schema with if/then/else, unevaluatedProperties and a pattern vs today's echo. startup: hybrid run hello.js vs node -e 0. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel, with the server in this process and in one of its own. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP. sync-scopes: a 1-of-100-scopes pull from a server of 1M other ops vs one of only its scope, and a new device's initial sync from a compacted snapshot vs the raw pages. sync-postgres (under scripts/with-postgres): pushes from 16 devices to one and two servers over PostgreSQL vs one over SQLite. watch: an edit of a TypeScript module under hybrid run --watch, write to the new code's output, swapped in place vs the app restarted."
+        discussion: "bridge: raw JSC callback vs Hybrid.call echo. schema: echo under a params schema with if/then/else, unevaluatedProperties and a pattern vs today's echo. startup: hybrid run hello.js vs node -e 0. modules: an app of 200 TypeScript ES modules, cold and warm transform cache, vs the same app in CommonJS JS, and vs node. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel, with the server in this process and in one of its own. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP. sync-scopes: a 1-of-100-scopes pull from a server of 1M other ops vs one of only its scope, and a new device's initial sync from a compacted snapshot vs the raw pages. sync-postgres (under scripts/with-postgres): pushes from 16 devices to one and two servers over PostgreSQL vs one over SQLite. watch: an edit of a TypeScript module under hybrid run --watch, write to the new code's output, swapped in place vs the app restarted."
     )
 
-    @Argument(help: "Which benchmark: bridge, schema, startup, storage, view, patch, network, sync, sync-scopes, sync-postgres or watch.")
+    @Argument(help: "Which benchmark: bridge, schema, startup, modules, storage, view, patch, network, sync, sync-scopes, sync-postgres or watch.")
     var name: String
 
     @Option(help: "Repetitions (benchmark-specific default).")
@@ -24,6 +24,7 @@ struct BenchCommand: ParsableCommand {
         case "bridge": BridgeBenchmark(iterations: iterations).run()
         case "schema": SchemaEchoBenchmark(iterations: iterations).run()
         case "startup": StartupBenchmark(iterations: iterations).run()
+        case "modules": ModulesBenchmark(iterations: iterations).run()
         case "patch": PatchBenchmark(iterations: iterations).run()
         case "view": ViewBenchmark(iterations: iterations).run()
         case "storage": StorageBenchmark(iterations: iterations).run()
@@ -33,7 +34,7 @@ struct BenchCommand: ParsableCommand {
         case "sync-scopes": SyncScopeBenchmark(iterations: iterations).run()
         case "sync-postgres": SyncPostgresBenchmark(iterations: iterations).run()
         case "watch": WatchBenchmark(iterations: iterations).run()
-        default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, schema, startup, storage, view, patch, network, sync, sync-scopes, sync-postgres or watch")
+        default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, schema, startup, modules, storage, view, patch, network, sync, sync-scopes, sync-postgres or watch")
         }
     }
 }

@@ -36,10 +36,6 @@ public enum TypeScriptDeclarations {
     /// puts on `Hybrid` that no contract describes, such as `Hybrid.args`. It is copied in as it
     /// is, before `declare global`, so it can add members to `HybridAPI` (interfaces merge) and
     /// declare the types a client's members name; generated types never take its names.
-    /// js/types/declared.d.ts.in as this build embeds it, for `hybrid init`, which writes the
-    /// declarations into an app outside the repository.
-    public static var bundledDeclared: String { DeclaredTypeScript.sources[0].source + "\n" }
-
     public static func generate(contracts: [JSONValue], declared: String = "") -> String {
         var generator = Generator()
         return generator.generate(contracts: contracts, declared: declared)

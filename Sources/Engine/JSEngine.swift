@@ -4,6 +4,7 @@
 import CJavaScriptCore
 import Glibc
 import JSON
+import ScriptSources
 import Synchronization
 import SystemIO
 
@@ -54,6 +55,10 @@ public enum EngineOutcome: Sendable, Equatable {
 /// microtask queue (it does so when the outermost API call returns).
 public final class JSEngine: @unchecked Sendable {
     public let options: EngineOptions
+    /// Source maps of the modules compiled from TypeScript or ES modules, by the URL each was
+    /// compiled under; every error this engine reports is mapped through them. Its context's
+    /// ``ScriptContext/sourceMaps``; safe to use from any thread.
+    public let sourceMaps = SourceMapRegistry()
 
     // Shared with other threads, under `signal`.
     private let signal = LoopSignal()
@@ -419,7 +424,7 @@ public final class JSEngine: @unchecked Sendable {
         if let limit = options.timeLimitSeconds {
             JSContextGroupSetExecutionTimeLimit(group, limit, { _, _ in true }, nil)
         }
-        context = ScriptContext(group: group)
+        context = ScriptContext(group: group, sourceMaps: sourceMaps)
         context.engine = self
         let rejection = context.makeFunction { [unowned self] args in
             let reason = args[1]

@@ -8,10 +8,27 @@ extension RuntimeInstaller {
     /// and returns `{body, format, topLevelAwait}` to the JS loader (js/runtime/modules.js).
     ///
     /// A `.js` file whose package does not say `"type"` is CommonJS, unless it does not compile as
-    /// CommonJS and has `import`/`export` statements: then it is an ES module (Node's syntax
-    /// detection), so an app of ES modules needs no package.json.
+    /// CommonJS and has `import`/`export` statements, or top-level `await` or `import.meta` and
+    /// compiles as an ES module: then it is one (node's syntax detection), so an app of ES modules
+    /// needs no package.json.
     static func installModuleLoader(into context: ScriptContext, native: JSObjectRef) {
         let transformer = ModuleTransformer()
+        let resolver = ModuleResolver()
+
+        // native.resolveModule(parentFile, request, kind): node's resolution (``ModuleResolver``);
+        // a failure is an Error with node's `code`. An import that finds nothing is
+        // ERR_MODULE_NOT_FOUND, a require MODULE_NOT_FOUND, as node says them.
+        context.setFunction(native, "resolveModule") { args in
+            let parent = args.context.stringify(args[0])
+            let request = args.context.stringify(args[1])
+            let kind: ModuleRequestKind = args.context.stringify(args[2]) == "import" ? .import : .require
+            do {
+                return args.context.string(try resolver.resolve(request, from: parent, kind: kind).path)
+            } catch let error as ModuleResolutionError {
+                throw moduleError(error, kind: kind, in: args.context)
+            }
+        }
+
         context.setFunction(native, "loadModule") { args in
             let filename = args.context.stringify(args[0])
             let asynchronous = JSValueToBoolean(args.context.ref, args[1])
@@ -21,17 +38,31 @@ extension RuntimeInstaller {
             } catch {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
-            var format = interimFormat(of: filename)
+            let format: ModuleFormat
+            do {
+                format = try resolver.format(of: filename)
+            } catch let error as ModuleResolutionError {
+                throw moduleError(error, kind: .require, in: args.context)
+            }
             var compiled = try transform(transformer, filename: filename, source: source, format: format, asynchronous: asynchronous, in: args.context)
             var body: JSValueRef
             do {
                 body = try compileModule(compiled.code, filename: filename, in: args.context)
             } catch let thrown as ThrownJSValue where format == .commonJS && SourceLanguage(filename: filename) == .javaScript
-                && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" && hasModuleSyntax(source) {
-                format = .module
-                compiled = try transform(transformer, filename: filename, source: source, format: format, in: args.context)
-                body = try compileModule(compiled.code, filename: filename, in: args.context)
+                && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" {
+                // Node's syntax detection: import/export statements make it an ES module; so may
+                // top-level await or import.meta, but then only if it compiles as one (else the
+                // CommonJS error stands, as the more likely mistake).
+                let certain = ModuleFormat.hasModuleSyntax(source)
+                guard certain || source.contains("await") || source.contains("import.meta") else { throw thrown }
+                do {
+                    compiled = try transform(transformer, filename: filename, source: source, format: .module, in: args.context)
+                    body = try compileModule(compiled.code, filename: filename, in: args.context)
+                } catch where !certain {
+                    throw thrown
+                }
             }
+            registerSourceMap(of: compiled, filename: filename, in: args.context)
             let result = args.context.makeObject()
             args.context.set(result, "body", body)
             args.context.set(result, "format", args.context.string(compiled.format.rawValue))
@@ -57,22 +88,25 @@ extension RuntimeInstaller {
         }
     }
 
-    static func interimFormat(of filename: String) -> ModuleFormat {
-        if filename.hasSuffix(".mjs") || filename.hasSuffix(".mts") { return .module }
-        if filename.hasSuffix(".cjs") || filename.hasSuffix(".cts") { return .commonJS }
-        if filename.hasSuffix(".json") { return .json }
-        return SourceLanguage(filename: filename) == .typeScript ? .module : .commonJS
-    }
-
-    /// Whether a line starts with an `import` or `export` statement (not `import(`/`import.meta`).
-    static func hasModuleSyntax(_ source: String) -> Bool {
-        for line in source.split(separator: "\n") {
-            let text = line.drop { $0 == " " || $0 == "\t" }
-            for keyword in ["import", "export"] where text.hasPrefix(keyword) {
-                let next = text.dropFirst(keyword.count).first
-                if next == " " || next == "{" || next == "*" || next == "\"" || next == "'" { return true }
+    /// Stack frames in a transformed module point at the author's file: its map is registered
+    /// under the module's URL, read from the cache only when a stack needs it.
+    private static func registerSourceMap(of compiled: CompiledSource, filename: String, in context: ScriptContext) {
+        let offset = ScriptContext.moduleWrapperPrefix.utf16.count
+        if let text = compiled.sourceMap {
+            if let map = try? SourceMap(json: text, location: filename) {
+                context.sourceMaps.register(url: filename, map: map, firstLineColumnOffset: offset)
+            }
+        } else if let file = compiled.sourceMapFile {
+            context.sourceMaps.register(url: filename, firstLineColumnOffset: offset) {
+                (try? FileSystem.textIfPresent(atPath: file)).flatMap { $0 }.flatMap { try? SourceMap(json: $0, location: filename) }
             }
         }
-        return false
+    }
+
+    private static func moduleError(_ error: ModuleResolutionError, kind: ModuleRequestKind, in context: ScriptContext) -> ThrownJSValue {
+        let thrown = context.makeError(name: "Error", message: error.message)
+        let code = error.code == .moduleNotFound && kind == .import ? "ERR_MODULE_NOT_FOUND" : error.code.rawValue
+        context.set(thrown, "code", context.string(code))
+        return ThrownJSValue(value: thrown)
     }
 }

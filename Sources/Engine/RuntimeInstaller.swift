@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import JSON
+import ScriptSources
 import SystemIO
 
 /// Puts the runtime into a fresh context: timers, `console`, `require`, all built on a few native
@@ -30,16 +31,6 @@ enum RuntimeInstaller {
                 throw NativeFunctionError("Cannot read \(error)", name: "Error")
             }
         }
-        context.setFunction(native, "resolveModule") { args in
-            let directory = args.context.stringify(args[0])
-            let request = args.context.stringify(args[1])
-            let base = FileSystem.absolute(request.hasPrefix("/") ? request : directory + "/" + request)
-            for candidate in [base, base + ".js", base + ".ts", base + ".mjs", base + ".mts", base + ".cjs", base + ".cts", base + ".json", base + "/index.js", base + "/index.ts", base + "/index.json"]
-            where FileSystem.kind(of: candidate) == .file {
-                return args.context.string(candidate)
-            }
-            return args.context.null
-        }
         context.setFunction(native, "compileModule") { args in
             try compileModule(args.context.stringify(args[0]), filename: args.context.stringify(args[1]), in: args.context)
         }
@@ -49,6 +40,7 @@ enum RuntimeInstaller {
 
         installTimers(into: context, engine: engine)
         installBytesGuard(into: context, native: native)
+        installStackMapping(into: context, native: native)
         for (name, source) in RuntimeScripts.engine {
             do {
                 try context.runPrelude(source, url: "hybrid:\(name)", native: native)
@@ -62,8 +54,17 @@ enum RuntimeInstaller {
     }
 
     /// Compiles CommonJS-shaped code into the module wrapper function, for `filename`.
+    /// A map carried inline (a signed patch's TypeScript or ES module) is registered for
+    /// `filename`, so that its frames name the author's lines.
     static func compileModule(_ code: String, filename: String, in context: ScriptContext) throws -> JSValueRef {
         var source = code
+        if source.contains("//# sourceMappingURL=data:application/json;base64,") {
+            let (code, map) = ModuleTransformer.splitInlineMap(source)
+            if let map, let parsed = try? SourceMap(json: map, location: filename) {
+                source = code
+                context.sourceMaps.register(url: filename, map: parsed, firstLineColumnOffset: ScriptContext.moduleWrapperPrefix.utf16.count)
+            }
+        }
         if source.hasPrefix("#!") { source = "//" + source.dropFirst(2) }
         // The wrapper shares line 1 with the module's first line, so line numbers stay true.
         context.moduleURLs.insert(filename)
@@ -93,6 +94,17 @@ enum RuntimeInstaller {
                 """, url: "hybrid:bytes-guard", native: native)
         } catch {
             preconditionFailure("the bytes guard failed: \(error)")
+        }
+    }
+
+    /// `native.mapStack(stack)`: a JavaScriptCore stack with its locations put right (source
+    /// maps, line 1's wrapper), for the runtime scripts that print stacks (the test harness).
+    /// `error.stack` itself stays as JavaScriptCore wrote it, as node leaves it without
+    /// `--enable-source-maps`.
+    static func installStackMapping(into context: ScriptContext, native: JSObjectRef) {
+        context.setFunction(native, "mapStack") { args in
+            guard JSValueIsString(args.context.ref, args[0]) else { return args[0] }
+            return args.context.string(args.context.mapStack(args.context.stringify(args[0])))
         }
     }
 

@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import JSON
+import ScriptSources
 
 /// One JavaScriptCore global context. It belongs to the engine's JS thread: every method must be
 /// called there (it is asserted in debug builds), and no `JSValueRef` may leave that thread.
@@ -16,7 +17,13 @@ public final class ScriptContext {
     /// Files compiled as CommonJS modules: their first line starts after the wrapper's prefix,
     /// which error reports subtract from line-1 columns.
     var moduleURLs: Set<String> = []
-    static let moduleWrapperPrefix = "(function (exports, require, module, __filename, __dirname) {"
+    /// What the loader puts before a module's first line, on that line: JavaScriptCore's columns
+    /// on line 1 count it (a source map's `firstLineColumnOffset` is its length in UTF-16 units).
+    public static let moduleWrapperPrefix = "(function (exports, require, module, __filename, __dirname) {"
+    /// The source maps of modules compiled from another language (TypeScript, ES modules made
+    /// CommonJS), by the URL they were compiled under: every stack and location this context
+    /// reports goes through them (``mapStack(_:)``). The engine's ``JSEngine/sourceMaps``.
+    public let sourceMaps: SourceMapRegistry
 
     /// The runtime's native object (`print`, `now`, ...), for further runtime scripts.
     public internal(set) var runtimeNative: JSObjectRef?
@@ -29,8 +36,9 @@ public final class ScriptContext {
     private var stringCache: [String: JSStringRef] = [:]
     private var objectDefineProperty: JSObjectRef?
 
-    init(group: JSContextGroupRef) {
+    init(group: JSContextGroupRef, sourceMaps: SourceMapRegistry = SourceMapRegistry()) {
         self.group = group
+        self.sourceMaps = sourceMaps
         ref = JSGlobalContextCreateInGroup(group, nil)
         global = JSContextGetGlobalObject(ref)
         owner = pthread_self()
@@ -217,22 +225,46 @@ public final class ScriptContext {
         let name = stringify(get(object, "name"))
         let message = stringify(get(object, "message"))
         let stackValue = get(object, "stack")
-        let stack = JSValueIsString(ref, stackValue)
-            ? ScriptError.nodeStyleStack(stringify(stackValue), moduleURLs: moduleURLs, lineOneOffset: Self.moduleWrapperPrefix.utf16.count)
-            : ""
+        let stack = JSValueIsString(ref, stackValue) ? ScriptError.nodeStyleStack(mapStack(stringify(stackValue))) : ""
         let urlValue = get(object, "sourceURL")
         let lineValue = get(object, "line")
         let columnValue = get(object, "column")
-        let url = JSValueIsString(ref, urlValue) ? stringify(urlValue) : nil
-        let line = JSValueIsNumber(ref, lineValue) ? Int(JSValueToNumber(ref, lineValue, nil)) : nil
+        var url = JSValueIsString(ref, urlValue) ? stringify(urlValue) : nil
+        var line = JSValueIsNumber(ref, lineValue) ? Int(JSValueToNumber(ref, lineValue, nil)) : nil
         var column = JSValueIsNumber(ref, columnValue) ? Int(JSValueToNumber(ref, columnValue, nil)) : nil
-        if line == 1, name != "SyntaxError", let url, moduleURLs.contains(url), let c = column { column = max(1, c - Self.moduleWrapperPrefix.utf16.count) }
+        // A syntax error's column was estimated in the module's own text (``locateSyntaxError``).
+        if name != "SyntaxError", let thrownURL = url, let thrownLine = line, let thrownColumn = column {
+            let mapped = mapLocation(StackLocation(url: thrownURL, line: thrownLine, column: thrownColumn))
+            (url, line, column) = (mapped.url, mapped.line, mapped.column)
+        }
         var error = ScriptError(
             name: name.isEmpty || name == "undefined" ? "Error" : name,
             message: message == "undefined" ? stringify(exception) : message,
             stack: stack, sourceURL: url, line: line, column: column)
         if error.message == "JavaScript execution terminated." { error.isTimeLimit = true }
         return error
+    }
+
+    // MARK: - Stack locations
+
+    /// `stack` (JavaScriptCore's `fn@url:line:column` frames, or any text naming such locations)
+    /// with each location of a module put right: through its source map when it has one, else
+    /// with line 1's column counted from the module's first character rather than the wrapper's.
+    /// Other locations are left alone. The frames keep their format.
+    public func mapStack(_ stack: String) -> String {
+        let moduleURLs = self.moduleURLs
+        let sourceMaps = self.sourceMaps
+        return StackLocations.rewrite(stack, knows: { moduleURLs.contains($0) || sourceMaps.contains(url: $0) }) { location in
+            let mapped = mapLocation(location)
+            return mapped == location ? nil : mapped
+        }
+    }
+
+    /// `location` as JavaScriptCore reports it, put right as ``mapStack(_:)`` does.
+    public func mapLocation(_ location: StackLocation) -> StackLocation {
+        if let original = sourceMaps.original(location) { return original }
+        guard location.line == 1, moduleURLs.contains(location.url) else { return location }
+        return StackLocation(url: location.url, line: 1, column: max(1, location.column - Self.moduleWrapperPrefix.utf16.count))
     }
 
     // MARK: - Protection

@@ -31,6 +31,13 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
         return column.map { "\(sourceURL):\(line):\($0)" } ?? "\(sourceURL):\(line)"
     }
 
+    /// `Name: message at file:line:column`: the error on one line, for reasons and logs (a patch
+    /// rolled back). The location is where it was thrown, mapped as the stack is.
+    public var summary: String {
+        let text = thrownNonError ? message : (message.isEmpty ? name : "\(name): \(message)")
+        return location.map { "\(text) at \($0)" } ?? text
+    }
+
     /// `Name: message`, then the stack, led by the location when the stack lacks it (a syntax
     /// error has no frames of its own).
     public var description: String {
@@ -41,9 +48,10 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Rewrites JavaScriptCore's `fn@url:line:column` frames into node's `    at fn (url:line:column)`.
-    static func nodeStyleStack(_ jscStack: String, moduleURLs: Set<String> = [], lineOneOffset: Int = 0) -> String {
+    /// Locations are taken as they are: ``ScriptContext/mapStack(_:)`` puts them right first.
+    static func nodeStyleStack(_ jscStack: String) -> String {
         jscStack.split(separator: "\n", omittingEmptySubsequences: true).compactMap { frame -> String? in
-            let text = correctingLineOne(String(frame), moduleURLs: moduleURLs, offset: lineOneOffset)
+            let text = String(frame)
             guard let at = text.firstIndex(of: "@") else {
                 // Native frames carry no location ("forEach@[native code]" has one; bare names do not).
                 return text == "global code" ? nil : "    at \(text)"
@@ -54,16 +62,5 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
             if function.isEmpty || function == "global code" || function == "module code" { return "    at \(location)" }
             return "    at \(function) (\(location))"
         }.joined(separator: "\n")
-    }
-
-    /// A frame `fn@url:1:col` of a module shifted by the wrapper's prefix, put back.
-    static func correctingLineOne(_ frame: String, moduleURLs: Set<String>, offset: Int) -> String {
-        guard offset > 0, let at = frame.lastIndex(of: "@") else { return frame }
-        let location = frame[frame.index(after: at)...]
-        let parts = location.split(separator: ":")
-        guard parts.count >= 3, parts[parts.count - 2] == "1", let column = Int(parts[parts.count - 1]) else { return frame }
-        let url = parts.dropLast(2).joined(separator: ":")
-        guard moduleURLs.contains(url) else { return frame }
-        return frame[...at] + "\(url):1:\(max(1, column - offset))"
     }
 }

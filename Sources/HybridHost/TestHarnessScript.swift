@@ -253,8 +253,11 @@ const isRuntimeFrame = (line) => {
   return file === ownFile || (runtimePrefix && file?.startsWith(runtimePrefix)) ||
     /\[native code\]$|\(<anonymous>\)$/.test(line);
 };
+// The host puts a stack's locations right: through the source map of a module compiled from
+// TypeScript to the original file, line and column, and line 1's column without the module wrapper.
+const mapStack = (stack) => (typeof native.mapStack === "function" ? native.mapStack(stack) : stack);
 // As "at fn (file:1:2)" lines, whichever engine wrote them.
-const userFrames = (stack) => stack.split("\n")
+const userFrames = (stack) => mapStack(stack).split("\n")
   .filter((line) => frameLocation(line) && !isRuntimeFrame(line))
   .slice(0, 10)
   .map((line) => {
@@ -265,7 +268,7 @@ const userFrames = (stack) => stack.split("\n")
 
 function locate(stack) {
   if (typeof stack !== "string") return null;
-  for (const line of stack.split("\n")) {
+  for (const line of mapStack(stack).split("\n")) {
     const location = frameLocation(line);
     if (location && !isRuntimeFrame(line)) return location;
   }

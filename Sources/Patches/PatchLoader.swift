@@ -235,7 +235,7 @@ public final class PatchLoader: @unchecked Sendable {
                     return .success((Int(context.numberValue(epoch)), MonotonicClock.now() - started))
                 } catch {
                     if error.name == "PatchRefusal" { return .failure(PatchError(.notAccepted, "patch \(version): \(error.message)")) }
-                    return .failure(PatchError(.threw, "patch \(version): a module threw while loading: \(error.name): \(error.message)"))
+                    return .failure(PatchError(.threw, "patch \(version): a module threw while loading: \(error.summary)"))
                 }
             }
         } catch {
@@ -255,7 +255,8 @@ public final class PatchLoader: @unchecked Sendable {
                 let hook = context.makeFunction { [weak self] args in
                     let version = Int(args.context.numberValue(args[0]))
                     let function = "\(args.context.stringify(args[1])).\(args.context.stringify(args[2]))"
-                    let message = args.context.stringify(args[3])
+                    // Where it threw, through the module's source map when it has one.
+                    let message = args.context.scriptError(from: args[3]).summary
                     self?.fault(version: version, function: function, message: message)
                     return nil
                 }

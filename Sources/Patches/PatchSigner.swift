@@ -1,5 +1,7 @@
 import Crypto
+import Foundation
 import JSON
+import ScriptSources
 
 /// Makes keys and signs patches (`hybrid patch keygen | sign`).
 ///
@@ -22,7 +24,13 @@ public enum PatchSigner {
 
     /// Signs an unsigned patch: `{app, patchVersion, baseVersion, expires?, modules: {NAME: {mode,
     /// source}}}`. `readSource` supplies a module's text when it names a `file` instead.
+    ///
+    /// A TypeScript or ES module (by NAME's extension, or `import`/`export` in a `.js`) is signed
+    /// as it will run: transformed here by `transformer` into the host's CommonJS shape, with its
+    /// source map inline, so that devices need no transformer and stack traces still name the
+    /// `.ts` lines. The hash covers both.
     public static func sign(_ json: JSONValue, privateKey: String, file: String = "patch",
+                            transformer: ModuleTransformer = ModuleTransformer(),
                             readSource: (String) throws -> String = { _ in throw PatchError(.malformed, "no file access") }) throws(PatchError) -> SignedPatch {
         let fields = try PatchFields(json: json, file: file)
         var modules: [String: PatchManifest.Module] = [:]
@@ -43,8 +51,9 @@ public enum PatchSigner {
             } else {
                 throw PatchError(.malformed, "\(file): modules.\(name): expected source (the module's text) or file (a path)")
             }
-            modules[name] = PatchManifest.Module(mode: mode, sha256: SignedPatch.sha256(source))
-            sources[name] = source
+            let runnable = try runnableSource(source, name: name, file: file, transformer: transformer)
+            modules[name] = PatchManifest.Module(mode: mode, sha256: SignedPatch.sha256(runnable))
+            sources[name] = runnable
         }
         let manifest = PatchManifest(app: fields.app, patchVersion: fields.patchVersion, baseVersion: fields.baseVersion,
                                      expires: fields.expires, modules: modules)
@@ -61,6 +70,32 @@ public enum PatchSigner {
         }
         return SignedPatch(manifest: manifest, sources: sources, key: Base64.encode(Array(key.publicKey.rawRepresentation)),
                            signature: Base64.encode(signature))
+    }
+
+    /// What a device will compile for a module: CommonJS JavaScript as it is; TypeScript and ES
+    /// modules transformed, with a `//# sourceMappingURL=data:` comment carrying the map.
+    static func runnableSource(_ source: String, name: String, file: String, transformer: ModuleTransformer) throws(PatchError) -> String {
+        let format: ModuleFormat
+        if name.hasSuffix(".cjs") || name.hasSuffix(".cts") {
+            format = .commonJS
+        } else if name.hasSuffix(".mjs") || name.hasSuffix(".mts") || SourceLanguage(filename: name) == .typeScript
+                    || ModuleFormat.hasModuleSyntax(source) {
+            format = .module
+        } else {
+            format = .commonJS
+        }
+        guard ModuleTransformer.needsTransform(path: name, format: format) else { return source }
+        let compiled: CompiledSource
+        do {
+            compiled = try transformer.compile(path: name, source: source, format: format)
+        } catch {
+            throw PatchError(.syntax, "\(file): modules.\(name): \(error)")
+        }
+        if compiled.topLevelAwait {
+            throw PatchError(.malformed, "\(file): modules.\(name): awaits at top level; a patched module must evaluate synchronously (move the await into a function)")
+        }
+        guard let map = compiled.sourceMapText() else { return compiled.code }
+        return compiled.code + "//# sourceMappingURL=data:application/json;base64," + Data(map.utf8).base64EncodedString() + "\n"
     }
 
     static func signingKey(_ text: String) throws(PatchError) -> Curve25519.Signing.PrivateKey {

@@ -6,14 +6,24 @@ import SystemIO
 /// system) and, when it was transformed, the source map back to the file the author wrote.
 public struct CompiledSource: Sendable, Equatable {
     public let code: String
-    /// A v3 source map (JSON text) from `code` to the source file; nil for untransformed code.
+    /// A v3 source map (JSON text) from `code` to the source file, when made by this transform;
+    /// nil for untransformed code, and for code read from the cache (see `sourceMapFile`).
     public let sourceMap: String?
+    /// Where a cached transform's map is: read only when a stack is mapped, so that a warm
+    /// start reads one file per module.
+    public var sourceMapFile: String? = nil
     /// How the source was written: `.module` when it is an ES module (its `require` then resolves
     /// with the `import` conditions, and CommonJS it imports is seen as Node shows it).
     public let format: ModuleFormat
     /// The module awaits at top level: its code is an async function body (see ARCHITECTURE.md,
     /// "ES modules and TypeScript").
     public let topLevelAwait: Bool
+
+    /// The map's JSON text, from memory or from the cache.
+    public func sourceMapText() -> String? {
+        if let sourceMap { return sourceMap }
+        return sourceMapFile.flatMap { try? FileSystem.textIfPresent(atPath: $0) }
+    }
 }
 
 /// A source file that cannot be transformed: esbuild's first diagnostic, with the line and
@@ -175,12 +185,21 @@ public final class ModuleTransformer: @unchecked Sendable {
         return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: true)
     }
 
-    /// Two of esbuild's CommonJS helpers handed to the loader, through the module's own `require`:
-    /// `__toESM` (how an ES module sees what it imports: Node's rules, and a module converted from
-    /// ESM seen as its live namespace) and the `import()` expansion (`require.dynamic`, which waits
-    /// for a module's top-level await). The replacement keeps every column where it was.
+    /// Four of esbuild's CommonJS helpers changed for the loader: `__toESM` (how an ES module sees
+    /// what it imports: node's rules, and a module converted from ESM seen as its live namespace),
+    /// `__toCommonJS` (the exports object is a namespace object, as node prints it), and the
+    /// `import()` expansion (`require.dynamic`, which waits for a module's top-level await), all
+    /// handed over through the module's own `require`; and `__defProp`, whose exports become
+    /// configurable, so that a patch can amend an ES module's exported function. Columns stay
+    /// where they were on the lines that matter (`import()` calls).
     static func hostHooks(_ code: String) -> String {
         var code = code
+        if let helper = code.range(of: "var __toCommonJS = (mod) => __copyProps(__defProp({}, \"__esModule\", { value: true }), mod);") {
+            code.replaceSubrange(helper, with: "var __toCommonJS = (mod) => __copyProps(require.namespace(), mod);")
+        }
+        if let helper = code.range(of: "var __defProp = Object.defineProperty;") {
+            code.replaceSubrange(helper, with: "var __defProp = (o, k, d) => Object.defineProperty(o, k, { ...d, configurable: true });")
+        }
         if let helper = code.range(of: "var __toESM = (") {
             code.replaceSubrange(helper, with: "var __toESM = require.interop, __esbuildToESM = (")
         }
@@ -232,8 +251,9 @@ public final class ModuleTransformer: @unchecked Sendable {
 
     private static let inlineMapPrefix = "//# sourceMappingURL=data:application/json;base64,"
 
-    /// The code without its trailing inline source map comment, and the map's JSON text.
-    static func splitInlineMap(_ output: String) -> (code: String, map: String?) {
+    /// The code without its trailing inline source map comment, and the map's JSON text (a
+    /// patch's transformed module carries its map so).
+    public static func splitInlineMap(_ output: String) -> (code: String, map: String?) {
         guard let range = output.range(of: inlineMapPrefix, options: .backwards) else { return (output, nil) }
         let encoded = output[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
         let map = Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) }
@@ -251,7 +271,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "1"
+    private static let transformVersion = "3"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()
@@ -275,9 +295,10 @@ public final class ModuleTransformer: @unchecked Sendable {
         guard let folder = cacheDirectory,
               let text = try? FileSystem.textIfPresent(atPath: "\(folder)/\(key).js"),
               let newline = text.firstIndex(of: "\n"), text.hasPrefix("//hybrid-cache ") else { return nil }
-        let map = try? FileSystem.textIfPresent(atPath: "\(folder)/\(key).js.map")
         let topLevelAwait = text[..<newline].hasSuffix("topLevelAwait=1")
-        return CompiledSource(code: String(text[text.index(after: newline)...]), sourceMap: map ?? nil, format: format, topLevelAwait: topLevelAwait)
+        var compiled = CompiledSource(code: String(text[text.index(after: newline)...]), sourceMap: nil, format: format, topLevelAwait: topLevelAwait)
+        compiled.sourceMapFile = "\(folder)/\(key).js.map"
+        return compiled
     }
 
     /// Best effort: a cache that cannot be written (read-only home, full disk) costs a transform

@@ -11,6 +11,7 @@ struct HeldPacketSweeper: Service {
     let interval: Double
     let retainSeconds: Double
     let compactionInterval: Double
+    let metrics: SyncMetrics
     let logger: Logger
 
     func run() async throws {
@@ -22,14 +23,14 @@ struct HeldPacketSweeper: Service {
                 do {
                     try await store.sweep(now: now, holdSeconds: holdSeconds)
                 } catch where !Task.isCancelled {
-                    logger.error("sweep of held packets failed: \(error)")
+                    logger.error("sweep of held packets failed: \(PostgresSyncStore.describe(error))")
                 }
                 if now - lastCompaction >= compactionInterval {
                     lastCompaction = now
                     do {
-                        _ = try await store.compact(now: now, retainSeconds: retainSeconds)
+                        metrics.compacted(try await store.compact(now: now, retainSeconds: retainSeconds))
                     } catch where !Task.isCancelled {
-                        logger.error("compaction of the op log failed: \(error)")
+                        logger.error("compaction of the op log failed: \(PostgresSyncStore.describe(error))")
                     }
                 }
                 try await Task.sleep(for: .milliseconds(Int(interval * 1000)))

@@ -19,12 +19,31 @@ enum OpenAPIDocument {
     "/v1/health": {
       "get": {
         "operationId": "health",
-        "summary": "Whether the server is up.",
+        "summary": "Whether the server and its store are up.",
+        "description": "Times one trivial round trip through the store (`SELECT 1`). When the store fails or does not answer within the server's health timeout (5 s), 503 with the reason, so that a load balancer stops sending devices to this server.",
         "security": [],
         "responses": {
           "200": {
-            "description": "Up.",
+            "description": "Up, and the store answered.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}
+          },
+          "503": {
+            "description": "The store failed or did not answer in time.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Unhealthy"}}}
+          }
+        }
+      }
+    },
+    "/v1/metrics": {
+      "get": {
+        "operationId": "metrics",
+        "summary": "This server's metrics, in Prometheus' text exposition format.",
+        "description": "Counters, gauges and histograms named `hybrid_sync_*` (README.md, \"Operating the server\"): requests by endpoint and status, their latency (a held pull's wait left out), pushes and ops by outcome, held packets, held long-polls, compactions, the store's latency at the last health check. Each server counts alone; a scraper adds up the instances. Answered even when the store is down.",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The metrics.",
+            "content": {"text/plain; version=0.0.4; charset=utf-8": {"schema": {"type": "string"}}}
           }
         }
       }
@@ -274,9 +293,35 @@ enum OpenAPIDocument {
       },
       "Health": {
         "type": "object",
-        "required": ["ok"],
-        "properties": {"ok": {"const": true}}
+        "required": ["ok", "store"],
+        "properties": {
+          "ok": {"const": true},
+          "store": {
+            "type": "object",
+            "required": ["kind", "latencyMs"],
+            "properties": {
+              "kind": {"$ref": "#/components/schemas/StoreKind"},
+              "latencyMs": {"type": "number", "minimum": 0, "description": "One round trip through the store, in milliseconds."}
+            }
+          }
+        }
       },
+      "Unhealthy": {
+        "type": "object",
+        "required": ["ok", "store"],
+        "properties": {
+          "ok": {"const": false},
+          "store": {
+            "type": "object",
+            "required": ["kind", "error"],
+            "properties": {
+              "kind": {"$ref": "#/components/schemas/StoreKind"},
+              "error": {"type": "string", "description": "Why the store did not answer."}
+            }
+          }
+        }
+      },
+      "StoreKind": {"enum": ["sqlite", "postgres"], "description": "The store behind the server: one SQLite file, or a PostgreSQL database several servers share."},
       "DeviceRegistration": {
         "type": "object",
         "properties": {"name": {"$ref": "#/components/schemas/OptionalId", "description": "A name for people reading the server's database."}}

@@ -59,7 +59,7 @@ extension PacketRecord {
     /// The answer a re-push of this packet gets: the one it got the first time, or what became of it since.
     var outcome: PushOutcome {
         switch state {
-        case .applied: .applied(applied: applied ?? [], duplicates: duplicates ?? [], cursor: cursor ?? 0)
+        case .applied: .applied(applied: applied ?? [], duplicates: duplicates ?? [], cursor: cursor ?? 0, replayed: true)
         case .held: .held(waitingFor: dependencyIdentifier ?? "")
         case .rejected: .rejected(reason: reason ?? "rejected", opId: refusedOpId)
         }

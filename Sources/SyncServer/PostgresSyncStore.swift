@@ -123,6 +123,25 @@ public final class PostgresSyncStore: SyncStore {
         try Task.checkCancellation()
     }
 
+    public var kind: String { "postgres" }
+
+    public func ping() async throws {
+        try await client.withConnection { connection in try await self.rows("SELECT 1", on: connection) }
+    }
+
+    public func figures() async throws -> StoreFigures {
+        try await client.withConnection { connection in
+            // One statement: one snapshot, one round trip.
+            let row = try await self.rows("""
+                SELECT (SELECT COUNT(*) FROM sync_packet WHERE state = 'held'),
+                       (SELECT value FROM sync_meta WHERE key = 'lastSeq'),
+                       (SELECT value FROM sync_meta WHERE key = 'compactedThrough')
+                """, on: connection).first
+            let (held, lastSeq, compactedThrough) = try row?.decode((Int, Int?, Int?).self) ?? (0, nil, nil)
+            return StoreFigures(heldPackets: held, lastSeq: lastSeq ?? 0, compactedThrough: compactedThrough ?? 0)
+        }
+    }
+
     public func close() async {
         running.cancel()
         await running.value

@@ -194,7 +194,7 @@ public final class SQLiteSyncStore: SyncStore {
 
     public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
         let outcome = try await pool.write { db in try Self.receive(packet, now: now, in: db) }
-        if case .applied(let applied, _, _) = outcome {
+        if case .applied(let applied, _, _, _) = outcome {
             if !applied.isEmpty { commits.announce() }
             try await settle(deviceId: packet.deviceId, now: now)
         }
@@ -226,6 +226,19 @@ public final class SQLiteSyncStore: SyncStore {
 
     public func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws {
         try await commits.watch(onCommit)
+    }
+
+    public var kind: String { "sqlite" }
+
+    public func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func figures() async throws -> StoreFigures {
+        try await pool.read { db in
+            StoreFigures(heldPackets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_packet WHERE state = 'held'") ?? 0,
+                         lastSeq: try Self.cursor(in: db), compactedThrough: try Self.compactedThrough(in: db))
+        }
     }
 
     public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {

@@ -30,22 +30,26 @@ struct SyncEndpoints: Sendable {
     let limiter: RequestRateLimiter
     /// Pulls held open until the log grows (`waitMs`).
     let held: HeldPulls
+    /// The server's metrics, which every answer moves.
+    let metrics: SyncMetrics
 
-    init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls = HeldPulls()) {
+    init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls = HeldPulls(), metrics: SyncMetrics = SyncMetrics()) {
         self.store = store
         self.configuration = configuration
         self.held = held
+        self.metrics = metrics
         limiter = RequestRateLimiter(configuration.rateLimit)
     }
 
     /// The API, one route per case; Sources/SyncServer/openapi.json describes each.
-    enum Route: CaseIterable {
-        case health, openAPI, registerDevice, push, pull, packet, snapshot
+    enum Route: String, CaseIterable {
+        // The raw value names the route in the metrics' `endpoint` label.
+        case health, metrics, openAPI = "openapi", registerDevice = "devices", push, pull, packet, snapshot
 
         var method: HTTPRequest.Method {
             switch self {
             case .registerDevice, .push: .post
-            case .health, .openAPI, .pull, .packet, .snapshot: .get
+            case .health, .metrics, .openAPI, .pull, .packet, .snapshot: .get
             }
         }
 
@@ -53,6 +57,7 @@ struct SyncEndpoints: Sendable {
         var path: String {
             switch self {
             case .health: "/v1/health"
+            case .metrics: "/v1/metrics"
             case .openAPI: "/v1/openapi.json"
             case .registerDevice: "/v1/devices"
             case .push: "/v1/push"
@@ -72,28 +77,59 @@ struct SyncEndpoints: Sendable {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: ErrorBodyMiddleware())
+        router.add(middleware: ErrorBodyMiddleware(metrics: metrics))
         for route in Route.allCases {
             router.on(RouterPath(route.path), method: route.method) { request, context in
-                await respond(route, request, context)
+                let started = ContinuousClock.now
+                var held = Duration.zero
+                let response = await respond(route, request, context, held: &held)
+                metrics.answered(route.rawValue, status: response.status.code, took: ContinuousClock.now - started - held)
+                return response
             }
         }
         return router
     }
 
-    func respond(_ route: Route, _ request: Request, _ context: BasicRequestContext) async -> Response {
+    /// The route's answer; `held` grows by the time a pull spent waiting for a commit, which the
+    /// request's latency leaves out (a long poll's minute is no slow answer).
+    func respond(_ route: Route, _ request: Request, _ context: BasicRequestContext, held: inout Duration) async -> Response {
         switch route {
-        case .health: Self.response(200, ["ok": true])
+        case .health: await health()
+        case .metrics: await metricsResponse()
         case .openAPI: Self.openAPIResponse()
         case .registerDevice: await respond { try await registerDevice(request) }
         case .push: await respond { try await push(request) }
-        case .pull: await respond { try await pull(request) }
+        case .pull: await respond { try await pull(request, held: &held) }
         case .packet: await respond { try await packet(request, packetId: context.parameters.get("packetId") ?? "") }
         case .snapshot: await respond { try await snapshot(request) }
         }
     }
 
     // MARK: Endpoints
+
+    /// `GET /v1/health` → 200 `{"ok": true, "store": {"kind", "latencyMs"}}`, or 503 `{"ok": false,
+    /// "store": {"kind", "error"}}` when the store fails or does not answer within
+    /// ``SyncServerConfiguration/healthTimeout``.
+    func health() async -> Response {
+        let health = await StoreHealth.check(store, timeout: healthTimeout)
+        metrics.storeChecked(latency: health.latency)
+        return Self.response(health.latency == nil ? 503 : 200, ["ok": .bool(health.latency != nil), "store": health.json])
+    }
+
+    /// `GET /v1/metrics` → this server's metrics in Prometheus' text format (``SyncMetrics``), with
+    /// the store checked as `GET /v1/health` checks it, so that every scrape brings its latency up
+    /// to date. It answers when the store does not (the store's gauges then keep their last
+    /// figures), since that is when an operator looks.
+    func metricsResponse() async -> Response {
+        async let health = StoreHealth.check(store, timeout: healthTimeout)
+        async let figures = try? StoreHealth.answer(within: healthTimeout, what: "the store") { try await store.figures() }
+        metrics.storeChecked(latency: await health.latency)
+        let text = metrics.exposition(store: await figures, longPolls: held.count)
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
+    }
+
+    var healthTimeout: Duration { .milliseconds(Int(configuration.healthTimeout * 1000)) }
 
     /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
@@ -121,13 +157,24 @@ struct SyncEndpoints: Sendable {
         let packet = try PushPacket.decode(body)
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
-        switch try await store.push(packet, now: now) {
-        case .applied(let applied, let duplicates, let cursor):
+        let outcome: PushOutcome
+        do {
+            outcome = try await store.push(packet, now: now)
+        } catch let refusal as SyncServerError where refusal.code == .forbidden && refusal.reason == "scope" {
+            metrics.pushed("refused", ops: [("refused", packet.ops.count)])
+            throw refusal
+        }
+        switch outcome {
+        case .applied(let applied, let duplicates, let cursor, let replayed):
+            // A replay's ops were counted when it was first applied.
+            metrics.pushed(replayed ? "replayed" : "applied", ops: replayed ? [] : [("applied", applied.count), ("duplicate", duplicates.count)])
             return (200, ["applied": .array(applied.map(JSONValue.string)), "duplicates": .array(duplicates.map(JSONValue.string)),
                           "cursor": .number(Double(cursor))])
         case .held(let dependency):
+            metrics.pushed("held", ops: [])
             return (202, ["held": true, "packetId": .string(packet.packetId), "waitingFor": .string(dependency)])
         case .rejected(let reason, let opId):
+            metrics.pushed("rejected", ops: [("refused", packet.ops.count)])
             var error = SyncServerError(.conflict, "packet \(packet.packetId) was rejected: \(reason)", reason: opId == nil ? nil : "scope")
             error.opId = opId
             var answer: JSONObject = ["rejected": true, "packetId": .string(packet.packetId), "reason": .string(reason), "error": error.json["error"] ?? .null]
@@ -140,20 +187,23 @@ struct SyncEndpoints: Sendable {
     /// the device's scopes may see; 410 when ops after `after` were compacted. With `waitMs`, a pull
     /// that finds nothing is held (no database connection meanwhile) until a commit wakes it and a
     /// new read finds something, or `waitMs` pass, or the server shuts down: then an empty page.
-    func pull(_ request: Request) async throws -> (Int, JSONValue) {
+    func pull(_ request: Request, held heldFor: inout Duration) async throws -> (Int, JSONValue) {
         let device = try await identify(request)
         let query = request.uri.queryParameters
         let after = try Self.integer(query["after"], name: "after", default: 0, minimum: 0)
         let limit = try Self.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
         let waitMs = try Self.integer(query["waitMs"], name: "waitMs", default: 0, minimum: 0, maximum: Self.maximumWaitMs)
         let deadline = ContinuousClock.now + .milliseconds(waitMs)
+        defer { if heldFor > .zero { metrics.pullHeld(heldFor) } }
         while true {
             // Read before the store, so that a commit landing between the read and the wait still
             // wakes this pull.
             let generation = held.generation
             let page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
             if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
+            let waited = ContinuousClock.now
             await held.wait(after: generation, until: deadline)
+            heldFor += ContinuousClock.now - waited
         }
     }
 

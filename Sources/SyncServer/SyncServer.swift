@@ -17,9 +17,10 @@ import ServiceLifecycle
 /// ```
 ///
 /// Endpoints: `POST /v1/devices`, `POST /v1/push`, `GET /v1/pull`, `GET /v1/packets/{packetId}`,
-/// `GET /v1/snapshot`, `GET /v1/health`, and `GET /v1/openapi.json`, which describes them all
-/// (Sources/SyncServer/openapi.json). Everything it knows is in ``SyncServerConfiguration/databasePath``
-/// (but the rate limit's buckets): a new server on the same file carries on.
+/// `GET /v1/snapshot`, `GET /v1/health`, `GET /v1/metrics` (Prometheus text, this server's alone),
+/// and `GET /v1/openapi.json`, which describes them all (Sources/SyncServer/openapi.json).
+/// Everything it knows is in ``SyncServerConfiguration/databasePath`` (but the rate limit's
+/// buckets and the metrics): a new server on the same file carries on.
 public actor SyncServer {
     public nonisolated let configuration: SyncServerConfiguration
     public nonisolated let store: any SyncStore
@@ -28,6 +29,8 @@ public actor SyncServer {
     private let logger: Logger
     /// Pulls held open (`waitMs`), woken by ``CommitWatcher``.
     private let held = HeldPulls()
+    /// This server's counters, gauges and histograms (`GET /v1/metrics`), in a registry of its own.
+    private let metrics = SyncMetrics()
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
@@ -72,8 +75,9 @@ public actor SyncServer {
         precondition(running == nil, "SyncServer.start() called twice")
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let application = Application(
-            router: SyncEndpoints(store: store, configuration: configuration, held: held).router(),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            router: SyncEndpoints(store: store, configuration: configuration, held: held, metrics: metrics).router(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                    backlog: configuration.backlog),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
                 portSink.finish()
@@ -82,7 +86,7 @@ public actor SyncServer {
         )
         let sweeper = HeldPacketSweeper(store: store, holdSeconds: configuration.holdSeconds, interval: configuration.sweepInterval,
                                         retainSeconds: configuration.retainSeconds, compactionInterval: configuration.compactionInterval,
-                                        logger: logger)
+                                        metrics: metrics, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             // Shut down last to first: held pulls answer before the application drains its requests.
             services: [application, sweeper, CommitWatcher(store: store, held: held, logger: logger)],

@@ -34,6 +34,14 @@ public struct SyncServerConfiguration: Sendable {
     /// How many requests a second each device may make (`--rate-limit`, `--rate-burst`); past it,
     /// 429 with `Retry-After`. ``RateLimit/off`` for a benchmark that measures the server itself.
     public var rateLimit = RateLimit.standard
+    /// How many connections the kernel queues for the server before it accepts them (`--backlog`).
+    /// Hummingbird's 256 resets connections when thousands of devices long-poll one server and
+    /// reconnect at once (a restart, a network blip); the kernel caps it at
+    /// `/proc/sys/net/core/somaxconn` (4096 on current Linux).
+    public var backlog = 4096
+    /// How long `GET /v1/health` waits for the store before answering 503, in seconds (and
+    /// `GET /v1/metrics` before answering without it).
+    public var healthTimeout: Double = 5
 
     public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, holdSeconds: Double = 30,
                 maxBodyBytes: Int = 8 * 1024 * 1024, stopsOnTerminationSignals: Bool = false, tokenVerifier: TokenVerifier? = nil) {

@@ -51,6 +51,16 @@ public protocol SyncStore: Sendable {
     /// again). Held long-polls (`waitMs`) wake on it and read the store again.
     func watchCommits(_ onCommit: @escaping @Sendable () -> Void) async throws
 
+    /// What stands behind it, as `GET /v1/health` names it: `sqlite` or `postgres`.
+    var kind: String { get }
+
+    /// One trivial round trip (`SELECT 1`), which health checks time; throws when the store cannot
+    /// answer. On PostgreSQL it waits for a pooled connection first, with no time limit of its own.
+    func ping() async throws
+
+    /// Held packets and the op log's extent now, read in one statement (for the metrics).
+    func figures() async throws -> StoreFigures
+
     /// Lets go of connections and background work; the store is not used again.
     func close() async
 }

@@ -108,6 +108,13 @@ public enum FileSystem {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// `path` with every symbolic link on the way followed (`realpath`); nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The folder part of `path`.
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

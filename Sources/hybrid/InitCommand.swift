@@ -35,9 +35,11 @@ struct InitCommand: ParsableCommand {
         }
         var files = AppTemplate.files(name: name, typescript: typescript)
         if typescript {
+            // The declarations of this host's contracts, with js/types/declared.d.ts.in as this
+            // build embeds it (the app lives outside the repository).
             let contracts = try HostServices.contracts()
             files["types/hybrid.d.ts"] = TypeScriptDeclarations.generate(
-                contracts: contracts.keys.sorted().map { contracts[$0]!.json }, declared: TypeScriptDeclarations.bundledDeclared)
+                contracts: contracts.keys.sorted().map { contracts[$0]!.json }, declared: DeclaredTypeScript.sources[0].source + "\n")
         }
         for (file, text) in files.sorted(by: { $0.key < $1.key }) {
             let target = path + "/" + file

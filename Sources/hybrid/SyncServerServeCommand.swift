@@ -11,7 +11,8 @@ struct SyncServerServeCommand: ParsableCommand {
         abstract: "Run the reference sync server (the default subcommand): devices push ops, pull what their scopes may see, and converge.",
         discussion: """
             HTTP+JSON: POST /v1/devices, POST /v1/push, GET /v1/pull, GET /v1/packets/ID, GET /v1/snapshot, \
-            GET /v1/health, and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
+            GET /v1/health (the store's kind and latency; 503 when it does not answer), GET /v1/metrics \
+            (Prometheus text), and GET /v1/openapi.json, the OpenAPI 3.1 document of them all. Everything \
             lives in --db: a server restarted on it carries on. --db FILE is a SQLite file for one server; \
             --db postgres://USER@HOST:PORT/DATABASE is a PostgreSQL database that any number of servers \
             share, a device talking to any of them (the password from the URL or PGPASSWORD; the server \
@@ -26,8 +27,12 @@ struct SyncServerServeCommand: ParsableCommand {
             user and id; by the token's subject for a registration); past that it gets 429 with \
             Retry-After. The buckets are in memory, per server.
 
-            Prints "sync-server listening on http://HOST:PORT (auth: ...)" once bound (the real port for \
-            --port 0), then serves until SIGINT or SIGTERM.
+            Each connection is a file descriptor: the server raises its soft limit (ulimit -n) to the hard \
+            one at start. Raise the hard limit (LimitNOFILE= in a systemd unit) above the devices that \
+            long-poll one server, and /proc/sys/net/core/somaxconn, which caps --backlog.
+
+            Prints "sync-server listening on http://HOST:PORT (auth: ...; rate limit: ...; backlog N; open \
+            files N)" once bound (the real port for --port 0), then serves until SIGINT or SIGTERM.
             """
     )
 
@@ -61,6 +66,9 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(name: .customLong("rate-burst"), help: "Requests a quiet device may make at once (default: twice --rate-limit).")
     var rateBurst: Double?
 
+    @Option(help: "Connections the kernel queues before the server accepts them; raise it (and /proc/sys/net/core/somaxconn, which caps it) for many devices long-polling one server.")
+    var backlog: Int = 4096
+
     @Option(name: .customLong("retain-days"), help: "Keep op-log entries that every active device has pulled for this many days, then compact them.")
     var retainDays: Double = 30
 
@@ -86,6 +94,7 @@ struct SyncServerServeCommand: ParsableCommand {
         if let rateBurst {
             guard rateBurst >= 1, rateBurst.isFinite else { throw ValidationError("--rate-burst: expected a number >= 1, got \(rateBurst)") }
         }
+        guard backlog > 0 else { throw ValidationError("--backlog: expected a positive number, got \(backlog)") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
     }
 
@@ -106,9 +115,13 @@ struct SyncServerServeCommand: ParsableCommand {
             stopsOnTerminationSignals: true, tokenVerifier: verifier
         )
         configuration.retainSeconds = retainDays * 86_400
+        configuration.backlog = backlog
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
+        // Each connection (a long poll held open, say) is a file descriptor: take what the hard
+        // limit allows rather than a shell's default soft limit of 1024, and say what it is.
+        let descriptors = FileDescriptorLimit.raiseToHard().soft
         let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row")
-            + "; rate limit: \(configuration.rateLimit)"
+            + "; rate limit: \(configuration.rateLimit); backlog \(backlog); open files \(descriptors == Int.max ? "unlimited" : String(descriptors))"
         let (host, port, database) = (host, port, database)
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)

@@ -84,4 +84,29 @@ enum HybridProcess {
             standardError: try String(contentsOf: stderrURL, encoding: .utf8),
             elapsed: elapsed)
     }
+
+    /// Runs another program the tests compare with or check through (node, tsc), found on PATH,
+    /// to its end: its exit status and its stdout (with stderr too when `mergingErrors`).
+    static func tool(_ arguments: [String], input: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:],
+                     mergingErrors: Bool = false) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = mergingErrors ? output : FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
+        try process.run()
+        if let inputPipe, let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 127, "\(arguments[0]) is not installed (scripts/install-deps installs it)")
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }

@@ -24,7 +24,7 @@ import Testing
         #expect(tested.status == 0, "\(tested)")
         #expect(tested.standardOutput.contains("    ok 2 - kv keeps what the app stores\n"), "\(tested)")
         if typescript {
-            let checked = try Self.tsc(project: app)
+            let checked = try HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
             #expect(checked.status == 0, "tsc -p: \(checked.output)")
         }
     }
@@ -39,18 +39,5 @@ import Testing
         #expect(result.standardError.contains("exists and is not empty"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/mine") == ["notes.txt"])
         #expect(try String(contentsOfFile: kept, encoding: .utf8) == "keep me")
-    }
-
-    static func tsc(project: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tsc", "-p", project]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -32,10 +32,48 @@ import Testing
             #expect(ours.status == 0, "\(ours)")
             #expect(ours.standardOutput == expected, "\(ours)")
         } else {
-            let node = try Self.runNode(main, in: directory)
+            let node = try HybridProcess.tool(["node", main], directory: directory)
             #expect(ours.status == node.status, "hybrid: \(ours)\nnode: \(node.output)")
             #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
         }
+    }
+
+    @Test("real npm packages (Debian's semver, lodash, uuid, copied into node_modules) import and require as under node")
+    func publishedPackages() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-npm")
+        defer { folder.remove() }
+        // semver needs lru-cache, which needs yallist: Debian installs both with node-semver.
+        for package in ["semver", "lru-cache", "yallist", "lodash", "uuid"] {
+            try FileManager.default.copyItem(atPath: "/usr/share/nodejs/" + package, toPath: folder.path + "/node_modules/" + package)
+        }
+        try folder.write("main.mjs", """
+            import semver from "semver";
+            import _ from "lodash";
+            import { v5 as uuidv5, validate } from "uuid";
+            import { load } from "./load.cjs";
+            console.log(semver.satisfies("1.2.3", "^1.0.0"), semver.inc("1.2.3", "minor"));
+            console.log(_.chunk([1, 2, 3, 4, 5], 2), _.camelCase("hybrid host"));
+            const id = uuidv5("hybridhost.example", uuidv5.DNS);
+            console.log(id, validate(id));
+            console.log(load("semver/functions/satisfies")("2.0.0", ">=1"), typeof load("lodash/fp").map);
+            """)
+        try folder.write("load.cjs", "exports.load = (name) => require(name);\n")
+        let ours = try await HybridProcess.run(["run", folder.path + "/main.mjs"], timeLimit: .seconds(120))
+        let node = try HybridProcess.tool(["node", "main.mjs"], directory: URL(fileURLWithPath: folder.path))
+        #expect(ours.status == 0, "\(ours)")
+        #expect(node.status == 0, "node: \(node.output)")
+        #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
+        #expect(ours.standardOutput.contains("b685b99a-d090-5f9f-b031-7b1174a17e79 true"), "\(ours)")
+    }
+
+    @Test("a package that is not installed is an error naming it and the folders searched")
+    func missingPackage() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-npm")
+        defer { folder.remove() }
+        let main = try folder.write("main.js", "require('left-pad');\n")
+        let result = try await HybridProcess.run(["run", main])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("Uncaught Error: Cannot find package 'left-pad' required from \(main) (looked for node_modules/left-pad in \(folder.path), "), "\(result)")
     }
 
     @Test("a TypeScript syntax error names the .ts file, line and column, and nothing runs")
@@ -90,20 +128,5 @@ import Testing
         #expect(refused.standardError.contains("esbuild"), "\(refused)")
         let plain = try await HybridProcess.run(["run", js], environment: environment)
         #expect(plain.standardOutput == "true\n", "\(plain)")
-    }
-
-    static func runNode(_ main: String, in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", main]
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 127, "node is not installed (scripts/install-deps installs it with node-typescript)")
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

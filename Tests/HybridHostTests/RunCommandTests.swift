@@ -1,4 +1,6 @@
 import Foundation
+import HostTesting
+import HybridHost
 import Testing
 
 @Suite("hybrid run")
@@ -22,6 +24,35 @@ struct RunCommandTests {
         #expect(result.standardError.hasPrefix("Uncaught Error: cart exploded: timer\n"), "\(result)")
         #expect(result.standardError.contains("    at explode (\(path):3:"), "\(result)")
         #expect(result.standardError.contains("    at onTick (\(path):6:"), "\(result)")
+    }
+
+    @Test("an uncaught error in a module compiled from TypeScript prints the .ts file, line and column of the throw",
+          .enabled(if: Esbuild.path != nil, "esbuild is not installed (scripts/install-deps)"))
+    func uncaughtInTypeScript() async throws {
+        let script = try TranspiledScript("""
+            type Quantity = number;
+
+            function check(sku: string, quantity: Quantity): void {
+              if (quantity < 0) {
+                throw new RangeError(`négative quantity for ${sku}`);
+              }
+            }
+
+            export const order = (sku: string, quantity: Quantity) => check(sku, quantity);
+            order("tea", -1);
+
+            """, name: "order.ts")
+        defer { script.remove() }
+        let session = try script.session()
+        defer { session.shutdown() }
+        let outcome = await Task.detached { session.run() }.value
+        guard case .failed(let error) = outcome else { Issue.record("expected the run to fail, got \(outcome)"); return }
+        let report = AppSession.report(error, timeLimit: nil)
+        let thrown = try #require(script.location(of: "RangeError"))
+        #expect(report.hasPrefix("Uncaught RangeError: négative quantity for tea\n    at check (\(thrown))\n"), "\(report)")
+        #expect(report.contains("    at order (\(try #require(script.location(of: "check(sku", after: "const order"))))"), "\(report)")
+        #expect(report.contains("    at \(try #require(script.location(of: "order(\"tea\"")))"), "\(report)")
+        #expect(!report.contains("/out/order.js"), "\(report)")
     }
 
     @Test("an unhandled rejection exits 1 with the JS stack")

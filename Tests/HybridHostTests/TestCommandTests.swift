@@ -1,4 +1,9 @@
+import Engine
 import Foundation
+import HostTesting
+@testable import HybridHost
+import JSON
+import Synchronization
 import Testing
 
 @Suite("hybrid test and hybrid contracts")
@@ -49,21 +54,8 @@ struct TestCommandTests {
             });
             process.stdin.pipe(parser);
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", "-e", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NODE_PATH"] = "/usr/share/nodejs"
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(tap.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try HybridProcess.tool(["node", "-e", script], input: tap, environment: ["NODE_PATH": "/usr/share/nodejs"])
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("one failing test makes the run exit 1, with a not ok line and a diagnostic")
@@ -82,6 +74,58 @@ struct TestCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("    ok 1 - passes"), "\(result)")
         #expect(result.standardOutput.contains("    ok 2 - fails on purpose # SKIP"), "\(result)")
+    }
+
+    @Test("a failing test in a file compiled from TypeScript reports the .ts file, line and column in at: and the stack",
+          .enabled(if: Esbuild.path != nil, "esbuild is not installed (scripts/install-deps)"))
+    func failureInTypeScript() async throws {
+        let script = try TranspiledScript("""
+            declare function test(name: string, fn: () => void): void;
+            declare function expect(value: unknown): { toBe(expected: unknown): void };
+
+            interface Line { price: number; quantity: number }
+
+            function total(lines: Line[]): number {
+              let sum = 0;
+              for (const line of lines) {
+                if (line.quantity < 0) throw new RangeError("negative quantity");
+                sum += line.price * line.quantity;
+              }
+              return sum;
+            }
+
+            test("adds", () => { expect(total([{ price: 2, quantity: 3 }])).toBe(6); });
+            test("refuses negative quantities", () => { total([{ price: 2, quantity: -1 }]); });
+            test("checks the sum", () => {
+              expect(total([{ price: 2, quantity: 2 }])).toBe(5);
+            });
+
+            """, name: "cart.test.ts")
+        defer { script.remove() }
+        let printed = Mutex("")
+        let session = try script.session(output: { fd, text in if fd == 1 { printed.withLock { $0 += text } } })
+        defer { session.shutdown() }
+        let counts = TestRunner.Box<JSONValue?>(nil)
+        let main = session.manifest.mainPath
+        let engine = session.engine
+        engine.post { context in
+            do throws(ScriptError) {
+                try TestRunner.start(context: context, main: main, filter: nil, counts: counts)
+            } catch {
+                engine.fail(error)
+            }
+        }
+        #expect(await engine.idle() == .idle)
+        let tap = printed.withLock { $0 }
+        let thrown = try #require(script.location(of: "RangeError"))
+        #expect(tap.contains("    ok 1 - adds\n"), "\(tap)")
+        #expect(tap.contains("    not ok 2 - refuses negative quantities\n"), "\(tap)")
+        #expect(tap.contains("      at: \(thrown)\n"), "\(tap)")
+        #expect(tap.contains("        at total (\(thrown))\n"), "\(tap)")
+        #expect(tap.contains("        at \(try #require(script.location(of: "total([{ price: 2, quantity: -1")))\n"), "\(tap)")
+        #expect(tap.contains("    not ok 3 - checks the sum\n"), "\(tap)")
+        #expect(tap.contains("      at: \(try #require(script.location(of: "toBe(5)")))\n"), "\(tap)")
+        #expect(!tap.contains("/out/cart.test.js"), "\(tap)")
     }
 
     @Test("a test file that cannot load fails the run with its error")

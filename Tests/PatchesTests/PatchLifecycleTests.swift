@@ -1,6 +1,8 @@
+import Engine
 import Foundation
 import JSON
 import Patches
+import ScriptSources
 import Testing
 
 /// verified → applied → confirmed, or rolledBack with the reason, kept in the data dir.
@@ -38,6 +40,31 @@ struct PatchLifecycleTests {
             await #expect(throws: PatchError.self) { try await app.apply(patch) }
             #expect(try await app.js("[app.counter().increment(), app.counter().flavour]") == [2, "shipped"])
             #expect(try app.ledger().record(1)?.state == .rolledBack)
+        }
+    }
+
+    @Test("a rollback's reason says where the patch threw, through the source map registered for the patch's module")
+    func rollbackReasonLocation() async throws {
+        try await withPatchApp(libraryApp) { app in
+            let session = try await app.start()
+            _ = try await app.js("app.counter().increment()")
+            // A patch's module is compiled as FILE?patch=VERSION; a map registered under that URL
+            // (as compileModule registers a transformed module's) takes line 1 to counter.ts line 5.
+            let map = try SourceMap(["version": 3, "sources": ["counter.ts"], "mappings": "AAIA"], location: app.appDirectory + "/counter.js.map")
+            session.engine.sourceMaps.register(url: app.appDirectory + "/counter.js?patch=1", map: map,
+                                               firstLineColumnOffset: ScriptContext.moduleWrapperPrefix.utf16.count)
+            await #expect(throws: PatchError.self) {
+                try await app.apply(try app.patch(1, ["counter.js": (.replace, "module.hot.accept(); throw new Error('counter boom');")]))
+            }
+            let reason = try #require(try app.ledger().record(1)?.reason)
+            #expect(reason.contains("Error: counter boom at \(app.appDirectory)/counter.ts:5:1"), "\(reason)")
+
+            // Without a map, the patch's own line and column (line 1 less the module wrapper).
+            try await app.apply(try app.patch(2, ["lib.js": (.amend, "exports.greet = (n) => { throw new Error('bad greet ' + n); };")]))
+            for i in 0..<3 { _ = try await app.js("try { app.greet('\(i)') } catch (e) {}") }
+            try await waitUntil { app.session!.patches.current.patchVersion == nil }
+            let fault = try #require(try app.ledger().record(2)?.reason)
+            #expect(fault.contains("(last: Error: bad greet 2 at \(app.appDirectory)/lib.js?patch=2:1:"), "\(fault)")
         }
     }
 

@@ -17,15 +17,18 @@ struct LiveSyncServer: SyncServerEndpoint {
     /// The PostgreSQL database, dropped by ``finish()``.
     let postgres: PostgresTestDatabase?
 
-    /// Starts a server; with no `databasePath`, on a new database of `store`.
+    /// Starts a server; with no `databasePath`, on a new database of `store`. `configure` sets
+    /// what the other parameters do not.
     static func start(store: TestStore = .sqlite, databasePath: String? = nil, holdSeconds: Double = 30,
                       maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
-                      tokenVerifier: TokenVerifier? = nil) async throws -> LiveSyncServer {
+                      tokenVerifier: TokenVerifier? = nil,
+                      configure: (inout SyncServerConfiguration) -> Void = { _ in }) async throws -> LiveSyncServer {
         let (path, postgres): (String, PostgresTestDatabase?) =
             if let databasePath { (databasePath, nil) } else { try await store.freshDatabase(prefix: "sync-server-test") }
         var configuration = SyncServerConfiguration(databasePath: path, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
                                                     tokenVerifier: tokenVerifier)
         configuration.rateLimit = rateLimit
+        configure(&configuration)
         do {
             let server = try await SyncServer.open(configuration: configuration)
             let port = try await server.start()
@@ -39,9 +42,10 @@ struct LiveSyncServer: SyncServerEndpoint {
     /// Runs `body` against a new server, then stops it and deletes its database, whatever `body` did.
     static func with(store: TestStore = .sqlite, holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024,
                      rateLimit: RateLimit = .standard, tokenVerifier: TokenVerifier? = nil,
+                     configure: (inout SyncServerConfiguration) -> Void = { _ in },
                      _ body: (LiveSyncServer) async throws -> Void) async throws {
         let server = try await start(store: store, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit,
-                                     tokenVerifier: tokenVerifier)
+                                     tokenVerifier: tokenVerifier, configure: configure)
         do {
             try await body(server)
         } catch {

@@ -12,12 +12,12 @@ final class SyncServerProcess: SyncServerEndpoint, @unchecked Sendable {
         self.port = port
     }
 
-    /// Starts `hybrid sync-server --db database` and returns once it says where it listens.
-    static func start(database: String) async throws -> SyncServerProcess {
+    /// Starts `hybrid sync-server --db database` with `options` and returns once it says where it listens.
+    static func start(database: String, options: [String] = []) async throws -> SyncServerProcess {
         guard let hybrid = BuiltHybrid.path else { throw TestFailure("no hybrid binary beside the tests (swift build first)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: hybrid)
-        process.arguments = ["sync-server", "--port", "0", "--insecure-no-auth", "--rate-limit", "0", "--db", database]
+        process.arguments = ["sync-server", "--port", "0", "--insecure-no-auth", "--rate-limit", "0", "--db", database] + options
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -152,7 +152,11 @@ function formatObject(ctx, value, depth) {
   const typedName = plain ? undefined : typedArrayName.call(value);
   // Typed arrays list no keys: each index is one, and a big buffer would make millions of them.
   let keys = typedName === undefined && !Array.isArray(value) ? ownKeys(value) : [];
-  if (plain) {
+  if (plain && globalThis.__hybridModules?.isNamespace(value)) {
+    braces[0] = "[Module: null prototype] {";
+    keys.sort();
+    if (keys.length === 0) return `${braces[0]}  }`; // node prints an empty namespace so
+  } else if (plain) {
     braces[0] = ctor === "Object" ? (tag ? `Object [${tag}] {` : "{") : `${prefix("Object")}{`;
     if (keys.length === 0) return `${braces[0]}}`;
   } else if (Array.isArray(value)) {
@@ -260,6 +264,20 @@ function formatProperty(ctx, object, key, depth, isItem) {
     ctx.indentation += 2;
     str = formatValue(ctx, desc.value, depth);
     ctx.indentation -= 2;
+  } else if (desc.get && globalThis.__hybridModules?.isNamespace(object)) {
+    // A module's export, a binding rather than a getter: its value, as node prints namespaces.
+    let binding;
+    try {
+      binding = desc.get.call(object);
+    } catch (error) {
+      if (!(error instanceof ReferenceError)) throw error;
+      str = "<uninitialized>";
+    }
+    if (str === undefined) {
+      ctx.indentation += 2;
+      str = formatValue(ctx, binding, depth);
+      ctx.indentation -= 2;
+    }
   } else if (desc.get) {
     str = desc.set ? "[Getter/Setter]" : "[Getter]";
   } else {
@@ -349,7 +367,8 @@ function functionBase(fn, ctor, tag) {
 function formatError(ctx, err, ctor, keys) {
   let head;
   try { head = Error.prototype.toString.call(err); } catch { head = "Error"; }
-  let stack = typeof err.stack === "string" ? err.stack : "";
+  // Locations through the source maps of transformed modules (a .ts file's own lines).
+  let stack = typeof err.stack === "string" ? native.mapStack(err.stack) : "";
   if (stack && !stack.startsWith(head) && !/\n\s+at /.test(stack) && /@|:\d+:\d+/.test(stack)) {
     stack = `${head}\n${stackFrames(stack).join("\n")}`;
   }

@@ -1,8 +1,9 @@
 "use strict";
 // App modules: CommonJS as node runs it, and ES modules and TypeScript, which the host turns into
 // the same shape (native.loadModule: esbuild, cached by content; ARCHITECTURE.md, "ES modules and
-// TypeScript"). Resolution is node's: "./cart" tries cart, cart.js, cart.ts, ..., cart/index.js;
-// bare names are looked up in node_modules. One module object per resolved file (the cache), and a
+// TypeScript"). Resolution is node's (native.resolveModule; ARCHITECTURE.md, "Module resolution"):
+// "./cart" tries cart, cart.js, cart.ts, ..., cart/index.js; bare names are looked up in
+// node_modules with package.json "exports" (the import or require condition by the requester). One module object per resolved file (the cache), and a
 // cycle sees the partial exports of the module still loading, as in node.
 //
 // An ES module's exports are getters (live bindings) on its module.exports, which is also its
@@ -23,14 +24,21 @@
 const cache = new Map();
 /** module.exports -> its module, for `interop` (esbuild's __toESM) to tell ES modules apart. */
 const owners = new WeakMap();
+/** The namespace objects of ES modules, which console.log prints as node does. */
+const namespaces = new WeakSet();
+
+/** An ES module's exports object: null prototype, tagged "Module", `__esModule` for CommonJS readers. */
+function namespace() {
+  const object = Object.create(null);
+  Object.defineProperty(object, Symbol.toStringTag, { value: "Module" });
+  Object.defineProperty(object, "__esModule", { value: true });
+  namespaces.add(object);
+  return object;
+}
 /** Set by `require.dynamic` for the one require its import() makes: that one may wait. */
 let dynamicRequest = null;
 /** Thrown from an ES module's imports when one is still evaluating: load it again, async. */
 const mustWait = Symbol("the importing module must wait");
-
-function isPath(request) {
-  return request.startsWith("./") || request.startsWith("../") || request.startsWith("/");
-}
 
 function makeRequire(parent) {
   function require(request) {
@@ -50,22 +58,16 @@ function makeRequire(parent) {
     }
     return module.exports;
   }
-  function resolve(request) {
+  function resolve(request, kind = parent && parent.format === "module" ? "import" : "require") {
     if (typeof request !== "string" || request === "") {
-      throw new TypeError(`require: expected a module path such as "./cart", got ${typeof request}`);
+      throw new TypeError(`require: expected a module specifier such as "./cart" or "semver", got ${request === "" ? "\"\"" : typeof request}`);
     }
-    const filename = isPath(request) ? native.resolveModule(parent.path, request) : null;
-    if (filename === null) {
-      const hint = isPath(request) ? "" : " (only relative paths such as \"./cart\" are supported)";
-      const error = new Error(`Cannot find module '${request}' required from ${parent.filename}${hint}`);
-      error.code = "MODULE_NOT_FOUND";
-      throw error;
-    }
-    return filename;
+    return native.resolveModule(parent ? parent.filename : "", request, kind);
   }
   require.resolve = resolve;
   require.cache = cache;
   require.interop = interop;
+  require.namespace = namespace;
   /** import(): `load` runs the module's require in a later microtask; waits for its top-level await. */
   require.dynamic = (load) => Promise.resolve().then(() => {
     const request = (dynamicRequest = { waitFor: null });
@@ -83,19 +85,19 @@ function makeRequire(parent) {
 /**
  * How an ES module sees what it imports (esbuild's __toESM, replaced): an ES module's own
  * module.exports, which is live; CommonJS as node shows it, `default` being module.exports and
- * its own properties named exports.
+ * its own enumerable properties named exports.
  */
 function interop(exports) {
   const owner = owners.get(exports);
   if (owner && owner.format === "module") return exports;
-  const namespace = Object.create(null);
+  const view = namespace();
   if (exports !== null && (typeof exports === "object" || typeof exports === "function")) {
-    for (const key of Object.getOwnPropertyNames(exports)) {
-      if (key !== "default") Object.defineProperty(namespace, key, { get: () => exports[key], enumerable: true });
+    for (const key of Object.keys(exports)) {
+      if (key !== "default") Object.defineProperty(view, key, { get: () => exports[key], enumerable: true });
     }
   }
-  Object.defineProperty(namespace, "default", { value: exports, enumerable: true });
-  return namespace;
+  Object.defineProperty(view, "default", { value: exports, enumerable: true });
+  return view;
 }
 
 function makeModule(filename, parent, data) {
@@ -113,6 +115,9 @@ function makeModule(filename, parent, data) {
     dispose(handler) { disposers.push(handler); },
   };
   Object.defineProperty(module, "disposers", { value: disposers });
+  // import.meta, for code transformed from an ES module (a patch's too), made on first use.
+  let meta;
+  Object.defineProperty(module, "meta", { get: () => (meta ??= importMeta(module)), configurable: true });
   return module;
 }
 
@@ -155,7 +160,7 @@ function load(filename, parent) {
 /** Runs a compiled module's code; one that awaits at top level then starts evaluating. */
 function run(module, compiled) {
   module.format = compiled.format;
-  if (compiled.format === "module") module.meta = importMeta(module);
+  if (compiled.format === "module") module.exports = namespace();
   if (compiled.topLevelAwait) module.dependencies = [];
   compiled.body.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path);
   if (compiled.topLevelAwait) evaluate(module);
@@ -196,7 +201,7 @@ const patches = {
   epoch: 0,
   /** filename -> {mode, version, body (replace) or functions (amend)}: the current patch. */
   overlays: new Map(),
-  /** filename -> Map(key -> {had, value}): shipped members an amend replaced. */
+  /** filename -> Map(key -> property descriptor, or undefined): shipped members an amend replaced. */
   shipped: new Map(),
   /** Called with (version, filename, key, error) when an amended function throws. */
   onFault: null,
@@ -228,11 +233,12 @@ function amend(module, functions, version) {
   let saved = patches.shipped.get(module.filename);
   if (!saved) patches.shipped.set(module.filename, (saved = new Map()));
   for (const [key, fn] of Object.entries(functions)) {
-    if (!saved.has(key)) {
-      const had = Object.prototype.hasOwnProperty.call(module.exports, key);
-      saved.set(key, { had, value: module.exports[key] });
-    }
-    module.exports[key] = guard(fn, module.filename, key, version);
+    if (!saved.has(key)) saved.set(key, Object.getOwnPropertyDescriptor(module.exports, key));
+    // A data property even where an ES module's export is a getter (the transform makes those
+    // configurable), so that importers, which read the export at each use, call the new function.
+    Object.defineProperty(module.exports, key, {
+      value: guard(fn, module.filename, key, version), writable: true, enumerable: true, configurable: true,
+    });
   }
 }
 
@@ -240,9 +246,9 @@ function amend(module, functions, version) {
 function unamend(module, keep) {
   const saved = patches.shipped.get(module.filename);
   if (!saved) return;
-  for (const [key, { had, value }] of saved) {
+  for (const [key, descriptor] of saved) {
     if (keep && Object.prototype.hasOwnProperty.call(keep, key)) continue;
-    if (had) module.exports[key] = value;
+    if (descriptor) Object.defineProperty(module.exports, key, descriptor);
     else delete module.exports[key];
     saved.delete(key);
   }
@@ -267,6 +273,7 @@ function swap(live, evaluate, epoch) {
   const data = {};
   for (const handler of live.disposers) handler(data);
   const next = makeModule(live.filename, live.parent, data);
+  next.format = live.format;
   next.hot.epoch = epoch;
   cache.set(live.filename, next);
   try {
@@ -323,7 +330,7 @@ function setPatch(version, changes, onFault) {
       const after = next.get(filename);
       const body = after && after.mode === "replace"
         ? after.body
-        : native.compileModule(native.readFile(filename), filename);
+        : native.loadModule(filename, false).body;
       unamend(live);
       swapped.push(live);
       swap(live, (next) => body.call(next.exports, next.exports, makeRequire(next), next, filename, next.path), patches.epoch + 1);
@@ -412,5 +419,7 @@ Object.defineProperty(globalThis, "__hybridModules", {
     /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */
     get patchVersion() { return patches.version; },
     get epoch() { return patches.epoch; },
+    /** Whether `value` is an ES module's namespace (console.js prints those as node does). */
+    isNamespace: (value) => namespaces.has(value),
   }),
 });

@@ -76,8 +76,21 @@ export interface Expectation extends Matchers {
   readonly rejects: Matchers<Promise<void>> & { readonly not: Matchers<Promise<void>> };
 }
 
-/** A test body: synchronous or async; `timeoutMs` defaults to 5,000. */
-export type TestBody = () => unknown | Promise<unknown>;
+/** expect(...) and its asymmetric matchers, which stand for any value that passes them. */
+export interface ExpectFunction {
+  (received: unknown): Expectation;
+  anything(): any;
+  any(type: abstract new (...args: any[]) => unknown): any;
+  stringContaining(text: string): any;
+  stringMatching(pattern: string | RegExp): any;
+  objectContaining(object: object): any;
+  arrayContaining(items: readonly unknown[]): any;
+  /** Adds matchers: each returns {pass, message()}. */
+  extend(matchers: Record<string, (received: unknown, ...args: any[]) => { pass: boolean; message: () => string }>): void;
+}
+
+/** A test body: synchronous, async, or taking Jest's `done` callback; `timeoutMs` defaults to 5,000. */
+export type TestBody = (() => unknown) | ((done: (error?: unknown) => void) => void);
 
 export interface TestFunction {
   (name: string, body: TestBody, timeoutMs?: number): void;
@@ -97,7 +110,7 @@ declare global {
   const test: TestFunction;
   const it: TestFunction;
   const describe: DescribeFunction;
-  function expect(received: unknown): Expectation;
+  const expect: ExpectFunction;
   function beforeAll(body: TestBody, timeoutMs?: number): void;
   function afterAll(body: TestBody, timeoutMs?: number): void;
   function beforeEach(body: TestBody, timeoutMs?: number): void;

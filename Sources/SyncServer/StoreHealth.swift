@@ -1,0 +1,99 @@
+import JSON
+import Synchronization
+
+/// What `GET /v1/health` says of the store: its kind and how long one trivial round trip through
+/// it took, or why it did not answer in time.
+///
+/// ```swift
+/// let health = await StoreHealth.check(store, timeout: .seconds(5))
+/// health.json   // {"kind": "postgres", "latencyMs": 0.8}, or {"kind": "postgres", "error": "..."}
+/// ```
+struct StoreHealth: Sendable {
+    /// ``SyncStore/kind``: `sqlite` or `postgres`.
+    var kind: String
+    /// The round trip; nil when the store failed or did not answer.
+    var latency: Duration?
+    /// Why it did not answer.
+    var error: String?
+
+    /// Times ``SyncStore/ping()``, giving up after `timeout`.
+    static func check(_ store: any SyncStore, timeout: Duration) async -> StoreHealth {
+        let started = ContinuousClock.now
+        do {
+            try await answer(within: timeout, what: "the store") { try await store.ping() }
+            return StoreHealth(kind: store.kind, latency: ContinuousClock.now - started)
+        } catch {
+            return StoreHealth(kind: store.kind, error: (error as? SyncServerError)?.message ?? PostgresSyncStore.describe(error))
+        }
+    }
+
+    var json: JSONValue {
+        var object: JSONObject = ["kind": .string(kind)]
+        // To the microsecond: 1.035, not 1.0345879999999998.
+        if let latency { object["latencyMs"] = .number((latency.inSeconds * 1_000_000).rounded() / 1000) }
+        if let error { object["error"] = .string(error) }
+        return .object(object)
+    }
+
+    /// `body`'s answer, or after `timeout` an `internal` error naming `what`. postgres-nio waits for
+    /// a pooled connection with no time limit (forever, while the database refuses connections), so
+    /// the body runs in a task of its own: a task group would wait for it at its end even when
+    /// cancelled. A body still running at the timeout is cancelled and left to end on its own; a
+    /// timer still running when the body answers is cancelled.
+    static func answer<Result: Sendable>(within timeout: Duration, what: String,
+                                         _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let pending = PendingAnswer<Result>()
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.wait(continuation)
+            let work = Task {
+                do {
+                    pending.resume(with: .success(try await body()))
+                } catch {
+                    pending.resume(with: .failure(error))
+                }
+            }
+            pending.timer(Task {
+                try? await Task.sleep(for: timeout)
+                let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.inSeconds)) s")
+                if pending.resume(with: .failure(late)) { work.cancel() }
+            })
+        }
+    }
+
+    /// A continuation resumed once, by whichever of the work and the timer is first.
+    private final class PendingAnswer<Value: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Value, any Error>?
+            var timer: Task<Void, Never>?
+            var answered = false
+        }
+
+        private let state = Mutex(State())
+
+        func wait(_ continuation: CheckedContinuation<Value, any Error>) {
+            state.withLock { $0.continuation = continuation }
+        }
+
+        /// The timer to cancel at the answer (at once, when the work has answered already).
+        func timer(_ timer: Task<Void, Never>) {
+            let answered = state.withLock { state in
+                state.timer = timer
+                return state.answered
+            }
+            if answered { timer.cancel() }
+        }
+
+        /// Whether this was the first answer.
+        @discardableResult
+        func resume(with result: Swift.Result<Value, any Error>) -> Bool {
+            let (continuation, timer) = state.withLock { state in
+                state.answered = true
+                return (state.continuation.take(), state.timer)
+            }
+            guard let continuation else { return false }
+            timer?.cancel()
+            continuation.resume(with: result)
+            return true
+        }
+    }
+}

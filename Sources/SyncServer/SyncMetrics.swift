@@ -1,0 +1,120 @@
+import Prometheus
+
+/// One server's metrics, served as Prometheus text at `GET /v1/metrics`.
+///
+/// Each ``SyncServer`` has a `PrometheusCollectorRegistry` of its own and makes its counters,
+/// gauges and histograms on it directly, rather than through swift-metrics' process-wide
+/// `MetricsSystem.bootstrap`: a process may run several servers (the tests run dozens at once,
+/// some as two instances over one PostgreSQL database), the bootstrap can be done once per process
+/// only, and a shared registry would add one server's requests to another's figures. The price is
+/// that a library recording through swift-metrics' global front end (none of ours does) would not
+/// show here.
+///
+/// ```swift
+/// metrics.answered("push", status: 200, took: .milliseconds(3))
+/// let text = metrics.exposition(store: figures, longPolls: 0)   // # TYPE hybrid_sync_requests_total counter ...
+/// ```
+final class SyncMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+
+    /// 1 ms to 60 s (the longest `waitMs`), about three buckets a decade.
+    static let buckets: [Duration] = [
+        .milliseconds(1), .microseconds(2_500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .microseconds(2_500_000), .seconds(5),
+        .seconds(10), .seconds(30), .seconds(60),
+    ]
+
+    private let pullHeld: DurationHistogram
+    private let heldPackets: Gauge
+    private let logLastSeq: Gauge
+    private let logEntries: Gauge
+    private let longPolls: Gauge
+    private let compactions: Counter
+    private let compactedOps: Counter
+    private let storeLatency: Gauge
+    private let storeUp: Gauge
+
+    init() {
+        pullHeld = registry.makeDurationHistogram(
+            descriptor: Self.name("pull_held", unit: "seconds",
+                                  "How long pulls with waitMs were held waiting for a commit: the time request_duration_seconds leaves out."),
+            buckets: Self.buckets)
+        heldPackets = registry.makeGauge(descriptor: Self.name("held_packets", unit: "",
+                                                               "Pushed packets held until the packet they depend on arrives, in the whole store."))
+        logLastSeq = registry.makeGauge(descriptor: Self.name("log_last_seq", unit: "",
+                                                              "The op log's last seq: every op ever applied, by any server sharing the store (its rate is ops applied a second)."))
+        logEntries = registry.makeGauge(descriptor: Self.name("log_entries", unit: "", "Entries in the op log now, what compaction has not removed."))
+        longPolls = registry.makeGauge(descriptor: Self.name("long_polls", unit: "", "Pulls with waitMs held open on this server right now."))
+        compactions = registry.makeCounter(descriptor: Self.name("compactions", unit: "total", "Compactions of the op log this server ran."))
+        compactedOps = registry.makeCounter(descriptor: Self.name("compacted_ops", unit: "total",
+                                                                  "Op log entries those compactions removed."))
+        storeLatency = registry.makeGauge(descriptor: Self.name("store_latency", unit: "seconds",
+                                                                "The round trip through the store (SELECT 1) at the last health check or scrape."))
+        storeUp = registry.makeGauge(descriptor: Self.name("store_up", unit: "",
+                                                           "1 when the store answered the last health check or scrape in time, 0 when it did not."))
+    }
+
+    /// `hybrid_sync_NAME_UNIT`, with its help line.
+    static func name(_ name: String, unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "hybrid", subsystem: "sync", metricName: name, unitName: unit, helpText: help)
+    }
+
+    // Families with labels: their collectors are made as label values first appear. Computed,
+    // since a descriptor is not Sendable.
+    static var requests: MetricNameDescriptor { name("requests", unit: "total", "HTTP requests answered, by endpoint and status code.") }
+    static var duration: MetricNameDescriptor {
+        name("request_duration", unit: "seconds", "Time to answer a request, by endpoint; a held pull's wait is left out (pull_held_seconds).")
+    }
+    static var pushes: MetricNameDescriptor {
+        name("pushes", unit: "total",
+             "Push requests the store decided, by outcome: applied, replayed (a packet already recorded), held, rejected, refused (an op out of scope).")
+    }
+    static var ops: MetricNameDescriptor {
+        name("ops", unit: "total", "Ops in pushes, by outcome: applied (logged now), duplicate (already logged), refused (their packet rejected or refused).")
+    }
+
+    // MARK: Recording
+
+    /// A request answered: `endpoint` is a route's name, or `unknown` for a path the server has not.
+    /// `took` excludes the time a pull spent held.
+    func answered(_ endpoint: String, status: Int, took: Duration) {
+        registry.makeCounter(descriptor: Self.requests, labels: [("endpoint", endpoint), ("status", String(status))]).increment()
+        registry.makeDurationHistogram(descriptor: Self.duration, labels: [("endpoint", endpoint)], buckets: Self.buckets).record(took)
+    }
+
+    /// A pull that waited `duration` for a commit (or its `waitMs`, or the shutdown).
+    func pullHeld(_ duration: Duration) {
+        pullHeld.record(duration)
+    }
+
+    /// A push the store decided: `outcome` a label of ``pushes``; `ops` by outcome of ``ops``.
+    func pushed(_ outcome: String, ops: [(outcome: String, count: Int)]) {
+        registry.makeCounter(descriptor: Self.pushes, labels: [("outcome", outcome)]).increment()
+        for (opOutcome, count) in ops {
+            registry.makeCounter(descriptor: Self.ops, labels: [("outcome", opOutcome)]).increment(by: Int64(count))
+        }
+    }
+
+    func compacted(_ compaction: Compaction) {
+        compactions.increment()
+        compactedOps.increment(by: Int64(compaction.removed))
+    }
+
+    /// What a health check found: the round trip, or nil when the store did not answer.
+    func storeChecked(latency: Duration?) {
+        storeUp.set(Int64(latency == nil ? 0 : 1))
+        if let latency { storeLatency.set(latency.inSeconds) }
+    }
+
+    /// The text exposition, with the gauges read now: `store`'s (nil when it did not answer, which
+    /// leaves the last figures), `longPolls` from the server.
+    func exposition(store: StoreFigures?, longPolls: Int) -> [UInt8] {
+        if let store {
+            heldPackets.set(Int64(store.heldPackets))
+            logLastSeq.set(Int64(store.lastSeq))
+            logEntries.set(Int64(store.logEntries))
+        }
+        self.longPolls.set(Int64(longPolls))
+        return registry.emitToBuffer()
+    }
+}

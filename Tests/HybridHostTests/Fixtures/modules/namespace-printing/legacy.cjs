@@ -1,0 +1,1 @@
+exports.b = 2; exports.a = "first";

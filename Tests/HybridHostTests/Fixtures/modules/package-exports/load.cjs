@@ -1,0 +1,1 @@
+exports.fromRequire = require("dual").flavor;
