@@ -74,18 +74,7 @@ public final class FileTreeWatcher: @unchecked Sendable {
 
     /// Starts the thread. Call once.
     public func start() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let watcher = Unmanaged<FileTreeWatcher>.fromOpaque(raw!).takeRetainedValue()
-            watcher.loop()
-            return nil
-        }, box.toOpaque())
-        if result != 0 {
-            box.release()
-        } else {
-            pthread_detach(thread)
-        }
+        DetachedThread.start { [self] in loop() }
     }
 
     /// Ends the thread: no batch is reported once it has finished the one in hand. Idempotent.
