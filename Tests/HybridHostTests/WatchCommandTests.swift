@@ -22,11 +22,18 @@ struct WatchCommandTests {
     }
 
     static let app: [String: String] = [
-        "app.json": #"{"name": "watched", "main": "main.ts"}"#,
+        "app.json": #"{"name": "watched", "main": "main.ts", "grants": ["kv"]}"#,
         "main.ts": """
+            declare const Hybrid: any;
             import { label } from "./counter";
             import { greeting } from "./plain";
             console.log(`main started ${label} ${greeting()}`);
+            // How many times the app has started on this data dir.
+            Hybrid.kv.get({ bucket: "watch", key: "starts" }).then(async (entry: { value: number } | null) => {
+              const starts = (entry?.value ?? 0) + 1;
+              await Hybrid.kv.set({ bucket: "watch", key: "starts", value: starts });
+              console.log(`starts=${starts}`);
+            });
             """,
         "counter.ts": counter("v1"),
         "plain.ts": "export const greeting = (): string => \"hello\";\n",
@@ -88,13 +95,16 @@ struct WatchCommandTests {
         #expect(!app.child.output.standardOutput.contains("[watch]"), "\(app.report)")
     }
 
-    @Test("an edited module that did not call module.hot.accept() restarts the app, which starts over")
+    @Test("an edited module that did not call module.hot.accept() restarts the app, which starts over on the same data dir")
     func restartWithoutAccept() async throws {
         let app = try WatchedApp()
         #expect(await app.waitForCount("v1", atLeast: 2), "\(app.report)")
+        #expect(await app.child.wait { $0.standardOutput.contains("starts=1") }, "\(app.report)")
         try app.edit("plain.ts", "export const greeting = (): string => \"bonjour\";\n")
         #expect(await app.waitForError("[watch] restarted: plain.ts did not call module.hot.accept()"), "\(app.report)")
         #expect(await app.child.wait { $0.standardOutput.contains("main started v1 bonjour") }, "\(app.report)")
+        // The new session opened the kv store the old one closed.
+        #expect(await app.child.wait { $0.standardOutput.contains("starts=2") }, "\(app.report)")
         // A new app: its counter starts from 1 again.
         #expect(await app.child.wait { output in
             let started = output.outputLines.lastIndex { $0.text.hasPrefix("main started") } ?? output.outputLines.count
