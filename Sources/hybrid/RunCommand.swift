@@ -6,15 +6,15 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run an app until its event loop is idle, as node does.",
         discussion: """
-            PATH is an app folder with app.json or a single .js file. Uncaught errors print the JS
+            PATH is an app folder with app.json or a single .js file. Uncaught errors print the JS \
             stack and exit 1. Arguments after -- reach JS as Hybrid.args.
 
-            --watch keeps running: when a file the app has loaded changes, the changed modules that
-            called module.hot.accept() are swapped into the running app (state handed over through
-            module.hot.dispose and module.hot.data); any other change to them, app.json or the main
-            module restarts the app in this process, with the same data dir. A change that does not
-            compile is reported and the app runs on. One line per reload on stderr says which. An
-            app that ends is started again at the next change. Swaps are unsigned: an app with
+            --watch keeps running: when a file the app has loaded changes, the changed modules that \
+            called module.hot.accept() are swapped into the running app (state handed over through \
+            module.hot.dispose and module.hot.data); any other change to them, app.json or the main \
+            module restarts the app in this process, with the same data dir. A change that does not \
+            compile is reported and the app runs on. One line per reload on stderr says which. An \
+            app that ends is started again at the next change. Swaps are unsigned: an app with \
             patchKeys needs --data-dir, and a data dir holding signed patches is refused.
             """
     )
