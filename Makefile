@@ -59,6 +59,7 @@ test: deps
 	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
+	Tests/HybridHostTests/tmux-repl.sh $(DEBUG_BIN)
 	scripts/soak --self-test
 	scripts/soak $(DEBUG_BIN) --seconds 60
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) FUZZ_SEED=1
@@ -67,6 +68,8 @@ dts: build
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts
 
 # The benchmarks are an executable of their own, built beside the release `hybrid` they measure.
+# The sync server's over PostgreSQL run beside a throwaway cluster (scripts/with-postgres), each in
+# one of its own; sync-server starts release `hybrid sync-server serve` processes (about 3 minutes).
 bench: release
 	$(SWIFT) build -c release --static-swift-stdlib --product hybrid-bench
 	$(BENCH_BIN) bridge
@@ -80,6 +83,8 @@ bench: release
 	$(BENCH_BIN) sync
 	$(BENCH_BIN) sync-scopes
 	$(BENCH_BIN) watch
+	scripts/with-postgres $(BENCH_BIN) sync-postgres
+	scripts/with-postgres $(BENCH_BIN) sync-server
 
 # The fuzzing build: hybrid-fuzz and every Swift module it links instrumented for libFuzzer and
 # AddressSanitizer, in a build folder of its own (its flags differ from every other build's).

@@ -19,15 +19,20 @@ public struct EngineOptions: Sendable {
     public var stackSize: Int = 16 * 1024 * 1024
     /// Where `console` writes (fd 1 or 2); stdout and stderr when nil. Tests capture it.
     public var output: (@Sendable (_ fd: Int32, _ text: String) -> Void)?
+    /// When set, an uncaught exception (in a timer, say), an unhandled rejection or a run stopped
+    /// by the time limit is handed to it on the JS thread and the loop goes on, as in node's REPL;
+    /// nil ends the run at the first one (``fail(_:)``). The memory limit always ends the run.
+    public var uncaught: (@Sendable (ScriptError) -> Void)?
     /// Installs the module registry's `reload` (`hybrid run --watch` only): edited files swapped
     /// in place without a signature. Off, the function does not exist in the context at all.
     public var hotReload = false
 
     public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil,
-                hotReload: Bool = false) {
+                uncaught: (@Sendable (ScriptError) -> Void)? = nil, hotReload: Bool = false) {
         self.timeLimitSeconds = timeLimitSeconds
         self.memoryLimitBytes = memoryLimitBytes
         self.output = output
+        self.uncaught = uncaught
         self.hotReload = hotReload
     }
 }
@@ -204,13 +209,18 @@ public final class JSEngine: @unchecked Sendable {
     /// Runs when the engine shuts down, on the JS thread, before the context goes away.
     public func onShutdown(_ hook: @escaping (ScriptContext) -> Void) { shutdownHooks.append(hook) }
 
-    /// Ends the run with `error`, as an uncaught exception does: no further task runs.
+    /// Ends the run with `error`, as an uncaught exception does: no further task runs (unless
+    /// ``EngineOptions/uncaught`` takes it).
     public func fail(_ error: ScriptError) {
         var error = error
         if error.isTimeLimit, let memory, let grown = memory.exceeded {
             // The watchdog stopped the run for the memory guard, not for time.
             error = memory.error(grown: grown)
             restoreTimeLimit()
+        }
+        if let uncaught = options.uncaught, !error.isMemoryLimit, pendingFailure == nil {
+            uncaught(error)
+            return
         }
         if pendingFailure == nil { pendingFailure = error }
     }

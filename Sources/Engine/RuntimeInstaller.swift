@@ -54,11 +54,11 @@ enum RuntimeInstaller {
     }
 
     /// Compiles CommonJS-shaped code into the module wrapper function, for `filename`.
-    /// A map carried inline (a signed patch's TypeScript or ES module) is registered for
-    /// `filename`, so that its frames name the author's lines.
+    /// A map carried inline (a signed patch's TypeScript or ES module, compiled as
+    /// `FILE?patch=N`) is registered for `filename`, so that its frames name the author's lines.
     static func compileModule(_ code: String, filename: String, in context: ScriptContext) throws -> JSValueRef {
         var source = code
-        if source.contains("//# sourceMappingURL=data:application/json;base64,") {
+        if filename.contains("?patch="), source.contains("//# sourceMappingURL=data:application/json;base64,") {
             let (code, map) = ModuleTransformer.splitInlineMap(source)
             if let map, let parsed = try? SourceMap(json: map, location: filename) {
                 source = code

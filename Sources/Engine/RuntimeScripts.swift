@@ -730,6 +730,7 @@ function makeRequire(parent) {
   require.cache = cache;
   require.interop = interop;
   require.namespace = namespace;
+  require.helpers = helpers;
   /** import(): `load` runs the module's require in a later microtask; waits for its top-level await. */
   require.dynamic = (load) => Promise.resolve().then(() => {
     const request = (dynamicRequest = { waitFor: null });
@@ -743,6 +744,45 @@ function makeRequire(parent) {
   });
   return require;
 }
+
+/**
+ * esbuild's runtime helpers, defined once for every transformed module (ModuleTransformer takes
+ * them from here instead of each module compiling its own), as esbuild writes them but for
+ * __defProp (exports configurable, for patches), __toESM (interop, below) and __toCommonJS (a
+ * namespace object).
+ */
+const helpers = (() => {
+  const __defProp = (o, k, d) => Object.defineProperty(o, k, { ...d, configurable: true });
+  const __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+  const __getOwnPropNames = Object.getOwnPropertyNames;
+  const __hasOwnProp = Object.prototype.hasOwnProperty;
+  const __copyProps = (to, from, except, desc) => {
+    if (from && typeof from === "object" || typeof from === "function") {
+      for (const key of __getOwnPropNames(from)) {
+        if (!__hasOwnProp.call(to, key) && key !== except) {
+          __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+        }
+      }
+    }
+    return to;
+  };
+  return Object.freeze({
+    __create: Object.create,
+    __defProp,
+    __getOwnPropDesc,
+    __getOwnPropNames,
+    __getProtoOf: Object.getPrototypeOf,
+    __hasOwnProp,
+    __export: (target, all) => {
+      for (const name in all) __defProp(target, name, { get: all[name], enumerable: true });
+    },
+    __copyProps,
+    __reExport: (target, mod, secondTarget) =>
+      (__copyProps(target, mod, "default"), secondTarget && __copyProps(secondTarget, mod, "default")),
+    __toESM: (mod) => interop(mod),
+    __toCommonJS: (mod) => __copyProps(namespace(), mod),
+  });
+})();
 
 /**
  * How an ES module sees what it imports (esbuild's __toESM, replaced): an ES module's own
@@ -1075,6 +1115,8 @@ Object.defineProperty(globalThis, "__hybridModules", {
       const main = load(filename, null);
       return main.evaluation ? main.evaluation.then(() => main.exports) : main.exports;
     },
+    /** A `require` as a module at `filename` (which need not exist) would have it: the REPL's. */
+    requireFrom: (filename) => makeRequire({ filename, path: native.dirname(filename), children: [], format: "commonjs", loaded: true }),
     cache,
     setPatch,
     ...(native.hotReload === true ? { reload } : {}),

@@ -175,6 +175,16 @@ public final class ScriptContext {
         return result ?? undefined
     }
 
+    /// Evaluates a script and hands back what it threw as the JS value itself, for a caller that
+    /// shows it as JS would (the REPL prints it with `inspect`). Scripts evaluated one after
+    /// another share the global scope, `let` and `const` included.
+    public func evaluateCatching(_ source: String, url: String) -> (value: JSValueRef?, exception: JSValueRef?) {
+        assertOnThread()
+        var exception: JSValueRef?
+        let result = rawEvaluate(source, url: url, line: 1, exception: &exception)
+        return (exception == nil ? result ?? undefined : nil, exception)
+    }
+
     /// Checks syntax without running.
     public func checkSyntax(_ source: String, url: String) throws(ScriptError) {
         var exception: JSValueRef?

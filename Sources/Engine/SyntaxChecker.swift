@@ -44,6 +44,20 @@ public final class SyntaxChecker: @unchecked Sendable {
         }
     }
 
+    /// JavaScriptCore's message when `source` does not compile as a script (the global scope,
+    /// where `await` outside a function is an error); nil when it compiles.
+    public func scriptProblem(_ source: String) -> String? {
+        let script = JSStringCreateWithUTF8CString(source)
+        let url = JSStringCreateWithUTF8CString("REPL")
+        defer {
+            JSStringRelease(script)
+            JSStringRelease(url)
+        }
+        var exception: JSValueRef?
+        if JSCheckScriptSyntax(context, script, url, 1, &exception) { return nil }
+        return describe(exception, in: context)
+    }
+
     private func describe(_ exception: JSValueRef?, in context: JSGlobalContextRef?) -> String {
         guard let exception else { return "syntax error" }
         var text = string(exception, context)

@@ -41,6 +41,13 @@ public struct AppManifest: Sendable, Equatable {
         }
     }
 
+    /// The app `hybrid repl` runs without one: no main module (`mainPath` is empty), `directory`
+    /// as its folder (where `require("./x")` starts), the grants given.
+    public static func scratch(name: String, directory: String, grants: [String]) -> AppManifest {
+        AppManifest(name: name, version: "0.0.0", mainPath: "", directory: FileSystem.absolute(directory),
+                    grants: grants, patchKeys: [], grantSource: "--grant")
+    }
+
     static func loadFolder(_ directory: String, displayPath: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
         let manifestPath = directory + "/app.json"
         let file = displayPath.hasSuffix("/") ? displayPath + "app.json" : displayPath + "/app.json"

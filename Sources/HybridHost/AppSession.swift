@@ -22,6 +22,8 @@ public struct AppRunOptions: Sendable {
     /// Contracts that stand in for the embedded ones of the same target: `hybrid-bench schema`
     /// measures `bridge.echo` under a richer params schema this way.
     public var contractOverrides: [String: Contract] = [:]
+    /// Takes uncaught errors instead of ending the run (`hybrid repl`; ``EngineOptions/uncaught``).
+    public var uncaught: (@Sendable (ScriptError) -> Void)?
     /// `hybrid run --watch`, and nothing else: edited modules may be swapped in place from disk,
     /// unsigned (``AppSession/reload(_:)``). The patch drop folder is not watched then.
     public var hotReload = false
@@ -48,8 +50,12 @@ public final class AppSession: @unchecked Sendable {
     public let hotReload: Bool
 
     /// Loads the manifest, checks grants, prepares the data folder and installs the bridge.
-    public init(path: String, options: AppRunOptions) throws(AppLoadError) {
-        let manifest = try AppManifest.load(path: path, grantFlags: options.grantFlags)
+    public convenience init(path: String, options: AppRunOptions) throws(AppLoadError) {
+        try self.init(manifest: AppManifest.load(path: path, grantFlags: options.grantFlags), options: options)
+    }
+
+    /// An app described by `manifest` (a REPL's scratch app has no file of its own).
+    public init(manifest: AppManifest, options: AppRunOptions) throws(AppLoadError) {
         let contracts: [String: Contract]
         do {
             contracts = try HostServices.contracts().merging(options.contractOverrides) { _, override in override }
@@ -73,7 +79,8 @@ public final class AppSession: @unchecked Sendable {
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
                              grants: grants, arguments: options.arguments, quotas: manifest.quotas)
         let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
-                                                     output: options.output, hotReload: options.hotReload))
+                                                     output: options.output, uncaught: options.uncaught,
+                                                     hotReload: options.hotReload))
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {

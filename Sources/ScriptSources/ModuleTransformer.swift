@@ -114,6 +114,21 @@ public final class ModuleTransformer: @unchecked Sendable {
         return compiled
     }
 
+    /// One input typed at `hybrid repl` in TypeScript, as the script it means: types stripped,
+    /// `enum` and `namespace` compiled, statements otherwise as typed (top-level `await`
+    /// included), so the REPL reads the result as it reads JavaScript. Not cached: inputs are small
+    /// and rarely typed twice.
+    public func scriptFromTypeScript(_ source: String) throws(TransformError) -> String {
+        let path = "REPL.ts"
+        let esbuild = try esbuildPath(for: path)
+        let result = try run(esbuild, [
+            "--loader=ts", "--sourcefile=\(path)", "--platform=neutral", "--charset=utf8", "--log-level=error", "--color=false",
+            "--tsconfig-raw=" + Self.compilerOptions,
+        ], source: source, path: path)
+        guard result.status == 0 else { throw Self.diagnostics(result.errors, path: path) }
+        return result.output
+    }
+
     // MARK: - esbuild
 
     private func esbuildPath(for path: String) throws(TransformError) -> String {
@@ -193,7 +208,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// configurable, so that a patch can amend an ES module's exported function. Columns stay
     /// where they were on the lines that matter (`import()` calls).
     static func hostHooks(_ code: String) -> String {
-        var code = code
+        var code = sharingHelpers(code)
         if let helper = code.range(of: "var __toCommonJS = (mod) => __copyProps(__defProp({}, \"__esModule\", { value: true }), mod);") {
             code.replaceSubrange(helper, with: "var __toCommonJS = (mod) => __copyProps(require.namespace(), mod);")
         }
@@ -206,6 +221,43 @@ public final class ModuleTransformer: @unchecked Sendable {
         let dynamic = "Promise.resolve().then(() => __toESM(require("
         let padded = "require.dynamic(       () => __toESM(require("
         return code.contains(dynamic) ? code.replacingOccurrences(of: dynamic, with: padded) : code
+    }
+
+    /// esbuild's runtime helpers the loader defines once (`require.helpers`, js/runtime/modules.js),
+    /// with the changes above. Each module would otherwise compile its own copies: some ten small
+    /// functions per module, most of what a warm start of a TypeScript app cost beyond plain JS.
+    static let sharedHelpers: Set<String> = [
+        "__create", "__defProp", "__getOwnPropDesc", "__getOwnPropNames", "__getProtoOf", "__hasOwnProp",
+        "__export", "__copyProps", "__reExport", "__toESM", "__toCommonJS",
+    ]
+
+    /// The helper definitions esbuild prints after the banner line (`var __export = ...;`, its body
+    /// indented or closing at column 0) become one line that takes them from `require.helpers`,
+    /// and blank lines, so that every line after stays where the source map says. A helper this
+    /// host does not share (`__decorateClass`, ...) ends the run of shared ones; the rest stays.
+    static func sharingHelpers(_ code: String) -> String {
+        var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        var index = 1
+        var names: [String] = []
+        while index < lines.count, let name = helperName(lines[index]) {
+            names.append(name)
+            index += 1
+            while index < lines.count, let first = lines[index].first, first == " " || first == "}" || first == ")" { index += 1 }
+        }
+        guard !names.isEmpty else { return code }
+        let taken = names.map { "\($0) = require.helpers.\($0.prefix { !$0.isNumber })" }.joined(separator: ", ")
+        lines.replaceSubrange(1..<index, with: ["var \(taken);"[...]] + Array(repeating: ""[...], count: index - 2))
+        return lines.joined(separator: "\n")
+    }
+
+    /// `__export` (or esbuild's renamed `__export2`) for a line `var __export = ...` defining a
+    /// shared helper; nil otherwise.
+    private static func helperName(_ line: Substring) -> String? {
+        guard line.hasPrefix("var __") else { return nil }
+        let rest = line.dropFirst(4)
+        guard let end = rest.firstIndex(of: " "), rest[end...].hasPrefix(" = ") else { return nil }
+        let name = String(rest[..<end])
+        return sharedHelpers.contains(String(name.prefix { !$0.isNumber })) ? name : nil
     }
 
     private func run(_ esbuild: String, _ arguments: [String], source: String, path: String) throws(TransformError) -> (status: Int32, output: String, errors: String) {
@@ -271,7 +323,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "3"
+    private static let transformVersion = "4"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

@@ -157,18 +157,21 @@ public final class SQLiteSyncStore: SyncStore {
     }
 
     public func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity {
-        let stored = try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes, lastSeenAt FROM sync_device WHERE id = ?"), arguments: [deviceId])
+        // Decoded inside the closure: a Sendable result picks GRDB's async read, which waits for a
+        // reader without blocking one of Swift's concurrency threads (a Row would pick the sync one).
+        let stored = try await pool.read { db -> (identity: DeviceIdentity, lastSeen: Double)? in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes, lastSeenAt FROM sync_device WHERE id = ?"),
+                                             arguments: [deviceId]) else { return nil }
+            return (try Self.identity(row), row["lastSeenAt"] ?? 0)
         }
         guard let stored else { throw SyncServerError(.forbidden, "deviceId: no device \(deviceId) on this server", path: "/deviceId") }
-        let owner: String = stored["userId"]
+        let owner = stored.identity.user
         guard owner == user else {
             throw SyncServerError(.forbidden, "deviceId: device \(deviceId) belongs to another user than the token's sub \(user)", path: "/deviceId")
         }
         let identity = DeviceIdentity(deviceId: deviceId, user: user, scopes: scopes)
         // A write only when the grant changed, or once a minute to keep the device active.
-        let lastSeen: Double = stored["lastSeenAt"] ?? 0
-        if try Self.identity(stored).scopes != scopes || now - lastSeen > 60 {
+        if stored.identity.scopes != scopes || now - stored.lastSeen > 60 {
             try await pool.write { db in
                 try db.execute(sql: "UPDATE sync_device SET scopes = ?, lastSeenAt = ? WHERE id = ?",
                                arguments: [StoredText.list(scopes), now, deviceId])

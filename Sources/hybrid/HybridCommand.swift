@@ -11,6 +11,6 @@ struct HybridCommand: ParsableCommand {
             Apps are folders with app.json, or single .js files. See README.md.
             """,
         version: "hybrid \(HostServices.hostVersion) (\(HostServices.engineName))",
-        subcommands: [InitCommand.self, RunCommand.self, TestCommand.self, RenderCommand.self, ContractsCommand.self, PatchCommand.self, SyncServerCommand.self]
+        subcommands: [InitCommand.self, RunCommand.self, ReplCommand.self, TestCommand.self, RenderCommand.self, ContractsCommand.self, PatchCommand.self, SyncServerCommand.self]
     )
 }

@@ -22,41 +22,23 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "An app folder (with app.json) or a .js file.")
     var path: String
 
-    @Option(name: .customLong("data-dir"), help: "Where the app's data lives (default: $XDG_DATA_HOME/hybridhost/<app name>).")
-    var dataDirectory: String?
-
-    @Option(name: .customLong("grant"), help: "Targets to grant, comma-separated: storage,network:127.0.0.1 or all.")
-    var grants: [String] = []
-
-    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that takes longer than this many seconds.")
-    var timeLimit: Double?
+    @OptionGroup var flags: AppRunFlags
 
     @Flag(name: .customLong("watch"), help: "Swap edited modules into the running app, or restart it, at each change; until interrupted.")
     var watch = false
 
-    @Argument(parsing: .postTerminator, help: "Arguments for the app (after --).")
-    var arguments: [String] = []
-
-    func validate() throws {
-        if let timeLimit, !(timeLimit > 0) {
-            throw ValidationError("--time-limit: expected a positive number of seconds, got \(timeLimit)")
-        }
-    }
-
     func run() throws {
-        var options = AppRunOptions(dataDirectory: dataDirectory, timeLimitSeconds: timeLimit, arguments: arguments)
-        options.grantFlags = grants.flatMap { $0.split(separator: ",").map(String.init) }
-        if watch { return try runWatching(options) }
+        if watch { return try runWatching(flags.options) }
         let session: AppSession
         do {
-            session = try AppSession(path: path, options: options)
+            session = try AppSession(path: path, options: flags.options)
         } catch {
             throw CLIFailure(message: error.message, code: grantFlagProblem(error) ? 2 : 1)
         }
         let outcome = session.run()
         session.shutdown()
         if case .failed(let error) = outcome {
-            throw CLIFailure(message: AppSession.report(error, timeLimit: timeLimit), code: 1)
+            throw CLIFailure(message: AppSession.report(error, timeLimit: flags.timeLimit), code: 1)
         }
     }
 

@@ -25,11 +25,11 @@ enum HybridProcess {
     }
 
     /// Runs `hybrid arguments...` in a fresh temporary folder (also its XDG_DATA_HOME), with
-    /// `environment` added to the test's own, and
+    /// `environment` added to the test's own and `input` as stdin (else /dev/null), and
     /// waits for it to exit; after `timeLimit`, when given, it is killed instead, so that a run
     /// that never goes idle fails its test rather than hanging the suite. (SIGKILL: a child
     /// inherits the test process's signal mask, in which SIGTERM may be blocked.)
-    static func run(_ arguments: [String], timeLimit: Duration? = nil, environment extra: [String: String] = [:],
+    static func run(_ arguments: [String], timeLimit: Duration? = nil, environment extra: [String: String] = [:], input: String? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "\(binary.path) is missing: run `swift build` (make test does) before `swift test`",
@@ -53,7 +53,13 @@ enum HybridProcess {
         environment["NO_COLOR"] = "1"
         environment.merge(extra) { $1 }
         process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inputURL = folder.appendingPathComponent("stdin")
+            try input.write(to: inputURL, atomically: true, encoding: .utf8)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = stdout
         process.standardError = stderr
 

@@ -123,3 +123,43 @@ struct LivePullTests {
         #expect(answered - started < .seconds(10))
     }
 }
+
+/// The load benchmark's first finding: on SQLite, the device lookup every authenticated request
+/// makes read a GRDB `Row`, which is not Sendable, so Swift picked GRDB's blocking read, and with
+/// two cores both of the concurrency pool's threads could wait for a reader that only an async
+/// read on those same threads would give back: a server process stopped answering at 20 devices
+/// (`hybrid-bench sync-server --smoke` shows it). This in-process check did not hang before the
+/// fix (its client is not on the pool); it keeps many devices at once honest on both stores.
+@Suite("many devices at once")
+struct ManyDevicesTests {
+    @Test("120 devices long-polling and pushing at once all get their answers", arguments: TestStore.allCases)
+    func manyDevicesAtOnce(store: TestStore) async throws {
+        try await LiveSyncServer.with(store: store) { server in
+            var devices: [TestDevice] = []
+            for index in 0..<120 { devices.append(try await server.register(name: "d\(index)")) }
+            let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, device) in devices.enumerated() {
+                    group.addTask {
+                        let pull = LivePullTests.heldPull(server, device, after: 0, waitMs: 1_500)
+                        let pushed = try await server.push(device, packetId: "p\(index)", dependency: nil,
+                                                           ops: [LiveSyncServer.insert("op-\(index)", "t\(index)", ["x": .number(Double(index))], at: 1)])
+                        let pulled = try await pull.value.reply
+                        return (pushed.status == 200 ? 1 : 0) + (pulled.status == 200 ? 1 : 0)
+                    }
+                }
+                // A stuck server answers nothing: the watchdog says so instead of the suite hanging.
+                group.addTask {
+                    try await Task.sleep(for: .seconds(60))
+                    throw TestFailure("the server stopped answering: the pulls and pushes of 120 devices were not all answered in 60 s")
+                }
+                var total = 0
+                for _ in devices {
+                    total += try await group.next() ?? 0
+                }
+                group.cancelAll()
+                return total
+            }
+            #expect(answered == 2 * devices.count)
+        }
+    }
+}

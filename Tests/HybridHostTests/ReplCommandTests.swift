@@ -1,0 +1,166 @@
+import Foundation
+import HostTesting
+import Testing
+
+/// `hybrid repl` with its input piped (not a terminal): lines are read as they come, with no prompt,
+/// and each input's result is one block of stdout. Tests/HybridHostTests/tmux-repl.sh drives the
+/// same command in a real terminal.
+@Suite("hybrid repl")
+struct ReplCommandTests {
+    /// Runs `hybrid repl arguments...` with `lines` as its input; returns the run.
+    private func repl(_ lines: [String], _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) async throws -> HybridProcess.Result {
+        let result = try await HybridProcess.run(["repl"] + arguments, timeLimit: .seconds(60), input: lines.joined(separator: "\n") + "\n",
+                                                 sourceLocation: sourceLocation)
+        #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    @Test("expressions print as console.log prints them, undefined included, and _ is the last result")
+    func expressions() async throws {
+        let result = try await repl(["1 + 1", "'text'", "({ a: 1, b: [1, 2] })", "{ a: 1 }", "undefined", "[1, 2, 3].map((n) => n * 2)", "_.length"])
+        #expect(result.standardOutput == "2\n'text'\n{ a: 1, b: [ 1, 2 ] }\n{ a: 1 }\nundefined\n[ 2, 4, 6 ]\n3\n", "\(result)")
+    }
+
+    @Test("const and let stay global from one input to the next; redeclaring one is an error, as in node")
+    func declarationsAcrossLines() async throws {
+        let result = try await repl(["const x = 41", "let y = 1", "x + y", "const x = 2", "x"])
+        #expect(result.standardOutput == "undefined\nundefined\n42\nUncaught SyntaxError: Can't create duplicate variable: 'x'\n41\n", "\(result)")
+    }
+
+    @Test("await at the top level: a bridge call's value prints, and a declaration that awaits stays global")
+    func topLevelAwait() async throws {
+        let result = try await repl([
+            "const info = await Hybrid.call(\"device\", \"info\")",
+            "info.platform",
+            "await Promise.resolve(5)",
+            "const { a, b: [c] } = await Promise.resolve({ a: 1, b: [2] }); a + c",
+            "a * 10 + c",
+            "await new Promise((resolve) => setTimeout(() => resolve('late'), 20))",
+        ], ["--grant", "device"])
+        #expect(result.standardOutput == "undefined\n'linux'\n5\n3\n12\n'late'\n", "\(result)")
+    }
+
+    @Test("a function over several lines is one input, whole once its brace closes")
+    func multiLine() async throws {
+        let result = try await repl(["function add(a, b) {", "", "  return a + b", "}", "add(2, 3)", "`a ${1 +", "1} b`", "[1,", "2]"])
+        #expect(result.standardOutput == "undefined\n5\n'a 2 b'\n[ 1, 2 ]\n", "\(result)")
+    }
+
+    @Test("what an input throws prints as Uncaught ..., with frames of the functions it went through, and the REPL goes on")
+    func errors() async throws {
+        let result = try await repl([
+            "throw new Error(\"boom\")",
+            "function g() { return h() }",
+            "function h() { throw new TypeError(\"in h\") }",
+            "g()",
+            "throw 1",
+            "await Promise.reject(new RangeError(\"later\"))",
+            "foo)",
+            "'still here'",
+        ])
+        #expect(result.standardOutput == """
+            Uncaught Error: boom
+            undefined
+            undefined
+            Uncaught TypeError: in h
+                at h (REPL3:1:35)
+                at g (REPL2:1:24)
+            Uncaught 1
+            Uncaught RangeError: later
+            Uncaught SyntaxError: Unexpected token ')'
+            'still here'
+
+            """, "\(result)")
+    }
+
+    @Test("a throw in a timer prints as Uncaught and the app goes on")
+    func uncaughtInTimer() async throws {
+        let result = try await repl([
+            "setTimeout(() => { throw new Error(\"in a timer\") }, 1); 'set'",
+            "await new Promise((resolve) => setTimeout(resolve, 50))",
+            "'after'",
+        ])
+        #expect(result.standardOutput.hasPrefix("'set'\nUncaught Error: in a timer\n"), "\(result)")
+        #expect(result.standardOutput.hasSuffix("undefined\n'after'\n"), "\(result)")
+    }
+
+    @Test("an input that runs past --time-limit is stopped, said as hybrid run says it, and the prompt goes on")
+    func timeLimit() async throws {
+        let result = try await repl(["while (true) {}", "1 + 1"], ["--time-limit", "0.5"])
+        #expect(result.standardOutput == "Uncaught TimeLimitError: a synchronous run of JS took longer than 0.5 s (--time-limit) and was stopped\n2\n",
+                "\(result)")
+    }
+
+    @Test("--typescript: types are stripped from each input (esbuild), await and multi-line inputs work as in JavaScript")
+    func typeScript() async throws {
+        let result = try await repl([
+            "const n: number = 41",
+            "n + 1",
+            "interface Point { x: number; y: number }",
+            "function length(p: Point): number {",
+            "  return Math.hypot(p.x, p.y)",
+            "}",
+            "length({ x: 3, y: 4 })",
+            "enum Color { Red, Green }",
+            "Color.Green",
+            "(await Hybrid.call(\"device\", \"info\") as { platform: string }).platform",
+            "{ a: 1 }",
+            "let broken: = 1",
+        ], ["--typescript", "--grant", "device"])
+        #expect(result.standardOutput == "undefined\n42\nundefined\nundefined\n5\nundefined\n1\n'linux'\n{ a: 1 }\nUncaught SyntaxError: Unexpected \"=\"\n",
+                "\(result)")
+    }
+
+    @Test("an app's main module runs first: its exports are app, its timers tick between inputs, require starts in its folder, its grants hold")
+    func appModule() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-repl")
+        defer { folder.remove() }
+        try folder.write("helper.js", "exports.twice = (n) => n * 2;\n")
+        try FileManager.default.copyItem(atPath: HybridProcess.fixture("apps/repl-counter/main.js"), toPath: folder.path + "/main.js")
+        try folder.write("app.json", #"{"name": "repl-counter", "main": "main.js", "grants": ["device"]}"#)
+        let result = try await repl([
+            "app.greet(\"ada\")",
+            "const before = app.ticks()",
+            "await new Promise((resolve) => setTimeout(resolve, 100))",
+            "app.ticks() > before",
+            "require(\"./helper\").twice(21)",
+            "Hybrid.args",
+            "(await Hybrid.call(\"device\", \"info\")).platform",
+            "await Hybrid.kv.get({ bucket: \"b\", key: \"k\" }).catch((error) => error.code)",
+        ], [folder.path, "--data-dir", folder.path + "/data", "--", "one"])
+        #expect(result.standardOutput == "'hello ada'\nundefined\nundefined\ntrue\n42\n[ 'one' ]\n'linux'\n'E_DENIED'\n", "\(result)")
+    }
+
+    @Test("a main module that throws stops the REPL before the prompt: exit 1, the error on stderr")
+    func failingMain() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-repl")
+        defer { folder.remove() }
+        let main = try folder.write("broken.js", "throw new Error(\"no start\");\n")
+        let result = try await HybridProcess.run(["repl", main, "--data-dir", folder.path + "/data"], timeLimit: .seconds(60), input: "1\n")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("Uncaught Error: no start"), "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+    }
+
+    @Test("lines go to <data dir>/repl_history, one entry a line, newest last; .exit ends the input there")
+    func history() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-repl")
+        defer { folder.remove() }
+        try folder.write("data/repl_history", "earlier\n")
+        let result = try await repl(["1 + 1", "", "function f() {", "  return 1", "}", ".exit", "'not read'"], ["--data-dir", folder.path + "/data"])
+        #expect(result.standardOutput == "2\nundefined\n", "\(result)")
+        let history = try String(contentsOfFile: folder.path + "/data/repl_history", encoding: .utf8)
+        #expect(history == "earlier\n1 + 1\nfunction f() {\n  return 1\n}\n")
+    }
+
+    @Test("without an app, the scratch app is granted everything; --grant narrows it")
+    func scratchGrants() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-repl")
+        defer { folder.remove() }
+        let all = try await repl(["await Hybrid.kv.set({ bucket: \"b\", key: \"k\", value: 1 }).then(() => 'stored')"], ["--data-dir", folder.path + "/data"])
+        #expect(all.standardOutput == "'stored'\n", "\(all)")
+        let narrowed = try await repl(["await Hybrid.kv.get({ bucket: \"b\", key: \"k\" }).catch((error) => error.code)"],
+                                      ["--data-dir", folder.path + "/data", "--grant", "device"])
+        #expect(narrowed.standardOutput == "'E_DENIED'\n", "\(narrowed)")
+    }
+}
