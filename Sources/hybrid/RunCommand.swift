@@ -22,10 +22,10 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "An app folder (with app.json) or a .js file.")
     var path: String
 
-    @OptionGroup var flags: AppRunFlags
-
     @Flag(name: .customLong("watch"), help: "Swap edited modules into the running app, or restart it, at each change; until interrupted.")
     var watch = false
+
+    @OptionGroup var flags: AppRunFlags
 
     func run() throws {
         if watch { return try runWatching(flags.options) }
