@@ -82,6 +82,7 @@ bench: release
 	$(BENCH_BIN) network
 	$(BENCH_BIN) sync
 	$(BENCH_BIN) sync-scopes
+	$(BENCH_BIN) watch
 	scripts/with-postgres $(BENCH_BIN) sync-postgres
 	scripts/with-postgres $(BENCH_BIN) sync-server
 

@@ -23,13 +23,17 @@ public struct EngineOptions: Sendable {
     /// by the time limit is handed to it on the JS thread and the loop goes on, as in node's REPL;
     /// nil ends the run at the first one (``fail(_:)``). The memory limit always ends the run.
     public var uncaught: (@Sendable (ScriptError) -> Void)?
+    /// Installs the module registry's `reload` (`hybrid run --watch` only): edited files swapped
+    /// in place without a signature. Off, the function does not exist in the context at all.
+    public var hotReload = false
 
     public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil,
-                uncaught: (@Sendable (ScriptError) -> Void)? = nil) {
+                uncaught: (@Sendable (ScriptError) -> Void)? = nil, hotReload: Bool = false) {
         self.timeLimitSeconds = timeLimitSeconds
         self.memoryLimitBytes = memoryLimitBytes
         self.output = output
         self.uncaught = uncaught
+        self.hotReload = hotReload
     }
 }
 

@@ -35,6 +35,8 @@ enum RuntimeInstaller {
             try compileModule(args.context.stringify(args[0]), filename: args.context.stringify(args[1]), in: args.context)
         }
         installModuleLoader(into: context, native: native)
+        // Read once by modules.js while it installs the registry.
+        if engine.options.hotReload { context.set(native, "hotReload", context.boolean(true)) }
 
         installTimers(into: context, engine: engine)
         installBytesGuard(into: context, native: native)

@@ -24,6 +24,9 @@ public struct AppRunOptions: Sendable {
     public var contractOverrides: [String: Contract] = [:]
     /// Takes uncaught errors instead of ending the run (`hybrid repl`; ``EngineOptions/uncaught``).
     public var uncaught: (@Sendable (ScriptError) -> Void)?
+    /// `hybrid run --watch`, and nothing else: edited modules may be swapped in place from disk,
+    /// unsigned (``AppSession/reload(_:)``). The patch drop folder is not watched then.
+    public var hotReload = false
 
     public init(dataDirectory: String? = nil, grantFlags: [String] = [], timeLimitSeconds: Double? = nil,
                 arguments: [String] = [], validatesResults: Bool = false) {
@@ -43,6 +46,8 @@ public final class AppSession: @unchecked Sendable {
     public let bridge: BridgeDispatcher
     /// Signed patches of this run (issue 6).
     public let patches: PatchLoader
+    /// Whether ``reload(_:)`` may swap modules (`hybrid run --watch`).
+    public let hotReload: Bool
 
     /// Loads the manifest, checks grants, prepares the data folder and installs the bridge.
     public convenience init(path: String, options: AppRunOptions) throws(AppLoadError) {
@@ -74,7 +79,8 @@ public final class AppSession: @unchecked Sendable {
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
                              grants: grants, arguments: options.arguments, quotas: manifest.quotas)
         let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
-                                                     output: options.output, uncaught: options.uncaught))
+                                                     output: options.output, uncaught: options.uncaught,
+                                                     hotReload: options.hotReload))
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {
@@ -95,7 +101,8 @@ public final class AppSession: @unchecked Sendable {
             engine.shutdown()
             throw AppLoadError("\(PatchLedger.directory(dataDirectory: dataDirectory)): \(error.message)")
         }
-        if !manifest.patchKeys.isEmpty { patches.watchDropFolder() }
+        if !manifest.patchKeys.isEmpty && !options.hotReload { patches.watchDropFolder() }
+        hotReload = options.hotReload
         self.manifest = manifest
         self.app = app
         self.engine = engine
@@ -120,6 +127,52 @@ public final class AppSession: @unchecked Sendable {
             }
         }
         return engine.waitUntilIdle()
+    }
+
+    /// `hybrid run --watch` only: swaps the changed files that the app has loaded in place, read
+    /// from disk and transformed as loading does, through the module registry's replace path
+    /// (`js/runtime/modules.js`, `reload`), as a task of its own on the JS thread. Unsigned and
+    /// unrecorded: a session made without ``AppRunOptions/hotReload`` has no such path and
+    /// answers ``ModuleReload/stopped``. Blocks the caller: never call it from the JS thread.
+    public func reload(_ filenames: [String]) -> ModuleReload {
+        guard hotReload else { return .stopped }
+        let paths: JSONValue = .array(filenames.map { .string($0) })
+        do {
+            return try engine.performAndWait { context -> ModuleReload in
+                guard let registry = context.object(context.get(context.global, "__hybridModules")),
+                      let reload = context.object(context.get(registry, "reload")) else { return .stopped }
+                let answer = Result { () throws(ScriptError) in try context.call(reload, this: registry, [context.jsValue(from: paths)]) }
+                guard case .success(let value) = answer else {
+                    if case .failure(let error) = answer { return .threw(error) }
+                    return .stopped
+                }
+                guard let result = context.object(value) else { return .stopped }
+                let file = context.stringify(context.get(result, "filename"))
+                switch context.stringify(context.get(result, "outcome")) {
+                case "swapped":
+                    let names = (try? context.jsonValue(from: context.get(result, "filenames")))?.arrayValue ?? []
+                    return .swapped(names.compactMap(\.stringValue))
+                case "restart":
+                    return .restart(file: file, reason: context.stringify(context.get(result, "reason")))
+                case "invalid":
+                    return .invalid(file: file, context.scriptError(from: context.get(result, "error")))
+                default:
+                    return .unchanged
+                }
+            }
+        } catch {
+            return .stopped
+        }
+    }
+
+    /// The files of the modules the app has loaded (the registry's cache), absolute paths;
+    /// empty once the engine has stopped.
+    public func loadedModules() -> [String] {
+        (try? engine.performAndWait { context -> [String] in
+            guard let keys = try? context.evaluate("Array.from(__hybridModules.cache.keys())", url: "hybrid:watch"),
+                  case .array(let names)? = try? context.jsonValue(from: keys) else { return [] }
+            return names.compactMap(\.stringValue)
+        }) ?? []
     }
 
     /// Ends the run: pending calls are rejected with E_SHUTDOWN, the JS thread stops.

@@ -22,18 +22,7 @@ final class PatchDropFolder: @unchecked Sendable {
 
     func start() {
         try? PatchFiles.createDirectory(directory)
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let folder = Unmanaged<PatchDropFolder>.fromOpaque(raw!).takeRetainedValue()
-            folder.loop()
-            return nil
-        }, box.toOpaque())
-        if result != 0 {
-            box.release()
-        } else {
-            pthread_detach(thread)
-        }
+        DetachedThread.start { [self] in loop() }
     }
 
     func stop() { lock.withLock { stopped = true } }

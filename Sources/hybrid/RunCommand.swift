@@ -6,17 +6,29 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run an app until its event loop is idle, as node does.",
         discussion: """
-            PATH is an app folder with app.json or a single .js file. Uncaught errors print the JS
+            PATH is an app folder with app.json or a single .js file. Uncaught errors print the JS \
             stack and exit 1. Arguments after -- reach JS as Hybrid.args.
+
+            --watch keeps running: when a file the app has loaded changes, the changed modules that \
+            called module.hot.accept() are swapped into the running app (state handed over through \
+            module.hot.dispose and module.hot.data); any other change to them, app.json or the main \
+            module restarts the app in this process, with the same data dir. A change that does not \
+            compile is reported and the app runs on. One line per reload on stderr says which. An \
+            app that ends is started again at the next change. Swaps are unsigned: an app with \
+            patchKeys needs --data-dir, and a data dir holding signed patches is refused.
             """
     )
 
     @Argument(help: "An app folder (with app.json) or a .js file.")
     var path: String
 
+    @Flag(name: .customLong("watch"), help: "Swap edited modules into the running app, or restart it, at each change; until interrupted.")
+    var watch = false
+
     @OptionGroup var flags: AppRunFlags
 
     func run() throws {
+        if watch { return try runWatching(flags.options) }
         let session: AppSession
         do {
             session = try AppSession(path: path, options: flags.options)
@@ -28,6 +40,17 @@ struct RunCommand: ParsableCommand {
         if case .failed(let error) = outcome {
             throw CLIFailure(message: AppSession.report(error, timeLimit: flags.timeLimit), code: 1)
         }
+    }
+
+    /// `--watch`: refused (exit 2) for a signed app's data; otherwise runs until interrupted.
+    private func runWatching(_ options: AppRunOptions) throws {
+        let watcher: AppWatcher
+        do {
+            watcher = try AppWatcher(path: path, options: options)
+        } catch {
+            throw CLIFailure(message: error.message, code: grantFlagProblem(error) ? 2 : 1)
+        }
+        watcher.run()
     }
 
     private func grantFlagProblem(_ error: AppLoadError) -> Bool { error.message.hasPrefix("--") }

@@ -19,6 +19,8 @@
 // handing state over from `module.hot.dispose(data => ...)` to `module.hot.data`. A patch is
 // applied whole or not at all; each applied patch starts a new epoch. The host verifies patches
 // and runs `setPatch` as a task of its own, so a swap never lands in the middle of a call.
+// `hybrid run --watch` swaps edited files through the same replace path (`reload`, which exists
+// only in that mode: unsigned code never reaches a running app otherwise).
 const cache = new Map();
 /** module.exports -> its module, for `interop` (esbuild's __toESM) to tell ES modules apart. */
 const owners = new WeakMap();
@@ -303,16 +305,19 @@ function amendment(filename, body) {
   return functions;
 }
 
-/** Re-evaluates `filename` with `body` in place of `live`, handing state over. */
-function swap(live, body) {
+/**
+ * The replace path: re-evaluates `live`'s file in a new module, `evaluate(next)` running the new
+ * code, handing state over from `live`'s dispose handlers to `next.hot.data`.
+ */
+function swap(live, evaluate, epoch) {
   const data = {};
   for (const handler of live.disposers) handler(data);
   const next = makeModule(live.filename, live.parent, data);
   next.format = live.format;
-  next.hot.epoch = patches.epoch + 1;
+  next.hot.epoch = epoch;
   cache.set(live.filename, next);
   try {
-    body.call(next.exports, next.exports, makeRequire(next), next, live.filename, next.path);
+    evaluate(next);
   } catch (error) {
     cache.set(live.filename, live);
     throw error;
@@ -368,7 +373,7 @@ function setPatch(version, changes, onFault) {
         : native.loadModule(filename, false).body;
       unamend(live);
       swapped.push(live);
-      swap(live, body);
+      swap(live, (next) => body.call(next.exports, next.exports, makeRequire(next), next, filename, next.path), patches.epoch + 1);
     }
   } catch (error) {
     for (const live of swapped) cache.set(live.filename, live);
@@ -389,6 +394,55 @@ function setPatch(version, changes, onFault) {
   return ++patches.epoch;
 }
 
+// --- Watch mode ------------------------------------------------------------------------------
+
+/**
+ * `hybrid run --watch` only (the host installs this function for no other run): swaps changed
+ * files the app has loaded in place, read from disk and transformed exactly as loading does
+ * (native.loadModule), through the replace path signed patches take. Not a patch: no version, no
+ * epoch, nothing recorded. Files the cache does not hold are not the running app's and are left
+ * alone. In order, each step deciding for the whole change:
+ * - a changed module that does not compile (or JSON that does not parse): nothing changed,
+ *   `{outcome: "invalid", filename, error}`;
+ * - one that cannot be swapped in place (the main module, JSON, no module.hot.accept(), a signed
+ *   patch in effect, top-level await): nothing changed, `{outcome: "restart", filename, reason}`;
+ * - else every one is swapped, `{outcome: "swapped", filenames}`; a module that throws while
+ *   evaluating throws here (its dispose handlers have run: the host restarts the app).
+ * Nothing in the cache: `{outcome: "unchanged"}`.
+ */
+function reload(filenames) {
+  const changed = [...new Set(filenames)].map((filename) => cache.get(filename)).filter(Boolean);
+  if (changed.length === 0) return { outcome: "unchanged" };
+  const compiled = new Map();
+  for (const module of changed) {
+    try {
+      if (module.filename.endsWith(".json")) JSON.parse(native.readFile(module.filename));
+      else compiled.set(module, native.loadModule(module.filename, false));
+    } catch (error) {
+      return { outcome: "invalid", filename: module.filename, error };
+    }
+  }
+  for (const module of changed) {
+    const reason = module.parent === null || module.filename.endsWith(".json") ? "changed"
+      : !module.hot.accepted ? "did not call module.hot.accept()"
+      : patches.overlays.has(module.filename) ? `runs signed patch ${patches.version}`
+      : compiled.get(module).topLevelAwait ? "awaits at top level"
+      : null;
+    if (reason) return { outcome: "restart", filename: module.filename, reason };
+  }
+  const swapped = [];
+  try {
+    for (const live of changed) {
+      swapped.push(live);
+      swap(live, (next) => run(next, compiled.get(live)), patches.epoch);
+    }
+  } catch (error) {
+    for (const live of swapped) cache.set(live.filename, live);
+    throw error;
+  }
+  return { outcome: "swapped", filenames: changed.map((module) => module.filename) };
+}
+
 Object.defineProperty(globalThis, "__hybridModules", {
   value: Object.freeze({
     /**
@@ -403,6 +457,7 @@ Object.defineProperty(globalThis, "__hybridModules", {
     requireFrom: (filename) => makeRequire({ filename, path: native.dirname(filename), children: [], format: "commonjs", loaded: true }),
     cache,
     setPatch,
+    ...(native.hotReload === true ? { reload } : {}),
     /** The current patch version (0: the shipped code) and epoch (one more per applied patch). */
     get patchVersion() { return patches.version; },
     get epoch() { return patches.epoch; },

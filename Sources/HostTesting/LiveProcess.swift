@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import SystemIO
+
+/// A child process whose stdout and stderr are read as they arrive, each line stamped with when
+/// it did: for tests and benchmarks that talk to a `hybrid` that keeps running (`run --watch`),
+/// waiting for a line before the next step.
+///
+/// ```swift
+/// let child = try LiveProcess(hybrid, ["run", app, "--watch"])
+/// defer { child.stop() }
+/// #expect(await child.wait { $0.standardError.contains("[watch] swapped") })
+/// ```
+public final class LiveProcess: @unchecked Sendable {
+    /// One line of output and when it was read (``MonotonicClock``).
+    public struct Line: Sendable {
+        public let text: String
+        public let at: UInt64
+    }
+
+    /// What the child has written so far.
+    public struct Output: Sendable {
+        public var standardOutput = ""
+        public var standardError = ""
+        public var outputLines: [Line] = []
+        public var errorLines: [Line] = []
+        public var exitStatus: Int32?
+    }
+
+    private let process = Process()
+    private let state = Locked(Output())
+    private let readers = DispatchGroup()
+    private var launched = false
+
+    /// Starts `executable` with `arguments`; `environment` is added to this process's own.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.terminationHandler = { [state] finished in
+            state.withLock { $0.exitStatus = finished.terminationStatus }
+        }
+        try process.run()
+        launched = true
+        read(out.fileHandleForReading, standardError: false)
+        read(err.fileHandleForReading, standardError: true)
+    }
+
+    deinit { stop() }
+
+    public var output: Output { state.value }
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Waits until `condition` holds of the output, checking every 5 ms, for up to `timeout`
+    /// seconds; returns whether it held.
+    public func wait(timeout: Double = 20, until condition: (Output) -> Bool) async -> Bool {
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        while true {
+            if condition(output) { return true }
+            if MonotonicClock.now() >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// The same, blocking the calling thread (benchmarks).
+    public func waitBlocking(timeout: Double = 20, until condition: (Output) -> Bool) -> Bool {
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        while true {
+            if condition(output) { return true }
+            if MonotonicClock.now() >= deadline { return false }
+            usleep(1000)
+        }
+    }
+
+    /// Kills the child (SIGKILL: a child inherits the test process's signal mask, in which
+    /// SIGTERM may be blocked) and waits for it and its output. Idempotent.
+    public func stop() {
+        guard launched else { return }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        readers.wait()
+    }
+
+    private func read(_ handle: FileHandle, standardError: Bool) {
+        readers.enter()
+        let thread = Thread { [state, readers] in
+            var partial = [UInt8]()
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let fd = handle.fileDescriptor
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                let now = MonotonicClock.now()
+                partial += chunk[0..<count]
+                var lines: [Line] = []
+                while let newline = partial.firstIndex(of: 10) {
+                    lines.append(Line(text: String(decoding: partial[..<newline], as: UTF8.self), at: now))
+                    partial.removeSubrange(...newline)
+                }
+                let text = String(decoding: chunk[0..<count], as: UTF8.self)
+                state.withLock { output in
+                    if standardError {
+                        output.standardError += text
+                        output.errorLines += lines
+                    } else {
+                        output.standardOutput += text
+                        output.outputLines += lines
+                    }
+                }
+            }
+            try? handle.close()
+            readers.leave()
+        }
+        thread.start()
+    }
+}
