@@ -23,7 +23,7 @@ public struct ModulesBenchmark {
             print("bench modules: cannot write the apps: \(error)")
             return
         }
-        let hybrid = ChildProcess.builtHybrid
+        let hybrid = MeasuredProcess.builtHybrid
         let cache = folder.path + "/cache"
         let data = folder.path + "/data"
         func ours(_ main: String, cache: String) -> [String] {
@@ -32,20 +32,20 @@ public struct ModulesBenchmark {
         let typeScript = ours(folder.path + "/ts/main.ts", cache: cache)
         let commonJS = ours(folder.path + "/cjs/main.js", cache: cache)
         let node = ["node", folder.path + "/cjs/main.js"]
-        for (label, command) in [("TypeScript", typeScript), ("CommonJS", commonJS)] where ChildProcess.measure(command)?.status != 0 {
+        for (label, command) in [("TypeScript", typeScript), ("CommonJS", commonJS)] where MeasuredProcess.measure(command)?.status != 0 {
             print("bench modules: the \(label) app failed: \(command.joined(separator: " "))")
             return
         }
-        let nodeWorks = ChildProcess.measure(node)?.status == 0
+        let nodeWorks = MeasuredProcess.measure(node)?.status == 0
 
         var cold: [Double] = [], warm: [Double] = [], plain: [Double] = [], nodeRuns: [Double] = []
         for run in 0..<runs {
             let fresh = "\(folder.path)/cold-\(run)"
-            if let m = ChildProcess.measure(ours(folder.path + "/ts/main.ts", cache: fresh)), m.status == 0 { cold.append(m.wallMs) }
+            if let m = MeasuredProcess.measure(ours(folder.path + "/ts/main.ts", cache: fresh)), m.status == 0 { cold.append(m.wallMs) }
             FileSystem.removeTree(fresh)
-            if let m = ChildProcess.measure(typeScript), m.status == 0 { warm.append(m.wallMs) }
-            if let m = ChildProcess.measure(commonJS), m.status == 0 { plain.append(m.wallMs) }
-            if nodeWorks, let m = ChildProcess.measure(node), m.status == 0 { nodeRuns.append(m.wallMs) }
+            if let m = MeasuredProcess.measure(typeScript), m.status == 0 { warm.append(m.wallMs) }
+            if let m = MeasuredProcess.measure(commonJS), m.status == 0 { plain.append(m.wallMs) }
+            if nodeWorks, let m = MeasuredProcess.measure(node), m.status == 0 { nodeRuns.append(m.wallMs) }
         }
         print("bench modules: an app of \(modules) modules (+ main), \(runs) runs each, alternating; median wall time")
         let plainMs = BenchmarkTable.percentile(plain, 0.5)

@@ -193,7 +193,7 @@ struct BenchServerProcess {
 
     static func start() -> BenchServerProcess? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ChildProcess.ownExecutable)
+        process.executableURL = URL(fileURLWithPath: MeasuredProcess.ownExecutable)
         process.arguments = ["network", "--serve"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input

@@ -18,18 +18,18 @@ public struct StartupBenchmark {
         defer { FileSystem.removeTree(directory) }
         let hello = directory + "/hello.js"
         try? FileSystem.write("console.log(\"hello\");\n", to: hello)
-        let ours = [ChildProcess.builtHybrid, "run", hello, "--data-dir", directory + "/data"]
+        let ours = [MeasuredProcess.builtHybrid, "run", hello, "--data-dir", directory + "/data"]
         let node = ["node", "-e", "0"]
-        guard ChildProcess.measure(ours)?.status == 0 else {
+        guard MeasuredProcess.measure(ours)?.status == 0 else {
             print("bench startup: \(ours.joined(separator: " ")) failed")
             return
         }
-        let nodeWorks = ChildProcess.measure(node)?.status == 0
-        var ourRuns: [ChildProcess.Measurement] = []
-        var nodeRuns: [ChildProcess.Measurement] = []
+        let nodeWorks = MeasuredProcess.measure(node)?.status == 0
+        var ourRuns: [MeasuredProcess.Measurement] = []
+        var nodeRuns: [MeasuredProcess.Measurement] = []
         for _ in 0..<runs {
-            if let m = ChildProcess.measure(ours) { ourRuns.append(m) }
-            if nodeWorks, let m = ChildProcess.measure(node) { nodeRuns.append(m) }
+            if let m = MeasuredProcess.measure(ours) { ourRuns.append(m) }
+            if nodeWorks, let m = MeasuredProcess.measure(node) { nodeRuns.append(m) }
         }
         print("bench startup: \(runs) runs each, alternating; median wall time, median peak RSS")
         let ourWall = median(ourRuns.map(\.wallMs))
@@ -54,7 +54,7 @@ public struct StartupBenchmark {
 }
 
 /// Spawns a program with output discarded and measures it with wait4's resource usage.
-enum ChildProcess {
+enum MeasuredProcess {
     struct Measurement {
         let wallMs: Double
         let maxRSSKiB: Int

@@ -84,7 +84,7 @@ public struct SyncServerLoadBenchmark: Sendable {
         let secret = String((0..<32).map { _ in alphabet.randomElement()! })
         try secret.write(toFile: secretFile, atomically: true, encoding: .utf8)
         let signer = try TokenSigner(secretFile: secretFile)
-        let hybrid = ChildProcess.builtHybrid
+        let hybrid = MeasuredProcess.builtHybrid
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         defer { group.shutdownGracefully { _ in } }
 

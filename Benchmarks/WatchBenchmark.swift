@@ -53,10 +53,10 @@ struct WatchBenchmark {
         }
         let child: LiveProcess
         do {
-            child = try LiveProcess(ChildProcess.builtHybrid, ["run", folder.path + "/app", "--watch", "--data-dir", folder.path + "/data"],
+            child = try LiveProcess(MeasuredProcess.builtHybrid, ["run", folder.path + "/app", "--watch", "--data-dir", folder.path + "/data"],
                                     environment: ["HYBRID_CACHE_DIR": folder.path + "/cache"])
         } catch {
-            print("bench watch: cannot start \(ChildProcess.builtHybrid): \(error)")
+            print("bench watch: cannot start \(MeasuredProcess.builtHybrid): \(error)")
             return nil
         }
         defer { child.stop() }
