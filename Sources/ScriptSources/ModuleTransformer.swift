@@ -68,7 +68,9 @@ public struct TransformError: Error, CustomStringConvertible, Sendable {
 /// new esbuild or a new host version never reads an old entry.
 public final class ModuleTransformer: @unchecked Sendable {
     public let cacheDirectory: String?
-    private let esbuild: String?
+    /// Found on first use: an app of plain CommonJS never looks for esbuild at start-up.
+    private lazy var esbuild: String? = findEsbuild()
+    private let findEsbuild: () -> String?
     private var stamp: String?
 
     /// The cache folder: `$HYBRID_CACHE_DIR`, else `$XDG_CACHE_HOME/hybrid/modules`, else
@@ -90,9 +92,9 @@ public final class ModuleTransformer: @unchecked Sendable {
         return nil
     }
 
-    public init(cacheDirectory: String? = ModuleTransformer.defaultCacheDirectory(), esbuild: String? = ModuleTransformer.findEsbuild()) {
+    public init(cacheDirectory: String? = ModuleTransformer.defaultCacheDirectory(), esbuild: String?? = nil) {
         self.cacheDirectory = cacheDirectory
-        self.esbuild = esbuild
+        findEsbuild = { esbuild ?? ModuleTransformer.findEsbuild() }
     }
 
     /// Whether `compile` runs esbuild for such a file (else the source is returned as it is).

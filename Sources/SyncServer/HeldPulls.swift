@@ -39,15 +39,13 @@ final class HeldPulls: Sendable {
     func wake(keys: Set<String>? = nil) {
         let woken = state.withLock { state in
             state.generation += 1
-            var woken: [CheckedContinuation<Void, Never>] = []
-            for (id, entry) in state.waiting {
-                guard let keys, let reads = entry.keys, reads.isDisjoint(with: keys) else {
-                    woken.append(entry.continuation)
-                    state.waiting.removeValue(forKey: id)
-                    continue
-                }
+            // A pull stays only when both sides name keys and none of them meet.
+            let woken = state.waiting.filter { _, entry in
+                guard let keys, let reads = entry.keys else { return true }
+                return !reads.isDisjoint(with: keys)
             }
-            return woken
+            for id in woken.keys { state.waiting.removeValue(forKey: id) }
+            return woken.values.map(\.continuation)
         }
         for continuation in woken { continuation.resume() }
     }

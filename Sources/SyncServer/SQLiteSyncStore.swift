@@ -202,7 +202,7 @@ public final class SQLiteSyncStore: SyncStore {
         if case .applied(let applied, _, _, _) = outcome {
             // What a device writes is filed under its own log keys (its scopes are checked before
             // and after every op), so only pulls reading one of them need to look.
-            if !applied.isEmpty { commits.announce(keys: keys ?? nil) }
+            if !applied.isEmpty { commits.announce(keys: keys) }
             try await settle(deviceId: packet.deviceId, now: now)
         }
         return outcome
