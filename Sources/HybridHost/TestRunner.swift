@@ -27,6 +27,10 @@ public struct TestRunner: Sendable {
     public var timeLimitSeconds: Double?
     /// Passed to every file as `Hybrid.args` (a test server's URL, say).
     public var arguments: [String] = []
+    /// How long a file whose tests all passed may go on with work still pending (a timer, an open
+    /// subscription, a call) before its run is ended, as vitest's teardown timeout does. A file with
+    /// a failed test ends at once: a test that timed out still awaits, and may never return.
+    public var leftoverGraceSeconds: Double = 10
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
     /// The one-line summary after the TAP stream: on stderr, so that stdout stays strict TAP 14
     /// (a consumer in strict mode refuses any line that is not TAP).
@@ -119,12 +123,25 @@ public struct TestRunner: Sendable {
         }
         defer { session.shutdown() }
         let counts = Box<JSONValue?>(nil)
+        let leftover = Box(false)
         let main = session.manifest.mainPath
         let engine = session.engine
         let filter = self.filter
+        let grace = leftoverGraceSeconds
         engine.post { context in
             do throws(ScriptError) {
-                try Self.start(context: context, main: main, filter: filter, counts: counts)
+                try Self.start(context: context, main: main, filter: filter, counts: counts) { failed in
+                    // The verdict is in. Work a failed test left behind may never end; a passing
+                    // file gets the grace to wind down, then ends too, with a note.
+                    if failed {
+                        engine.endRun()
+                    } else {
+                        _ = engine.addNativeTimer(delayMs: grace * 1000) {
+                            leftover.value = true
+                            engine.endRun()
+                        }
+                    }
+                }
             } catch {
                 engine.fail(error)
             }
@@ -136,6 +153,9 @@ public struct TestRunner: Sendable {
         }
         guard let totals = counts.value else {
             return FileResult(problem: "the test run never finished (a test left the event loop with nothing to do)")
+        }
+        if leftover.value {
+            write("# \(Self.tapEscaped(file)): work was still pending \(grace.formatted()) s after its tests passed (a timer, an open subscription or a call); it was stopped\n")
         }
         var result = FileResult()
         result.passed = totals["passed"]?.intValue ?? 0
@@ -149,7 +169,9 @@ public struct TestRunner: Sendable {
     }
 
     /// Installs the harness, loads the test file (which registers tests) and starts the run.
-    static func start(context: ScriptContext, main: String, filter: String?, counts: Box<JSONValue?>) throws(ScriptError) {
+    /// `ended(failed)` runs on the JS thread when the harness has counted every test.
+    static func start(context: ScriptContext, main: String, filter: String?, counts: Box<JSONValue?>,
+                      ended: @escaping (_ failed: Bool) -> Void) throws(ScriptError) {
         guard let native = context.runtimeNative else { return }
         for (name, source) in TestHarnessScript.sources {
             try context.runPrelude(source, url: "hybrid:\(name)", native: native)
@@ -168,6 +190,7 @@ public struct TestRunner: Sendable {
         guard let promiseObject = context.object(promise), let then = context.object(context.get(promiseObject, "then")) else { return }
         let onDone = context.makeFunction { args in
             counts.value = try? args.context.jsonValue(from: args[0])
+            ended((counts.value?["failed"]?.intValue ?? 0) > 0)
             return nil
         }
         let onError = context.makeFunction { args in

@@ -110,7 +110,7 @@ struct TestCommandTests {
         let engine = session.engine
         engine.post { context in
             do throws(ScriptError) {
-                try TestRunner.start(context: context, main: main, filter: nil, counts: counts)
+                try TestRunner.start(context: context, main: main, filter: nil, counts: counts) { _ in }
             } catch {
                 engine.fail(error)
             }
@@ -134,6 +134,54 @@ struct TestCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.standardOutput.contains("not ok 1 - "), "\(result)")
         #expect(result.standardOutput.contains("SyntaxError"), "\(result)")
+    }
+
+    /// Runs `source` as a test file of its own through the in-process runner.
+    static func runTestFile(_ source: String, grace: Double) async throws -> (totals: TestRunner.Totals, tap: String, seconds: Double) {
+        let folder = NSTemporaryDirectory() + "leftover-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/leftover.test.js"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        var runner = TestRunner()
+        runner.leftoverGraceSeconds = grace
+        let started = ContinuousClock.now
+        let (totals, tap) = await runner.runCapturing(files: [file])
+        let elapsed = ContinuousClock.now - started
+        return (totals, tap, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    @Test("a test that times out with its subscription and timers still running fails the file, which ends instead of waiting for them")
+    func timedOutTestEnds() async throws {
+        let (totals, tap, seconds) = try await Self.runTestFile("""
+            test("never arrives", async () => {
+              setInterval(() => {}, 50);
+              const schema = { version: 1, tables: { notes: { columns: { id: "TEXT NOT NULL" }, primaryKey: "id" } } };
+              await Hybrid.call("storage", "open", { database: "left", schema });
+              Hybrid.subscribe("storage", "watch", { database: "left", timeoutMs: 3600000 }, () => {});
+              await new Promise(() => {});
+            }, 300);
+            """, grace: 600)
+        #expect(totals.failed == 1 && totals.passed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(tap.contains("not ok 1 - "), "\(tap)")
+        #expect(seconds < 300, "the run waited out the grace after a failed test")
+    }
+
+    @Test("a passing file that leaves a timer running ends after the grace, with a note; one whose work ends in time gets none")
+    func leftoverWorkAfterPassing() async throws {
+        let left = try await Self.runTestFile("""
+            test("passes", () => { setInterval(() => {}, 50); });
+            """, grace: 0.3)
+        #expect(left.totals.passed == 1 && left.totals.failed == 0 && left.totals.brokenFiles == 0, "\(left.tap)")
+        #expect(left.tap.contains("work was still pending 0.3 s after its tests passed"), "\(left.tap)")
+
+        let tidy = try await Self.runTestFile("""
+            let fired = false;
+            test("passes", () => { setTimeout(() => { fired = true; }, 100); });
+            """, grace: 600)
+        #expect(tidy.totals.passed == 1 && tidy.totals.brokenFiles == 0, "\(tidy.tap)")
+        #expect(!tidy.tap.contains("still pending"), "\(tidy.tap)")
+        #expect(tidy.seconds < 300, "the run waited for the grace instead of its timer")
     }
 
     @Test("hybrid contracts check passes on the repository's contracts")

@@ -8,7 +8,7 @@ import Testing
 @Suite("sync.live from JS: js/tests/sync-live.test.js against real servers", .serialized)
 struct SyncLiveTests {
     /// Writes measured from device A's insert to the row being readable on device B.
-    static let writes = 200
+    static let writes = 100
 
     @Test("a write on device A reaches device B through sync.live: B on another instance (PostgreSQL), or the same server (SQLite)",
           arguments: TestStore.allCases)

@@ -10,7 +10,7 @@
 const [serverA, serverB] = Hybrid.args;
 const writes = Number(Hybrid.args[2] || 20);
 const label = Hybrid.args[3] || "";
-const live = (name, fn) => (serverA && serverB ? test : test.skip)(name, fn, 120000);
+const live = (name, fn) => (serverA && serverB ? test : test.skip)(name, fn, 300000);
 
 const schema = {
   version: 1,
@@ -43,7 +43,15 @@ live("a write on device A reaches device B through sync.live, and back", async (
       if ((await find(id)).records.length > 0) { waiting[name].delete(id); resolve(performance.now()); }
     }
   };
-  const arrival = (name, id) => new Promise((resolve) => waiting[name].set(id, resolve));
+  // A held pull that missed its wake still answers after waitMs (20 s): a row later than 45 s
+  // is lost, and the failure says what the live loops reported last.
+  const arrival = (name, id) => new Promise((resolve, reject) => {
+    const late = setTimeout(() => {
+      waiting[name].delete(id);
+      reject(new Error(`${id} never reached device ${name}; the last live events: ${JSON.stringify(events.slice(-6))}`));
+    }, 45000);
+    waiting[name].set(id, (at) => { clearTimeout(late); resolve(at); });
+  });
   const options = { onError: (error) => events.push({ error: String(error && error.code) }) };
   const liveA = Hybrid.subscribe("sync", "live", { database: "liveA" + suffix, waitMs: 20000 }, onEvent("A", a.find), options);
   const liveB = Hybrid.subscribe("sync", "live", { database: "liveB" + suffix, waitMs: 20000 }, onEvent("B", b.find), options);
