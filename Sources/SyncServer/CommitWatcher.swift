@@ -2,7 +2,8 @@ import Logging
 import ServiceLifecycle
 
 /// Wakes held pulls whenever the store says the log may have grown (``SyncStore/watchCommits(_:)``:
-/// in-process for SQLite, LISTEN/NOTIFY for PostgreSQL), watching again after a second when the
+/// in-process for SQLite, LISTEN/NOTIFY for PostgreSQL), through ``RecentLog``, which reads the
+/// new entries first; watching again after a second when the
 /// news stops (a lost connection); and at the server's graceful shutdown answers every held pull
 /// before the HTTP server drains its connections.
 ///
@@ -11,18 +12,22 @@ import ServiceLifecycle
 struct CommitWatcher: Service {
     let store: any SyncStore
     let held: HeldPulls
+    /// Reads each commit's entries, then wakes the held pulls that read them.
+    let recent: RecentLog
     let logger: Logger
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            // The log as it stands, before any news: held pulls answer from memory from now on.
+            recent.heard(keys: nil)
             while !Task.isCancelled {
                 do {
-                    try await store.watchCommits { keys in held.wake(keys: keys) }
+                    try await store.watchCommits { keys in recent.heard(keys: keys) }
                 } catch where !Task.isCancelled && !(error is CancellationError) {
                     logger.error("watching the sync log for commits failed, held pulls wait out their waitMs meanwhile: \(PostgresSyncStore.describe(error))")
                 }
-                // Whatever was missed while no one watched: held pulls read the store again.
-                held.wake()
+                // Whatever was missed while no one watched: read it, and held pulls look again.
+                recent.heard(keys: nil)
                 try await Task.sleep(for: .seconds(1))
             }
         }

@@ -4,9 +4,12 @@ import ServiceLifecycle
 
 /// Rejects held packets whose dependency is overdue, on a timer, so a packet nobody asks about is
 /// still settled within about a second of its deadline. Pushes sweep too; this covers the quiet
-/// times. It compacts the op log too, every ``SyncServerConfiguration/compactionInterval``.
+/// times. It compacts the op log too, every ``SyncServerConfiguration/compactionInterval``, after
+/// writing the cursors of the pulls answered from memory (``PulledCursors``), which compaction
+/// reads; and writes them once more at the server's shutdown.
 struct HeldPacketSweeper: Service {
     let store: any SyncStore
+    let cursors: PulledCursors
     let holdSeconds: Double
     let interval: Double
     let retainSeconds: Double
@@ -20,6 +23,11 @@ struct HeldPacketSweeper: Service {
             // A store call cut short by the shutdown is no failure: the loop ends with it.
             while !Task.isCancelled {
                 let now = Date().timeIntervalSince1970
+                do {
+                    try await cursors.write(to: store)
+                } catch where !Task.isCancelled {
+                    logger.error("recording the cursors of pulls failed: \(PostgresSyncStore.describe(error))")
+                }
                 do {
                     try await store.sweep(now: now, holdSeconds: holdSeconds)
                 } catch where !Task.isCancelled {
@@ -35,6 +43,11 @@ struct HeldPacketSweeper: Service {
                 }
                 try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
             }
+        }
+        do {
+            try await cursors.write(to: store)
+        } catch {
+            logger.error("recording the cursors of pulls at shutdown failed: \(PostgresSyncStore.describe(error))")
         }
     }
 }

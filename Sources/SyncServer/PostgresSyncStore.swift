@@ -670,6 +670,37 @@ public final class PostgresSyncStore: SyncStore {
         return page
     }
 
+    public func logTail(after: Int, limit: Int) async throws -> LogTail {
+        try await reading { connection in
+            let found = try await self.rows("""
+                SELECT l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image,
+                       ARRAY(SELECT k.key FROM sync_log_key k WHERE k.seq = l.seq)
+                FROM sync_log l WHERE l.seq > \(after) ORDER BY l.seq LIMIT \(limit + 1)
+                """, on: connection)
+            let entries = try found.prefix(limit).map { row in
+                let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image, keys)
+                    = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?, [String]).self)
+                return LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
+                                dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: Set(keys))
+            }
+            return LogTail(entries: entries, more: found.count > limit,
+                           compactedThrough: try await self.meta("compactedThrough", on: connection),
+                           lastSeq: try await self.meta("lastSeq", on: connection))
+        }
+    }
+
+    public func recordPulls(_ pulls: [String: PulledCursor]) async throws {
+        guard !pulls.isEmpty else { return }
+        let ids = Array(pulls.keys)
+        let cursors = ids.map { pulls[$0]!.cursor }
+        let times = ids.map { pulls[$0]!.at }
+        // One statement for all of them, outside the write lock, as a pull's own update is.
+        _ = try await client.query("""
+            UPDATE sync_device d SET cursor = GREATEST(d.cursor, p.cursor), last_seen_at = GREATEST(COALESCE(d.last_seen_at, 0), p.at)
+            FROM unnest(\(ids)::text[], \(cursors)::bigint[], \(times)::float8[]) AS p(id, cursor, at) WHERE d.id = p.id
+            """, logger: logger).collect()
+    }
+
     public func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot {
         var conditions: [String] = []
         var binds = PostgresBindings()

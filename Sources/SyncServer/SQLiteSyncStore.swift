@@ -490,6 +490,33 @@ public final class SQLiteSyncStore: SyncStore {
         return page
     }
 
+    public func logTail(after: Int, limit: Int) async throws -> LogTail {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM sync_log WHERE seq > ? ORDER BY seq LIMIT ?"),
+                                        arguments: [after, limit + 1])
+            let entries = rows.prefix(limit)
+            var keys: [Int: Set<String>] = [:]
+            if let last: Int = entries.last?["seq"] {
+                let filed = try Row.fetchAll(db.cachedStatement(sql: "SELECT seq, key FROM sync_log_key WHERE seq > ? AND seq <= ?"),
+                                             arguments: [after, last])
+                for row in filed { keys[row["seq"], default: []].insert(row["key"]) }
+            }
+            return LogTail(entries: entries.map { row in
+                LogEntry(seq: row["seq"], deviceId: row["deviceId"], opId: row["opId"], dataId: row["dataId"], table: row["tableName"],
+                         type: row["type"], data: row["data"], dependencyId: row["dependencyId"], timestamp: row["timestamp"],
+                         scopeBefore: row["scopeBefore"], image: row["image"], keys: keys[row["seq"]] ?? [])
+            }, more: rows.count > limit, compactedThrough: try Self.compactedThrough(in: db), lastSeq: try Self.cursor(in: db))
+        }
+    }
+
+    public func recordPulls(_ pulls: [String: PulledCursor]) async throws {
+        guard !pulls.isEmpty else { return }
+        try await pool.write { db in
+            let update = try db.cachedStatement(sql: "UPDATE sync_device SET cursor = MAX(cursor, ?), lastSeenAt = MAX(COALESCE(lastSeenAt, 0), ?) WHERE id = ?")
+            for (deviceId, pulled) in pulls { try update.execute(arguments: [pulled.cursor, pulled.at, deviceId]) }
+        }
+    }
+
     public func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot {
         try await pool.read { db in
             var conditions: [String] = []

@@ -30,13 +30,20 @@ struct SyncEndpoints: Sendable {
     let limiter: RequestRateLimiter
     /// Pulls held open until the log grows (`waitMs`).
     let held: HeldPulls
+    /// The log's newest entries, which held pulls are answered from.
+    let recent: RecentLog
+    /// The cursors of those pulls, until the sweeper writes them.
+    let cursors: PulledCursors
     /// The server's metrics, which every answer moves.
     let metrics: SyncMetrics
 
-    init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls = HeldPulls(), metrics: SyncMetrics = SyncMetrics()) {
+    init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls, recent: RecentLog, cursors: PulledCursors,
+         metrics: SyncMetrics) {
         self.store = store
         self.configuration = configuration
         self.held = held
+        self.recent = recent
+        self.cursors = cursors
         self.metrics = metrics
         limiter = RequestRateLimiter(configuration.rateLimit)
     }
@@ -187,6 +194,8 @@ struct SyncEndpoints: Sendable {
     /// the device's scopes may see; 410 when ops after `after` were compacted. With `waitMs`, a pull
     /// that finds nothing is held (no database connection meanwhile) until a commit wakes it and a
     /// new read finds something, or `waitMs` pass, or the server shuts down: then an empty page.
+    /// Such a pull reads the log's newest entries from memory (``RecentLog``) when they reach back
+    /// to its cursor, and the store otherwise.
     func pull(_ request: Request, held heldFor: inout Duration) async throws -> (Int, JSONValue) {
         let device = try await identify(request)
         let query = request.uri.queryParameters
@@ -199,7 +208,14 @@ struct SyncEndpoints: Sendable {
             // Read before the store, so that a commit landing between the read and the wait still
             // wakes this pull.
             let generation = held.generation
-            let page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
+            let page: PullPage
+            if waitMs > 0, let recentPage = try recent.page(for: device, after: after, limit: min(limit, Self.maximumPullLimit)) {
+                page = recentPage
+                cursors.note(deviceId: device.deviceId, cursor: after, at: Self.now())
+                metrics.pulledFromMemory()
+            } else {
+                page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
+            }
             if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
             let waited = ContinuousClock.now
             await held.wait(after: generation, keys: device.logKeys, until: deadline)

@@ -30,6 +30,7 @@ final class SyncMetrics: Sendable {
     private let logEntries: Gauge
     private let longPolls: Gauge
     private let compactions: Counter
+    private let pullsFromMemory: Counter
     private let compactedOps: Counter
     private let storeLatency: Gauge
     private let storeUp: Gauge
@@ -45,6 +46,8 @@ final class SyncMetrics: Sendable {
                                                               "The op log's last seq: every op ever applied, by any server sharing the store (its rate is ops applied a second)."))
         logEntries = registry.makeGauge(descriptor: Self.name("log_entries", unit: "", "Entries in the op log now, what compaction has not removed."))
         longPolls = registry.makeGauge(descriptor: Self.name("long_polls", unit: "", "Pulls with waitMs held open on this server right now."))
+        pullsFromMemory = registry.makeCounter(descriptor: Self.name("pull_reads_from_memory", unit: "total",
+                                                                     "Reads of held pulls answered from the log's newest entries kept in memory, not the store."))
         compactions = registry.makeCounter(descriptor: Self.name("compactions", unit: "total", "Compactions of the op log this server ran."))
         compactedOps = registry.makeCounter(descriptor: Self.name("compacted_ops", unit: "total",
                                                                   "Op log entries those compactions removed."))
@@ -93,6 +96,11 @@ final class SyncMetrics: Sendable {
         for (opOutcome, count) in ops {
             registry.makeCounter(descriptor: Self.ops, labels: [("outcome", opOutcome)]).increment(by: Int64(count))
         }
+    }
+
+    /// A held pull's read answered from memory (``RecentLog``).
+    func pulledFromMemory() {
+        pullsFromMemory.increment()
     }
 
     func compacted(_ compaction: Compaction) {

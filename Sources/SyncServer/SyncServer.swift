@@ -29,6 +29,10 @@ public actor SyncServer {
     private let logger: Logger
     /// Pulls held open (`waitMs`), woken by ``CommitWatcher``.
     private let held = HeldPulls()
+    /// What pulls answered from memory have pulled, written to the store every sweep.
+    private let cursors = PulledCursors()
+    /// The log's newest entries, read at each commit's news, which held pulls are answered from.
+    private let recent: RecentLog
     /// This server's counters, gauges and histograms (`GET /v1/metrics`), in a registry of its own.
     private let metrics = SyncMetrics()
     private var group: ServiceGroup?
@@ -66,6 +70,7 @@ public actor SyncServer {
         var logger = Logger(label: "hybrid.sync-server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         self.logger = logger
+        recent = RecentLog(store: store, held: held, logger: logger)
     }
 
     /// Binds and starts serving; returns the bound port (the real one when the configuration says 0).
@@ -75,7 +80,7 @@ public actor SyncServer {
         precondition(running == nil, "SyncServer.start() called twice")
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let application = Application(
-            router: SyncEndpoints(store: store, configuration: configuration, held: held, metrics: metrics).router(),
+            router: SyncEndpoints(store: store, configuration: configuration, held: held, recent: recent, cursors: cursors, metrics: metrics).router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     backlog: configuration.backlog),
             onServerRunning: { channel in
@@ -84,12 +89,12 @@ public actor SyncServer {
             },
             logger: logger
         )
-        let sweeper = HeldPacketSweeper(store: store, holdSeconds: configuration.holdSeconds, interval: configuration.sweepInterval,
+        let sweeper = HeldPacketSweeper(store: store, cursors: cursors, holdSeconds: configuration.holdSeconds, interval: configuration.sweepInterval,
                                         retainSeconds: configuration.retainSeconds, compactionInterval: configuration.compactionInterval,
                                         metrics: metrics, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             // Shut down last to first: held pulls answer before the application drains its requests.
-            services: [application, sweeper, CommitWatcher(store: store, held: held, logger: logger)],
+            services: [application, sweeper, CommitWatcher(store: store, held: held, recent: recent, logger: logger)],
             gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
             logger: logger
         ))

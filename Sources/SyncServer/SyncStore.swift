@@ -37,6 +37,16 @@ public protocol SyncStore: Sendable {
     /// `after` have been compacted away.
     func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage
 
+    /// Up to `limit` log entries with seq > `after`, whoever may see them, each with its log keys,
+    /// and the compaction mark, in one snapshot: what a server keeps of the log's newest entries in
+    /// memory (``RecentLog``) to answer held pulls without reading the store once per device.
+    func logTail(after: Int, limit: Int) async throws -> LogTail
+
+    /// Records what devices have pulled (`cursor`: the greatest `after` each asked from) and when, as
+    /// ``pull(for:after:limit:now:)`` does for one device, for the pulls answered from memory: in
+    /// one transaction, every second, rather than one write per pull. A cursor never moves back.
+    func recordPulls(_ pulls: [String: PulledCursor]) async throws
+
     /// The materialized state `device` may see, or one part of it, from `after` on, at most `limit`
     /// rows (all when nil), read in one transaction.
     func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot
@@ -73,4 +83,12 @@ extension SyncStore {
     public func snapshot() async throws -> SyncSnapshot {
         try await snapshot(for: DeviceIdentity(deviceId: "", user: "", scopes: nil), part: .all, after: nil, limit: nil)
     }
+}
+
+/// What a device has pulled, for ``SyncStore/recordPulls(_:)``.
+public struct PulledCursor: Sendable, Equatable {
+    /// The greatest `after` the device pulled from.
+    public var cursor: Int
+    /// When (seconds since 1970).
+    public var at: Double
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HostTesting
 import JSON
 import SyncProtocol
@@ -99,6 +100,51 @@ struct LivePullTests {
             #expect(try await server.push(device, packetId: "p3", dependency: "p2", ops: [Server.insert("op-3", "t3", [:], at: 3)]).status == 200)
             let (reply, _) = try await pull.value
             #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-3"])
+        }
+    }
+
+    @Test("held pulls woken by a commit read it from memory, not the store; the cursors they pulled from reach the store within a sweep",
+          arguments: TestStore.allCases)
+    func heldPullsReadFromMemory(store: TestStore) async throws {
+        try await Server.with(store: store) { server in
+            let writer = try await server.register(name: "writer")
+            var readers: [TestDevice] = []
+            for index in 0..<10 { readers.append(try await server.register(name: "reader\(index)")) }
+            let memoryReads = "hybrid_sync_pull_reads_from_memory_total"
+            let before = try await MetricsScrape.take(server)[memoryReads]
+            let pulls = readers.map { Self.heldPull(server, $0, after: 0, waitMs: 12_000) }
+            try await Self.holding(server, readers.count)
+            #expect(try await server.push(writer, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)]).status == 200)
+            for pull in pulls {
+                let (reply, _) = try await pull.value
+                #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-1"], "\(reply)")
+                #expect(reply.body["cursor"] == 1)
+            }
+            // Each pull read memory when it came (nothing yet) and again when the commit woke it.
+            #expect(try await MetricsScrape.take(server)[memoryReads] - before >= Double(2 * readers.count))
+
+            // Held again from cursor 1: recorded in one batch by the next sweep, as a pull from the store records it.
+            let again = readers.map { Self.heldPull(server, $0, after: 1, waitMs: 12_000) }
+            try await Self.holding(server, readers.count)
+            let recorded = try await server.eventually(within: 20) {
+                try await Self.storedCursors(server, readers.map(\.id)).allSatisfy { $0 == 1 }
+            }
+            #expect(recorded)
+            #expect(try await server.push(writer, packetId: "p2", dependency: "p1", ops: [Server.insert("op-2", "t2", ["x": 2], at: 2)]).status == 200)
+            for pull in again { #expect(try await pull.value.reply.body["cursor"] == 2) }
+        }
+    }
+
+    /// The cursors the store holds for `devices`, read behind the server's back.
+    static func storedCursors(_ server: Server, _ devices: [String]) async throws -> [Int] {
+        if let postgres = server.postgres {
+            let rows = try await postgres.rows("SELECT id, cursor::text FROM sync_device")
+            let byId = Dictionary(uniqueKeysWithValues: rows.map { ($0[0] ?? "", Int($0[1] ?? "") ?? -1) })
+            return devices.map { byId[$0] ?? -1 }
+        }
+        let database = try DatabaseQueue(path: server.databasePath)
+        return try await database.read { db in
+            try devices.map { try Int.fetchOne(db, sql: "SELECT cursor FROM sync_device WHERE id = ?", arguments: [$0]) ?? -1 }
         }
     }
 

@@ -1,0 +1,160 @@
+import Logging
+import Synchronization
+
+/// The op log's newest entries, in memory, so that a held pull is answered without the store.
+///
+/// With a thousand devices long-polling, every commit used to send the pulls it woke to the store
+/// one by one (a read, then a cursor update), and those reads, not the writes, set the latency
+/// (BENCHMARKS.md, "1,000 devices"). Now the server reads a commit's entries once, here, and every
+/// pull it wakes takes its page from memory: the same entries, filtered by the device's log keys
+/// and shown as its scopes see them (``LogEntry/operation(for:)``), as the store's own pull does.
+///
+/// What it holds is exact: every entry of the log with seq in (`coveredAfter`, `head`], read in
+/// one snapshot each time. That is enough because seqs are given and committed in order (under the
+/// store's write lock), so a snapshot's entries after `head` are all there are up to its last seq.
+///
+/// Its order with ``HeldPulls`` is what keeps a pull from missing an entry: news of a commit
+/// (``heard(keys:)``) first reads the entries, then wakes the pulls; a pull takes the generation
+/// before reading from memory. A pull that read memory before the entries arrived is woken after
+/// they did. Memory answers only held pulls (`waitMs` > 0), whose answer may come a moment
+/// later anyway: a pull without `waitMs` reads the store, so that a device sees at once what was
+/// acknowledged a moment ago on another instance, whose news may not have arrived here yet.
+///
+/// ```swift
+/// recent.heard(keys: ["s:team-1"])            // from CommitWatcher: read the new entries, then wake
+/// let page = try recent.page(for: device, after: cursor, limit: 1000)   // nil: ask the store
+/// ```
+final class RecentLog: Sendable {
+    private struct State {
+        /// Ascending by seq: exactly the log's entries in (coveredAfter, head].
+        var entries: [LogEntry] = []
+        var coveredAfter = 0
+        var head = 0
+        var compactedThrough = 0
+        /// False until the first read: nothing is covered yet.
+        var loaded = false
+        /// The last read failed: the store answers until one succeeds.
+        var failed = false
+        /// News heard so far; a read that started after the last one leaves memory current.
+        var news = 0
+        var reading = false
+        /// The keys of the news the next read brings (nil: anywhere), whose pulls it wakes.
+        var wakeKeys: Set<String>? = []
+    }
+
+    private let state = Mutex(State())
+    private let store: any SyncStore
+    private let held: HeldPulls
+    /// The most entries kept: older ones are dropped, and pulls from before them read the store.
+    let capacity: Int
+    private let logger: Logger
+
+    init(store: any SyncStore, held: HeldPulls, capacity: Int = 10_000, logger: Logger) {
+        self.store = store
+        self.held = held
+        self.capacity = capacity
+        self.logger = logger
+    }
+
+    /// The entries held now (for the metrics and tests).
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// The log may have grown under `keys` (nil: anywhere): reads what is new, then wakes the held
+    /// pulls reading those keys. Never blocks: one read runs at a time, and news heard meanwhile
+    /// makes it read again.
+    func heard(keys: Set<String>?) {
+        let starts = state.withLock { state -> Bool in
+            state.news += 1
+            if let keys, state.wakeKeys != nil { state.wakeKeys!.formUnion(keys) } else { state.wakeKeys = nil }
+            guard !state.reading else { return false }
+            state.reading = true
+            return true
+        }
+        if starts { Task { await readUntilCurrent() } }
+    }
+
+    private func readUntilCurrent() async {
+        while true {
+            let (news, keys, loaded, head) = state.withLock { state in
+                defer { state.wakeKeys = [] }
+                return (state.news, state.wakeKeys, state.loaded, state.head)
+            }
+            do {
+                try await read(after: loaded ? head : nil)
+            } catch {
+                state.withLock { $0.failed = true }
+                if !held.isClosed { logger.warning("reading the op log's new entries failed, held pulls read the store meanwhile: \(PostgresSyncStore.describe(error))") }
+            }
+            held.wake(keys: keys)
+            let current = state.withLock { state -> Bool in
+                guard state.news == news else { return false }
+                state.reading = false
+                return true
+            }
+            if current { return }
+        }
+    }
+
+    /// Reads the entries after `after` page by page; nil: the first read, which covers from the
+    /// log's last seq on (older entries are for the store to answer).
+    private func read(after: Int?) async throws {
+        var after = after
+        if after == nil {
+            let start = try await store.figures().lastSeq
+            state.withLock { state in
+                state.entries = []
+                (state.coveredAfter, state.head, state.loaded) = (start, start, true)
+            }
+            after = start
+        }
+        guard var next = after else { return }
+        while true {
+            let tail = try await store.logTail(after: next, limit: 1_000)
+            next = tail.more ? tail.entries.last?.seq ?? next : max(next, tail.lastSeq)
+            state.withLock { state in
+                // Another read may not overlap this one (one at a time), so the tail follows head.
+                state.entries += tail.entries
+                state.head = next
+                state.compactedThrough = tail.compactedThrough
+                state.failed = false
+                let excess = state.entries.count - capacity
+                if excess > 0 {
+                    state.coveredAfter = state.entries[excess - 1].seq
+                    state.entries.removeFirst(excess)
+                }
+            }
+            if !tail.more { return }
+        }
+    }
+
+    /// The page a pull from `after` gets (at most `limit` ops `device` may see, as
+    /// ``SyncStore/pull(for:after:limit:now:)`` pages them), from memory; nil when memory cannot
+    /// answer for the store: nothing read yet, the last read failed, `after` before what is held
+    /// or before the compaction mark (the store refuses that one).
+    func page(for device: DeviceIdentity, after: Int, limit: Int) throws -> PullPage? {
+        let keys = device.logKeys.map(Set.init)
+        let found: [LogEntry]? = state.withLock { state in
+            guard state.loaded, !state.failed, after >= state.coveredAfter, after >= state.compactedThrough else { return nil }
+            var found: [LogEntry] = []
+            var index = Self.firstIndex(after: after, in: state.entries)
+            while index < state.entries.count, found.count <= limit {
+                if state.entries[index].isRead(byKeys: keys) { found.append(state.entries[index]) }
+                index += 1
+            }
+            return found
+        }
+        guard let found else { return nil }
+        let ops = try found.prefix(limit).map { try $0.operation(for: device) }
+        return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: found.count > limit, scopes: device.scopes)
+    }
+
+    /// The index of the first entry with seq > `after` (binary search: entries ascend).
+    private static func firstIndex(after: Int, in entries: [LogEntry]) -> Int {
+        var (low, high) = (0, entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].seq <= after { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
