@@ -34,6 +34,8 @@ struct SyncEndpoints: Sendable {
     let recent: RecentLog
     /// The cursors of those pulls, until the sweeper writes them.
     let cursors: PulledCursors
+    /// The devices requests spoke for in the last seconds.
+    let known = KnownDevices()
     /// The server's metrics, which every answer moves.
     let metrics: SyncMetrics
 
@@ -276,10 +278,19 @@ struct SyncEndpoints: Sendable {
         if let claims {
             guard let claimed else { throw missing }
             guard !claimed.isEmpty else { throw empty }
-            return try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: Self.now())
+            // The key holds the whole grant: another user or other scopes are looked up (and recorded) afresh.
+            let key = "\(claimed)\n\(claims.subject)\n\(claims.scopes.joined(separator: "\n"))"
+            let now = Self.now()
+            let device = try await known.device(key, now: now) {
+                try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: now)
+            }
+            // The store's lookup throws rather than answer nil; a nil here would be a lookup that found nothing.
+            guard let device else { throw SyncServerError(.forbidden, "deviceId: no device \(claimed) on this server", path: path) }
+            return device
         }
         let token = try bearer(request, hint: "POST /v1/devices gives one")
-        guard let device = try await store.device(tokenDigest: DeviceToken.digest(token)) else {
+        let digest = DeviceToken.digest(token)
+        guard let device = try await known.device("token " + digest, now: Self.now(), lookUp: { try await store.device(tokenDigest: digest) }) else {
             throw SyncServerError(.unauthorized, "Authorization: unknown token")
         }
         guard claimed != "" else { throw empty }

@@ -1,0 +1,43 @@
+import Synchronization
+
+/// The devices requests spoke for in the last few seconds, so that a device long-polling at a
+/// thousand devices' pace is not looked up in the store at every request: a token's device is
+/// taken from here while the token names the same user and scopes as the lookup that put it here,
+/// for ``lifetime`` seconds; then, or for any other grant, the store is asked again (and records a
+/// changed grant, as ``SyncStore/device(id:user:scopes:now:)`` does). A device's user never changes,
+/// and the store refreshes its `lastSeen` once a minute at most anyway, so a few seconds' memory
+/// loses nothing but lookups.
+final class KnownDevices: Sendable {
+    private struct Known {
+        var identity: DeviceIdentity
+        var checkedAt: Double
+    }
+
+    /// How long a lookup is reused, in seconds.
+    let lifetime: Double
+    /// The most devices remembered: past it, the oldest half is forgotten.
+    let capacity: Int
+    private let known = Mutex<[String: Known]>([:])
+
+    init(lifetime: Double = 10, capacity: Int = 100_000) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    /// The device `key` names (a device id with its token's user and scopes, or a device token's
+    /// digest), as `lookUp` gives it, reused while fresh.
+    func device(_ key: String, now: Double, lookUp: () async throws -> DeviceIdentity?) async throws -> DeviceIdentity? {
+        if let found = known.withLock({ $0[key] }), now - found.checkedAt < lifetime, now >= found.checkedAt {
+            return found.identity
+        }
+        guard let identity = try await lookUp() else { return nil }
+        known.withLock { known in
+            if known.count >= capacity {
+                let oldest = known.sorted { $0.value.checkedAt < $1.value.checkedAt }.prefix(capacity / 2).map(\.key)
+                for key in oldest { known.removeValue(forKey: key) }
+            }
+            known[key] = Known(identity: identity, checkedAt: now)
+        }
+        return identity
+    }
+}
