@@ -447,11 +447,14 @@ public final class PostgresSyncStore: SyncStore {
     /// transaction that holds the write lock.
     func receive(_ packet: PushPacket, now: Double, on connection: PostgresConnection) async throws -> PushOutcome {
         if let known = try await record(deviceId: packet.deviceId, packetId: packet.packetId, on: connection) { return known.outcome }
-        guard let seq = try await rows("""
-            UPDATE sync_device SET packet_count = packet_count + 1 WHERE id = \(packet.deviceId) RETURNING packet_count
-            """, on: connection).first?.decode(Int.self) else {
+        // The packet's number and the device's grant as recorded, in one round trip.
+        guard let counted = try await rows("""
+            UPDATE sync_device SET packet_count = packet_count + 1 WHERE id = \(packet.deviceId) RETURNING packet_count, id, user_id, scopes
+            """, on: connection).first else {
             throw SyncServerError(.forbidden, "deviceId: unknown device \(packet.deviceId)", path: "/deviceId")
         }
+        let (seq, id, user, scopes) = try counted.decode((Int, String, String, String?).self)
+        let device = DeviceIdentity(deviceId: id, user: user, scopes: try StoredText.strings(scopes))
         if let dependency = packet.dependencyIdentifier {
             let dependencyState = try await rows("""
                 SELECT state FROM sync_packet WHERE device_id = \(packet.deviceId) AND packet_id = \(dependency)
@@ -468,7 +471,6 @@ public final class PostgresSyncStore: SyncStore {
                 break
             }
         }
-        let device = try await identity(deviceId: packet.deviceId, on: connection)
         let result = try await apply(packet.ops, device: device, packetId: packet.packetId, now: now, on: connection)
         try await insertPacket(packet, seq: seq, state: .applied, result: result, settledAt: now, now: now, on: connection)
         return .applied(applied: result.applied, duplicates: result.duplicates, cursor: result.cursor)
@@ -519,11 +521,14 @@ public final class PostgresSyncStore: SyncStore {
                on connection: PostgresConnection) async throws -> (applied: [String], duplicates: [String], cursor: Int) {
         var applied: [String] = []
         var duplicates: [String] = []
-        var lastSeq = try await rows("SELECT value FROM sync_meta WHERE key = 'lastSeq'", on: connection).first?.decode(Int.self) ?? 0
-        // One round trip for what is logged already, and one per table for its scope column: a
-        // push costs a few statements per op, not one per question.
+        // One round trip for the last seq and what is logged already, and one per table for its
+        // scope column: a push costs a few statements per op, not one per question.
         let opIds = ops.map(\.opId)
-        var logged = Set(try await rows("SELECT op_id FROM sync_log WHERE op_id = ANY(\(opIds))", on: connection).map { try $0.decode(String.self) })
+        let (lastSeqFound, loggedIds) = try await rows("""
+            SELECT (SELECT value FROM sync_meta WHERE key = 'lastSeq'), ARRAY(SELECT op_id FROM sync_log WHERE op_id = ANY(\(opIds)))
+            """, on: connection).first?.decode((Int?, [String]).self) ?? (nil, [])
+        var lastSeq = lastSeqFound ?? 0
+        var logged = Set(loggedIds)
         var scopeColumns: [String: String?] = [:]
         for (index, op) in ops.enumerated() {
             if logged.contains(op.opId) {
