@@ -36,7 +36,9 @@ import SystemIO
 /// the file must exist as named (or as its TypeScript source). A package without `"exports"`:
 /// a subpath as a path in the package folder; the package itself as a folder (entry fields, then
 /// index). A package found without the file goes on to the next `node_modules` up, as `require`
-/// does. `NODE_PATH` and global folders are not searched.
+/// does. After them, for `require` only (Node's ES module resolution ignores them too), the global
+/// folders: each folder of `NODE_PATH` (colon-separated), then `$HOME/.node_modules` and
+/// `$HOME/.node_libraries`, each holding packages as a `node_modules` folder does.
 ///
 /// **Package imports** (`#config`, `#internal/*`): the `"imports"` of the importing file's package,
 /// read as `"exports"` is (conditions, patterns, `null`), whose targets may also name a package
@@ -60,8 +62,23 @@ public final class ModuleResolver {
 
     /// Each folder's `package.json` as read: absent (nil), parsed, or the error it gave.
     private var manifests: [String: Result<PackageManifest?, ModuleResolutionError>] = [:]
+    /// Folders of packages searched after every `node_modules`, for `require`.
+    public let globalFolders: [String]
 
-    public init() {}
+    public init(globalFolders: [String] = ModuleResolver.globalFolders()) {
+        self.globalFolders = globalFolders
+    }
+
+    /// Node's global folders from this process's environment: `NODE_PATH`'s folders (empty parts
+    /// skipped, relative ones taken from the working directory), then `$HOME/.node_modules` and
+    /// `$HOME/.node_libraries`.
+    public static func globalFolders(environment: (String) -> String? = { ProcessEnvironment[$0] }) -> [String] {
+        var folders = (environment("NODE_PATH") ?? "").split(separator: ":").map { FileSystem.absolute(String($0)) }
+        if let home = environment("HOME"), !home.isEmpty {
+            folders += [home + "/.node_modules", home + "/.node_libraries"]
+        }
+        return folders
+    }
 
     /// The file `request` names for `parentFile` (the importing file; its folder is where relative
     /// requests start and where the `node_modules` search begins).
@@ -159,12 +176,12 @@ public final class ModuleResolver {
         if let scope = try packageScope(of: folder), scope.name == name, let exports = scope.exports {
             return try mappedFile(request, key: subpath, of: scope, field: .exports, map: exports, kind: kind, importer: importer)
         }
-        var searched: [String] = []
         var packages: [String] = []
         var tried: [String] = []
-        for directory in Self.ancestors(of: folder) where !directory.hasSuffix("/node_modules") {
-            searched.append(directory)
-            let packageFolder = (directory == "/" ? "" : directory) + "/node_modules/" + name
+        let searched = Self.ancestors(of: folder).filter { !$0.hasSuffix("/node_modules") }
+        let globals = kind == .require ? globalFolders : []
+        for holder in searched.map({ ($0 == "/" ? "" : $0) + "/node_modules" }) + globals {
+            let packageFolder = holder + "/" + name
             guard FileSystem.kind(of: packageFolder) == .directory else { continue }
             packages.append(packageFolder)
             if let manifest = try manifest(in: packageFolder), let exports = manifest.exports {
@@ -176,6 +193,7 @@ public final class ModuleResolver {
         }
         if NodeBuiltinModules.names.contains(request) { throw Self.builtin(request, importer: importer) }
         let looked = "looked for node_modules/\(name) in \(searched.joined(separator: ", "))"
+            + (globals.isEmpty ? "" : ", and for \(name) in \(globals.joined(separator: ", "))")
         guard !packages.isEmpty else {
             throw ModuleResolutionError(.moduleNotFound, "Cannot find package '\(name)' \(importer) (\(looked))")
         }

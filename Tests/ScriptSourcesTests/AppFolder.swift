@@ -8,10 +8,13 @@ struct AppFolder {
     private let folder = TemporaryFolder(prefix: "resolver-tests")
     /// The folder's real path (`$TMPDIR` may be a link), which resolved paths start with.
     let root: String
-    let resolver = ModuleResolver()
+    let resolver: ModuleResolver
 
-    init(_ files: [String: String] = [:]) throws {
+    /// `globalFolders` (relative to the folder) stand for `NODE_PATH`; the tests never read the
+    /// machine's own.
+    init(_ files: [String: String] = [:], globalFolders: [String] = []) throws {
         root = FileSystem.realPath(folder.path) ?? folder.path
+        resolver = ModuleResolver(globalFolders: globalFolders.map { [root] in root + "/" + $0 })
         for (path, text) in files { try write(path, text) }
     }
 

@@ -62,6 +62,34 @@ import Testing
         ExportsCase(exports: "null", request: "pkg", expected: .error(.moduleNotFound)),
     ]
 
+    @Test("require searches NODE_PATH's folders after every node_modules, as Node does; import does not; the error names them")
+    func globalFolders() throws {
+        let app = try AppFolder([
+            "src/main.js": "",
+            "global/one/package.json": #"{"main": "lib.js"}"#, "global/one/lib.js": "",
+            "global/two/index.js": "",
+            "node_modules/two/index.js": "",
+        ], globalFolders: ["global"])
+        defer { app.remove() }
+        #expect(try app.resolve("one", from: "src/main.js") == "global/one/lib.js")
+        #expect(try app.resolve("one/lib", from: "src/main.js") == "global/one/lib.js")
+        // A node_modules on the way up comes first.
+        #expect(try app.resolve("two", from: "src/main.js") == "node_modules/two/index.js")
+        let imported = try #require(app.error("one", from: "src/main.js", kind: .import))
+        #expect(imported.code == .moduleNotFound)
+        #expect(!imported.message.contains("global"), "\(imported.message)")
+        let missing = try #require(app.error("three", from: "src/main.js"))
+        #expect(missing.message.hasSuffix(", and for three in \(app.root)/global)"), "\(missing.message)")
+    }
+
+    @Test("the global folders are NODE_PATH's, in order, then HOME's .node_modules and .node_libraries")
+    func globalFoldersFromTheEnvironment() {
+        let environment = ["NODE_PATH": "/opt/a::/opt/b", "HOME": "/home/u"]
+        #expect(ModuleResolver.globalFolders(environment: { environment[$0] })
+            == ["/opt/a", "/opt/b", "/home/u/.node_modules", "/home/u/.node_libraries"])
+        #expect(ModuleResolver.globalFolders(environment: { _ in nil }) == [])
+    }
+
     @Test("a package's exports decide what it exports, matched against hybrid, require or import, module (import only) and default",
           arguments: exportsCases)
     func exports(_ test: ExportsCase) throws {
