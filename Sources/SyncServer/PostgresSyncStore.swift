@@ -676,22 +676,28 @@ public final class PostgresSyncStore: SyncStore {
     }
 
     public func logTail(after: Int, limit: Int) async throws -> LogTail {
-        try await reading { connection in
-            let found = try await self.rows("""
-                SELECT l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image,
-                       ARRAY(SELECT k.key FROM sync_log_key k WHERE k.seq = l.seq)
-                FROM sync_log l WHERE l.seq > \(after) ORDER BY l.seq LIMIT \(limit + 1)
-                """, on: connection)
-            let entries = try found.prefix(limit).map { row in
-                let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image, keys)
-                    = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?, [String]).self)
-                return LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
-                                dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: Set(keys))
-            }
-            return LogTail(entries: entries, more: found.count > limit,
-                           compactedThrough: try await self.meta("compactedThrough", on: connection),
-                           lastSeq: try await self.meta("lastSeq", on: connection))
+        // One statement, so one snapshot and one round trip: the marks in the first columns of
+        // every row, and a row of them alone (the entry's columns null) when no entry follows.
+        let found = try await client.query("""
+            SELECT m.compacted, m.last, l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp,
+                   l.scope_before, l.image, ARRAY(SELECT k.key FROM sync_log_key k WHERE k.seq = l.seq)
+            FROM (SELECT (SELECT value FROM sync_meta WHERE key = 'compactedThrough') AS compacted,
+                         (SELECT value FROM sync_meta WHERE key = 'lastSeq') AS last) m
+            LEFT JOIN LATERAL (SELECT * FROM sync_log WHERE seq > \(after) ORDER BY seq LIMIT \(limit + 1)) l ON true
+            ORDER BY l.seq
+            """, logger: logger).collect()
+        var (compactedThrough, lastSeq) = (0, 0)
+        var entries: [LogEntry] = []
+        for row in found {
+            let (compacted, last, seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image, keys)
+                = try row.decode((Int?, Int?, Int?, String?, String?, String?, String?, String?, String?, String?, Double?, String?, String?,
+                                  [String]).self)
+            (compactedThrough, lastSeq) = (compacted ?? 0, last ?? 0)
+            guard let seq, let deviceId, let opId, let dataId, let table, let type, let timestamp else { continue }
+            entries.append(LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
+                                    dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: Set(keys)))
         }
+        return LogTail(entries: Array(entries.prefix(limit)), more: entries.count > limit, compactedThrough: compactedThrough, lastSeq: lastSeq)
     }
 
     public func recordPulls(_ pulls: [String: PulledCursor]) async throws {

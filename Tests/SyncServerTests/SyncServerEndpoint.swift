@@ -18,7 +18,8 @@ extension SyncServerEndpoint {
         if let token { headers[.authorization] = "Bearer \(token)" }
         if body != nil { headers[.contentType] = "application/json" }
         let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        let response = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        // Not a timing test: a loaded machine may take long (HummingbirdTesting's default is 15 s).
+        let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(180))) { client in
             try await client.execute(request)
         }
         let text = response.body.map { String(buffer: $0) } ?? ""
