@@ -37,11 +37,13 @@ struct TransformBatch {
         guard let scratch = FileSystem.makeTemporaryFolder(prefix: "hybrid-transform") else { return [:] }
         defer { FileSystem.removeTree(scratch) }
         var copied: [ModuleSourceFile] = []
+        var folders: Set<String> = []
         do {
             try FileSystem.write("{}", to: scratch + "/package.json")
             for file in files where file.path.hasPrefix("/") && Self.extension(of: file.path) != nil {
                 let copy = scratch + "/src" + file.path
-                try FileSystem.createDirectories(FileSystem.directory(of: copy))
+                let folder = FileSystem.directory(of: copy)
+                if folders.insert(folder).inserted { try FileSystem.createDirectories(folder) }
                 try FileSystem.write(file.source, to: copy)
                 copied.append(file)
             }
