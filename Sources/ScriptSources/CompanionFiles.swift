@@ -54,9 +54,10 @@ public final class CompanionFiles {
                 guard child != skipped, FileSystem.linkTarget(child) == nil else { continue }
                 if FileSystem.kind(of: child) == .directory {
                     folders.append(child)
-                } else if let file = moduleFile(child) {
+                } else if let size = FileSystem.stamp(child)?.size, bytes + size <= Self.maximumBytes, let file = moduleFile(child) {
+                    // The size before reading: one large bundle must not be read only to be too much.
                     found.append(file)
-                    bytes += file.source.utf8.count
+                    bytes += size
                 }
             }
         }
