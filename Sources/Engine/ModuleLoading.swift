@@ -12,8 +12,11 @@ extension RuntimeInstaller {
     /// compiles as an ES module: then it is one (node's syntax detection), so an app of ES modules
     /// needs no package.json.
     static func installModuleLoader(into context: ScriptContext, native: JSObjectRef) {
-        let transformer = ModuleTransformer()
         let resolver = ModuleResolver()
+        // A cold start transforms the app's module files in one esbuild run, on the first miss.
+        let cacheDirectory = ModuleTransformer.defaultCacheDirectory()
+        let companions = CompanionFiles(resolver: resolver, skipping: cacheDirectory)
+        let transformer = ModuleTransformer(cacheDirectory: cacheDirectory, companions: companions.files(around:))
 
         // native.resolveModule(parentFile, request, kind): node's resolution (``ModuleResolver``);
         // a failure is an Error with node's `code`. An import that finds nothing is

@@ -227,6 +227,12 @@ public final class ModuleResolver {
         return nil
     }
 
+    /// The folder of the package `folder` is in (its first `package.json` up to the root); nil
+    /// when there is none or it cannot be read.
+    func packageFolder(containing folder: String) -> String? {
+        (try? packageScope(of: folder))??.folder
+    }
+
     private func manifest(in folder: String) throws(ModuleResolutionError) -> PackageManifest? {
         if let read = manifests[folder] { return try read.get() }
         let read: Result<PackageManifest?, ModuleResolutionError>

@@ -66,12 +66,19 @@ public struct TransformError: Error, CustomStringConvertible, Sendable {
 /// The cache folder holds `<sha256>.js` and `<sha256>.js.map`; the hash covers the source, its
 /// path, its format, the transform's options and the esbuild binary (path, size and time), so a
 /// new esbuild or a new host version never reads an old entry.
+///
+/// A cold start would spawn esbuild once per module (11–13 ms each). So the first file that
+/// misses the cache brings its companions (the loader's ``CompanionFiles``: the other module
+/// files of its app) and those missing too are transformed in one esbuild run
+/// (``transformAll(_:)``), each cached under the key its own transform would have.
 public final class ModuleTransformer: @unchecked Sendable {
     public let cacheDirectory: String?
     /// Found on first use: an app of plain CommonJS never looks for esbuild at start-up.
     private lazy var esbuild: String? = findEsbuild()
     private let findEsbuild: () -> String?
     private var stamp: String?
+    /// The files to transform together with one that misses the cache; nil: one at a time.
+    private let companions: ((String) -> [ModuleSourceFile])?
 
     /// The cache folder: `$HYBRID_CACHE_DIR`, else `$XDG_CACHE_HOME/hybrid/modules`, else
     /// `~/.cache/hybrid/modules`.
@@ -92,9 +99,11 @@ public final class ModuleTransformer: @unchecked Sendable {
         return nil
     }
 
-    public init(cacheDirectory: String? = ModuleTransformer.defaultCacheDirectory(), esbuild: String?? = nil) {
+    public init(cacheDirectory: String? = ModuleTransformer.defaultCacheDirectory(), esbuild: String?? = nil,
+                companions: ((String) -> [ModuleSourceFile])? = nil) {
         self.cacheDirectory = cacheDirectory
         findEsbuild = { esbuild ?? ModuleTransformer.findEsbuild() }
+        self.companions = companions
     }
 
     /// Whether `compile` runs esbuild for such a file (else the source is returned as it is).
@@ -111,6 +120,10 @@ public final class ModuleTransformer: @unchecked Sendable {
         let esbuild = try esbuildPath(for: path)
         let key = cacheKey(path: path, source: source, format: format, asynchronous: asynchronous, esbuild: esbuild)
         if let cached = readCache(key: key, format: format) { return cached }
+        if !asynchronous, let companions {
+            transformAll([ModuleSourceFile(path: path, source: source, format: format)] + companions(path))
+            if let cached = readCache(key: key, format: format) { return cached }
+        }
         let compiled = try transform(path: path, source: source, format: format, asynchronous: asynchronous, esbuild: esbuild)
         writeCache(key: key, compiled)
         return compiled
@@ -131,6 +144,32 @@ public final class ModuleTransformer: @unchecked Sendable {
         return result.output
     }
 
+    /// Transforms the files missing from the cache in one esbuild run per extension and format,
+    /// and caches each as ``compile(path:source:format:asynchronous:)`` would: same key, same
+    /// bytes (see ``TransformBatch``). Returns how many it cached. Never fails: a file it cannot
+    /// transform (top-level await, a syntax error) is left to `compile`, which reports the error.
+    @discardableResult
+    public func transformAll(_ files: [ModuleSourceFile]) -> Int {
+        guard let folder = cacheDirectory, let esbuild, let tsconfig = tsconfigFile() else { return 0 }
+        var seen: Set<String> = []
+        let missing = files.compactMap { file -> (file: ModuleSourceFile, key: String)? in
+            guard seen.insert(file.path).inserted, Self.needsTransform(path: file.path, format: file.format) else { return nil }
+            let key = cacheKey(path: file.path, source: file.source, format: file.format, asynchronous: false, esbuild: esbuild)
+            return FileSystem.kind(of: "\(folder)/\(key).js") == .file ? nil : (file, key)
+        }
+        // One file is the single transform's job: a batch costs a scan and a copy more.
+        guard missing.count > 1 else { return 0 }
+        let batch = TransformBatch(esbuild: esbuild) { Self.sharedOptions + Self.commonJSOptions($0, tsconfigFile: tsconfig) }
+        let results = batch.transform(missing.map(\.file)) { Self.compiled($0, format: $1) }
+        var cached = 0
+        for (file, key) in missing {
+            guard let compiled = results[file.path] else { continue }
+            writeCache(key: key, compiled)
+            cached += 1
+        }
+        return cached
+    }
+
     // MARK: - esbuild
 
     private func esbuildPath(for path: String) throws(TransformError) -> String {
@@ -140,15 +179,18 @@ public final class ModuleTransformer: @unchecked Sendable {
         return esbuild
     }
 
-    /// The options every transform shares. `import.meta` is a per-module object the loader hands
-    /// over (`module.meta`), named on line 1 beside the code so that line numbers stay true.
+    /// The options a single-file transform (from stdin) takes.
     private static func options(path: String, loader: String) -> [String] {
-        [
-            "--loader=\(loader)", "--sourcefile=\(path)", "--sourcemap=inline", "--sources-content=false",
-            "--platform=neutral", "--charset=utf8", "--log-level=error", "--color=false",
-            "--define:import.meta=__hybrid_import_meta",
-        ]
+        ["--loader=\(loader)", "--sourcefile=\(path)"] + sharedOptions
     }
+
+    /// The options every transform shares, single or batch. `import.meta` is a per-module object
+    /// the loader hands over (`module.meta`), named on line 1 beside the code so that line numbers
+    /// stay true.
+    private static let sharedOptions = [
+        "--sourcemap=inline", "--sources-content=false", "--platform=neutral", "--charset=utf8", "--log-level=error", "--color=false",
+        "--define:import.meta=__hybrid_import_meta",
+    ]
 
     /// Class fields are defined, not assigned, as TypeScript does for ES2022 and later targets.
     /// A single-file transform takes the setting inline; a bundle pass only from a file.
@@ -165,20 +207,20 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// An ES module is strict code: "use strict" leads the module function (a directive, on line 1
-    /// with `import.meta`, so that line numbers stay true).
-    private static func commonJSOptions(_ format: ModuleFormat) -> [String] {
+    /// with `import.meta`, so that line numbers stay true). A batch (esbuild's build mode, files as
+    /// entry points) says the same in its own words: the compiler options as a file, the banner
+    /// per output type.
+    private static func commonJSOptions(_ format: ModuleFormat, tsconfigFile: String? = nil) -> [String] {
         let banner = (format == .module ? "\"use strict\";" : "") + "var __hybrid_import_meta = module.meta;"
-        return ["--tsconfig-raw=" + compilerOptions, "--format=cjs", "--supported:dynamic-import=false", "--banner=" + banner]
+        let settings = tsconfigFile.map { ["--tsconfig=" + $0, "--banner:js=" + banner] } ?? ["--tsconfig-raw=" + compilerOptions, "--banner=" + banner]
+        return settings + ["--format=cjs", "--supported:dynamic-import=false"]
     }
 
     private func transform(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) throws(TransformError) -> CompiledSource {
         let loader = SourceLanguage(filename: path) == .typeScript ? "ts" : "js"
         if !asynchronous {
             let first = try run(esbuild, Self.options(path: path, loader: loader) + Self.commonJSOptions(format), source: source, path: path)
-            if first.status == 0 {
-                let (code, map) = Self.splitInlineMap(Self.hostHooks(first.output))
-                return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: false)
-            }
+            if first.status == 0 { return Self.compiled(first.output, format: format) }
             guard first.errors.contains("Top-level await is currently not supported with the \"cjs\" output format") else {
                 throw Self.diagnostics(first.errors, path: path)
             }
@@ -198,8 +240,14 @@ public final class ModuleTransformer: @unchecked Sendable {
         }
         let second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions(format), source: rewritten, path: path)
         guard second.status == 0 else { throw Self.diagnostics(second.errors, path: path) }
-        let (code, map) = Self.splitInlineMap(Self.hostHooks(second.output))
-        return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: true)
+        return Self.compiled(second.output, format: format, topLevelAwait: true)
+    }
+
+    /// esbuild's output as the loader takes it: the host's hooks in, the inline map out. The one
+    /// post-processing of every transform, single or batch, so that both cache the same bytes.
+    private static func compiled(_ output: String, format: ModuleFormat, topLevelAwait: Bool = false) -> CompiledSource {
+        let (code, map) = splitInlineMap(hostHooks(output))
+        return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: topLevelAwait)
     }
 
     /// Four of esbuild's CommonJS helpers changed for the loader: `__toESM` (how an ES module sees
