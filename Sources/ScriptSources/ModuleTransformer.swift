@@ -239,6 +239,8 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// indented or closing at column 0) become one line that takes them from `require.helpers`,
     /// and blank lines, so that every line after stays where the source map says. A helper this
     /// host does not share (`__decorateClass`, ...) ends the run of shared ones; the rest stays.
+    /// Only the helpers the code after them names are taken (after ``liveExports`` most modules
+    /// name none): each is a property read and a binding JavaScriptCore makes at every load.
     static func sharingHelpers(_ code: String) -> String {
         var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
         var index = 1
@@ -249,9 +251,25 @@ public final class ModuleTransformer: @unchecked Sendable {
             while index < lines.count, let first = lines[index].first, first == " " || first == "}" || first == ")" { index += 1 }
         }
         guard !names.isEmpty else { return code }
-        let taken = names.map { "\($0) = require.helpers.\($0.prefix { !$0.isNumber })" }.joined(separator: ", ")
-        lines.replaceSubrange(1..<index, with: ["var \(taken);"[...]] + Array(repeating: ""[...], count: index - 2))
+        let rest = lines[index...].joined(separator: "\n")
+        let taken = names.filter { mentions(rest, $0) }.map { "\($0) = require.helpers.\($0.prefix { !$0.isNumber })" }
+        let declaration = taken.isEmpty ? "" : "var \(taken.joined(separator: ", "));"
+        lines.replaceSubrange(1..<index, with: [declaration[...]] + Array(repeating: ""[...], count: index - 2))
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether `code` has `name` as a whole word (not `__export` inside `__exportLive`). A name in
+    /// a string or a comment counts too: the helper is then taken without need, which is harmless.
+    private static func mentions(_ code: String, _ name: String) -> Bool {
+        func partOfIdentifier(_ character: Character) -> Bool { character == "_" || character == "$" || character.isLetter || character.isNumber }
+        var searchStart = code.startIndex
+        while let found = code.range(of: name, range: searchStart..<code.endIndex) {
+            let before = found.lowerBound == code.startIndex ? nil : code[code.index(before: found.lowerBound)]
+            let after = found.upperBound == code.endIndex ? nil : code[found.upperBound]
+            if !(before.map(partOfIdentifier) ?? false) && !(after.map(partOfIdentifier) ?? false) { return true }
+            searchStart = found.upperBound
+        }
+        return false
     }
 
     /// esbuild's exports block, `var m_exports = {};`, `__export(m_exports, { name: () => binding,
@@ -392,7 +410,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "5"
+    private static let transformVersion = "6"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

@@ -55,6 +55,16 @@ import Testing
         #expect(Array(after[(start + 8)...]) == Array(before[(start + 8)...]))
     }
 
+    @Test("only the shared helpers the code names are taken from require.helpers; the lines stay")
+    func helpersTaken() {
+        let none = lines(ModuleTransformer.hostHooks(Self.esbuildOutput))
+        #expect(none[1] == "")
+        let reexporting = Self.esbuildOutput + "\n__reExport(m3_exports, require(\"./star\"), module.exports);"
+        let some = lines(ModuleTransformer.hostHooks(reexporting))
+        #expect(some.count == lines(reexporting).count)
+        #expect(some[1] == "var __export = require.helpers.__export, __toCommonJS = require.helpers.__toCommonJS;")
+    }
+
     @Test("an exports object used again (export * re-exports into it) keeps esbuild's block")
     func exportsObjectUsedElsewhere() {
         let source = Self.esbuildOutput + "\n__reExport(m3_exports, require(\"./star\"), module.exports);"
