@@ -210,7 +210,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// configurable, so that a patch can amend an ES module's exported function. Columns stay
     /// where they were on the lines that matter (`import()` calls).
     static func hostHooks(_ code: String) -> String {
-        var code = sharingHelpers(liveExports(lazyImportMeta(code)))
+        var code = sharingHelpers(liveExports(lazyImportMeta(flatEnums(code))))
         if let helper = code.range(of: esbuildToCommonJS) {
             code.replaceSubrange(helper, with: "var __toCommonJS = (mod) => __copyProps(require.namespace(), mod);")
         }
@@ -326,6 +326,69 @@ public final class ModuleTransformer: @unchecked Sendable {
         return text.allSatisfy { $0 == "_" || $0 == "$" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
 
+    /// A top-level `enum` whose members are literals, which esbuild writes as an arrow called at
+    /// once (`var Kind = ((Kind2) => { Kind2[Kind2["A"] = 0] = "A"; return Kind2; })(Kind || {});`),
+    /// becomes a block with the same alias: `var Kind = Kind || {}; { const Kind2 = Kind;`, the
+    /// member lines untouched, `}`. The same object, filled by the same statements in the same
+    /// scope, without a function for JavaScriptCore to compile and call per enum. Only the first
+    /// and the last two lines of the enum change, and no line moves. An enum with computed members,
+    /// or inside a namespace or a function, is left as esbuild wrote it.
+    static func flatEnums(_ code: String) -> String {
+        guard code.contains(" = /* @__PURE__ */ ((") else { return code }
+        var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        var changed = false
+        var index = 0
+        while index < lines.count {
+            guard let head = enumHead(lines[index]) else {
+                index += 1
+                continue
+            }
+            let (name, alias) = head
+            var end = index + 1
+            while end < lines.count, isLiteralEnumMember(lines[end], alias: alias) { end += 1 }
+            guard end > index + 1, end + 1 < lines.count, lines[end] == "  return \(alias);", lines[end + 1] == "})(\(name) || {});" else {
+                index += 1
+                continue
+            }
+            lines[index] = "var \(name) = \(name) || {}; { const \(alias) = \(name);"
+            lines[end] = "}"
+            lines[end + 1] = ""
+            changed = true
+            index = end + 2
+        }
+        return changed ? lines.joined(separator: "\n") : code
+    }
+
+    /// `var Kind = /* @__PURE__ */ ((Kind2) => {` at column 0: the enum's name and its alias.
+    private static func enumHead(_ line: Substring) -> (Substring, Substring)? {
+        guard line.hasPrefix("var "), line.hasSuffix(") => {"), let equals = line.range(of: " = /* @__PURE__ */ ((") else { return nil }
+        let name = line[line.index(line.startIndex, offsetBy: 4)..<equals.lowerBound]
+        let alias = line[equals.upperBound..<line.index(line.endIndex, offsetBy: -") => {".count)]
+        return isIdentifier(name) && isIdentifier(alias) ? (name, alias) : nil
+    }
+
+    /// `  Kind2[Kind2["A"] = 0] = "A";` (a number) or `  Kind2["A"] = "a";` (a string), names
+    /// and strings without escapes, numbers as esbuild prints them.
+    private static func isLiteralEnumMember(_ line: Substring, alias: Substring) -> Bool {
+        func quoted(_ text: Substring) -> Bool {
+            text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") && !text.dropFirst().dropLast().contains { $0 == "\"" || $0 == "\\" }
+        }
+        func number(_ text: Substring) -> Bool {
+            let digits = text.hasPrefix("-") ? text.dropFirst() : text
+            return digits.first.map { $0.isASCII && $0.isNumber } == true && !text.contains(" ") && Double(text) != nil
+        }
+        let numbered = "  \(alias)[\(alias)["
+        if line.hasPrefix(numbered), line.hasSuffix(";") {
+            let body = line.dropFirst(numbered.count).dropLast()
+            guard let first = body.range(of: "] = "), let second = body[first.upperBound...].range(of: "] = ") else { return false }
+            let key = body[..<first.lowerBound], value = body[first.upperBound..<second.lowerBound], name = body[second.upperBound...]
+            return quoted(key) && key == name && number(value)
+        }
+        let named = "  \(alias)["
+        guard line.hasPrefix(named), line.hasSuffix(";"), let close = line.range(of: "] = ") else { return false }
+        return quoted(line[line.index(line.startIndex, offsetBy: named.count)..<close.lowerBound]) && quoted(line[close.upperBound...].dropLast())
+    }
+
     /// The banner's `var __hybrid_import_meta = module.meta;` is dropped when the module never
     /// reads `import.meta`: `module.meta` is made on first use (`importMeta`, a `require` of its
     /// own and a URL), and reading it eagerly made one for every module. The banner is a line of
@@ -410,7 +473,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "6"
+    private static let transformVersion = "7"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

@@ -79,6 +79,38 @@ import Testing
         #expect(ModuleTransformer.liveExports(authored) == authored)
     }
 
+    @Test("an enum of literal members becomes a block with the same alias; its member lines and the line count stay")
+    func literalEnum() {
+        let enumOutput = """
+            var Kind = /* @__PURE__ */ ((Kind2) => {
+              Kind2[Kind2["Plain"] = 0] = "Plain";
+              Kind2[Kind2["Negative"] = -1.5] = "Negative";
+              Kind2["Label"] = "a label";
+              return Kind2;
+            })(Kind || {});
+            var after = 1;
+            """
+        #expect(lines(ModuleTransformer.flatEnums(enumOutput)) == [
+            "var Kind = Kind || {}; { const Kind2 = Kind;",
+            #"  Kind2[Kind2["Plain"] = 0] = "Plain";"#,
+            #"  Kind2[Kind2["Negative"] = -1.5] = "Negative";"#,
+            #"  Kind2["Label"] = "a label";"#,
+            "}", "", "var after = 1;",
+        ])
+    }
+
+    @Test("an enum with a computed member, or one merged into a namespace, is left as esbuild wrote it", arguments: [
+        #"  Kind2[Kind2["Size"] = "ab".length] = "Size";"#,
+        #"  Kind2[Kind2["Next"] = Kind2.Plain + 1] = "Next";"#,
+        #"  Kind2[Kind2["Bad"] = 1 - x] = "Bad";"#,
+    ])
+    func otherEnums(member: String) {
+        let computed = "var Kind = /* @__PURE__ */ ((Kind2) => {\n  Kind2[Kind2[\"Plain\"] = 0] = \"Plain\";\n\(member)\n  return Kind2;\n})(Kind || {});"
+        #expect(ModuleTransformer.flatEnums(computed) == computed)
+        let namespaced = "  let Kind;\n  ((Kind2) => {\n    Kind2[Kind2[\"A\"] = 0] = \"A\";\n  })(Kind = Shapes.Kind || (Shapes.Kind = {}));"
+        #expect(ModuleTransformer.flatEnums(namespaced) == namespaced)
+    }
+
     @Test("import.meta's declaration is dropped when the module never reads it, and kept when it does")
     func importMetaBanner() {
         let unused = ModuleTransformer.lazyImportMeta(Self.esbuildOutput)
