@@ -781,6 +781,19 @@ const helpers = (() => {
       (__copyProps(target, mod, "default"), secondTarget && __copyProps(secondTarget, mod, "default")),
     __toESM: (mod) => interop(mod),
     __toCommonJS: (mod) => __copyProps(namespace(), mod),
+    /**
+     * `__toCommonJS` of what `__export` made, as one call (ModuleTransformer.liveExports): the
+     * namespace's getters read the module's bindings through `read(i)`, one function per module
+     * instead of an arrow per export, each of which JavaScriptCore compiles. Same names, order,
+     * and attributes as __copyProps gives (a name the namespace has, `__esModule`, is skipped).
+     */
+    __exportLive: (names, read) => {
+      const target = namespace();
+      for (let i = 0; i < names.length; i++) {
+        if (!__hasOwnProp.call(target, names[i])) __defProp(target, names[i], { get: () => read(i), enumerable: true });
+      }
+      return target;
+    },
   });
 })();
 

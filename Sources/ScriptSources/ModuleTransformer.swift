@@ -258,8 +258,8 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// configurable, so that a patch can amend an ES module's exported function. Columns stay
     /// where they were on the lines that matter (`import()` calls).
     static func hostHooks(_ code: String) -> String {
-        var code = sharingHelpers(code)
-        if let helper = code.range(of: "var __toCommonJS = (mod) => __copyProps(__defProp({}, \"__esModule\", { value: true }), mod);") {
+        var code = sharingHelpers(liveExports(lazyImportMeta(flatEnums(code))))
+        if let helper = code.range(of: esbuildToCommonJS) {
             code.replaceSubrange(helper, with: "var __toCommonJS = (mod) => __copyProps(require.namespace(), mod);")
         }
         if let helper = code.range(of: "var __defProp = Object.defineProperty;") {
@@ -273,6 +273,8 @@ public final class ModuleTransformer: @unchecked Sendable {
         return code.contains(dynamic) ? code.replacingOccurrences(of: dynamic, with: padded) : code
     }
 
+    private static let esbuildToCommonJS = "var __toCommonJS = (mod) => __copyProps(__defProp({}, \"__esModule\", { value: true }), mod);"
+
     /// esbuild's runtime helpers the loader defines once (`require.helpers`, js/runtime/modules.js),
     /// with the changes above. Each module would otherwise compile its own copies: some ten small
     /// functions per module, most of what a warm start of a TypeScript app cost beyond plain JS.
@@ -285,6 +287,8 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// indented or closing at column 0) become one line that takes them from `require.helpers`,
     /// and blank lines, so that every line after stays where the source map says. A helper this
     /// host does not share (`__decorateClass`, ...) ends the run of shared ones; the rest stays.
+    /// Only the helpers the code after them names are taken (after ``liveExports`` most modules
+    /// name none): each is a property read and a binding JavaScriptCore makes at every load.
     static func sharingHelpers(_ code: String) -> String {
         var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
         var index = 1
@@ -295,9 +299,153 @@ public final class ModuleTransformer: @unchecked Sendable {
             while index < lines.count, let first = lines[index].first, first == " " || first == "}" || first == ")" { index += 1 }
         }
         guard !names.isEmpty else { return code }
-        let taken = names.map { "\($0) = require.helpers.\($0.prefix { !$0.isNumber })" }.joined(separator: ", ")
-        lines.replaceSubrange(1..<index, with: ["var \(taken);"[...]] + Array(repeating: ""[...], count: index - 2))
+        let rest = lines[index...].joined(separator: "\n")
+        let taken = names.filter { mentions(rest, $0) }.map { "\($0) = require.helpers.\($0.prefix { !$0.isNumber })" }
+        let declaration = taken.isEmpty ? "" : "var \(taken.joined(separator: ", "));"
+        lines.replaceSubrange(1..<index, with: [declaration[...]] + Array(repeating: ""[...], count: index - 2))
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether `code` has `name` as a whole word (not `__export` inside `__exportLive`). A name in
+    /// a string or a comment counts too: the helper is then taken without need, which is harmless.
+    private static func mentions(_ code: String, _ name: String) -> Bool {
+        func partOfIdentifier(_ character: Character) -> Bool { character == "_" || character == "$" || character.isLetter || character.isNumber }
+        var searchStart = code.startIndex
+        while let found = code.range(of: name, range: searchStart..<code.endIndex) {
+            let before = found.lowerBound == code.startIndex ? nil : code[code.index(before: found.lowerBound)]
+            let after = found.upperBound == code.endIndex ? nil : code[found.upperBound]
+            if !(before.map(partOfIdentifier) ?? false) && !(after.map(partOfIdentifier) ?? false) { return true }
+            searchStart = found.upperBound
+        }
+        return false
+    }
+
+    /// esbuild's exports block, `var m_exports = {};`, `__export(m_exports, { name: () => binding,
+    /// ... });`, `module.exports = __toCommonJS(m_exports);`, becomes one call that makes the same
+    /// namespace (`require.helpers.__exportLive`, js/runtime/modules.js): the same names, in the
+    /// same order, each a getter reading the binding at every use (live), enumerable and
+    /// configurable. It reads the bindings through one function per module instead of one arrow
+    /// per export plus a second getter per export on the namespace: each function literal costs
+    /// JavaScriptCore a compile, a tenth of a warm start of a TypeScript app of small modules.
+    /// The block's other lines are left blank, so that every line after stays where the source
+    /// map says. Any other shape (a getter that is not a plain binding, a quoted name with an
+    /// escape, the exports object used elsewhere, as `export *` does) is left as esbuild wrote it.
+    static func liveExports(_ code: String) -> String {
+        var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("var ") && $0.hasSuffix("_exports = {};") }) else { return code }
+        let object = lines[start].dropFirst(4).dropLast(" = {};".count)
+        // esbuild's own helpers are defined above, so the names below are esbuild's, not the author's.
+        let helpers = lines[..<start]
+        guard helpers.contains("var __export = (target, all) => {"), helpers.contains(Self.esbuildToCommonJS[...]),
+              isIdentifier(object), start + 3 < lines.count, lines[start + 1] == "__export(\(object), {" else { return code }
+        var entries: [(name: Substring, binding: Substring)] = []
+        var index = start + 2
+        while index + 1 < lines.count, lines[index] != "});" {
+            guard let entry = exportEntry(lines[index]), entry.last == (lines[index + 1] == "});") else { return code }
+            entries.append((entry.name, entry.binding))
+            index += 1
+        }
+        guard !entries.isEmpty, index + 1 < lines.count, lines[index] == "});", lines[index + 1] == "module.exports = __toCommonJS(\(object));",
+              code.components(separatedBy: object).count == 4 else { return code }
+        // The exports object's name is used nowhere else, so it cannot shadow a binding read here.
+        let names = entries.map { $0.name.hasPrefix("\"") ? String($0.name) : "\"\($0.name)\"" }.joined(separator: ", ")
+        let cases = entries.enumerated().map { "case \($0.offset): return \($0.element.binding);" }.joined(separator: " ")
+        let call = "module.exports = require.helpers.__exportLive([\(names)], (\(object)) => { switch (\(object)) { \(cases) } });"
+        lines.replaceSubrange(start...(index + 1), with: [call[...]] + Array(repeating: ""[...], count: index + 1 - start))
+        return lines.joined(separator: "\n")
+    }
+
+    /// `  name: () => binding,` (the comma but on the last): the name, an identifier or a string
+    /// without escapes, and the binding, an identifier or a property path (`import_x.name`).
+    private static func exportEntry(_ line: Substring) -> (name: Substring, binding: Substring, last: Bool)? {
+        guard line.hasPrefix("  "), let arrow = line.range(of: ": () => ") else { return nil }
+        let name = line[line.index(line.startIndex, offsetBy: 2)..<arrow.lowerBound]
+        var binding = line[arrow.upperBound...]
+        let last = !binding.hasSuffix(",")
+        if !last { binding = binding.dropLast() }
+        let quoted = name.count >= 2 && name.hasPrefix("\"") && name.hasSuffix("\"") && !name.dropFirst().dropLast().contains { $0 == "\"" || $0 == "\\" }
+        guard quoted || (isIdentifier(name) && name != "__proto__"),
+              !binding.isEmpty, binding.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isIdentifier) else { return nil }
+        return (name, binding, last)
+    }
+
+    private static func isIdentifier(_ text: Substring) -> Bool {
+        guard let first = text.first, !first.isNumber else { return false }
+        return text.allSatisfy { $0 == "_" || $0 == "$" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+    }
+
+    /// A top-level `enum` whose members are literals, which esbuild writes as an arrow called at
+    /// once (`var Kind = ((Kind2) => { Kind2[Kind2["A"] = 0] = "A"; return Kind2; })(Kind || {});`),
+    /// becomes a block with the same alias: `var Kind = Kind || {}; { const Kind2 = Kind;`, the
+    /// member lines untouched, `}`. The same object, filled by the same statements in the same
+    /// scope, without a function for JavaScriptCore to compile and call per enum. Only the first
+    /// and the last two lines of the enum change, and no line moves. An enum with computed members,
+    /// or inside a namespace or a function, is left as esbuild wrote it.
+    static func flatEnums(_ code: String) -> String {
+        guard code.contains(" = /* @__PURE__ */ ((") else { return code }
+        var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        var changed = false
+        var index = 0
+        while index < lines.count {
+            guard let head = enumHead(lines[index]) else {
+                index += 1
+                continue
+            }
+            let (name, alias) = head
+            var end = index + 1
+            while end < lines.count, isLiteralEnumMember(lines[end], alias: alias) { end += 1 }
+            guard end > index + 1, end + 1 < lines.count, lines[end] == "  return \(alias);", lines[end + 1] == "})(\(name) || {});" else {
+                index += 1
+                continue
+            }
+            lines[index] = "var \(name) = \(name) || {}; { const \(alias) = \(name);"
+            lines[end] = "}"
+            lines[end + 1] = ""
+            changed = true
+            index = end + 2
+        }
+        return changed ? lines.joined(separator: "\n") : code
+    }
+
+    /// `var Kind = /* @__PURE__ */ ((Kind2) => {` at column 0: the enum's name and its alias.
+    private static func enumHead(_ line: Substring) -> (Substring, Substring)? {
+        guard line.hasPrefix("var "), line.hasSuffix(") => {"), let equals = line.range(of: " = /* @__PURE__ */ ((") else { return nil }
+        let name = line[line.index(line.startIndex, offsetBy: 4)..<equals.lowerBound]
+        let alias = line[equals.upperBound..<line.index(line.endIndex, offsetBy: -") => {".count)]
+        return isIdentifier(name) && isIdentifier(alias) ? (name, alias) : nil
+    }
+
+    /// `  Kind2[Kind2["A"] = 0] = "A";` (a number) or `  Kind2["A"] = "a";` (a string), names
+    /// and strings without escapes, numbers as esbuild prints them.
+    private static func isLiteralEnumMember(_ line: Substring, alias: Substring) -> Bool {
+        func quoted(_ text: Substring) -> Bool {
+            text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") && !text.dropFirst().dropLast().contains { $0 == "\"" || $0 == "\\" }
+        }
+        func number(_ text: Substring) -> Bool {
+            let digits = text.hasPrefix("-") ? text.dropFirst() : text
+            return digits.first.map { $0.isASCII && $0.isNumber } == true && !text.contains(" ") && Double(text) != nil
+        }
+        let numbered = "  \(alias)[\(alias)["
+        if line.hasPrefix(numbered), line.hasSuffix(";") {
+            let body = line.dropFirst(numbered.count).dropLast()
+            guard let first = body.range(of: "] = "), let second = body[first.upperBound...].range(of: "] = ") else { return false }
+            let key = body[..<first.lowerBound], value = body[first.upperBound..<second.lowerBound], name = body[second.upperBound...]
+            return quoted(key) && key == name && number(value)
+        }
+        let named = "  \(alias)["
+        guard line.hasPrefix(named), line.hasSuffix(";"), let close = line.range(of: "] = ") else { return false }
+        return quoted(line[line.index(line.startIndex, offsetBy: named.count)..<close.lowerBound]) && quoted(line[close.upperBound...].dropLast())
+    }
+
+    /// The banner's `var __hybrid_import_meta = module.meta;` is dropped when the module never
+    /// reads `import.meta`: `module.meta` is made on first use (`importMeta`, a `require` of its
+    /// own and a URL), and reading it eagerly made one for every module. The banner is a line of
+    /// its own with no mappings, so nothing after it moves.
+    static func lazyImportMeta(_ code: String) -> String {
+        let declaration = "var __hybrid_import_meta = module.meta;\n"
+        guard let banner = code.range(of: declaration), !code[banner.upperBound...].contains("__hybrid_import_meta"),
+              !code[..<banner.lowerBound].contains("__hybrid_import_meta") else { return code }
+        return code.replacingCharacters(in: banner, with: "\n")
     }
 
     /// `__export` (or esbuild's renamed `__export2`) for a line `var __export = ...` defining a
@@ -373,7 +521,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "4"
+    private static let transformVersion = "7"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()
@@ -382,10 +530,14 @@ public final class ModuleTransformer: @unchecked Sendable {
             hasher.update(data: [0])
         }
         hasher.update(data: Array(source.utf8))
-        return hasher.finalize().map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in hasher.finalize() {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// The first line of a cached file says how it was made; the code follows.

@@ -26,18 +26,23 @@ public enum FileSystem {
         defer { close(fd) }
         var info = stat()
         fstat(fd, &info)
-        var result = [UInt8]()
-        result.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        // Read straight into the result, sized by what the file reports plus one byte, so that a
+        // file that has not grown is read in one call and the next sees its end; a module load
+        // reads two files (source and cached transform), and a zeroed 64 KB buffer per file was
+        // measurable. The buffer grows for files that report less (`/proc`) or grow meanwhile.
+        var result = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 65536) }
+            if filled == result.count { result.append(contentsOf: repeatElement(0, count: max(result.count, 4096))) }
+            let count = result.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FileSystemError(path: path, code: errno)
             }
             if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
+            filled += count
         }
+        result.removeLast(result.count - filled)
         return result
     }
 
