@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Logging
+import Synchronization
 import PostgresNIO
 import SyncProtocol
 
@@ -161,8 +162,27 @@ public final class PostgresSyncStore: SyncStore {
 
     public func close() async {
         running.cancel()
-        await running.value
+        // The pool closes its connections and returns, or, when a connection attempt is stuck
+        // (the database dropped under it, a server that never answers), is left behind after a
+        // few seconds: a server's stop must not wait on it.
+        let ended = Mutex(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let end = { @Sendable in
+                if ended.withLock({ ended in defer { ended = true }; return !ended }) { continuation.resume() }
+            }
+            Task { [running] in
+                await running.value
+                end()
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(Self.closeSeconds))
+                end()
+            }
+        }
     }
+
+    /// How long ``close()`` waits for the pool's connections to close.
+    static let closeSeconds = 10
 
     // MARK: Schema
 
@@ -240,6 +260,8 @@ public final class PostgresSyncStore: SyncStore {
             "CREATE TABLE sync_meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
             "INSERT INTO sync_meta (key, value) VALUES ('lastSeq', 0), ('compactedThrough', 0)",
         ]),
+        // The keys of one seq (``logTail(after:limit:)``): the primary key leads with the key.
+        ("log keys by seq", ["CREATE INDEX sync_log_key_seq ON sync_log_key(seq)"]),
     ]
 
     /// Creates the schema, or brings it up to the latest migration, under ``migrationLock`` so that

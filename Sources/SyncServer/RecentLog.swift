@@ -80,7 +80,17 @@ final class RecentLog: Sendable {
                 return (state.news, state.wakeKeys, state.loaded, state.head)
             }
             do {
-                try await read(after: loaded ? head : nil)
+                if held.count == 0 {
+                    // Nobody waits (a server whose devices sync without waitMs): reading every
+                    // commit would be wasted. Memory is dropped instead, and pulls read the store
+                    // until news comes while some are held; one woken by this news reads the store too.
+                    state.withLock { state in
+                        state.entries = []
+                        state.loaded = false
+                    }
+                } else {
+                    try await read(after: loaded ? head : nil)
+                }
             } catch {
                 state.withLock { $0.failed = true }
                 if !held.isClosed { logger.warning("reading the op log's new entries failed, held pulls read the store meanwhile: \(PostgresSyncStore.describe(error))") }

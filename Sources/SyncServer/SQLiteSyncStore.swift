@@ -134,6 +134,10 @@ public final class SQLiteSyncStore: SyncStore {
         migrator.registerMigration("v3 refused op") { db in
             try db.execute(sql: "ALTER TABLE sync_packet ADD COLUMN refusedOpId TEXT")
         }
+        // The keys of a run of seqs (``logTail(after:limit:)``): the primary key leads with the key.
+        migrator.registerMigration("v4 log keys by seq") { db in
+            try db.execute(sql: "CREATE INDEX sync_log_key_seq ON sync_log_key(seq)")
+        }
         return migrator
     }
 
