@@ -17,6 +17,14 @@ struct HeldPacketSweeper: Service {
     let metrics: SyncMetrics
     let logger: Logger
 
+    /// A store call that returns when the server shuts down, or after a minute, whatever the
+    /// store does: postgres-nio waits for a pooled connection with no limit while the database
+    /// refuses connections (dropped, or down), and a sweep waiting so kept the server from stopping.
+    static func bounded<Result: Sendable>(_ what: String, within timeout: Duration = .seconds(60),
+                                          _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await StoreHealth.answer(within: timeout, what: what, body)
+    }
+
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var lastCompaction = 0.0
@@ -24,19 +32,19 @@ struct HeldPacketSweeper: Service {
             while !Task.isCancelled {
                 let now = Date().timeIntervalSince1970
                 do {
-                    try await cursors.write(to: store)
+                    try await Self.bounded("writing the pulls' cursors") { try await cursors.write(to: store) }
                 } catch where !Task.isCancelled {
                     logger.error("recording the cursors of pulls failed: \(PostgresSyncStore.describe(error))")
                 }
                 do {
-                    try await store.sweep(now: now, holdSeconds: holdSeconds)
+                    try await Self.bounded("the sweep") { try await store.sweep(now: now, holdSeconds: holdSeconds) }
                 } catch where !Task.isCancelled {
                     logger.error("sweep of held packets failed: \(PostgresSyncStore.describe(error))")
                 }
                 if now - lastCompaction >= compactionInterval {
                     lastCompaction = now
                     do {
-                        metrics.compacted(try await store.compact(now: now, retainSeconds: retainSeconds))
+                        metrics.compacted(try await Self.bounded("the compaction") { try await store.compact(now: now, retainSeconds: retainSeconds) })
                     } catch where !Task.isCancelled {
                         logger.error("compaction of the op log failed: \(PostgresSyncStore.describe(error))")
                     }
@@ -45,7 +53,10 @@ struct HeldPacketSweeper: Service {
             }
         }
         do {
-            try await cursors.write(to: store)
+            // Outside the cancelled task, so that it runs; for a few seconds at most.
+            try await Task { [store, cursors] in
+                try await Self.bounded("writing the pulls' cursors", within: .seconds(5)) { try await cursors.write(to: store) }
+            }.value
         } catch {
             logger.error("recording the cursors of pulls at shutdown failed: \(PostgresSyncStore.describe(error))")
         }

@@ -47,6 +47,8 @@ final class RecentLog: Sendable {
     private let held: HeldPulls
     /// The most entries kept: older ones are dropped, and pulls from before them read the store.
     let capacity: Int
+    /// Entries read at a time.
+    static let pageSize = 1_000
     private let logger: Logger
 
     init(store: any SyncStore, held: HeldPulls, capacity: Int = 10_000, logger: Logger) {
@@ -105,12 +107,15 @@ final class RecentLog: Sendable {
         }
     }
 
-    /// Reads the entries after `after` page by page; nil: the first read, which covers from the
-    /// log's last seq on (older entries are for the store to answer).
+    /// Reads the entries after `after` page by page; nil: a first read, which starts a page
+    /// before the log's last seq, so that pulls a little behind (those held when the first news
+    /// comes) are answered from memory too; older cursors are for the store to answer.
     private func read(after: Int?) async throws {
         var after = after
         if after == nil {
-            let start = try await store.figures().lastSeq
+            // Entries at or below the compaction mark are gone, which is no gap: memory never
+            // answers a cursor below the mark.
+            let start = max(0, try await store.figures().lastSeq - Self.pageSize)
             state.withLock { state in
                 state.entries = []
                 (state.coveredAfter, state.head, state.loaded) = (start, start, true)
@@ -119,7 +124,7 @@ final class RecentLog: Sendable {
         }
         guard var next = after else { return }
         while true {
-            let tail = try await store.logTail(after: next, limit: 1_000)
+            let tail = try await store.logTail(after: next, limit: Self.pageSize)
             next = tail.more ? tail.entries.last?.seq ?? next : max(next, tail.lastSeq)
             state.withLock { state in
                 // Another read may not overlap this one (one at a time), so the tail follows head.

@@ -43,20 +43,27 @@ struct StoreHealth: Sendable {
     static func answer<Result: Sendable>(within timeout: Duration, what: String,
                                          _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let pending = PendingAnswer<Result>()
-        return try await withCheckedThrowingContinuation { continuation in
-            pending.wait(continuation)
-            let work = Task {
-                do {
-                    pending.resume(with: .success(try await body()))
-                } catch {
-                    pending.resume(with: .failure(error))
+        // The caller cancelled (a server shutting down) answers at once too: its wait must not
+        // outlive it, since the service group waits for every service to return.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                pending.wait(continuation)
+                let work = Task {
+                    do {
+                        pending.resume(with: .success(try await body()))
+                    } catch {
+                        pending.resume(with: .failure(error))
+                    }
                 }
+                pending.work(work)
+                pending.timer(Task {
+                    try? await Task.sleep(for: timeout)
+                    let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.inSeconds)) s")
+                    if pending.resume(with: .failure(late)) { work.cancel() }
+                })
             }
-            pending.timer(Task {
-                try? await Task.sleep(for: timeout)
-                let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.inSeconds)) s")
-                if pending.resume(with: .failure(late)) { work.cancel() }
-            })
+        } onCancel: {
+            pending.cancel()
         }
     }
 
@@ -65,13 +72,37 @@ struct StoreHealth: Sendable {
         private struct State {
             var continuation: CheckedContinuation<Value, any Error>?
             var timer: Task<Void, Never>?
+            var work: Task<Void, Never>?
             var answered = false
+            var cancelled = false
         }
 
         private let state = Mutex(State())
 
         func wait(_ continuation: CheckedContinuation<Value, any Error>) {
-            state.withLock { $0.continuation = continuation }
+            let cancelled = state.withLock { state in
+                state.continuation = continuation
+                return state.cancelled
+            }
+            if cancelled { resume(with: .failure(CancellationError())) }
+        }
+
+        func work(_ work: Task<Void, Never>) {
+            let cancelled = state.withLock { state in
+                state.work = work
+                return state.cancelled
+            }
+            if cancelled { work.cancel() }
+        }
+
+        /// The caller was cancelled: it answers with `CancellationError`, and the work is cancelled.
+        func cancel() {
+            let work = state.withLock { state in
+                state.cancelled = true
+                return state.work
+            }
+            resume(with: .failure(CancellationError()))
+            work?.cancel()
         }
 
         /// The timer to cancel at the answer (at once, when the work has answered already).

@@ -111,7 +111,7 @@ struct LivePullTests {
             var readers: [TestDevice] = []
             for index in 0..<10 { readers.append(try await server.register(name: "reader\(index)")) }
             let memoryReads = "hybrid_sync_pull_reads_from_memory_total"
-            // Memory covers the log from the first commit made while pulls are held: these read the store.
+            // Memory is read at the first commit made while pulls are held (a page back from the last seq).
             let pulls = readers.map { Self.heldPull(server, $0, after: 0, waitMs: 12_000) }
             try await Self.holding(server, readers.count)
             #expect(try await server.push(writer, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)]).status == 200)
