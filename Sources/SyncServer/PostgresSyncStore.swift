@@ -1,7 +1,6 @@
 import Foundation
 import JSON
 import Logging
-import Synchronization
 import PostgresNIO
 import SyncProtocol
 
@@ -163,26 +162,10 @@ public final class PostgresSyncStore: SyncStore {
     public func close() async {
         running.cancel()
         // The pool closes its connections and returns, or, when a connection attempt is stuck
-        // (the database dropped under it, a server that never answers), is left behind after a
-        // few seconds: a server's stop must not wait on it.
-        let ended = Mutex(false)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let end = { @Sendable in
-                if ended.withLock({ ended in defer { ended = true }; return !ended }) { continuation.resume() }
-            }
-            Task { [running] in
-                await running.value
-                end()
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(Self.closeSeconds))
-                end()
-            }
-        }
+        // (the database dropped under it, a server that never answers), is left behind after
+        // 10 s: a server's stop must not wait on it.
+        _ = try? await StoreHealth.answer(within: .seconds(10), what: "closing the pool") { [running] in await running.value }
     }
-
-    /// How long ``close()`` waits for the pool's connections to close.
-    static let closeSeconds = 10
 
     // MARK: Schema
 
@@ -686,8 +669,9 @@ public final class PostgresSyncStore: SyncStore {
             let ops = try found.prefix(limit).map { row in
                 let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image)
                     = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?).self)
-                return try ScopedFold.logged(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, typeName: type, dataText: data,
-                                             dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, imageText: image, for: device)
+                return try LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
+                                    dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: [])
+                    .operation(for: device)
             }
             return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: found.count > limit, scopes: device.scopes)
         }

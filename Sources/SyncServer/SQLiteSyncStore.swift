@@ -505,11 +505,8 @@ public final class SQLiteSyncStore: SyncStore {
                                              arguments: [after, last])
                 for row in filed { keys[row["seq"], default: []].insert(row["key"]) }
             }
-            return LogTail(entries: entries.map { row in
-                LogEntry(seq: row["seq"], deviceId: row["deviceId"], opId: row["opId"], dataId: row["dataId"], table: row["tableName"],
-                         type: row["type"], data: row["data"], dependencyId: row["dependencyId"], timestamp: row["timestamp"],
-                         scopeBefore: row["scopeBefore"], image: row["image"], keys: keys[row["seq"]] ?? [])
-            }, more: rows.count > limit, compactedThrough: try Self.compactedThrough(in: db), lastSeq: try Self.cursor(in: db))
+            return LogTail(entries: entries.map { row in Self.entry(row, keys: keys[row["seq"]] ?? []) },
+                           more: rows.count > limit, compactedThrough: try Self.compactedThrough(in: db), lastSeq: try Self.cursor(in: db))
         }
     }
 
@@ -596,8 +593,13 @@ public final class SQLiteSyncStore: SyncStore {
     }
 
     static func logged(_ row: Row, for device: DeviceIdentity) throws -> LoggedOperation {
-        try ScopedFold.logged(seq: row["seq"], deviceId: row["deviceId"], opId: row["opId"], dataId: row["dataId"], table: row["tableName"],
-                              typeName: row["type"], dataText: row["data"], dependencyId: row["dependencyId"], timestamp: row["timestamp"],
-                              scopeBefore: row["scopeBefore"], imageText: row["image"], for: device)
+        try entry(row).operation(for: device)
+    }
+
+    /// A `sync_log` row as a ``LogEntry`` (its `keys` read apart, from `sync_log_key`).
+    static func entry(_ row: Row, keys: Set<String> = []) -> LogEntry {
+        LogEntry(seq: row["seq"], deviceId: row["deviceId"], opId: row["opId"], dataId: row["dataId"], table: row["tableName"],
+                 type: row["type"], data: row["data"], dependencyId: row["dependencyId"], timestamp: row["timestamp"],
+                 scopeBefore: row["scopeBefore"], image: row["image"], keys: keys)
     }
 }

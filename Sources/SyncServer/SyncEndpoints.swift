@@ -211,12 +211,13 @@ struct SyncEndpoints: Sendable {
             // wakes this pull.
             let generation = held.generation
             let page: PullPage
-            if waitMs > 0, let recentPage = try recent.page(for: device, after: after, limit: min(limit, Self.maximumPullLimit)) {
+            let pageLimit = min(limit, Self.maximumPullLimit)
+            if waitMs > 0, let recentPage = try recent.page(for: device, after: after, limit: pageLimit) {
                 page = recentPage
                 cursors.note(deviceId: device.deviceId, cursor: after, at: Self.now())
                 metrics.pulledFromMemory()
             } else {
-                page = try await store.pull(for: device, after: after, limit: min(limit, Self.maximumPullLimit), now: Self.now())
+                page = try await store.pull(for: device, after: after, limit: pageLimit, now: Self.now())
             }
             if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
             let waited = ContinuousClock.now
