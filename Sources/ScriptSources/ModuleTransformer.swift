@@ -246,7 +246,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// esbuild's output as the loader takes it: the host's hooks in, the inline map out. The one
     /// post-processing of every transform, single or batch, so that both cache the same bytes.
     private static func compiled(_ output: String, format: ModuleFormat, topLevelAwait: Bool = false) -> CompiledSource {
-        let (code, map) = splitInlineMap(hostHooks(output))
+        let (code, map) = splitInlineMap(hostHooks(output, topLevelAwait: topLevelAwait))
         return CompiledSource(code: code, sourceMap: map, format: format, topLevelAwait: topLevelAwait)
     }
 
@@ -257,8 +257,8 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// handed over through the module's own `require`; and `__defProp`, whose exports become
     /// configurable, so that a patch can amend an ES module's exported function. Columns stay
     /// where they were on the lines that matter (`import()` calls).
-    static func hostHooks(_ code: String) -> String {
-        var code = sharingHelpers(liveExports(lazyImportMeta(flatEnums(code))))
+    static func hostHooks(_ code: String, topLevelAwait: Bool = false) -> String {
+        var code = sharingHelpers(liveExports(lazyImportMeta(flatEnums(code)), settle: !topLevelAwait))
         if let helper = code.range(of: esbuildToCommonJS) {
             code.replaceSubrange(helper, with: "var __toCommonJS = (mod) => __copyProps(require.namespace(), mod);")
         }
@@ -330,7 +330,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// The block's other lines are left blank, so that every line after stays where the source
     /// map says. Any other shape (a getter that is not a plain binding, a quoted name with an
     /// escape, the exports object used elsewhere, as `export *` does) is left as esbuild wrote it.
-    static func liveExports(_ code: String) -> String {
+    static func liveExports(_ code: String, settle: Bool = true) -> String {
         var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(where: { $0.hasPrefix("var ") && $0.hasSuffix("_exports = {};") }) else { return code }
         let object = lines[start].dropFirst(4).dropLast(" = {};".count)
@@ -350,8 +350,17 @@ public final class ModuleTransformer: @unchecked Sendable {
         // The exports object's name is used nowhere else, so it cannot shadow a binding read here.
         let names = entries.map { $0.name.hasPrefix("\"") ? String($0.name) : "\"\($0.name)\"" }.joined(separator: ", ")
         let cases = entries.enumerated().map { "case \($0.offset): return \($0.element.binding);" }.joined(separator: " ")
-        let call = "module.exports = require.helpers.__exportLive([\(names)], (\(object)) => { switch (\(object)) { \(cases) } });"
+        let unchanging = settle ? UnchangingBindings.find(Set(entries.map { String($0.binding) }), in: code) : []
+        let settled = entries.map { unchanging.contains(String($0.binding)) }
+        let mask = settled.contains(true) ? ", \"" + settled.map { $0 ? "1" : "0" }.joined() + "\"" : ""
+        let call = "module.exports = require.helpers.__exportLive([\(names)], (\(object)) => { switch (\(object)) { \(cases) } }\(mask));"
         lines.replaceSubrange(start...(index + 1), with: [call[...]] + Array(repeating: ""[...], count: index + 1 - start))
+        if !mask.isEmpty {
+            // After the body's last statement (before esbuild's inline map, if any), so no line moves.
+            let values = zip(entries, settled).filter(\.1).map { String($0.0.binding) }.joined(separator: ", ")
+            let end = lines.lastIndex { $0.hasPrefix(inlineMapPrefix) } ?? lines.endIndex
+            lines.insert("require.helpers.__exportSettle(module.exports, [\(values)]);", at: end)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -521,7 +530,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "7"
+    private static let transformVersion = "8"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

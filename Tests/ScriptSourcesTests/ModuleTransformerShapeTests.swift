@@ -46,13 +46,32 @@ import Testing
 
     @Test("the exports block becomes one __exportLive call with the same names in the same order, on the block's first line")
     func exportsBlock() {
-        let code = ModuleTransformer.hostHooks(Self.esbuildOutput)
+        let code = ModuleTransformer.hostHooks(Self.esbuildOutput, topLevelAwait: true)
         let before = lines(Self.esbuildOutput), after = lines(code)
         #expect(after.count == before.count)
         let start = before.firstIndex(of: "var m3_exports = {};")!
         #expect(after[start] == #"module.exports = require.helpers.__exportLive(["Cart3", "Kind", "next-total", "total"], (m3_exports) => { switch (m3_exports) { case 0: return Cart3; case 1: return Kind; case 2: return import_m4.total; case 3: return total; } });"#)
         #expect(after[(start + 1)...(start + 7)].allSatisfy { $0.isEmpty })
         #expect(Array(after[(start + 8)...]) == Array(before[(start + 8)...]))
+    }
+
+    @Test("exports bound to names never written become values at the module's end; an import's re-export and a written name stay live")
+    func settledExports() {
+        let code = ModuleTransformer.hostHooks(Self.esbuildOutput)
+        let before = lines(Self.esbuildOutput), after = lines(code)
+        let start = before.firstIndex(of: "var m3_exports = {};")!
+        // Kind is not declared in this shortened output, so it stays live too.
+        #expect(after[start].hasSuffix(#"case 3: return total; } }, "1001");"#))
+        #expect(after.count == before.count + 1)
+        #expect(Array(after[(start + 8)..<before.count]) == Array(before[(start + 8)...]))
+        #expect(after.last == "require.helpers.__exportSettle(module.exports, [Cart3, total]);")
+
+        let written = Self.esbuildOutput + "\nfunction reset() { [total] = [null]; }"
+        #expect(lines(ModuleTransformer.hostHooks(written))[start].hasSuffix(#"} }, "1000");"#))
+        let withMap = Self.esbuildOutput + "\n//# sourceMappingURL=data:application/json;base64,e30="
+        let mapped = lines(ModuleTransformer.hostHooks(withMap))
+        #expect(mapped[mapped.count - 2] == "require.helpers.__exportSettle(module.exports, [Cart3, total]);")
+        #expect(mapped.last!.hasPrefix("//# sourceMappingURL="))
     }
 
     @Test("only the shared helpers the code names are taken from require.helpers; the lines stay")

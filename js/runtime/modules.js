@@ -46,6 +46,7 @@ function makeRequire(parent) {
     dynamicRequest = null;
     const module = load(resolve(request), parent);
     owners.set(module.exports, module);
+    if (!module.loaded) earlyNamespace(module.exports);
     if (module.evaluation && !module.evaluated) {
       if (dynamic) dynamic.waitFor = module.evaluation;
       else if (parent && parent.dependencies) parent.dependencies.push(module.evaluation);
@@ -124,16 +125,56 @@ const helpers = (() => {
      * namespace's getters read the module's bindings through `read(i)`, one function per module
      * instead of an arrow per export, each of which JavaScriptCore compiles. Same names, order,
      * and attributes as __copyProps gives (a name the namespace has, `__esModule`, is skipped).
+     *
+     * With `settled` (a "1" per export whose binding never changes once the module has run, as
+     * the transform found), nothing is defined until the module's last line calls
+     * `__exportSettle` with those bindings' values: they become plain values, the rest getters.
+     * A namespace required before then (a cycle) gets every export as a getter at once.
      */
-    __exportLive: (names, read) => {
+    __exportLive: (names, read, settled) => {
       const target = namespace();
-      for (let i = 0; i < names.length; i++) {
-        if (!__hasOwnProp.call(target, names[i])) __defProp(target, names[i], { get: () => read(i), enumerable: true });
-      }
+      if (settled === undefined) defineExports(target, names, read, "", null);
+      else unsettled.set(target, { names, read, settled, early: false });
       return target;
+    },
+    __exportSettle: (target, values) => {
+      const pending = unsettled.get(target);
+      if (pending === undefined) return;
+      unsettled.delete(target);
+      defineExports(target, pending.names, pending.read, pending.settled, values, pending.early);
     },
   });
 })();
+
+/** ES module namespaces between `__exportLive` and `__exportSettle` -> what to define on them. */
+const unsettled = new WeakMap();
+
+/**
+ * Defines a namespace's exports in their order: those `settled` marks as values (from `values`,
+ * in turn), the rest as getters through `read`; with `early`, the getters are there already and
+ * only the values replace theirs.
+ */
+function defineExports(target, names, read, settled, values, early = false) {
+  for (let i = 0, next = 0; i < names.length; i++) {
+    const name = names[i];
+    if (settled.charCodeAt(i) === 49) {
+      const value = values[next++];
+      if (early ? name !== "__esModule" : !helpers.__hasOwnProp.call(target, name)) {
+        Object.defineProperty(target, name, { value, enumerable: true, writable: false, configurable: true });
+      }
+    } else if (!early && !helpers.__hasOwnProp.call(target, name)) {
+      Object.defineProperty(target, name, { get: () => read(i), enumerable: true, configurable: true });
+    }
+  }
+}
+
+/** A namespace handed out before its module finished (a cycle): every export live until then. */
+function earlyNamespace(target) {
+  const pending = unsettled.get(target);
+  if (pending === undefined || pending.early) return;
+  pending.early = true;
+  defineExports(target, pending.names, pending.read, "", null);
+}
 
 /**
  * How an ES module sees what it imports (esbuild's __toESM, replaced): an ES module's own

@@ -11,3 +11,9 @@ try {
 } catch (error) {
   console.log("namespace is read-only:", error instanceof TypeError);
 }
+try {
+  counter.increment = null;
+} catch (error) {
+  console.log("a function export is read-only too:", error instanceof TypeError);
+}
+console.log(typeof counter.increment, Object.keys(counter).join(","), "increment" in counter);
