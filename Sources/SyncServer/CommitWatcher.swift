@@ -2,8 +2,8 @@ import Logging
 import ServiceLifecycle
 
 /// Wakes held pulls whenever the store says the log may have grown (``SyncStore/watchCommits(_:)``:
-/// in-process for SQLite, LISTEN/NOTIFY for PostgreSQL), through ``RecentLog``, which reads the
-/// new entries first; watching again after a second when the
+/// in-process for SQLite, LISTEN/NOTIFY for PostgreSQL), through ``RecentLog``, which takes the
+/// new entries first (from the news, or read); watching again after a second when the
 /// news stops (a lost connection); and at the server's graceful shutdown answers every held pull
 /// before the HTTP server drains its connections.
 ///
@@ -19,15 +19,15 @@ struct CommitWatcher: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             // The log as it stands, before any news: held pulls answer from memory from now on.
-            recent.heard(keys: nil)
+            recent.heard(.anywhere)
             while !Task.isCancelled {
                 do {
-                    try await store.watchCommits { keys in recent.heard(keys: keys) }
+                    try await store.watchCommits { news in recent.heard(news) }
                 } catch where !Task.isCancelled && !(error is CancellationError) {
                     logger.error("watching the sync log for commits failed, held pulls wait out their waitMs meanwhile: \(PostgresSyncStore.describe(error))")
                 }
                 // Whatever was missed while no one watched: read it, and held pulls look again.
-                recent.heard(keys: nil)
+                recent.heard(.anywhere)
                 try await Task.sleep(for: .seconds(1))
             }
         }

@@ -96,26 +96,9 @@ public final class PostgresSyncStore: SyncStore {
         }
     }
 
-    /// A commit's notification: `{"seq": N, "keys": [...]}`, the log keys of the device that wrote
-    /// (what it writes is filed under its own keys), so that each instance wakes only the pulls
-    /// reading one of them; without `keys` (a device that sees everything, or more keys than
-    /// NOTIFY's 8,000-byte payload holds) every held pull looks.
-    static func commitNews(lastSeq: Int, keys: [String]?) -> String {
-        var news: JSONObject = ["seq": .number(Double(lastSeq))]
-        if let keys { news["keys"] = .array(keys.map(JSONValue.string)) }
-        let text = JSONWriter.write(.object(news))
-        return text.utf8.count < 7_900 ? text : JSONWriter.write(.object(["seq": .number(Double(lastSeq))]))
-    }
-
-    /// The keys of a commit's notification (``commitNews(lastSeq:keys:)``), nil for "anywhere".
-    static func commitKeys(_ payload: String) -> Set<String>? {
-        guard let news = try? JSONParser.parse(payload), let keys = news["keys"]?.arrayValue else { return nil }
-        return Set(keys.compactMap(\.stringValue))
-    }
-
     /// Listens on ``commitChannel`` over a connection of its own, outside the pool: a LISTEN holds
     /// its connection for as long as it lasts, and held pulls must never wait for one.
-    public func watchCommits(_ onCommit: @escaping @Sendable (Set<String>?) -> Void) async throws {
+    public func watchCommits(_ onCommit: @escaping @Sendable (CommitNews) -> Void) async throws {
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(host: address.host, port: address.port, username: address.user,
                                                             password: address.password, database: address.database, tls: .disable),
@@ -125,8 +108,8 @@ public final class PostgresSyncStore: SyncStore {
                 try await connection.listen(on: Self.commitChannel) { notifications in
                     // Commits made while the LISTEN was being set up are not missed: held pulls
                     // read the store again on this first call.
-                    onCommit(nil)
-                    for try await notification in notifications { onCommit(Self.commitKeys(notification.payload)) }
+                    onCommit(.anywhere)
+                    for try await notification in notifications { onCommit(CommitNews(payload: notification.payload)) }
                 }
             } onCancel: {
                 Task { try? await connection.close() }
@@ -533,6 +516,8 @@ public final class PostgresSyncStore: SyncStore {
             SELECT (SELECT value FROM sync_meta WHERE key = 'lastSeq'), ARRAY(SELECT op_id FROM sync_log WHERE op_id = ANY(\(opIds)))
             """, on: connection).first?.decode((Int?, [String]).self) ?? (nil, [])
         var lastSeq = lastSeqFound ?? 0
+        let firstAfter = lastSeq
+        var entries: [LogEntry] = []
         var logged = Set(loggedIds)
         var scopeColumns: [String: String?] = [:]
         for (index, op) in ops.enumerated() {
@@ -569,13 +554,17 @@ public final class PostgresSyncStore: SyncStore {
                     RETURNING seq)
                 INSERT INTO sync_log_key (key, seq) SELECT key, entry.seq FROM entry, unnest(\(folded.keys)::text[]) AS key ON CONFLICT DO NOTHING
                 """, on: connection)
+            entries.append(LogEntry(seq: lastSeq, deviceId: device.deviceId, opId: op.opId, dataId: op.dataId, table: op.table,
+                                    type: op.type.rawValue, data: data, dependencyId: op.dependencyId, timestamp: op.timestamp,
+                                    scopeBefore: folded.scopeBefore, image: image, keys: Set(folded.keys)))
             logged.insert(op.opId)
             applied.append(op.opId)
         }
         if !applied.isEmpty {
             // The notification leaves at commit (not at all on a rollback), to every instance's
-            // ``watchCommits(_:)``; the FROM clause makes it one round trip with the update.
-            let news = Self.commitNews(lastSeq: lastSeq, keys: device.logKeys)
+            // ``watchCommits(_:)``, with the entries when they fit, so that no instance reads them
+            // back; the FROM clause makes it one round trip with the update.
+            let news = CommitNews.payload(lastSeq: lastSeq, keys: device.logKeys, after: firstAfter, entries: entries)
             try await rows("""
                 UPDATE sync_meta SET value = \(lastSeq) FROM (SELECT pg_notify(\(Self.commitChannel), \(news))) AS news
                 WHERE key = 'lastSeq'
@@ -780,7 +769,12 @@ public final class PostgresSyncStore: SyncStore {
             guard through > 0 else { return Compaction(removed: 0, compactedThrough: try await self.meta("compactedThrough", on: connection)) }
             let removed = try await self.rows("DELETE FROM sync_log WHERE seq <= \(through) RETURNING 1", on: connection).count
             try await self.rows("DELETE FROM sync_log_key WHERE seq <= \(through)", on: connection)
-            try await self.rows("UPDATE sync_meta SET value = GREATEST(value, \(through)) WHERE key = 'compactedThrough'", on: connection)
+            // News from anywhere: each instance reads the log again and learns the new mark, below
+            // which its memory must not answer (carried entries alone would never tell it).
+            try await self.rows("""
+                UPDATE sync_meta SET value = GREATEST(value, \(through)) FROM (SELECT pg_notify(\(Self.commitChannel), '{}')) AS news
+                WHERE key = 'compactedThrough'
+                """, on: connection)
             return Compaction(removed: removed, compactedThrough: try await self.meta("compactedThrough", on: connection))
         }
     }

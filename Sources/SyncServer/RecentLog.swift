@@ -14,14 +14,14 @@ import Synchronization
 /// store's write lock), so a snapshot's entries after `head` are all there are up to its last seq.
 ///
 /// Its order with ``HeldPulls`` is what keeps a pull from missing an entry: news of a commit
-/// (``heard(keys:)``) first reads the entries, then wakes the pulls; a pull takes the generation
+/// (``heard(_:)``) first takes the entries (carried by the news, or read), then wakes the pulls; a pull takes the generation
 /// before reading from memory. A pull that read memory before the entries arrived is woken after
 /// they did. Memory answers only held pulls (`waitMs` > 0), whose answer may come a moment
 /// later anyway: a pull without `waitMs` reads the store, so that a device sees at once what was
 /// acknowledged a moment ago on another instance, whose news may not have arrived here yet.
 ///
 /// ```swift
-/// recent.heard(keys: ["s:team-1"])            // from CommitWatcher: read the new entries, then wake
+/// recent.heard(CommitNews(keys: ["s:team-1"]))  // from CommitWatcher: take the new entries, then wake
 /// let page = try recent.page(for: device, after: cursor, limit: 1000)   // nil: ask the store
 /// ```
 final class RecentLog: Sendable {
@@ -50,21 +50,50 @@ final class RecentLog: Sendable {
     /// Entries read at a time.
     static let pageSize = 1_000
     private let logger: Logger
+    private let metrics: SyncMetrics?
 
-    init(store: any SyncStore, held: HeldPulls, capacity: Int = 10_000, logger: Logger) {
+    init(store: any SyncStore, held: HeldPulls, capacity: Int = 10_000, metrics: SyncMetrics? = nil, logger: Logger) {
         self.store = store
         self.held = held
         self.capacity = capacity
+        self.metrics = metrics
         self.logger = logger
     }
 
     /// The entries held now (for the metrics and tests).
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// The log may have grown under `keys` (nil: anywhere): reads what is new, then wakes the held
-    /// pulls reading those keys. Never blocks: one read runs at a time, and news heard meanwhile
-    /// makes it read again.
-    func heard(keys: Set<String>?) {
+    /// The log has grown (``CommitNews``): takes what is new, then wakes the held pulls reading
+    /// the news's keys (nil: every one). Entries the news carries are appended when they follow
+    /// what memory holds and no read is under way; otherwise it reads. Never blocks: one read runs
+    /// at a time, and news heard meanwhile makes it read again.
+    func heard(_ news: CommitNews) {
+        if let carried = news.carried {
+            let appended = state.withLock { state -> Bool in
+                guard !state.reading, state.loaded, !state.failed, carried.after == state.head else { return false }
+                Self.append(carried.entries, through: carried.after + carried.entries.count, capacity: capacity, to: &state)
+                return true
+            }
+            if appended {
+                metrics?.commitFromNews()
+                held.wake(keys: news.keys)
+                return
+            }
+        }
+        heard(keys: news.keys)
+    }
+
+    private static func append(_ entries: [LogEntry], through head: Int, capacity: Int, to state: inout State) {
+        state.entries += entries
+        state.head = head
+        let excess = state.entries.count - capacity
+        if excess > 0 {
+            state.coveredAfter = state.entries[excess - 1].seq
+            state.entries.removeFirst(excess)
+        }
+    }
+
+    private func heard(keys: Set<String>?) {
         let starts = state.withLock { state -> Bool in
             state.news += 1
             if let keys, state.wakeKeys != nil { state.wakeKeys!.formUnion(keys) } else { state.wakeKeys = nil }
@@ -127,16 +156,11 @@ final class RecentLog: Sendable {
             let tail = try await store.logTail(after: next, limit: Self.pageSize)
             next = tail.more ? tail.entries.last?.seq ?? next : max(next, tail.lastSeq)
             state.withLock { state in
-                // Another read may not overlap this one (one at a time), so the tail follows head.
-                state.entries += tail.entries
-                state.head = next
+                // Another read may not overlap this one (one at a time), nor an append from news
+                // (only while none runs), so the tail follows head.
+                Self.append(tail.entries, through: next, capacity: capacity, to: &state)
                 state.compactedThrough = tail.compactedThrough
                 state.failed = false
-                let excess = state.entries.count - capacity
-                if excess > 0 {
-                    state.coveredAfter = state.entries[excess - 1].seq
-                    state.entries.removeFirst(excess)
-                }
             }
             if !tail.more { return }
         }

@@ -235,8 +235,10 @@ public final class SQLiteSyncStore: SyncStore {
         try await settle(deviceId: nil, now: now)
     }
 
-    public func watchCommits(_ onCommit: @escaping @Sendable (Set<String>?) -> Void) async throws {
-        try await commits.watch(onCommit)
+    /// In-process news, without entries: reading them back from the local file is cheap, and one
+    /// process serves the store.
+    public func watchCommits(_ onCommit: @escaping @Sendable (CommitNews) -> Void) async throws {
+        try await commits.watch { keys in onCommit(CommitNews(keys: keys)) }
     }
 
     public var kind: String { "sqlite" }

@@ -70,7 +70,7 @@ public actor SyncServer {
         var logger = Logger(label: "hybrid.sync-server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         self.logger = logger
-        recent = RecentLog(store: store, held: held, logger: logger)
+        recent = RecentLog(store: store, held: held, metrics: metrics, logger: logger)
     }
 
     /// Binds and starts serving; returns the bound port (the real one when the configuration says 0).

@@ -56,10 +56,11 @@ public protocol SyncStore: Sendable {
     func compact(now: Double, retainSeconds: Double) async throws -> Compaction
 
     /// Calls `onCommit` whenever the log may have grown (a commit that logged ops, on this server
-    /// or on any other sharing the store), until the calling task is cancelled, when it throws
-    /// `CancellationError`; any other error means the news stopped coming (the caller watches
-    /// again). Held long-polls (`waitMs`) wake on it and read the store again.
-    func watchCommits(_ onCommit: @escaping @Sendable (_ keys: Set<String>?) -> Void) async throws
+    /// or on any other sharing the store), with what it knows of the commit (``CommitNews``: its
+    /// keys, and its entries when the store carries them), in commit order, until the calling task
+    /// is cancelled, when it throws `CancellationError`; any other error means the news stopped
+    /// coming (the caller watches again). Held long-polls (`waitMs`) wake on it.
+    func watchCommits(_ onCommit: @escaping @Sendable (CommitNews) -> Void) async throws
 
     /// What stands behind it, as `GET /v1/health` names it: `sqlite` or `postgres`.
     var kind: String { get }
