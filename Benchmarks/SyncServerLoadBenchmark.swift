@@ -70,6 +70,8 @@ public struct SyncServerLoadBenchmark: Sendable {
         let missing: Int
         /// False when the servers stopped answering during the run (and were killed).
         let answering: Bool
+        /// Each server's counters moved over the window (``ServerCounters``), nil where a scrape failed.
+        let counters: [ServerCounters?]
 
         var opsPerSecond: Double { Double(state.opsApplied) / seconds }
         var serverCPUPerThousand: Double { serverCPU / Double(max(1, state.opsApplied)) * 1_000 }
@@ -198,6 +200,7 @@ public struct SyncServerLoadBenchmark: Sendable {
         _ = try await Self.sleep(warmUpSeconds, unlessStalled: switches)
         let serverCPU0 = servers.reduce(0) { $0 + $1.cpuSeconds }
         let postgresCPU0 = setup.postgres == nil ? nil : postmaster.map(ProcessStats.clusterCPUSeconds)
+        let counters0 = await ServerCounters.scrape(clients)
         let started = MonotonicClock.now()
         recorder.startWindow(at: started)
         _ = try await Self.sleep(seconds, unlessStalled: switches)
@@ -205,6 +208,9 @@ public struct SyncServerLoadBenchmark: Sendable {
         recorder.endWindow(at: ended)
         let serverCPU = servers.reduce(0) { $0 + $1.cpuSeconds } - serverCPU0
         let postgresCPU = postgresCPU0.flatMap { before in postmaster.map { ProcessStats.clusterCPUSeconds(postmaster: $0) - before } }
+        let counters = zip(await ServerCounters.scrape(clients), counters0).map { after, before in
+            after.flatMap { after in before.map { after.since($0) } }
+        }
 
         // Drain: no new pushes; wait (10 s at most) until every acknowledged op has reached every
         // device that may see it.
@@ -223,7 +229,7 @@ public struct SyncServerLoadBenchmark: Sendable {
         for server in servers { server.terminate() }
         await pulls.value
         return Figures(name: setup.name, instances: servers.count, seconds: Double(ended - started) / 1e9, state: recorder.snapshot,
-                       serverCPU: serverCPU, postgresCPU: postgresCPU, missing: missing, answering: answering)
+                       serverCPU: serverCPU, postgresCPU: postgresCPU, missing: missing, answering: answering, counters: counters)
     }
 
     static let stallSeconds = 10.0
@@ -374,6 +380,10 @@ public struct SyncServerLoadBenchmark: Sendable {
                                  unit: "s (\(BenchmarkTable.format(figures.serverCPU)) s over \(figures.instances) process\(figures.instances > 1 ? "es" : ""))"))
         if let postgres = figures.postgresCPUPerThousand, let total = figures.postgresCPU {
             print(BenchmarkTable.row("  PostgreSQL's CPU per 1,000 ops", postgres, unit: "s (\(BenchmarkTable.format(total)) s, the whole cluster)"))
+        }
+        for (index, counters) in figures.counters.enumerated() {
+            let label = figures.instances > 1 ? "  instance \(index + 1)" : "  server"
+            print(label.padding(to: 36) + (counters?.summary ?? "its metrics could not be read"))
         }
         let receipts = state.receipts.count
         let failures = state.failures.sorted { $0.value > $1.value }.prefix(3).map { "\($0.value)x \($0.key)" }.joined(separator: "; ")

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Pulls held open (`waitMs`) until the log may have grown past what they read: each waits for
-/// the next ``wake()`` after the generation it read at, or its deadline, or the server's
-/// shutdown, whichever is first. A waiting pull holds no database connection; on waking it reads
+/// the next ``wake()`` for its keys after the generation it read at, or its deadline, or the
+/// server's shutdown, whichever is first. A waiting pull holds no database connection; on waking it reads
 /// the store again through the normal pull path, so a commit in scopes it may not see just sends
 /// it back to wait.
 ///
@@ -20,7 +20,24 @@ final class HeldPulls: Sendable {
         var nextId = 0
         /// Each waiting pull, with the log keys its device reads (nil: the whole log).
         var waiting: [Int: (keys: Set<String>?, continuation: CheckedContinuation<Void, Never>)] = [:]
+        /// The keys of the last ``recentWakes`` wakes (nil: anywhere), in a ring: the wake that
+        /// moved the generation to g is at `g % recentWakes`.
+        var wakes = [Set<String>?](repeating: nil, count: HeldPulls.recentWakes)
+
+        /// Whether a wake after `generation` concerned `keys`: true when one named any of them
+        /// or anywhere, or when the wakes since are too many to tell.
+        func woke(after generation: Int, keys: Set<String>?) -> Bool {
+            guard self.generation > generation else { return false }
+            guard self.generation - generation <= HeldPulls.recentWakes else { return true }
+            return (generation + 1...self.generation).contains { wake in
+                guard let woken = wakes[wake % HeldPulls.recentWakes], let keys else { return true }
+                return !keys.isDisjoint(with: woken)
+            }
+        }
     }
+
+    /// Wakes remembered, so that a pull whose read overlapped a wake for other keys still waits.
+    static let recentWakes = 256
 
     private let state = Mutex(State())
 
@@ -39,6 +56,7 @@ final class HeldPulls: Sendable {
     func wake(keys: Set<String>? = nil) {
         let woken = state.withLock { state in
             state.generation += 1
+            state.wakes[state.generation % Self.recentWakes] = keys
             // A pull stays only when both sides name keys and none of them meet.
             let woken = state.waiting.filter { _, entry in
                 guard let keys, let reads = entry.keys else { return true }
@@ -57,9 +75,11 @@ final class HeldPulls: Sendable {
         wake()
     }
 
-    /// Returns at the first wake after `generation` (at once when one already happened) for a
-    /// key in `keys` (the device's log keys; nil: any), at `deadline`, at close, or when the
-    /// calling task is cancelled.
+    /// Returns at the first wake after `generation` for a key in `keys` (the device's log keys;
+    /// nil: any), at once when one already happened; at `deadline`, at close, or when the calling
+    /// task is cancelled. A wake for other keys while the pull read does not send it back to read
+    /// again: with a thousand devices, a read slower than the time between commits (the store's,
+    /// under load) would otherwise never get to wait.
     func wait(after generation: Int, keys: [String]? = nil, until deadline: ContinuousClock.Instant) async {
         let keys = keys.map(Set.init)
         await withTaskGroup(of: Void.self) { group in
@@ -78,7 +98,7 @@ final class HeldPulls: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
-                    if state.closed || state.generation != generation || Task.isCancelled { return true }
+                    if state.closed || state.woke(after: generation, keys: keys) || Task.isCancelled { return true }
                     state.waiting[id] = (keys, continuation)
                     return false
                 }

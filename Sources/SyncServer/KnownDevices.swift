@@ -1,12 +1,15 @@
 import Synchronization
 
-/// The devices requests spoke for in the last few seconds, so that a device long-polling at a
+/// The devices requests spoke for in the last minute, so that a device long-polling at a
 /// thousand devices' pace is not looked up in the store at every request: a token's device is
 /// taken from here while the token names the same user and scopes as the lookup that put it here,
 /// for ``lifetime`` seconds; then, or for any other grant, the store is asked again (and records a
 /// changed grant, as ``SyncStore/device(id:user:scopes:now:)`` does). A device's user never changes,
-/// and the store refreshes its `lastSeen` once a minute at most anyway, so a few seconds' memory
-/// loses nothing but lookups.
+/// a device is never removed, and the store refreshes its `lastSeen` once a minute at most anyway
+/// (its pulls' cursors refresh it too), so a minute's memory loses nothing but lookups. Each
+/// instance remembers apart: with a device's requests spread over two instances, each looks it up
+/// once a lifetime, and at 10 s that was about one lookup per op applied at 1,000 devices
+/// (BENCHMARKS.md, "the storm").
 final class KnownDevices: Sendable {
     private struct Known {
         var identity: DeviceIdentity
@@ -19,7 +22,7 @@ final class KnownDevices: Sendable {
     let capacity: Int
     private let known = Mutex<[String: Known]>([:])
 
-    init(lifetime: Double = 10, capacity: Int = 100_000) {
+    init(lifetime: Double = 60, capacity: Int = 100_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }

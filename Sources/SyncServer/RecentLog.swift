@@ -40,7 +40,14 @@ final class RecentLog: Sendable {
         var reading = false
         /// The keys of the news the next read brings (nil: anywhere), whose pulls it wakes.
         var wakeKeys: Set<String>? = []
+        /// When a held pull last asked for a page; nil: none yet.
+        var askedAt: ContinuousClock.Instant?
     }
+
+    /// How long memory is kept current after a held pull last asked for a page, while none is
+    /// waiting: held pulls come back at once after each answer, so a server whose devices hold
+    /// pulls is never this long without one asking.
+    static let idleAfter = Duration.seconds(10)
 
     private let state = Mutex(State())
     private let store: any SyncStore
@@ -62,6 +69,9 @@ final class RecentLog: Sendable {
 
     /// The entries held now (for the metrics and tests).
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// Whether news is being taken in: set at once by ``heard(_:)`` when it must read (for tests).
+    var isReading: Bool { state.withLock { $0.reading } }
 
     /// The log has grown (``CommitNews``): takes what is new, then wakes the held pulls reading
     /// the news's keys (nil: every one). Entries the news carries are appended when they follow
@@ -111,10 +121,15 @@ final class RecentLog: Sendable {
                 return (state.news, state.wakeKeys, state.loaded, state.head)
             }
             do {
-                if held.count == 0 {
-                    // Nobody waits (a server whose devices sync without waitMs): reading every
-                    // commit would be wasted. Memory is dropped instead, and pulls read the store
-                    // until news comes while some are held; one woken by this news reads the store too.
+                if held.count == 0, state.withLock({ $0.askedAt.map { .now - $0 > Self.idleAfter } ?? true }) {
+                    // No held pull for a while (a server whose devices sync without waitMs):
+                    // reading every commit would be wasted. Memory is dropped instead, and pulls
+                    // read the store until news comes after one asked again. Whether one waits at
+                    // this very moment is not enough: when all were reading at once, that dropped
+                    // memory, sent every pull to the store, kept them all reading there (each read
+                    // slower than the time between commits), so none waited at the next read either,
+                    // and one instance of two served 56,000 pulls from PostgreSQL in 30 s
+                    // (BENCHMARKS.md, "the storm").
                     state.withLock { state in
                         state.entries = []
                         state.loaded = false
@@ -145,9 +160,10 @@ final class RecentLog: Sendable {
             // Entries at or below the compaction mark are gone, which is no gap: memory never
             // answers a cursor below the mark.
             let start = max(0, try await store.figures().lastSeq - Self.pageSize)
+            // Loaded once the first page is in: a pull asking meanwhile is for the store.
             state.withLock { state in
                 state.entries = []
-                (state.coveredAfter, state.head, state.loaded) = (start, start, true)
+                (state.coveredAfter, state.head, state.loaded) = (start, start, false)
             }
             after = start
         }
@@ -161,6 +177,7 @@ final class RecentLog: Sendable {
                 Self.append(tail.entries, through: next, capacity: capacity, to: &state)
                 state.compactedThrough = tail.compactedThrough
                 state.failed = false
+                state.loaded = true
             }
             if !tail.more { return }
         }
@@ -169,10 +186,13 @@ final class RecentLog: Sendable {
     /// The page a pull from `after` gets (at most `limit` ops `device` may see, as
     /// ``SyncStore/pull(for:after:limit:now:)`` pages them), from memory; nil when memory cannot
     /// answer for the store: nothing read yet, the last read failed, `after` before what is held
-    /// or before the compaction mark (the store refuses that one).
+    /// or before the compaction mark (the store refuses that one). Asked by held pulls only, each
+    /// asking keeps memory current (``idleAfter``).
     func page(for device: DeviceIdentity, after: Int, limit: Int) throws -> PullPage? {
         let keys = device.logKeys.map(Set.init)
+        let now = ContinuousClock.now
         let found: [LogEntry]? = state.withLock { state in
+            state.askedAt = now
             guard state.loaded, !state.failed, after >= state.coveredAfter, after >= state.compactedThrough else { return nil }
             var found: [LogEntry] = []
             var index = Self.firstIndex(after: after, in: state.entries)

@@ -218,6 +218,7 @@ struct SyncEndpoints: Sendable {
                 metrics.pulledFromMemory()
             } else {
                 page = try await store.pull(for: device, after: after, limit: pageLimit, now: Self.now())
+                metrics.pulledFromStore()
             }
             if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
             let waited = ContinuousClock.now

@@ -31,6 +31,7 @@ final class SyncMetrics: Sendable {
     private let longPolls: Gauge
     private let compactions: Counter
     private let pullsFromMemory: Counter
+    private let pullsFromStore: Counter
     private let commitsFromNews: Counter
     private let compactedOps: Counter
     private let storeLatency: Gauge
@@ -49,6 +50,8 @@ final class SyncMetrics: Sendable {
         longPolls = registry.makeGauge(descriptor: Self.name("long_polls", unit: "", "Pulls with waitMs held open on this server right now."))
         pullsFromMemory = registry.makeCounter(descriptor: Self.name("pull_reads_from_memory", unit: "total",
                                                                      "Reads of held pulls answered from the log's newest entries kept in memory, not the store."))
+        pullsFromStore = registry.makeCounter(descriptor: Self.name("pull_reads_from_store", unit: "total",
+                                                                    "Reads of pulls answered by the store: pulls without waitMs, and held pulls memory could not answer (a cursor older than what it keeps, or before its first read)."))
         commitsFromNews = registry.makeCounter(descriptor: Self.name("log_commits_from_news", unit: "total",
                                                                      "Commits whose new log entries came with their notification (PostgreSQL's NOTIFY), so this server did not read them back."))
         compactions = registry.makeCounter(descriptor: Self.name("compactions", unit: "total", "Compactions of the op log this server ran."))
@@ -104,6 +107,11 @@ final class SyncMetrics: Sendable {
     /// A held pull's read answered from memory (``RecentLog``).
     func pulledFromMemory() {
         pullsFromMemory.increment()
+    }
+
+    /// A pull's read answered by the store.
+    func pulledFromStore() {
+        pullsFromStore.increment()
     }
 
     /// A commit's entries taken from its news, not read (``RecentLog/heard(_:)``).

@@ -19,7 +19,7 @@ struct HealthTests {
             #expect(reply.body["store"]?["kind"]?.stringValue == store.rawValue)
             let latency = try #require(reply.body["store"]?["latencyMs"]?.numberValue, "\(reply)")
             #expect(latency >= 0)
-            let scrape = try await MetricsScrape.take(server)
+            let scrape = try await MetricsText.take(server)
             #expect(scrape["hybrid_sync_store_up"] == 1, "\(scrape.text)")
             // Each scrape times the store again.
             #expect(scrape.has("hybrid_sync_store_latency_seconds"))
@@ -42,7 +42,7 @@ struct HealthTests {
             #expect(reply.body["ok"] == false)
             #expect(reply.body["store"]?["kind"] == "postgres")
             #expect(reply.body["store"]?["error"]?.stringValue?.isEmpty == false, "\(reply)")
-            let scrape = try await MetricsScrape.take(server)
+            let scrape = try await MetricsText.take(server)
             #expect(scrape["hybrid_sync_store_up"] == 0, "\(scrape.text)")
             #expect(MetricsTests.requests(scrape, "health", 503) == 1)
         }

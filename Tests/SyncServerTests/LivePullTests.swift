@@ -124,7 +124,7 @@ struct LivePullTests {
             // Held again from cursor 1: from memory when they come (nothing yet) and when the next
             // commit wakes them; their cursor recorded in one batch by the next sweep, as a pull
             // from the store records it.
-            let before = try await MetricsScrape.take(server)[memoryReads]
+            let before = try await MetricsText.take(server)[memoryReads]
             let again = readers.map { Self.heldPull(server, $0, after: 1, waitMs: 12_000) }
             try await Self.holding(server, readers.count)
             let recorded = try await server.eventually(within: 20) {
@@ -137,10 +137,10 @@ struct LivePullTests {
                 #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-2"], "\(reply)")
                 #expect(reply.body["cursor"] == 2)
             }
-            #expect(try await MetricsScrape.take(server)[memoryReads] - before >= Double(2 * readers.count))
+            #expect(try await MetricsText.take(server)[memoryReads] - before >= Double(2 * readers.count))
             // Over PostgreSQL the second commit's entries came with its NOTIFY: the server did not
             // read them back (the first one's were read: memory starts with a read).
-            let fromNews = try await MetricsScrape.take(server)["hybrid_sync_log_commits_from_news_total"]
+            let fromNews = try await MetricsText.take(server)["hybrid_sync_log_commits_from_news_total"]
             #expect(store == .postgres ? fromNews >= 1 : fromNews == 0, "\(fromNews)")
         }
     }

@@ -12,7 +12,7 @@ import Testing
 struct MetricsTests {
     typealias Server = LiveSyncServer
 
-    static func requests(_ scrape: MetricsScrape, _ endpoint: String, _ status: Int) -> Double {
+    static func requests(_ scrape: MetricsText, _ endpoint: String, _ status: Int) -> Double {
         scrape["hybrid_sync_requests_total", ["endpoint": endpoint, "status": String(status)]]
     }
 
@@ -31,7 +31,7 @@ struct MetricsTests {
 
             let pull = LivePullTests.heldPull(server, device, after: 2, waitMs: 12_000)
             try await LivePullTests.holding(server, 1)
-            let during = try await MetricsScrape.take(server)
+            let during = try await MetricsText.take(server)
             #expect(during["hybrid_sync_long_polls"] == 1, "\(during.text)")
             #expect(during["hybrid_sync_held_packets"] == 1)
             #expect(during["hybrid_sync_log_last_seq"] == 2)
@@ -44,12 +44,15 @@ struct MetricsTests {
             #expect(during["hybrid_sync_pushes_total", ["outcome": "replayed"]] == 1)
             #expect(during["hybrid_sync_pushes_total", ["outcome": "held"]] == 1)
             #expect(during["hybrid_sync_ops_total", ["outcome": "applied"]] == 2)
+            // The pull without waitMs read the store, and so did the held one: memory had read
+            // nothing yet (a late notification of p1 may send it round once more).
+            #expect(during["hybrid_sync_pull_reads_from_store_total"] >= 2)
 
             // p2 applies, and with it the held p3; the held pull wakes with their ops.
             #expect(try await server.push(device, packetId: "p2", dependency: "p1", ops: [Server.insert("op-3", "t3", [:], at: 3)]).status == 200)
             let (reply, _) = try await pull.value
             #expect(reply.body["ops"]?.arrayValue?.first?["opId"] == "op-3", "\(reply)")
-            let after = try await MetricsScrape.take(server)
+            let after = try await MetricsText.take(server)
             #expect(after["hybrid_sync_long_polls"] == 0, "\(after.text)")
             #expect(after["hybrid_sync_held_packets"] == 0)
             #expect(Self.requests(after, "push", 200) == 3)
@@ -67,6 +70,9 @@ struct MetricsTests {
             #expect(after["hybrid_sync_request_duration_seconds_bucket", ["endpoint": "pull", "le": "+Inf"]] == 2)
             #expect(after["hybrid_sync_pull_held_seconds_count"] == 1)
             #expect(after["hybrid_sync_pull_held_seconds_sum"] > 0)
+            // Woken, the held pull read memory, which took p2's commit in before waking it.
+            #expect(after["hybrid_sync_pull_reads_from_store_total"] == during["hybrid_sync_pull_reads_from_store_total"])
+            #expect(after["hybrid_sync_pull_reads_from_memory_total"] >= 1)
         }
     }
 
@@ -81,7 +87,7 @@ struct MetricsTests {
             #expect(rejected)
             let ops = [Server.insert("op-3", "t3", [:], at: 3), Server.insert("op-4", "t4", [:], at: 4)]
             #expect(try await server.push(device, packetId: "q3", dependency: "q2", ops: ops).status == 409)
-            let scrape = try await MetricsScrape.take(server)
+            let scrape = try await MetricsText.take(server)
             #expect(scrape["hybrid_sync_pushes_total", ["outcome": "held"]] == 1, "\(scrape.text)")
             #expect(scrape["hybrid_sync_pushes_total", ["outcome": "rejected"]] == 1)
             #expect(scrape["hybrid_sync_ops_total", ["outcome": "refused"]] == 2)
@@ -98,11 +104,11 @@ struct MetricsTests {
             let device = try await server.register()
             let ops = [Server.insert("op-1", "t1", [:], at: 1), Server.insert("op-2", "t2", [:], at: 2)]
             #expect(try await server.push(device, packetId: "p1", dependency: nil, ops: ops).status == 200)
-            var scrape = try await MetricsScrape.take(server)
+            var scrape = try await MetricsText.take(server)
             let compacted = try await server.eventually(within: 20) {
                 // The gauges are read from the store before the counters are written out: a scrape
                 // during a compaction may count it and still show the entries it removed.
-                scrape = try await MetricsScrape.take(server)
+                scrape = try await MetricsText.take(server)
                 return scrape["hybrid_sync_compacted_ops_total"] == 2 && scrape["hybrid_sync_log_entries"] == 0
             }
             #expect(compacted, "\(scrape.text)")
@@ -119,8 +125,8 @@ struct MetricsTests {
                 _ = try await first.register()
                 _ = try await first.register()
                 _ = try await second.register()
-                #expect(Self.requests(try await MetricsScrape.take(first), "devices", 201) == 2)
-                #expect(Self.requests(try await MetricsScrape.take(second), "devices", 201) == 1)
+                #expect(Self.requests(try await MetricsText.take(first), "devices", 201) == 2)
+                #expect(Self.requests(try await MetricsText.take(second), "devices", 201) == 1)
             }
         }
     }
@@ -130,7 +136,7 @@ struct MetricsTests {
         try await Server.with { server in
             _ = try await server.register()
             _ = try await server.get("/v1/health", token: nil)
-            let scrape = try await MetricsScrape.take(server)
+            let scrape = try await MetricsText.take(server)
             #expect(scrape.samples.allSatisfy { $0.name.hasPrefix("hybrid_sync_") }, "\(scrape.text)")
             let lines = scrape.text.split(separator: "\n")
             for family in ["hybrid_sync_requests_total", "hybrid_sync_request_duration_seconds", "hybrid_sync_long_polls",

@@ -1,30 +1,26 @@
-/// One scrape of `GET /v1/metrics`, parsed from Prometheus' text format: each sample by its name
-/// and labels, as a monitoring system would read it.
+/// A scrape of a Prometheus text exposition (the sync server's `GET /v1/metrics`), parsed: each
+/// sample by its name and labels, as a monitoring system would read it. Shared by the server's
+/// tests and `hybrid-bench sync-server`, which reads each instance's counters around its window.
 ///
 /// ```swift
-/// let scrape = try await MetricsScrape.take(server)
+/// let scrape = try MetricsText(text)
 /// scrape["hybrid_sync_requests_total", ["endpoint": "push", "status": "200"]]   // 3
 /// ```
-struct MetricsScrape: Sendable {
-    struct Sample: Sendable {
-        let name: String
-        let labels: [String: String]
-        let value: Double
+public struct MetricsText: Sendable {
+    public struct Sample: Sendable {
+        public let name: String
+        public let labels: [String: String]
+        public let value: Double
     }
 
-    let samples: [Sample]
-    let text: String
-
-    /// Scrapes `server`, failing unless it answers 200 in the text format.
-    static func take(_ server: any SyncServerEndpoint) async throws -> MetricsScrape {
-        let reply = try await server.get("/v1/metrics", token: nil)
-        guard reply.status == 200, reply.headers[.contentType]?.hasPrefix("text/plain") == true else {
-            throw TestFailure("GET /v1/metrics: \(reply)")
-        }
-        return try MetricsScrape(reply.text)
+    public struct NotASample: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init(_ text: String) throws {
+    public let samples: [Sample]
+    public let text: String
+
+    public init(_ text: String) throws {
         self.text = text
         samples = try text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(Self.sample)
     }
@@ -32,26 +28,26 @@ struct MetricsScrape: Sendable {
     /// `name{a="x",b="y"} 1.5`
     static func sample(_ line: Substring) throws -> Sample {
         guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
-            throw TestFailure("not a sample line: \(line)")
+            throw NotASample(description: "not a sample line: \(line)")
         }
         let series = line[..<space]
         guard let open = series.firstIndex(of: "{") else { return Sample(name: String(series), labels: [:], value: value) }
         var labels: [String: String] = [:]
         for pair in series[series.index(after: open)..<series.index(before: series.endIndex)].split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { throw TestFailure("not a label: \(pair) in \(line)") }
+            guard parts.count == 2 else { throw NotASample(description: "not a label: \(pair) in \(line)") }
             labels[String(parts[0])] = String(parts[1].dropFirst().dropLast())
         }
         return Sample(name: String(series[..<open]), labels: labels, value: value)
     }
 
     /// The sample with exactly these labels; 0 when there is none (a counter not yet moved).
-    subscript(name: String, labels: [String: String] = [:]) -> Double {
+    public subscript(name: String, labels: [String: String] = [:]) -> Double {
         samples.first { $0.name == name && $0.labels == labels }?.value ?? 0
     }
 
     /// Whether the scrape has a sample of this name at all.
-    func has(_ name: String) -> Bool {
+    public func has(_ name: String) -> Bool {
         samples.contains { $0.name == name }
     }
 }
