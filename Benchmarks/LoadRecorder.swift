@@ -9,6 +9,9 @@ final class LoadRecorder: Sendable {
         var windowStart: UInt64 = .max
         var windowEnd: UInt64 = .max
         var pushMs: [Double] = []
+        /// Pushes answered in more than ``slowPushMs``: when (seconds into the window), how long,
+        /// and to which instance, so that a run with a bad p99 says whether they came in one burst.
+        var slowPushes: [(second: Double, ms: Double, instance: Int)] = []
         /// Pulls sent while ops the device may see were already acknowledged past its cursor: they
         /// should be answered without being held, so their time is a pull's own cost.
         var readyPullMs: [Double] = []
@@ -38,12 +41,18 @@ final class LoadRecorder: Sendable {
     func startWindow(at time: UInt64) { state.withLock { $0.windowStart = time } }
     func endWindow(at time: UInt64) { state.withLock { $0.windowEnd = time } }
 
-    func pushed(opIds: [String], scope: String, receivers: Int, seq: Int?, sent: UInt64, answered: UInt64) {
+    static let slowPushMs = 100.0
+
+    func pushed(opIds: [String], scope: String, receivers: Int, seq: Int?, instance: Int, sent: UInt64, answered: UInt64) {
         state.withLock { state in
             state.lastAnswer = max(state.lastAnswer, answered)
             for opId in opIds { state.expected[opId] = receivers }
             if let seq { state.newestSeq[scope] = max(state.newestSeq[scope] ?? 0, seq) }
-            if inWindow(state, sent) { state.pushMs.append(Double(answered - sent) / 1e6) }
+            if inWindow(state, sent) {
+                let ms = Double(answered - sent) / 1e6
+                state.pushMs.append(ms)
+                if ms > Self.slowPushMs { state.slowPushes.append((Double(sent - state.windowStart) / 1e9, ms, instance)) }
+            }
             if inWindow(state, answered) {
                 state.opsApplied += opIds.count
                 state.packetsApplied += 1

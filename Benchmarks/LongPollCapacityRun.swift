@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import JSON
 import NIOCore
 import Synchronization
@@ -77,11 +78,11 @@ struct LongPollCapacityRun: Sendable {
         print(BenchmarkTable.row("  held at once (client's count)", Double(sent - answeredEarly),
                                  unit: "pulls (\(sent) sent, \(answeredEarly) answered early, \(failedEarly) failed; "
                                      + "\(client.connectionsOpened) connections dialled in \(BenchmarkTable.format(rampSeconds)) s, 200 at a time)"))
-        if let metrics = try? await client.request(.GET, "/v1/metrics", token: population[0].token, timeout: .seconds(5)), metrics.status == 200 {
-            let lines = String(buffer: metrics.body).split(separator: "\n").filter { $0.lowercased().contains("held") || $0.lowercased().contains("poll") }
-            print("  GET /v1/metrics: " + (lines.isEmpty ? String(String(buffer: metrics.body).prefix(200)) : lines.prefix(4).joined(separator: " | ")))
+        if let answer = try? await client.request(.GET, "/v1/metrics", token: population[0].token, timeout: .seconds(5)), answer.status == 200,
+           let scrape = try? MetricsText(String(buffer: answer.body)) {
+            print(BenchmarkTable.row("  held at once (server's gauge)", scrape["hybrid_sync_long_polls"], unit: "pulls (hybrid_sync_long_polls)"))
         } else {
-            print("  GET /v1/metrics: not served by this build (the server's own count of held pulls is not available)")
+            print("  GET /v1/metrics: not answered (the server's own count of held pulls is not available)")
         }
         print(BenchmarkTable.row("  server RSS idle", idleMiB, unit: "MiB (\(pulls) devices registered, nothing held)"))
         print(BenchmarkTable.row("  server RSS holding them", heldMiB,

@@ -33,10 +33,15 @@ public struct SyncServerLoadBenchmark: Sendable {
     let capacity: Int
     let smoke: Bool
     let warmUpSeconds: Double
+    /// Times the two PostgreSQL setups run, alternating which goes first: their CPU per op swings
+    /// by a tenth from one 30 s window to the next on this shared machine, so the ratio is taken
+    /// over all rounds pooled.
+    let rounds: Int
     let waitMs = 25_000
 
-    public init(devices: Int?, seconds: Double?, rate: Double?, capacity: Int?, smoke: Bool) {
+    public init(devices: Int?, seconds: Double?, rate: Double?, capacity: Int?, rounds: Int?, smoke: Bool) {
         self.smoke = smoke
+        self.rounds = max(1, rounds ?? (smoke ? 1 : 3))
         self.devices = max(2, devices ?? (smoke ? 20 : 1_000))
         self.seconds = seconds ?? (smoke ? 2 : 30)
         self.rate = rate ?? (smoke ? 10 : 50)
@@ -55,6 +60,8 @@ public struct SyncServerLoadBenchmark: Sendable {
 
     struct Setup {
         let name: String
+        /// 1-based, for the PostgreSQL setups, which run once a round; nil for SQLite's one run.
+        var round: Int?
         /// One entry per server instance.
         let databases: [String]
         let postgres: PostgresTestDatabase?
@@ -62,6 +69,7 @@ public struct SyncServerLoadBenchmark: Sendable {
 
     struct Figures {
         let name: String
+        let round: Int?
         let instances: Int
         let seconds: Double
         let state: LoadRecorder.State
@@ -107,12 +115,13 @@ public struct SyncServerLoadBenchmark: Sendable {
         var postmaster: Int32?
         if let port = clusterPort {
             postmaster = ProcessStats.postmaster(port: port)
-            if !smoke {
-                let one = try await PostgresTestDatabase.create()
-                setups.append(Setup(name: "PostgreSQL, one instance", databases: [one.url], postgres: one))
+            for round in 1...rounds {
+                let one = smoke ? nil : try await PostgresTestDatabase.create()
+                let two = try await PostgresTestDatabase.create()
+                let pair = (one.map { [Setup(name: "PostgreSQL, one instance", round: round, databases: [$0.url], postgres: $0)] } ?? [])
+                    + [Setup(name: "PostgreSQL, two instances", round: round, databases: [two.url, two.url], postgres: two)]
+                setups += round % 2 == 1 ? pair : pair.reversed()
             }
-            let two = try await PostgresTestDatabase.create()
-            setups.append(Setup(name: "PostgreSQL, two instances", databases: [two.url, two.url], postgres: two))
             if postmaster == nil { print("  (no postmaster found listening on port \(port): PostgreSQL's CPU is not measured)") }
         } else if !smoke {
             print("  PostgreSQL setups skipped: no \(PostgresTestDatabase.variable); run under scripts/with-postgres (make bench does)")
@@ -228,7 +237,7 @@ public struct SyncServerLoadBenchmark: Sendable {
         // SIGTERM answers held pulls at once; the loops see the switch and end.
         for server in servers { server.terminate() }
         await pulls.value
-        return Figures(name: setup.name, instances: servers.count, seconds: Double(ended - started) / 1e9, state: recorder.snapshot,
+        return Figures(name: setup.name, round: setup.round, instances: servers.count, seconds: Double(ended - started) / 1e9, state: recorder.snapshot,
                        serverCPU: serverCPU, postgresCPU: postgresCPU, missing: missing, answering: answering, counters: counters)
     }
 
@@ -305,7 +314,7 @@ public struct SyncServerLoadBenchmark: Sendable {
                     let answer = try await clients[instance].request(.POST, "/v1/push", token: device.token, body: body, timeout: .seconds(30))
                     if answer.status == 200 {
                         let seq = (try? JSONParser.parse(Array(answer.body.readableBytesView)))?["cursor"]?.intValue
-                        recorder.pushed(opIds: opIds, scope: scope, receivers: receivers[scope] ?? 1, seq: seq, sent: sent, answered: MonotonicClock.now())
+                        recorder.pushed(opIds: opIds, scope: scope, receivers: receivers[scope] ?? 1, seq: seq, instance: instance, sent: sent, answered: MonotonicClock.now())
                         break
                     }
                     recorder.failed("push answered \(answer.status)")
@@ -362,10 +371,19 @@ public struct SyncServerLoadBenchmark: Sendable {
     private func report(_ figures: Figures) {
         let state = figures.state
         let p = { (values: [Double], q: Double) in BenchmarkTable.format(BenchmarkTable.percentile(values, q)) }
-        print("[\(figures.name)]" + (figures.answering ? "" : "  STOPPED ANSWERING during the run: figures up to then"))
+        print("[\(figures.name)\(roundLabel(figures))]" + (figures.answering ? "" : "  STOPPED ANSWERING during the run: figures up to then"))
         print(BenchmarkTable.row("  ops applied", figures.opsPerSecond,
                                  unit: "ops/s (\(state.packetsApplied) packets, \(state.opsApplied) ops in \(BenchmarkTable.format(figures.seconds)) s; offered ~\(BenchmarkTable.format(rate * 2)) ops/s)"))
         print("  push acknowledged p50 / p99".padding(to: 36) + "\(p(state.pushMs, 0.5)) / \(p(state.pushMs, 0.99)) ms".leftPadding(to: 20))
+        if !state.slowPushes.isEmpty {
+            // By second of the window: a burst is one moment when everything waited, spread ones are load.
+            let bySecond = Dictionary(grouping: state.slowPushes) { Int($0.second) }.sorted { $0.key < $1.key }
+            let shown = bySecond.prefix(6).map { second, pushes in
+                "s\(second): \(pushes.count) (\(Set(pushes.map { $0.instance + 1 }).sorted().map(String.init).joined(separator: "+")), max \(Int(pushes.map(\.ms).max() ?? 0)) ms)"
+            }
+            print("    slow (over \(Int(LoadRecorder.slowPushMs)) ms)".padding(to: 36) + "\(state.slowPushes.count) pushes, by second of the window (instances): "
+                  + shown.joined(separator: "; ") + (bySecond.count > 6 ? "; ..." : ""))
+        }
         print("  pull, ops waiting, p50 / p99".padding(to: 36) + "\(p(state.readyPullMs, 0.5)) / \(p(state.readyPullMs, 0.99)) ms".leftPadding(to: 20)
               + "  (\(state.readyPullMs.count) such pulls; \(state.heldPulls) held until a write, \(state.emptyPulls) ended empty)")
         let deliveryP50 = BenchmarkTable.percentile(state.deliveryMs, 0.5), deliveryP99 = BenchmarkTable.percentile(state.deliveryMs, 0.99)
@@ -393,27 +411,40 @@ public struct SyncServerLoadBenchmark: Sendable {
               + (failures.isEmpty ? "" : "; failures: " + failures))
     }
 
+    /// ", round N" when the PostgreSQL setups run more than once.
+    private func roundLabel(_ figures: Figures) -> String {
+        guard rounds > 1, let round = figures.round else { return "" }
+        return ", round \(round)"
+    }
+
     /// `pass` or `fail` by `met`; no verdict without samples.
     static func verdict(_ met: Bool, _ samples: [Double], _ pass: String, _ fail: String) -> String {
         samples.isEmpty ? "no figure" : met ? pass : fail
     }
 
     private func summarize(_ all: [Figures]) {
-        guard let one = all.first(where: { $0.name == "PostgreSQL, one instance" }),
-              let two = all.first(where: { $0.name == "PostgreSQL, two instances" }) else { return }
-        guard one.state.opsApplied > 0, two.state.opsApplied > 0 else {
+        let ones = all.filter { $0.name == "PostgreSQL, one instance" }, twos = all.filter { $0.name == "PostgreSQL, two instances" }
+        guard !ones.isEmpty, !twos.isEmpty else { return }
+        guard (ones + twos).allSatisfy({ $0.state.opsApplied > 0 }) else {
             print("verdict: two-instance CPU per op <= \(Self.maximumCPURatio)x one-instance: no figure (no ops applied in a setup)")
             return
         }
-        let total = two.totalCPUPerThousand / one.totalCPUPerThousand
-        let servers = two.serverCPUPerThousand / one.serverCPUPerThousand
-        print("CPU per op, two instances / one (PostgreSQL): servers + PostgreSQL \(BenchmarkTable.format(total))x, servers alone \(BenchmarkTable.format(servers))x")
+        // Each round's ratio, then all rounds pooled: CPU seconds over ops applied, summed.
+        let byRound = zip(ones, twos).map { one, two in BenchmarkTable.format(two.totalCPUPerThousand / one.totalCPUPerThousand) + "x" }
+        let pooled = { (setups: [Figures], cpu: (Figures) -> Double) in
+            setups.reduce(0) { $0 + cpu($1) } / Double(setups.reduce(0) { $0 + $1.state.opsApplied }) * 1_000
+        }
+        let total = pooled(twos) { $0.serverCPU + ($0.postgresCPU ?? 0) } / pooled(ones) { $0.serverCPU + ($0.postgresCPU ?? 0) }
+        let servers = pooled(twos, \.serverCPU) / pooled(ones, \.serverCPU)
+        let label = rounds > 1 ? "\(rounds) rounds pooled (by round: \(byRound.joined(separator: ", ")))" : "one round"
+        print("CPU per op, two instances / one (PostgreSQL), \(label): servers + PostgreSQL \(BenchmarkTable.format(total))x, "
+              + "servers alone \(BenchmarkTable.format(servers))x")
         print("verdict: two-instance CPU per op <= \(Self.maximumCPURatio)x one-instance (servers + PostgreSQL): "
               + (total <= Self.maximumCPURatio ? "PASS" : "FAIL") + " (\(BenchmarkTable.format(total))x)")
         for figures in all {
             let p50 = BenchmarkTable.percentile(figures.state.deliveryMs, 0.5), p99 = BenchmarkTable.percentile(figures.state.deliveryMs, 0.99)
             let samples = figures.state.deliveryMs
-            print("verdict: \(figures.name): write -> other device p50 \(BenchmarkTable.format(p50)) ms (goal <= \(Int(Self.goalP50))): "
+            print("verdict: \(figures.name)\(roundLabel(figures)): write -> other device p50 \(BenchmarkTable.format(p50)) ms (goal <= \(Int(Self.goalP50))): "
                   + Self.verdict(p50 <= Self.goalP50, samples, "PASS", "FAIL") + ", p99 \(BenchmarkTable.format(p99)) ms (goal <= \(Int(Self.goalP99))): "
                   + Self.verdict(p99 <= Self.goalP99, samples, "PASS", "FAIL") + (figures.answering ? "" : " (the server stopped answering)"))
         }
