@@ -696,14 +696,24 @@ public final class PostgresSyncStore: SyncStore {
     }
 
     public func recordPulls(_ pulls: [String: PulledCursor]) async throws {
+        try await recordPulls(pulls, order: Array(pulls.keys))
+    }
+
+    /// `pulls`, sent to the database in the order of `ids` (its keys), which tests choose.
+    func recordPulls(_ pulls: [String: PulledCursor], order ids: [String]) async throws {
         guard !pulls.isEmpty else { return }
-        let ids = Array(pulls.keys)
         let cursors = ids.map { pulls[$0]!.cursor }
         let times = ids.map { pulls[$0]!.at }
-        // One statement for all of them, outside the write lock, as a pull's own update is.
+        // One statement for all of them, outside the write lock, as a pull's own update is. The
+        // rows are locked in the order of their ids first: another instance writes its batch over
+        // the same devices, and two batches locking in their own orders deadlocked, each waiting
+        // for a row the other held until PostgreSQL broke it a second later, with every push
+        // waiting behind them (a push holds the write lock while it updates its device's row).
         _ = try await client.query("""
+            WITH p AS (SELECT * FROM unnest(\(ids)::text[], \(cursors)::bigint[], \(times)::float8[]) AS p(id, cursor, at)),
+                 locked AS (SELECT id FROM sync_device WHERE id IN (SELECT id FROM p) ORDER BY id FOR NO KEY UPDATE)
             UPDATE sync_device d SET cursor = GREATEST(d.cursor, p.cursor), last_seen_at = GREATEST(COALESCE(d.last_seen_at, 0), p.at)
-            FROM unnest(\(ids)::text[], \(cursors)::bigint[], \(times)::float8[]) AS p(id, cursor, at) WHERE d.id = p.id
+            FROM p JOIN locked USING (id) WHERE d.id = p.id
             """, logger: logger).collect()
     }
 
