@@ -1,3 +1,4 @@
+import HostTesting
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -55,6 +56,12 @@ final class LoadHTTPClient: Sendable {
             if let answer = try? await send(method, uri, token: token, body: body, timeout: timeout, on: channel) { return answer }
         }
         return try await send(method, uri, token: token, body: body, timeout: timeout, on: try await connect())
+    }
+
+    /// The server's `GET /v1/metrics`, parsed; nil when it does not answer 200 in the text format.
+    func metrics(token: String? = nil) async -> MetricsText? {
+        guard let answer = try? await request(.GET, "/v1/metrics", token: token, timeout: .seconds(10)), answer.status == 200 else { return nil }
+        return try? MetricsText(String(buffer: answer.body))
     }
 
     /// Closes every idle connection.

@@ -78,8 +78,7 @@ struct LongPollCapacityRun: Sendable {
         print(BenchmarkTable.row("  held at once (client's count)", Double(sent - answeredEarly),
                                  unit: "pulls (\(sent) sent, \(answeredEarly) answered early, \(failedEarly) failed; "
                                      + "\(client.connectionsOpened) connections dialled in \(BenchmarkTable.format(rampSeconds)) s, 200 at a time)"))
-        if let answer = try? await client.request(.GET, "/v1/metrics", token: population[0].token, timeout: .seconds(5)), answer.status == 200,
-           let scrape = try? MetricsText(String(buffer: answer.body)) {
+        if let scrape = await client.metrics(token: population[0].token) {
             print(BenchmarkTable.row("  held at once (server's gauge)", scrape["hybrid_sync_long_polls"], unit: "pulls (hybrid_sync_long_polls)"))
         } else {
             print("  GET /v1/metrics: not answered (the server's own count of held pulls is not available)")

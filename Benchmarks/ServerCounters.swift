@@ -16,8 +16,8 @@ struct ServerCounters: Sendable {
         pullsFromMemory = scrape["hybrid_sync_pull_reads_from_memory_total"]
         pullsFromStore = scrape["hybrid_sync_pull_reads_from_store_total"]
         commitsFromNews = scrape["hybrid_sync_log_commits_from_news_total"]
-        pulls = scrape.samples.filter { $0.name == "hybrid_sync_requests_total" && $0.labels["endpoint"] == "pull" }.reduce(0) { $0 + $1.value }
-        pushes = scrape.samples.filter { $0.name == "hybrid_sync_requests_total" && $0.labels["endpoint"] == "push" }.reduce(0) { $0 + $1.value }
+        pulls = scrape.sum("hybrid_sync_requests_total", including: ["endpoint": "pull"])
+        pushes = scrape.sum("hybrid_sync_requests_total", including: ["endpoint": "push"])
         pushesHeld = scrape["hybrid_sync_pushes_total", ["outcome": "held"]]
     }
 
@@ -42,11 +42,7 @@ struct ServerCounters: Sendable {
     /// Every server's counters now; nil for one that did not answer.
     static func scrape(_ clients: [LoadHTTPClient]) async -> [ServerCounters?] {
         var all: [ServerCounters?] = []
-        for client in clients {
-            let answer = try? await client.request(.GET, "/v1/metrics", timeout: .seconds(10))
-            let text = answer.flatMap { $0.status == 200 ? String(decoding: $0.body.readableBytesView, as: UTF8.self) : nil }
-            all.append(text.flatMap { try? MetricsText($0) }.map(ServerCounters.init))
-        }
+        for client in clients { all.append(await client.metrics().map(ServerCounters.init)) }
         return all
     }
 }

@@ -46,6 +46,12 @@ public struct MetricsText: Sendable {
         samples.first { $0.name == name && $0.labels == labels }?.value ?? 0
     }
 
+    /// The sum of the samples of this name whose labels include `labels` (a counter over all its
+    /// other labels: every status of one endpoint, say).
+    public func sum(_ name: String, including labels: [String: String]) -> Double {
+        samples.filter { sample in sample.name == name && labels.allSatisfy { sample.labels[$0.key] == $0.value } }.reduce(0) { $0 + $1.value }
+    }
+
     /// Whether the scrape has a sample of this name at all.
     public func has(_ name: String) -> Bool {
         samples.contains { $0.name == name }
