@@ -69,7 +69,8 @@ dts: build
 
 # The benchmarks are an executable of their own, built beside the release `hybrid` they measure.
 # The sync server's over PostgreSQL run beside a throwaway cluster (scripts/with-postgres), each in
-# one of its own; sync-server starts release `hybrid sync-server serve` processes (about 3 minutes).
+# one of its own; sync-server starts release `hybrid sync-server serve` processes (about 3 minutes);
+# idle-connections holds 20,000 connections against one (about 2 minutes).
 bench: release
 	$(SWIFT) build -c release --static-swift-stdlib --product hybrid-bench
 	$(BENCH_BIN) bridge
@@ -85,6 +86,7 @@ bench: release
 	$(BENCH_BIN) watch
 	scripts/with-postgres $(BENCH_BIN) sync-postgres
 	scripts/with-postgres $(BENCH_BIN) sync-server
+	$(BENCH_BIN) idle-connections
 
 # The fuzzing build: hybrid-fuzz and every Swift module it links instrumented for libFuzzer and
 # AddressSanitizer, in a build folder of its own (its flags differ from every other build's).

@@ -28,9 +28,13 @@ let package = Package(
         // swift-metrics that it and Hummingbird build on (pinned here so that both agree).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
-        // Only hybrid-bench's load generator: thousands of HTTP/1.1 connections on NIO's event loops
-        // (already in the build, under Hummingbird and postgres-nio).
+        // hybrid-bench's load generator (thousands of HTTP/1.1 connections on NIO's event loops), and
+        // the sync server's connection guard, a channel handler between Hummingbird's HTTP/1 codec and
+        // its requests (already in the build, under Hummingbird and postgres-nio).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
+        // The connection guard's queues of idle connections (already in the build, under swift-nio).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // C modules
@@ -84,8 +88,12 @@ let package = Package(
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "JSON", "Persistence", "ScriptSources", "SystemIO"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
-        .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                                                  .product(name: "DequeModule", package: "swift-collections"),
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -130,7 +138,9 @@ let package = Package(
         // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
         // libFuzzer drives (built with -sanitize=fuzzer,address; ARCHITECTURE.md, "Fuzzing").
         .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "Networking", "Patches", "Persistence",
-                                                    "SyncProtocol", "SystemIO", "Views"],
+                                                    "SyncAuth", "SyncProtocol", "SystemIO", "Views",
+                                                    // The token target signs with keys of its own, not through SyncAuth.
+                                                    .product(name: "Crypto", package: "swift-crypto")],
                 path: "Fuzz/Targets"),
         // libFuzzer's LLVMFuzzerRunDriver, declared only: -sanitize=fuzzer links it.
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

@@ -14,10 +14,14 @@ struct SyncServerProcess {
     private let output: FileHandle
 
     /// Starts `hybrid` (`executable`) on `database` (a SQLite file or a postgres:// URL), verifying
-    /// HS256 tokens with the secret in `secretFile`; without the rate limit, since the benchmark
-    /// measures the server, not its limiter (the devices stay far below it anyway).
-    static func start(executable: String, database: String, secretFile: String) throws -> SyncServerProcess {
-        let arguments = [executable, "sync-server", "serve", "--port", "0", "--db", database, "--auth-secret-file", secretFile, "--rate-limit", "0"]
+    /// HS256 tokens with the secret in `secretFile`, with `limits` (by default none that a load
+    /// from one address would meet: no rate limit, no bound on connections per address or held
+    /// pulls, since the load benchmark measures the server, not its limiter; the devices stay far
+    /// below them anyway).
+    static func start(executable: String, database: String, secretFile: String,
+                      limits: [String] = ["--rate-limit", "0", "--max-connections", "1000000", "--max-connections-per-address", "1000000",
+                                          "--max-held-pulls-per-user", "1000000"]) throws -> SyncServerProcess {
+        let arguments = [executable, "sync-server", "serve", "--port", "0", "--db", database, "--auth-secret-file", secretFile] + limits
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw BenchError("pipe: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()

@@ -20,16 +20,28 @@ final class KnownDevices: Sendable {
     let lifetime: Double
     /// The most devices remembered: past it, the oldest half is forgotten.
     let capacity: Int
-    private let known = Mutex<[String: Known]>([:])
+    private let known = Mutex<[Key: Known]>([:])
+
+    /// What a lookup was for: a device id with the whole grant of the token that named it, or a
+    /// device token's digest. A value, compared as UTF-8 bytes, not a joined string: a `sub` of
+    /// `"bob\nuser:bob"` must not meet bob's entry, and Swift's String equality would take
+    /// `team:caf\u{E9}` and `team:cafe\u{301}` for one scope where the database holds two.
+    enum Key: Hashable, Sendable {
+        case grant(deviceId: [UInt8], user: [UInt8], scopes: [[UInt8]])
+        case token(digest: String)
+
+        init(deviceId: String, user: String, scopes: [String]) {
+            self = .grant(deviceId: Array(deviceId.utf8), user: Array(user.utf8), scopes: scopes.map { Array($0.utf8) })
+        }
+    }
 
     init(lifetime: Double = 60, capacity: Int = 100_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
 
-    /// The device `key` names (a device id with its token's user and scopes, or a device token's
-    /// digest), as `lookUp` gives it, reused while fresh.
-    func device(_ key: String, now: Double, lookUp: () async throws -> DeviceIdentity?) async throws -> DeviceIdentity? {
+    /// The device `key` names, as `lookUp` gives it, reused while fresh.
+    func device(_ key: Key, now: Double, lookUp: () async throws -> DeviceIdentity?) async throws -> DeviceIdentity? {
         if let found = known.withLock({ $0[key] }), now - found.checkedAt < lifetime, now >= found.checkedAt {
             return found.identity
         }

@@ -128,7 +128,7 @@ enum OpenAPIDocument {
           {"$ref": "#/components/parameters/DeviceId"},
           {"name": "after", "in": "query", "description": "The cursor: the last seq the device has (0 for none).", "schema": {"type": "integer", "minimum": 0, "maximum": 9007199254740991, "default": 0}},
           {"name": "limit", "in": "query", "description": "The most ops to return; at most 10000 are, whatever it asks.", "schema": {"type": "integer", "minimum": 1, "maximum": 9007199254740991, "default": 1000}},
-          {"name": "waitMs", "in": "query", "description": "A long-poll: when nothing the device may see is after the cursor, hold the request until an op in its scopes commits (on this server or any other sharing its database), then answer with it; or answer with an empty page after waitMs, or at once when the server shuts down. 0 (the default) answers at once.", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 0}}
+          {"name": "waitMs", "in": "query", "description": "A long-poll: when nothing the device may see is after the cursor, hold the request until an op in its scopes commits (on this server or any other sharing its database), then answer with it; or answer with an empty page after waitMs, or at once when the server shuts down. 0 (the default) answers at once. A held pull also ends when its client closes the connection, and counts against its user's `--max-held-pulls-per-user` while it lasts.", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 0}}
         ],
         "responses": {
           "200": {
@@ -247,7 +247,7 @@ enum OpenAPIDocument {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "RateLimited": {
-        "description": "The device (or the token's subject, for a registration) made more requests than `--rate-limit` allows; nothing was done.",
+        "description": "The token's user (the device, on an insecure server) made more requests than `--rate-limit` allows, or the caller's address failed to authenticate more often than `--auth-failure-limit` allows, or the user registered `--max-devices-per-user` devices (a registration), or holds `--max-held-pulls-per-user` pulls open (a pull with waitMs; `error.path` is `/waitMs`); nothing was done.",
         "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
@@ -349,13 +349,13 @@ enum OpenAPIDocument {
         "type": "object",
         "required": ["opId", "dataId", "table", "type", "timestamp"],
         "properties": {
-          "opId": {"$ref": "#/components/schemas/Id", "description": "Unique across the whole log: an op sent again is skipped."},
+          "opId": {"$ref": "#/components/schemas/Id", "description": "Unique per device: an op its device sends again is skipped."},
           "dataId": {"$ref": "#/components/schemas/Id", "description": "The row's key in its table (`*` for a batch)."},
           "table": {"$ref": "#/components/schemas/Id"},
           "type": {"enum": ["insert", "update", "delete", "batch"]},
           "data": {"type": ["object", "null"]},
           "dependencyId": {"$ref": "#/components/schemas/OptionalId"},
-          "timestamp": {"type": "number"},
+          "timestamp": {"type": "number", "minimum": 0, "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
           "scopeColumn": {"$ref": "#/components/schemas/OptionalId", "description": "The column of the table that holds each row's scope, for a scoped table."}
         },
         "oneOf": [
@@ -392,7 +392,7 @@ enum OpenAPIDocument {
           "type": {"enum": ["insert", "update", "delete", "batch"]},
           "data": {"type": ["object", "null"]},
           "dependencyId": {"type": ["string", "null"]},
-          "timestamp": {"type": "number"},
+          "timestamp": {"type": "number", "minimum": 0, "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
           "scopeColumn": {"type": "string"},
           "seq": {"type": "integer", "minimum": 1},
           "deviceId": {"type": "string"}
@@ -473,7 +473,7 @@ enum OpenAPIDocument {
           "dataId": {"type": "string"},
           "data": {"type": "object"},
           "deleted": {"type": "boolean", "description": "A tombstone, its data kept as it was."},
-          "timestamp": {"type": "number"},
+          "timestamp": {"type": "number", "minimum": 0, "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
           "opId": {"type": "string"}
         }
       }

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The token buckets of one server, in memory: one per device (its user and id), or per token
-/// subject for a request that names no device. A bucket starts full, and one whose device has been
+/// The token buckets of one server, in memory: one per key (a user, a device token, a peer's
+/// address). A bucket starts full, and one whose device has been
 /// quiet long enough to refill it is forgotten, so memory follows the devices active lately.
 ///
 /// ```swift
@@ -19,7 +19,9 @@ final class RequestRateLimiter: Sendable {
     }
 
     private struct Buckets {
-        var byKey: [String: Bucket] = [:]
+        // By the key's UTF-8 bytes: String's equality would give `user K` and `user \u{212A}` (KELVIN
+        // SIGN), two users to the token verifier, one bucket.
+        var byKey: [[UInt8]: Bucket] = [:]
         var prunedAt = 0.0
     }
 
@@ -40,6 +42,7 @@ final class RequestRateLimiter: Sendable {
                 buckets.byKey = buckets.byKey.filter { $0.value.tokens + (now - $0.value.refilledAt) * rate < burst }
                 buckets.prunedAt = now
             }
+            let key = Array(key.utf8)
             var bucket = buckets.byKey[key] ?? Bucket(tokens: burst, refilledAt: now)
             bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.refilledAt) * rate)
             bucket.refilledAt = now
@@ -47,6 +50,18 @@ final class RequestRateLimiter: Sendable {
             guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
             bucket.tokens -= 1
             return nil
+        }
+    }
+
+    /// The whole seconds (at least 1) until `key` would be let through, or nil when it would be
+    /// now; takes nothing from its bucket.
+    func wait(_ key: String, now: Double = RequestRateLimiter.now()) -> Int? {
+        guard !limit.isOff else { return nil }
+        let (rate, burst) = (limit.requestsPerSecond, max(limit.burst, 1))
+        return buckets.withLock { buckets in
+            guard let bucket = buckets.byKey[Array(key.utf8)] else { return nil }
+            let tokens = min(burst, bucket.tokens + max(0, now - bucket.refilledAt) * rate)
+            return tokens >= 1 ? nil : max(1, Int(((1 - tokens) / rate).rounded(.up)))
         }
     }
 

@@ -26,8 +26,20 @@ struct SyncEndpoints: Sendable {
     /// common proxies.
     static let maximumWaitMs = 60_000
 
-    /// One bucket of requests per device, for the server's life (see ``admit(_:)``).
+    /// Ops stamped later than this many seconds ahead of the server's clock are refused: a stamp
+    /// far in the future would win every later write to its row.
+    static let maximumFutureSeconds = 86_400.0
+
+    /// One bucket of requests per user (per device token on an insecure server), for the server's
+    /// life (see ``admit(_:)``).
     let limiter: RequestRateLimiter
+    /// One bucket of failed authentications per peer address: past it, that address's requests get
+    /// 429 before their token is looked at.
+    let authFailures: RequestRateLimiter
+    /// Held pulls per user, bounded by ``SyncServerConfiguration/maxHeldPullsPerUser``.
+    let heldByUser: HeldPullQuota
+    /// The server's connections, where a held pull learns that its client has gone.
+    let connections: ConnectionTable
     /// Pulls held open until the log grows (`waitMs`).
     let held: HeldPulls
     /// The log's newest entries, which held pulls are answered from.
@@ -40,14 +52,17 @@ struct SyncEndpoints: Sendable {
     let metrics: SyncMetrics
 
     init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls, recent: RecentLog, cursors: PulledCursors,
-         metrics: SyncMetrics) {
+         metrics: SyncMetrics, connections: ConnectionTable) {
         self.store = store
         self.configuration = configuration
         self.held = held
         self.recent = recent
         self.cursors = cursors
         self.metrics = metrics
+        self.connections = connections
         limiter = RequestRateLimiter(configuration.rateLimit)
+        authFailures = RequestRateLimiter(configuration.authFailureLimit)
+        heldByUser = HeldPullQuota(limit: configuration.maxHeldPullsPerUser)
     }
 
     /// The API, one route per case; Sources/SyncServer/openapi.json describes each.
@@ -84,8 +99,8 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    func router() -> Router<SyncRequestContext> {
+        let router = Router(context: SyncRequestContext.self)
         router.add(middleware: ErrorBodyMiddleware(metrics: metrics))
         for route in Route.allCases {
             router.on(RouterPath(route.path), method: route.method) { request, context in
@@ -101,16 +116,16 @@ struct SyncEndpoints: Sendable {
 
     /// The route's answer; `held` grows by the time a pull spent waiting for a commit, which the
     /// request's latency leaves out (a long poll's minute is no slow answer).
-    func respond(_ route: Route, _ request: Request, _ context: BasicRequestContext, held: inout Duration) async -> Response {
+    func respond(_ route: Route, _ request: Request, _ context: SyncRequestContext, held: inout Duration) async -> Response {
         switch route {
         case .health: await health()
         case .metrics: await metricsResponse()
         case .openAPI: Self.openAPIResponse()
-        case .registerDevice: await respond { try await registerDevice(request) }
-        case .push: await respond { try await push(request) }
-        case .pull: await respond { try await pull(request, held: &held) }
-        case .packet: await respond { try await packet(request, packetId: context.parameters.get("packetId") ?? "") }
-        case .snapshot: await respond { try await snapshot(request) }
+        case .registerDevice: await respond { try await registerDevice(request, context) }
+        case .push: await respond { try await push(request, context) }
+        case .pull: await respond { try await pull(request, context, held: &held) }
+        case .packet: await respond { try await packet(request, context, packetId: context.parameters.get("packetId") ?? "") }
+        case .snapshot: await respond { try await snapshot(request, context) }
         }
     }
 
@@ -133,7 +148,7 @@ struct SyncEndpoints: Sendable {
         async let health = StoreHealth.check(store, timeout: healthTimeout)
         async let figures = try? StoreHealth.answer(within: healthTimeout, what: "the store") { try await store.figures() }
         metrics.storeChecked(latency: await health.latency)
-        let text = metrics.exposition(store: await figures, longPolls: held.count)
+        let text = metrics.exposition(store: await figures, longPolls: held.count, connections: connections.counts)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }
@@ -142,9 +157,8 @@ struct SyncEndpoints: Sendable {
 
     /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
-    func registerDevice(_ request: Request) async throws -> (Int, JSONValue) {
-        let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
-        if let claims { try admit(RateKey.token(subject: claims.subject)) }
+    func registerDevice(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
+        let claims = try authenticate(request, context)
         let bytes = try await body(of: request)
         var name: String?
         if !bytes.isEmpty {
@@ -158,13 +172,17 @@ struct SyncEndpoints: Sendable {
     }
 
     /// `POST /v1/push` → 200 applied, 202 held, 409 rejected, 403 an op outside the token's scopes.
-    func push(_ request: Request) async throws -> (Int, JSONValue) {
-        let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
+    func push(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
+        let claims = try authenticate(request, context)
+        // On an insecure server the device token is the caller: looked up (and counted) before the
+        // body is read, as a token is.
+        let tokenDevice = claims == nil ? try await deviceOfToken(request, context) : nil
         let body = try parse(try await body(of: request))
         _ = try FieldReader(body, at: "")  // a body that is no object is refused as such, before the device is looked for
-        _ = try await identify(request, claims: claims, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
+        _ = try await identify(request, claims: claims, tokenDevice: tokenDevice, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
         let packet = try PushPacket.decode(body)
         let now = Self.now()
+        try checkShapes(packet, now: now)
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
         let outcome: PushOutcome
         do {
@@ -198,14 +216,18 @@ struct SyncEndpoints: Sendable {
     /// new read finds something, or `waitMs` pass, or the server shuts down: then an empty page.
     /// Such a pull reads the log's newest entries from memory (``RecentLog``) when they reach back
     /// to its cursor, and the store otherwise.
-    func pull(_ request: Request, held heldFor: inout Duration) async throws -> (Int, JSONValue) {
-        let device = try await identify(request)
+    func pull(_ request: Request, _ context: SyncRequestContext, held heldFor: inout Duration) async throws -> (Int, JSONValue) {
+        let device = try await identify(request, context)
         let query = request.uri.queryParameters
         let after = try Self.integer(query["after"], name: "after", default: 0, minimum: 0)
         let limit = try Self.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
         let waitMs = try Self.integer(query["waitMs"], name: "waitMs", default: 0, minimum: 0, maximum: Self.maximumWaitMs)
         let deadline = ContinuousClock.now + .milliseconds(waitMs)
         defer { if heldFor > .zero { metrics.pullHeld(heldFor) } }
+        // A held pull counts against its user's bound while it lasts, and ends when its client goes.
+        let holder = waitMs > 0 ? try holdPull(for: device) : nil
+        defer { if let holder { heldByUser.release(holder) } }
+        let connection = waitMs > 0 ? connections.life(of: context.channel) : nil
         while true {
             // Read before the store, so that a commit landing between the read and the wait still
             // wakes this pull.
@@ -220,16 +242,21 @@ struct SyncEndpoints: Sendable {
                 page = try await store.pull(for: device, after: after, limit: pageLimit, now: Self.now())
                 metrics.pulledFromStore()
             }
-            if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline { return (200, page.json) }
+            if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline || connection?.isPeerGone == true { return (200, page.json) }
             let waited = ContinuousClock.now
-            await held.wait(after: generation, keys: device.logKeys, until: deadline)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await held.wait(after: generation, keys: device.logKeys, until: deadline) }
+                if let connection { group.addTask { await connection.untilPeerGone() } }
+                await group.next()
+                group.cancelAll()
+            }
             heldFor += ContinuousClock.now - waited
         }
     }
 
     /// `GET /v1/packets/{packetId}?deviceId` → the packet's record, 404 when unknown.
-    func packet(_ request: Request, packetId rawPacketId: String) async throws -> (Int, JSONValue) {
-        let device = try await identify(request).deviceId
+    func packet(_ request: Request, _ context: SyncRequestContext, packetId rawPacketId: String) async throws -> (Int, JSONValue) {
+        let device = try await identify(request, context).deviceId
         let packetId = try Self.pathParameter(rawPacketId, name: "packetId")
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
@@ -241,8 +268,8 @@ struct SyncEndpoints: Sendable {
 
     /// `GET /v1/snapshot?deviceId&part&afterTable&afterDataId&limit` → the materialized state the
     /// device may see (`part`: `all`, `user` or `scope:NAME`), in pages of `limit` rows when given.
-    func snapshot(_ request: Request) async throws -> (Int, JSONValue) {
-        let device = try await identify(request, required: false)
+    func snapshot(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
+        let device = try await identify(request, context, required: false)
         let query = request.uri.queryParameters
         let partText = try Self.text(query["part"], name: "part") ?? "all"
         guard let part = SnapshotPart(query: partText) else {
@@ -257,44 +284,36 @@ struct SyncEndpoints: Sendable {
     // MARK: Checks
 
     /// The device a GET speaks for: its token, and the `deviceId` of the query.
-    func identify(_ request: Request, required: Bool = true) async throws -> DeviceIdentity {
-        let claims = try configuration.tokenVerifier.map { verifier in try verify(request, with: verifier) }
-        return try await identify(request, claims: claims, claimed: try Self.text(request.uri.queryParameters["deviceId"], name: "deviceId"),
-                                  path: "/deviceId", required: required)
+    func identify(_ request: Request, _ context: SyncRequestContext, required: Bool = true) async throws -> DeviceIdentity {
+        let claims = try authenticate(request, context)
+        let tokenDevice = claims == nil ? try await deviceOfToken(request, context) : nil
+        return try await identify(request, claims: claims, tokenDevice: tokenDevice,
+                                  claimed: try Self.text(request.uri.queryParameters["deviceId"], name: "deviceId"), path: "/deviceId", required: required)
     }
 
     /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
-    /// server, the device whose device token the request carries, which must be the one claimed
-    /// (`required` says whether the request must claim one: a snapshot need not there). Either way
-    /// the request is then counted against the device's rate limit.
-    func identify(_ request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool = true) async throws -> DeviceIdentity {
-        let device = try await device(of: request, claims: claims, claimed: claimed, path: path, required: required)
-        try admit(RateKey.device(device))
-        return device
-    }
-
-    private func device(of request: Request, claims: TokenClaims?, claimed: String?, path: String, required: Bool) async throws -> DeviceIdentity {
+    /// server, the device whose device token the request carries (`tokenDevice`), which must be
+    /// the one claimed (`required` says whether the request must claim one: a snapshot need not
+    /// there).
+    func identify(_ request: Request, claims: TokenClaims?, tokenDevice: DeviceIdentity?, claimed: String?, path: String,
+                  required: Bool = true) async throws -> DeviceIdentity {
         let missing = SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
         // Empty is not absent: `?deviceId=` names no device, so it is refused even where one may be left out.
         let empty = SyncServerError(.badRequest, "deviceId: expected the device's id, got an empty string", path: path)
         if let claims {
             guard let claimed else { throw missing }
             guard !claimed.isEmpty else { throw empty }
-            // The key holds the whole grant: another user or other scopes are looked up (and recorded) afresh.
-            let key = "\(claimed)\n\(claims.subject)\n\(claims.scopes.joined(separator: "\n"))"
             let now = Self.now()
+            // The key holds the whole grant, as values: another user or other scopes are looked up (and recorded) afresh.
+            let key = KnownDevices.Key(deviceId: claimed, user: claims.subject, scopes: claims.scopes)
             let device = try await known.device(key, now: now) {
                 try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: now)
             }
             // The store's lookup throws rather than answer nil; a nil here would be a lookup that found nothing.
-            guard let device else { throw SyncServerError(.forbidden, "deviceId: no device \(claimed) on this server", path: path) }
+            guard let device else { throw SyncServerError(.forbidden, "deviceId: no device \(claimed) for this token's user", path: path) }
             return device
         }
-        let token = try bearer(request, hint: "POST /v1/devices gives one")
-        let digest = DeviceToken.digest(token)
-        guard let device = try await known.device("token " + digest, now: Self.now(), lookUp: { try await store.device(tokenDigest: digest) }) else {
-            throw SyncServerError(.unauthorized, "Authorization: unknown token")
-        }
+        guard let device = tokenDevice else { throw SyncServerError(.unauthorized, "Authorization: unknown token") }
         guard claimed != "" else { throw empty }
         guard let claimed else {
             if required { throw missing }
@@ -304,21 +323,106 @@ struct SyncEndpoints: Sendable {
         return device
     }
 
+    /// The caller's verified token, counted against its user's rate limit; nil on an insecure
+    /// server. Runs before anything else a request costs (its body, the store): an address whose
+    /// authentications keep failing gets 429 before its token is even looked at.
+    func authenticate(_ request: Request, _ context: SyncRequestContext) throws -> TokenClaims? {
+        guard let verifier = configuration.tokenVerifier else { return nil }
+        let claims = try failingAuthentication(from: context.address) { try verify(request, with: verifier) }
+        try admit(RateKey.user(claims.subject))
+        return claims
+    }
+
+    /// On an insecure server, the device whose device token the request carries (401 for an
+    /// unknown one), counted against that device's rate limit.
+    func deviceOfToken(_ request: Request, _ context: SyncRequestContext) async throws -> DeviceIdentity {
+        let device = try await failingAuthentication(from: context.address) {
+            let digest = DeviceToken.digest(try bearer(request, hint: "POST /v1/devices gives one"))
+            guard let device = try await known.device(.token(digest: digest), now: Self.now(), lookUp: { try await store.device(tokenDigest: digest) }) else {
+                throw SyncServerError(.unauthorized, "Authorization: unknown token")
+            }
+            return device
+        }
+        try admit(RateKey.device(device))
+        return device
+    }
+
+    /// Runs an authentication: refused with 429 while `address` is over its failed
+    /// authentications, which a 401 from `authentication` counts against.
+    func failingAuthentication<Result>(from address: String, _ authentication: () async throws -> Result) async throws -> Result {
+        try refuseOverFailedAuthentications(address)
+        do {
+            return try await authentication()
+        } catch let error as SyncServerError where error.code == .unauthorized {
+            _ = authFailures.admit(address)
+            throw error
+        }
+    }
+
+    func failingAuthentication<Result>(from address: String, _ authentication: () throws -> Result) throws -> Result {
+        try refuseOverFailedAuthentications(address)
+        do {
+            return try authentication()
+        } catch let error as SyncServerError where error.code == .unauthorized {
+            _ = authFailures.admit(address)
+            throw error
+        }
+    }
+
+    func refuseOverFailedAuthentications(_ address: String) throws {
+        guard let wait = authFailures.wait(address) else { return }
+        metrics.refused(by: "auth_failures")
+        var refusal = SyncServerError(.rateLimited, "too many failed authentications from \(address): at most \(authFailures.limit) allowed; try again in \(wait) s")
+        refusal.retryAfter = wait
+        throw refusal
+    }
+
     /// Counts one request against `key`'s bucket: 429 with `Retry-After` once it is empty.
     func admit(_ key: String) throws {
         guard let wait = limiter.admit(key) else { return }
+        metrics.refused(by: "rate")
         var refusal = SyncServerError(.rateLimited, "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s")
         refusal.retryAfter = wait
         throw refusal
     }
 
-    /// What a request is counted against: its device, or the token's subject when it names none.
-    enum RateKey {
-        static func device(_ device: DeviceIdentity) -> String {
-            device.user.isEmpty ? "device \(device.deviceId)" : "device \(device.deviceId) of \(device.user)"
+    /// A held pull's place in its user's bound: 429 when the user holds as many as allowed.
+    func holdPull(for device: DeviceIdentity) throws -> String {
+        let holder = device.user.isEmpty ? "device " + device.deviceId : device.user
+        guard heldByUser.take(holder) else {
+            metrics.refused(by: "held_pulls")
+            var refusal = SyncServerError(.rateLimited, "waitMs: \(holder) holds \(heldByUser.limit) pulls open already, the most allowed; pull without waitMs, or wait for one to end",
+                                          path: "/waitMs")
+            refusal.retryAfter = 1
+            throw refusal
         }
+        return holder
+    }
 
-        static func token(subject: String) -> String { "the token of \(subject)" }
+    /// What a request is counted against: the token's user; on an insecure server, the device
+    /// token's device (a registration there is not counted: anyone may register, by design).
+    enum RateKey {
+        static func user(_ subject: String) -> String { "user \(subject)" }
+
+        static func device(_ device: DeviceIdentity) -> String { "device \(device.deviceId)" }
+    }
+
+    /// Refuses, before the store sees them, ops the store must not judge: a table declared in the
+    /// server's configuration (``SyncServerConfiguration/tableScopes``) with another scope column,
+    /// and a timestamp that is not a time (`1.7e308` would win every later write to its row).
+    func checkShapes(_ packet: PushPacket, now: Double) throws {
+        let latest = (now + Self.maximumFutureSeconds) * 1000
+        for (index, op) in packet.ops.enumerated() {
+            let pointer = "/ops/\(index)"
+            guard op.timestamp.isFinite, op.timestamp >= 0, op.timestamp <= latest else {
+                throw SyncServerError.invalid(pointer + "/timestamp",
+                                              "expected milliseconds since 1970, no later than a day past the server's clock (\(Int(now * 1000)) ms), got \(op.timestamp)")
+            }
+            if let declared = configuration.tableScopes[op.table], declared != op.scopeColumn {
+                let expected = declared.map { "scopeColumn \"\($0)\"" } ?? "no scopeColumn"
+                throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) on this server (its configuration)")
+            }
+        }
     }
 
     /// The request's token, verified: 401 with the reason (`missing`, `expired`, `signature`, ...)
@@ -352,12 +456,14 @@ struct SyncEndpoints: Sendable {
     func body(of request: Request) async throws -> [UInt8] {
         let limit = configuration.maxBodyBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            metrics.refused(by: "body")
             throw Self.tooLarge(limit)
         }
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            metrics.refused(by: "body")
             throw Self.tooLarge(limit)
         }
     }

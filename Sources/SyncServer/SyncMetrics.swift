@@ -12,7 +12,7 @@ import Prometheus
 ///
 /// ```swift
 /// metrics.answered("push", status: 200, took: .milliseconds(3))
-/// let text = metrics.exposition(store: figures, longPolls: 0)   // # TYPE hybrid_sync_requests_total counter ...
+/// let text = metrics.exposition(store: figures, longPolls: 0, connections: (1, 0))   // # TYPE hybrid_sync_requests_total counter ...
 /// ```
 final class SyncMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
@@ -36,6 +36,8 @@ final class SyncMetrics: Sendable {
     private let compactedOps: Counter
     private let storeLatency: Gauge
     private let storeUp: Gauge
+    private let connectionsOpen: Gauge
+    private let connectionsIdle: Gauge
 
     init() {
         pullHeld = registry.makeDurationHistogram(
@@ -61,6 +63,9 @@ final class SyncMetrics: Sendable {
                                                                 "The round trip through the store (SELECT 1) at the last health check or scrape."))
         storeUp = registry.makeGauge(descriptor: Self.name("store_up", unit: "",
                                                            "1 when the store answered the last health check or scrape in time, 0 when it did not."))
+        connectionsOpen = registry.makeGauge(descriptor: Self.name("connections_open", unit: "", "HTTP connections open on this server now."))
+        connectionsIdle = registry.makeGauge(descriptor: Self.name("connections_idle", unit: "",
+                                                                   "Of those, the ones with no request in progress: the first closed to make room."))
     }
 
     /// `hybrid_sync_NAME_UNIT`, with its help line.
@@ -82,7 +87,45 @@ final class SyncMetrics: Sendable {
         name("ops", unit: "total", "Ops in pushes, by outcome: applied (logged now), duplicate (already logged), refused (their packet rejected or refused).")
     }
 
+    static var limit: MetricNameDescriptor {
+        name("limit", unit: "", "The server's limits, by name: timeouts in seconds, connections, body bytes, devices and held pulls per user, requests a second.")
+    }
+    static var connectionsClosed: MetricNameDescriptor {
+        name("connections_closed", unit: "total",
+             "Connections the server closed, by reason: head_timeout, body_timeout, idle_timeout (the peer kept it waiting), evicted (the oldest idle, to make room for a new one).")
+    }
+    static var connectionsRefused: MetricNameDescriptor {
+        name("connections_refused", unit: "total",
+             "New connections closed at once, by the bound in the way (address or total), when every connection in its way had a request in progress.")
+    }
+    static var refusals: MetricNameDescriptor {
+        name("refusals", unit: "total",
+             "Requests refused by a limit, by limit: rate (a user's or device token's requests a second), auth_failures (an address's failed authentications), held_pulls (per user), devices (per user), body (413).")
+    }
+
     // MARK: Recording
+
+    /// The server's limits, set once as it starts (`name` as in ``limit``'s help).
+    func limits(_ limits: [(name: String, value: Double)]) {
+        for (name, value) in limits {
+            registry.makeGauge(descriptor: Self.limit, labels: [("name", name)]).set(value)
+        }
+    }
+
+    /// The server closed a connection (`reason` a label of ``connectionsClosed``).
+    func connectionClosed(reason: String) {
+        registry.makeCounter(descriptor: Self.connectionsClosed, labels: [("reason", reason)]).increment()
+    }
+
+    /// A new connection refused for want of room (`bound`: address or total).
+    func connectionRefused(bound: String) {
+        registry.makeCounter(descriptor: Self.connectionsRefused, labels: [("bound", bound)]).increment()
+    }
+
+    /// A request refused by `limit` (a label of ``refusals``).
+    func refused(by limit: String) {
+        registry.makeCounter(descriptor: Self.refusals, labels: [("limit", limit)]).increment()
+    }
 
     /// A request answered: `endpoint` is a route's name, or `unknown` for a path the server has not.
     /// `took` excludes the time a pull spent held.
@@ -131,14 +174,16 @@ final class SyncMetrics: Sendable {
     }
 
     /// The text exposition, with the gauges read now: `store`'s (nil when it did not answer, which
-    /// leaves the last figures), `longPolls` from the server.
-    func exposition(store: StoreFigures?, longPolls: Int) -> [UInt8] {
+    /// leaves the last figures), `longPolls` and `connections` from the server.
+    func exposition(store: StoreFigures?, longPolls: Int, connections: (open: Int, idle: Int)) -> [UInt8] {
         if let store {
             heldPackets.set(Int64(store.heldPackets))
             logLastSeq.set(Int64(store.lastSeq))
             logEntries.set(Int64(store.logEntries))
         }
         self.longPolls.set(Int64(longPolls))
+        connectionsOpen.set(Int64(connections.open))
+        connectionsIdle.set(Int64(connections.idle))
         return registry.emitToBuffer()
     }
 }

@@ -3,8 +3,10 @@
 // bridge, no services; the host's sync client talks to it over the network like any other server.
 // It must never change state for a request it refuses, nor believe a deviceId its token does not back.
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
+import SystemIO
 
 /// The reference sync server: devices push packets of ops, the server applies them in dependency
 /// order into one global log, and every device pulls the log after its cursor.
@@ -35,6 +37,9 @@ public actor SyncServer {
     private let recent: RecentLog
     /// This server's counters, gauges and histograms (`GET /v1/metrics`), in a registry of its own.
     private let metrics = SyncMetrics()
+    /// Every connection open, within ``SyncServerConfiguration/connections`` (kept below the
+    /// open-file limit the process has when the server is made).
+    private let connections: ConnectionTable
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
@@ -71,6 +76,7 @@ public actor SyncServer {
         logger.logLevel = .warning
         self.logger = logger
         recent = RecentLog(store: store, held: held, metrics: metrics, logger: logger)
+        connections = ConnectionTable(limits: configuration.connections.capped(openFiles: FileDescriptorLimit.current.soft))
     }
 
     /// Binds and starts serving; returns the bound port (the real one when the configuration says 0).
@@ -79,8 +85,14 @@ public actor SyncServer {
     public func start() async throws -> Int {
         precondition(running == nil, "SyncServer.start() called twice")
         let (ports, portSink) = AsyncStream<Int>.makeStream()
+        metrics.limits(configuration.limitFigures(connections: connections.limits))
+        let (connections, metrics) = (connections, metrics)
+        let endpoints = SyncEndpoints(store: store, configuration: configuration, held: held, recent: recent, cursors: cursors,
+                                      metrics: metrics, connections: connections)
         let application = Application(
-            router: SyncEndpoints(store: store, configuration: configuration, held: held, recent: recent, cursors: cursors, metrics: metrics).router(),
+            router: endpoints.router(),
+            // Every connection passes a guard of its own, between the HTTP codec and the requests.
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionGuard(table: connections, metrics: metrics)])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     backlog: configuration.backlog),
             onServerRunning: { channel in
@@ -112,6 +124,9 @@ public actor SyncServer {
 
     /// Pulls held open right now, waiting for a commit or their `waitMs`.
     public nonisolated var heldPulls: Int { held.count }
+
+    /// Connections open right now, and how many of them have no request in progress.
+    public nonisolated var connectionCounts: (open: Int, idle: Int) { connections.counts }
 
     /// Stops accepting connections, answers held pulls, lets requests in flight finish, and returns once it has stopped.
     public func stop() async {

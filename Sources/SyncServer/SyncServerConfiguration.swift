@@ -31,9 +31,27 @@ public struct SyncServerConfiguration: Sendable {
     public var retainSeconds: Double = 30 * 86_400
     /// How often the log is compacted.
     public var compactionInterval: Double = 60
-    /// How many requests a second each device may make (`--rate-limit`, `--rate-burst`); past it,
-    /// 429 with `Retry-After`. ``RateLimit/off`` for a benchmark that measures the server itself.
+    /// How many requests a second each user may make, all their devices together (each device on
+    /// an insecure server) (`--rate-limit`, `--rate-burst`); past it, 429 with `Retry-After`,
+    /// before the request's body is read. ``RateLimit/off`` for a benchmark that measures the
+    /// server itself.
     public var rateLimit = RateLimit.standard
+    /// How many failed authentications (401) each peer address may have (`--auth-failure-limit`,
+    /// a burst of 100 and then 10 a second by default); past it, its requests get 429 before their
+    /// token is looked at.
+    public var authFailureLimit = RateLimit(requestsPerSecond: 10, burst: 100)
+    /// Timeouts and bounds on connections (`--head-timeout`, `--body-timeout`, `--idle-timeout`,
+    /// `--max-connections`, `--max-connections-per-address`).
+    public var connections = ConnectionLimits()
+    /// Devices one user may register (`--max-devices-per-user`); past it, 429.
+    public var maxDevicesPerUser = 100
+    /// Pulls one user may hold open at once with `waitMs` (`--max-held-pulls-per-user`); past it,
+    /// 429. On an insecure server, per device.
+    public var maxHeldPullsPerUser = 100
+    /// Tables whose scope column the server fixes (`--table-scope TABLE=COLUMN`, or `TABLE=` for no
+    /// scope column): an op on one of them that declares another is refused with 400. Other tables
+    /// take the scope column their user's first op declares.
+    public var tableScopes: [String: String?] = [:]
     /// How many connections the kernel queues for the server before it accepts them (`--backlog`).
     /// Hummingbird's 256 resets connections when thousands of devices long-poll one server and
     /// reconnect at once (a restart, a network blip); the kernel caps it at
@@ -57,4 +75,16 @@ public struct SyncServerConfiguration: Sendable {
     /// How often held packets are swept: every second, or more often when the hold is short, so an
     /// overdue packet waits at most about a quarter of its hold beyond its deadline.
     public var sweepInterval: Double { min(1, max(0.05, holdSeconds / 4)) }
+
+    /// The limits by name, as `GET /v1/metrics` shows them (`hybrid_sync_limit{name=...}`), with
+    /// the connection bounds as the server applies them (`connections`, capped by its open files).
+    func limitFigures(connections: ConnectionLimits) -> [(name: String, value: Double)] {
+        [("head_timeout_seconds", connections.headTimeout), ("body_timeout_seconds", connections.bodyTimeout),
+         ("idle_timeout_seconds", connections.idleTimeout), ("max_connections", Double(connections.maxConnections)),
+         ("max_connections_per_address", Double(connections.maxConnectionsPerAddress)), ("max_body_bytes", Double(maxBodyBytes)),
+         ("max_devices_per_user", Double(maxDevicesPerUser)), ("max_held_pulls_per_user", Double(maxHeldPullsPerUser)),
+         ("rate_limit_per_second", rateLimit.requestsPerSecond), ("rate_burst", rateLimit.burst),
+         ("auth_failures_per_second", authFailureLimit.requestsPerSecond), ("auth_failure_burst", authFailureLimit.burst),
+         ("hold_seconds", holdSeconds), ("max_wait_ms", Double(SyncEndpoints.maximumWaitMs))]
+    }
 }

@@ -23,9 +23,23 @@ struct SyncServerServeCommand: ParsableCommand {
             what it may see, exp required). Without either option the server refuses to start unless \
             given --insecure-no-auth, for local demos: then devices register freely and see everything.
 
-            Each device may make --rate-limit requests a second after a burst of --rate-burst (by its \
-            user and id; by the token's subject for a registration); past that it gets 429 with \
-            Retry-After. The buckets are in memory, per server.
+            Each user may make --rate-limit requests a second after a burst of --rate-burst, all its \
+            devices together (each device on an insecure server); past that it gets 429 with \
+            Retry-After, before its request's body is read. An address whose authentications fail \
+            more than --auth-failure-limit a second (after a burst of 10 times that) gets 429 before \
+            its tokens are looked at. A user may register --max-devices-per-user devices and hold \
+            --max-held-pulls-per-user pulls open at once. The buckets are in memory, per server.
+
+            A connection must send its first request head within --head-timeout seconds, each part \
+            of a body within --body-timeout of the last, and its next request within --idle-timeout \
+            of a response; else it is closed. At most --max-connections are open (kept below the \
+            open-file limit) and --max-connections-per-address from one address: past a bound, the \
+            oldest idle connection in the way is closed to make room, or the new one when none is \
+            idle. A held pull ends as soon as its client closes the connection.
+
+            A table's scope column is whatever its user's first op declares, unless --table-scope \
+            TABLE=COLUMN (or TABLE= for none) fixes it for everyone. /v1/metrics shows every limit \
+            (hybrid_sync_limit) and what each refused.
 
             Each connection is a file descriptor: the server raises its soft limit (ulimit -n) to the hard \
             one at start. Raise the hard limit (LimitNOFILE= in a systemd unit) above the devices that \
@@ -69,6 +83,33 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(help: "Connections the kernel queues before the server accepts them; raise it (and /proc/sys/net/core/somaxconn, which caps it) for many devices long-polling one server.")
     var backlog: Int = 4096
 
+    @Option(name: .customLong("head-timeout"), help: "Seconds a new connection has to send its first request head.")
+    var headTimeout: Double = ConnectionLimits().headTimeout
+
+    @Option(name: .customLong("body-timeout"), help: "Seconds a request body may go without a byte.")
+    var bodyTimeout: Double = ConnectionLimits().bodyTimeout
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may wait for its next request.")
+    var idleTimeout: Double = ConnectionLimits().idleTimeout
+
+    @Option(name: .customLong("max-connections"), help: "Connections open at once (capped below the open-file limit).")
+    var maxConnections: Int = ConnectionLimits().maxConnections
+
+    @Option(name: .customLong("max-connections-per-address"), help: "Connections open at once from one IP address.")
+    var maxConnectionsPerAddress: Int = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(name: .customLong("max-devices-per-user"), help: "Devices one user may register.")
+    var maxDevicesPerUser: Int = 100
+
+    @Option(name: .customLong("max-held-pulls-per-user"), help: "Pulls one user may hold open at once (waitMs).")
+    var maxHeldPullsPerUser: Int = 100
+
+    @Option(name: .customLong("auth-failure-limit"), help: "Failed authentications a second one address may have, after a burst of ten times as many.")
+    var authFailureLimit: Double = 10
+
+    @Option(name: .customLong("table-scope"), help: ArgumentHelp("Fix a table's scope column for every user: TABLE=COLUMN, or TABLE= for none (repeat for more).", valueName: "table=column"))
+    var tableScopes: [String] = []
+
     @Option(name: .customLong("retain-days"), help: "Keep op-log entries that every active device has pulled for this many days, then compact them.")
     var retainDays: Double = 30
 
@@ -96,6 +137,31 @@ struct SyncServerServeCommand: ParsableCommand {
         }
         guard backlog > 0 else { throw ValidationError("--backlog: expected a positive number, got \(backlog)") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
+        for (flag, seconds) in [("--head-timeout", headTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)] {
+            guard seconds > 0, seconds <= 86_400 else { throw ValidationError("\(flag): expected seconds from 0 to 86400 (more than 0), got \(seconds)") }
+        }
+        for (flag, count) in [("--max-connections", maxConnections), ("--max-connections-per-address", maxConnectionsPerAddress),
+                              ("--max-devices-per-user", maxDevicesPerUser), ("--max-held-pulls-per-user", maxHeldPullsPerUser)] {
+            guard count > 0 else { throw ValidationError("\(flag): expected a positive number, got \(count)") }
+        }
+        guard authFailureLimit > 0, authFailureLimit.isFinite else {
+            throw ValidationError("--auth-failure-limit: expected a positive number, got \(authFailureLimit)")
+        }
+        _ = try Self.tableScopes(tableScopes)
+    }
+
+    /// `--table-scope` values as the configuration takes them: TABLE=COLUMN, TABLE= for none.
+    static func tableScopes(_ values: [String]) throws -> [String: String?] {
+        var scopes: [String: String?] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("--table-scope: expected TABLE=COLUMN or TABLE= (no scope column), got \"\(value)\"")
+            }
+            guard scopes[String(parts[0])] == nil else { throw ValidationError("--table-scope: table \(parts[0]) given twice") }
+            scopes[String(parts[0])] = parts[1].isEmpty ? .some(nil) : String(parts[1])
+        }
+        return scopes
     }
 
     /// main.swift runs commands synchronously, so this blocks the main thread on a semaphore while a
@@ -117,11 +183,21 @@ struct SyncServerServeCommand: ParsableCommand {
         configuration.retainSeconds = retainDays * 86_400
         configuration.backlog = backlog
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
+        configuration.authFailureLimit = RateLimit(requestsPerSecond: authFailureLimit, burst: authFailureLimit * 10)
+        configuration.connections.headTimeout = headTimeout
+        configuration.connections.bodyTimeout = bodyTimeout
+        configuration.connections.idleTimeout = idleTimeout
+        configuration.connections.maxConnections = maxConnections
+        configuration.connections.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.maxDevicesPerUser = maxDevicesPerUser
+        configuration.maxHeldPullsPerUser = maxHeldPullsPerUser
+        configuration.tableScopes = try Self.tableScopes(tableScopes)
         // Each connection (a long poll held open, say) is a file descriptor: take what the hard
         // limit allows rather than a shell's default soft limit of 1024, and say what it is.
         let descriptors = FileDescriptorLimit.raiseToHard().soft
         let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth, every device sees every row")
             + "; rate limit: \(configuration.rateLimit); backlog \(backlog); open files \(descriptors == Int.max ? "unlimited" : String(descriptors))"
+            + "; connections \(configuration.connections.capped(openFiles: descriptors).maxConnections)"
         let (host, port, database) = (host, port, database)
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)
