@@ -21,7 +21,7 @@ public struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     public static let all: [FuzzTarget] = [
         JSONFuzzTarget.target, SchemaFuzzTarget.target, ViewFuzzTarget.target, QueryFuzzTarget.target,
-        SyncFuzzTarget.target, PatchFuzzTarget.target, HTTPHeadersFuzzTarget.target, JSValueFuzzTarget.target,
+        SyncFuzzTarget.target, PatchFuzzTarget.target, HTTPHeadersFuzzTarget.target, JSValueFuzzTarget.target, TokenFuzzTarget.target,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

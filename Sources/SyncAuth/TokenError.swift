@@ -3,7 +3,9 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: String, Sendable {
         /// No token where one is required.
         case missing
-        /// Not three base64url parts, or a part that is not JSON.
+        /// Not three base64url parts, a part that is not JSON, or a header this verifier cannot
+        /// honour: a `crit` (RFC 7515 §4.1.11) that is not a non-empty array of names, or that names
+        /// any extension at all, since none is understood here.
         case malformed
         /// An algorithm the server has no key for, `none` included.
         case algorithm
@@ -11,7 +13,10 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case signature
         /// `exp` has passed.
         case expired
-        /// A required claim is missing or of the wrong type.
+        /// `nbf` has not come yet.
+        case notYetValid
+        /// A required claim is missing; a claim is of the wrong type, or a time outside
+        /// ``TokenClaims/timeRange``; a subject or scope is empty or holds a control character.
         case claims
         /// A key file that cannot be read or is not a key of the expected kind.
         case key

@@ -7,7 +7,8 @@ import JSON
 ///
 /// The header's `alg` picks the key, and only a key the verifier holds can be picked: `none`, RS256
 /// or HS256 against a server that has only a public key are refused as `algorithm`, so a token
-/// signed with the public key as an HMAC secret (the classic confusion) never verifies.
+/// signed with the public key as an HMAC secret (the classic confusion) never verifies. A header
+/// with `crit` is refused (no extension is understood here), and so is a token before its `nbf`.
 ///
 /// ```swift
 /// let verifier = try TokenVerifier(secretFile: "/etc/hybrid/sync-secret")
@@ -38,13 +39,19 @@ public struct TokenVerifier: Sendable {
     }
 
     /// The token's claims, or why it is refused.
+    ///
+    /// `exp` and `nbf` are compared with `now` as they are, with no leeway for clock skew: a token
+    /// is refused from its `exp` second on and before its `nbf` second. Issuers that stamp `nbf`
+    /// with their own clock should stamp it a little early.
     public func verify(_ token: String, now: Int64) throws(TokenError) -> TokenClaims {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        // Split on the bytes: a "." followed by a combining mark is one Character, not a separator.
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false).map(Substring.init)
         guard parts.count == 3 else { throw TokenError(.malformed, "expected a JSON Web Token: three base64url parts joined by dots") }
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser.parse(headerBytes) else {
             throw TokenError(.malformed, "header: expected base64url JSON")
         }
         guard case .string(let algorithm)? = header["alg"] else { throw TokenError(.malformed, "header.alg: expected a string") }
+        try Self.refuseCritical(header["crit"])
         guard let signature = Base64URL.decode(parts[2]) else { throw TokenError(.malformed, "signature: expected base64url") }
         let signed = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         switch algorithm {
@@ -57,7 +64,8 @@ public struct TokenVerifier: Sendable {
                 throw TokenError(.signature, "the EdDSA signature does not verify with the server's public key")
             }
         default:
-            throw TokenError(.algorithm, "alg \"\(algorithm)\" is not accepted here; expected \(algorithms.joined(separator: " or "))")
+            // As JSON text: the name is the sender's, and may hold quotes or line breaks.
+            throw TokenError(.algorithm, "alg \(JSONWriter.write(.string(algorithm))) is not accepted here; expected \(algorithms.joined(separator: " or "))")
         }
         guard let payloadBytes = Base64URL.decode(parts[1]), let payload = try? JSONParser.parse(payloadBytes) else {
             throw TokenError(.malformed, "payload: expected base64url JSON")
@@ -66,7 +74,24 @@ public struct TokenVerifier: Sendable {
         guard now < claims.expiresAt else {
             throw TokenError(.expired, "the token expired at \(claims.expiresAt) (now \(now))")
         }
+        if let notBefore = claims.notBefore, now < notBefore {
+            throw TokenError(.notYetValid, "the token is not valid before \(notBefore) (nbf; now \(now))")
+        }
         return claims
+    }
+
+    /// RFC 7515 §4.1.11: a header's `crit` lists extensions the recipient must understand and
+    /// process, or refuse the token. This verifier understands none (`b64: false` of RFC 7797, say,
+    /// would change what is signed), so a token with any `crit` is refused; one that is not a
+    /// non-empty array of names is not a valid header besides.
+    static func refuseCritical(_ crit: JSONValue?) throws(TokenError) {
+        guard let crit else { return }
+        guard case .array(let names) = crit, !names.isEmpty, names.allSatisfy({ $0.stringValue != nil }) else {
+            let got = if case .array(let names) = crit { names.isEmpty ? "an empty array" : "an array holding a non-string" } else { crit.typeName }
+            throw TokenError(.malformed, "header.crit: expected a non-empty array of header parameter names, got \(got)")
+        }
+        throw TokenError(.malformed, "header.crit: expected no extension that must be understood (this verifier understands none; "
+            + "RFC 7515 §4.1.11), got \(JSONWriter.write(crit))")
     }
 
     static func readSecret(_ path: String) throws(TokenError) -> [UInt8] {

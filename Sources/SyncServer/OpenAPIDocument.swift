@@ -227,7 +227,7 @@ enum OpenAPIDocument {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "Unauthorized": {
-        "description": "No token, or one that does not verify; `reason` says why: `missing`, `malformed`, `expired`, `signature`, `algorithm`, ...",
+        "description": "No token, or one that does not verify; `reason` says why: `missing`, `malformed`, `expired`, `notYetValid`, `signature`, `algorithm`, `claims`, ...",
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "Forbidden": {

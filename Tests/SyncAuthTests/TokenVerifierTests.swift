@@ -22,7 +22,7 @@ struct TokenVerifierTests {
     @Test("an EdDSA token verifies with the public key read from PEM, as openssl writes it")
     func edDSA() throws {
         let keys = TokenSigner.generateEd25519()
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         try keys.privateKey.write(toFile: folder.path + "/private.pem", atomically: true, encoding: .utf8)
         try keys.publicKey.write(toFile: folder.path + "/public.pem", atomically: true, encoding: .utf8)
         let token = try TokenSigner(privateKeyFile: folder.path + "/private.pem").sign(claims())
@@ -31,7 +31,7 @@ struct TokenVerifierTests {
 
     @Test("openssl's Ed25519 key files are read")
     func opensslKeys() throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = ["genpkey", "-algorithm", "ed25519", "-out", folder.path + "/k.pem"]
