@@ -70,7 +70,8 @@ public final class AppWatcher: @unchecked Sendable {
     /// code into the running app, so it never touches data a signed app runs on:
     /// - an app whose `app.json` lists `patchKeys` needs `--data-dir`, a folder other than its
     ///   default one (where the installed app's data lives);
-    /// - a data dir whose patch ledger records any signed patch is refused, whoever's it is.
+    /// - a data dir whose patch ledger records any signed patch is refused, whoever's it is, and so
+    ///   is one whose ledger the host did not write (it cannot tell what that one holds).
     public static func refusal(manifest: AppManifest, options: AppRunOptions) -> String? {
         let fallback = AppSession.defaultDataDirectory(app: manifest.name)
         let dataDirectory = options.dataDirectory.map(FileSystem.absolute) ?? fallback
@@ -83,6 +84,9 @@ public final class AppWatcher: @unchecked Sendable {
             ledger = try PatchLedger.load(dataDirectory: dataDirectory)
         } catch {
             return "--watch: \(PatchLedger.directory(dataDirectory: dataDirectory)): \(error.message); \(remedy)"
+        }
+        if ledger.records.isEmpty, let reason = ledger.unverified {
+            return "--watch: \(dataDirectory) may hold signed patches (\(reason)); \(remedy)"
         }
         if !ledger.records.isEmpty {
             let effect = ledger.current.map { "patch \($0) in effect" } ?? "the shipped code in effect"

@@ -29,7 +29,7 @@ public enum HostServices {
             StorageService(registry: databases),
             KeyValueService(),
             PatchService(loaders: patchLoaders),
-            NetworkService(),
+            NetworkService(hostEntries: DataFolderLayout.hostEntries),
             SyncService(registry: databases),
         ])
     }

@@ -5,6 +5,9 @@ import SystemIO
 /// a rename, so a crash leaves the old history or the new one), so a REPL killed keeps what was
 /// typed before.
 public final class ReplHistory: @unchecked Sendable {
+    /// Its name in the data folder, one of the host's entries (``DataFolderLayout``).
+    public static let fileName = "repl_history"
+
     public let path: String
     public let limit: Int
     public private(set) var entries: [String]
@@ -18,7 +21,7 @@ public final class ReplHistory: @unchecked Sendable {
 
     /// The history of an app's data folder.
     public convenience init(dataDirectory: String) {
-        self.init(path: dataDirectory + "/repl_history")
+        self.init(path: dataDirectory + "/" + Self.fileName)
     }
 
     /// Adds a line, unless it is blank or repeats the newest; true when it was added.

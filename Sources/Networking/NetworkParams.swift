@@ -6,7 +6,7 @@ import Bridge
 /// `network.download`: a request, and where its body goes.
 struct NetworkDownloadParams: ActionParams {
     let request: NetworkRequest
-    /// A path in the app's data directory; `DownloadTarget` checks it.
+    /// A path in the app's data directory, outside the host's own entries; `DownloadTarget` checks it.
     let path: String
     /// The id `progress` follows it by; a fresh one when nil.
     let requestId: String?

@@ -16,6 +16,9 @@ import Glibc
 ///
 /// HTTP statuses are results; only a transfer that produced no answer is an error (`E_FAILED` with
 /// `details.reason`). Every hop of a redirect is checked against the grants before it is fetched.
+/// A download writes only inside the app's data folder, and never into the host's own entries of
+/// it (``HostEntries``): a script must not rewrite what the host keeps about it, such as the patch
+/// ledger.
 public struct NetworkService: BridgeService {
     public let target = "network"
     /// This run's state: downloads' progress, GETs in flight, HTTP caches. Another app in the
@@ -24,8 +27,14 @@ public struct NetworkService: BridgeService {
     private let transfers = SharedTransfers()
     private let caches = HTTPCaches()
     private let slots = TransferSlots()
+    /// What downloads may not write into: the host's own entries of the data folder.
+    private let hostEntries: HostEntries
 
-    public init() {}
+    /// `hostEntries`: the host's entries of the data folder, which the layer that lays the folder
+    /// out names (an app run passes them all); by default the hidden ones, this service's own.
+    public init(hostEntries: HostEntries = .hiddenOnly) {
+        self.hostEntries = hostEntries
+    }
 
     public var actions: [String: ServiceAction] {
         [
@@ -121,7 +130,7 @@ public struct NetworkService: BridgeService {
 
     private func download(_ call: ServiceCall, _ params: NetworkDownloadParams) async throws(BridgeError) -> JSONValue {
         let request = params.request.capped(at: call.app.quotas.responseBytes)
-        let destination = try DownloadTarget(params.path, dataDirectory: call.app.dataDirectory)
+        let destination = try DownloadTarget(params.path, dataDirectory: call.app.dataDirectory, hostEntries: hostEntries)
         let id = params.requestId ?? Self.nextRequestId()
         let key = scoped(id, call)
         guard !progress.isRunning(key) else {

@@ -1,3 +1,4 @@
+import Crypto
 import JSON
 import SystemIO
 
@@ -47,11 +48,21 @@ public struct PatchRecord: Sendable, Equatable {
 /// The patch lifecycle of one app, kept in `<data dir>/patch-ledger/`: `ledger.json` (the
 /// history, the version in effect, the highest version seen) and the files of the last
 /// ``keep`` patches that were applied, to roll back to. The shipped code is the floor.
+///
+/// `ledger.json` carries a MAC, `"mac": "hmac-sha256:…"`, over its canonical form, made with a
+/// key of the host's kept outside every data folder (``PatchLedgerKey``). A ledger whose MAC does
+/// not verify (or that has none, or is not JSON) was not written by this host, and nothing in it
+/// is obeyed (``unverified``): no patch it names runs or can be rolled back to, and its highest
+/// version is never lowered, so that it can neither roll the app back nor let an old patch be
+/// replayed. Scripts cannot write here in the first place (`network.download` refuses the host's
+/// entries); the MAC is the second line, for whatever else might.
 public struct PatchLedger: Sendable, Equatable {
     /// How many applied or confirmed patch files are kept.
     public static let keep = 3
     /// How many history records are kept.
     static let historyLimit = 100
+    /// The ledger folder's name in the data folder, one of the host's own entries.
+    public static let folderName = "patch-ledger"
 
     public let directory: String
     /// The patch in effect; nil: the shipped code.
@@ -60,39 +71,100 @@ public struct PatchLedger: Sendable, Equatable {
     public internal(set) var highestVersion = 0
     /// Oldest first.
     public internal(set) var records: [PatchRecord] = []
+    /// Why `ledger.json` was not taken as it was on disk (its MAC does not verify, it has none,
+    /// it is not JSON, the host's key is missing); nil when it verified or there was none. Such a
+    /// ledger is loaded distrusted: the shipped code in effect, every patch it names recorded as
+    /// rolled back with this reason, the highest version the greatest it names or whose file is
+    /// kept. The next ``save()`` makes it the host's own.
+    public internal(set) var unverified: String?
+    /// The host's MAC key.
+    let key: PatchLedgerKey
 
     /// The ledger folder for a data dir.
-    public static func directory(dataDirectory: String) -> String { dataDirectory + "/patch-ledger" }
+    public static func directory(dataDirectory: String) -> String { dataDirectory + "/" + folderName }
 
-    /// Reads the ledger; an absent one is empty.
+    /// Reads the ledger; an absent one is empty, one the host did not write is distrusted
+    /// (``unverified``). Throws only when the file cannot be read.
     public static func load(dataDirectory: String) throws(PatchError) -> PatchLedger {
-        var ledger = PatchLedger(directory: directory(dataDirectory: dataDirectory))
+        try load(dataDirectory: dataDirectory, key: .host)
+    }
+
+    static func load(dataDirectory: String, key: PatchLedgerKey) throws(PatchError) -> PatchLedger {
+        let ledger = PatchLedger(directory: directory(dataDirectory: dataDirectory), key: key)
         let path = ledger.directory + "/ledger.json"
-        guard let _ = FileSystem.stamp(path) else { return ledger }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(try PatchFiles.read(path))
-        } catch let error as PatchError {
-            throw error
-        } catch {
-            throw PatchError(.storage, "\(path): not JSON: \(error)")
+        guard let _ = FileSystem.stamp(path) else {
+            let present = FileSystem.linkTarget(path) != nil || FileSystem.kind(of: path) != .missing
+            return present ? ledger.distrusted("it is not a plain file", claims: [:]) : ledger
         }
-        ledger.current = json["current"]?.intValue
-        ledger.highestVersion = json["highestVersion"]?.intValue ?? 0
-        ledger.records = json["records"]?.arrayValue?.compactMap(PatchRecord.init(json:)) ?? []
+        let text = try PatchFiles.read(path)
+        guard case .object(var object)? = try? JSONParser.parse(text) else {
+            return ledger.distrusted("it is not a JSON object", claims: [:])
+        }
+        let mac = object["mac"]?.stringValue
+        object = JSONObject(object.filter { $0.key != "mac" })
+        guard let mac else { return ledger.distrusted("it has no MAC", claims: object) }
+        let secret: SymmetricKey
+        do throws(PatchError) {
+            guard !key.isInside(dataDirectory) else {
+                return ledger.distrusted("the host's key \(key.path) is inside the data folder, where it protects nothing", claims: object)
+            }
+            guard let existing = try key.existing() else {
+                return ledger.distrusted("the host's key \(key.path) does not exist (a data folder from another machine or user?)", claims: object)
+            }
+            secret = existing
+        } catch {
+            return ledger.distrusted(error.message, claims: object)
+        }
+        guard key.verifies(mac, of: object, with: secret) else {
+            return ledger.distrusted("its MAC does not verify with the host's key", claims: object)
+        }
+        var trusted = ledger
+        trusted.current = object["current"]?.intValue
+        trusted.highestVersion = object["highestVersion"]?.intValue ?? 0
+        trusted.records = object["records"]?.arrayValue?.compactMap(PatchRecord.init(json:)) ?? []
+        return trusted
+    }
+
+    init(directory: String, key: PatchLedgerKey = .host) {
+        self.directory = directory
+        self.key = key
+    }
+
+    /// This (empty) ledger, after a `ledger.json` the host did not write: `claims` is what that
+    /// file said. Nothing it says is obeyed, and nothing it says lowers the highest version.
+    private func distrusted(_ why: String, claims: JSONObject) -> PatchLedger {
+        var ledger = self
+        let reason = "patch-ledger/ledger.json was not written by this host (\(why)), so it is not obeyed"
+        ledger.unverified = reason
+        let claimed = claims["records"]?.arrayValue?.compactMap(PatchRecord.init(json:)) ?? []
+        ledger.records = claimed.suffix(Self.historyLimit).map { record in
+            var record = record
+            record.state = .rolledBack
+            record.reason = reason
+            record.launched = false
+            return record
+        }
+        let kept = FileSystem.entries(of: directory).compactMap { name in name.hasSuffix(".json") ? Int(name.dropLast(5)) : nil }
+        let named = [claims["highestVersion"]?.intValue, claims["current"]?.intValue].compactMap { $0 } + claimed.map(\.patchVersion)
+        ledger.highestVersion = max(0, (named + kept).max() ?? 0)
         return ledger
     }
 
-    init(directory: String) { self.directory = directory }
-
+    /// Writes `ledger.json` with its MAC, making the host's key if there is none yet.
     public func save() throws(PatchError) {
         try PatchFiles.createDirectory(directory)
-        let json: JSONValue = [
+        let dataDirectory = FileSystem.directory(of: directory)
+        guard !key.isInside(dataDirectory) else {
+            throw PatchError(.storage, "the host's patch ledger key \(key.path) is inside the data folder \(dataDirectory), where it protects nothing; set XDG_STATE_HOME (or HYBRID_LEDGER_KEY_FILE) to a place outside it")
+        }
+        let secret = try key.existingOrNew()
+        var object: JSONObject = [
             "current": current.map { .number(Double($0)) } ?? .null,
             "highestVersion": .number(Double(highestVersion)),
             "records": .array(records.map(\.jsonValue)),
         ]
-        try PatchFiles.write(JSONWriter.write(json, options: .init(pretty: true)) + "\n", to: directory + "/ledger.json")
+        object.appendUnique("mac", .string(key.mac(of: object, with: secret)))
+        try PatchFiles.write(JSONWriter.write(.object(object), options: .init(pretty: true)) + "\n", to: directory + "/ledger.json")
     }
 
     public func record(_ version: Int) -> PatchRecord? { records.last { $0.patchVersion == version } }

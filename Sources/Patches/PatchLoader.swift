@@ -20,6 +20,8 @@ import SystemIO
 public final class PatchLoader: @unchecked Sendable {
     /// Rollback of an unconfirmed patch after this many throws of its amended functions.
     public static let defaultFaultLimit = 3
+    /// The drop folder's name in the data folder, one of the host's own entries.
+    public static let dropFolderName = "patches"
 
     public let trust: PatchTrust
     public let dataDirectory: String
@@ -199,7 +201,7 @@ public final class PatchLoader: @unchecked Sendable {
 
     /// Watches `<data dir>/patches/` for patch files, polling every `intervalMs`.
     public func watchDropFolder(intervalMs: Int = 100) {
-        let folder = PatchDropFolder(directory: dataDirectory + "/patches", intervalMs: intervalMs, loader: self)
+        let folder = PatchDropFolder(directory: dataDirectory + "/" + Self.dropFolderName, intervalMs: intervalMs, loader: self)
         state.withLock { watcher = folder }
         folder.start()
     }
@@ -292,6 +294,10 @@ public final class PatchLoader: @unchecked Sendable {
     // MARK: - Start-up
 
     private func startUp() throws(PatchError) {
+        if let reason = ledger.unverified {
+            replaceUnverifiedLedger(reason)
+            return
+        }
         guard var version = ledger.current, let record = ledger.record(version) else { return }
         if record.state == .applied && record.launched {
             let target = ledger.fallback(below: version)
@@ -321,5 +327,26 @@ public final class PatchLoader: @unchecked Sendable {
         next.launched(version)
         try next.save()
         ledger = next
+    }
+
+    /// A ledger the host did not write: the app starts on its shipped code, and the ledger is
+    /// replaced by the host's own, as ``PatchLedger/load(dataDirectory:)`` read it (each patch it
+    /// named rolled back, the highest version kept), without the kept patch files, which nothing
+    /// vouches for now. Reported once: the next start finds the host's ledger. A replacement that
+    /// cannot be written (a full disk) leaves the app as safe for this run, and the next start
+    /// does the same again.
+    private func replaceUnverifiedLedger(_ reason: String) {
+        var next = ledger
+        next.unverified = nil
+        for name in FileSystem.entries(of: next.directory) where name.hasSuffix(".json") && name != "ledger.json" {
+            FileSystem.remove(next.directory + "/" + name)
+        }
+        report("\(reason): the app starts on its shipped code, the \(ledger.records.count) patch(es) it names are recorded as rolled back, only a patch above version \(ledger.highestVersion) applies, and the host's own ledger replaces it in \(ledger.directory)")
+        do throws(PatchError) {
+            try next.save()
+            ledger = next
+        } catch {
+            report("\(ledger.directory)/ledger.json: cannot be replaced by the host's own: \(error.message)")
+        }
     }
 }

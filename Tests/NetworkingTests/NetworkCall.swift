@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import HybridHost
 import JSON
 import Networking
 
@@ -8,13 +9,16 @@ import Networking
 struct NetworkCall {
     let grants: Grants
     /// One service for the test, as an app run has one: shared GETs and progress live in it.
-    let service = NetworkService()
+    let service: NetworkService
     let dataDirectory: String
     let quotas: AppQuotas
 
     /// `dataDirectory`: the app's data folder, when not a fresh one under the temporary folder.
-    init(grants: [String] = ["network"], dataDirectory: String? = nil, quotas: AppQuotas = .defaults) throws {
+    /// `hostEntries`: what downloads may not write into, by default what an app run protects.
+    init(grants: [String] = ["network"], dataDirectory: String? = nil, quotas: AppQuotas = .defaults,
+         hostEntries: HostEntries = DataFolderLayout.hostEntries) throws {
         self.quotas = quotas
+        service = NetworkService(hostEntries: hostEntries)
         // As an app run parses them: hosts in the network service's canonical form.
         self.grants = try Grants.parse(grants, registry: ServiceRegistry([NetworkService()]), source: "test")
         self.dataDirectory = dataDirectory ?? NSTemporaryDirectory() + "network-tests-" + UUID().uuidString

@@ -34,3 +34,20 @@ test("download paths stay in the data folder", async () => {
     expect(await refusal("network", "download", { url: "http://127.0.0.1:1/x", path })).toMatchObject({ code: "E_BAD_PARAMS", path: "/path" });
   }
 });
+
+test("download paths stay out of the host's own files: the patch ledger, the patches folder, kv and database files", async () => {
+  await Hybrid.call("storage", "open", { database: "tasks", schema });
+  await Hybrid.kv.set({ bucket: "prefs", key: "theme", value: "dark" });
+  for (const path of ["patch-ledger/ledger.json", "media/../patch-ledger/ledger.json", "./Patch-Ledger/ledger.json", "patches/p.json",
+                      ".kv.sqlite", ".kv.sqlite-wal", "tasks.sqlite", "tasks.sqlite-wal", "tasks.sqlite-shm", "tasks.sqlite-journal",
+                      "Tasks.SQLite", ".http-cache/entry", "device-id"]) {
+    const error = await refusal("network", "download", { url: "http://127.0.0.1:1/x", path });
+    expect(error).toMatchObject({ code: "E_BAD_PARAMS", path: "/path" });
+    expect(error.message).toContain("the host's own entries of the data folder");
+  }
+  // Below the top of the data folder such names are the app's: this download fails at the transfer.
+  for (const path of ["media/patch-ledger/ledger.json", "media/.kv.sqlite", "media/tasks.sqlite"]) {
+    expect(await refusal("network", "download", { url: "http://127.0.0.1:1/x", path }))
+      .toMatchObject({ code: "E_FAILED", details: { reason: "connect" } });
+  }
+});

@@ -61,6 +61,14 @@ live("bad params name the field", async () => {
   await expect(net("download", { url: `${base}/small`, path: "../out.txt" })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/path" });
 });
 
+live("a download may not write into the host's own files; beside them it lands", async () => {
+  for (const path of ["patch-ledger/ledger.json", "media/../patch-ledger/ledger.json", "patches/p.json", ".kv.sqlite", "tasks.sqlite-wal"]) {
+    await expect(net("download", { url: `${base}/small`, path })).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/path" });
+  }
+  const saved = await net("download", { url: `${base}/small`, path: "media/ledger.json" });
+  expect(saved).toMatchObject({ saved: true, status: 200, path: "media/ledger.json" });
+});
+
 live("identical GETs at once share one transfer", async () => {
   const name = `js-${Date.now()}`;
   const answers = await Promise.all(Array.from({ length: 8 }, () => net("request", { url: `${base}/count/${name}?ms=300` })));

@@ -491,7 +491,11 @@ export interface NetworkDownloadParams {
   followRedirects?: NetworkFollowRedirects;
   /**
    * Where to write, relative to the app's data folder. Absolute paths, .. that leaves the folder,
-   * and symbolic links on the way are E_BAD_PARAMS. Missing folders are created.
+   * symbolic links on the way, and the host's own entries at the top of the folder (patch-ledger/,
+   * patches/, database files NAME.sqlite and their -wal, -shm and -journal files, device-id,
+   * repl_history, and every name starting with a dot, such as the kv store's .kv.sqlite), however
+   * spelled (after .., in another case, or the same folder under another name), are E_BAD_PARAMS.
+   * Missing folders are created.
    */
   path: string;
   /**
