@@ -56,6 +56,7 @@ struct SyncExecution {
         guard let lastSeq = seqs.last else { return execution }
         var pulled: [(op: SyncOperation, remote: Bool)] = []
         pulled.reserveCapacity(seqs.count)
+        var othersOps: Set<Int> = []
         let readOne = try db.cachedStatement(sql: "SELECT op FROM _hybrid_sync_inbox WHERE seq = ?")
         for seq in seqs {
             let value: JSONValue
@@ -64,6 +65,9 @@ struct SyncExecution {
             } else {
                 value = try JSONParser.parse(try String.fetchOne(readOne, arguments: [seq]) ?? "null")
             }
+            // Pushed by a device that is not this one (compared as bytes, as the server does): an op
+            // id of ours in it is someone else's reuse, never our op coming back.
+            if let pusher = value["deviceId"]?.stringValue, !pusher.utf8.elementsEqual(deviceId.utf8) { othersOps.insert(pulled.count) }
             do {
                 pulled.append((try SyncOperation.decode(value, at: "/ops"), value["deviceId"]?.stringValue != deviceId))
             } catch {
@@ -71,18 +75,21 @@ struct SyncExecution {
             }
         }
         try db.execute(sql: "DELETE FROM _hybrid_sync_inbox WHERE seq <= ?", arguments: [lastSeq])
-        return try execute(pulled)
+        return try execute(pulled, pushedByOthers: othersOps)
     }
 
     /// Folds `pulled` into the server state in order (`remote`: made by another device, or a row
-    /// image from a snapshot), saves that state, and rebases the rows touched.
-    mutating func execute(_ pulled: [(op: SyncOperation, remote: Bool)]) throws -> SyncReplica.Execution {
+    /// image from a snapshot), saves that state, and rebases the rows touched. `pushedByOthers`: the
+    /// indices of ops another device is known to have pushed, which can never be ours coming back.
+    mutating func execute(_ pulled: [(op: SyncOperation, remote: Bool)], pushedByOthers: Set<Int> = []) throws -> SyncReplica.Execution {
         try loadOutbox()
         try prefetchBase(pulled.lazy.filter { $0.op.type != .batch }.map { RowKey(table: $0.op.table, dataId: $0.op.dataId) })
-        for (op, remote) in pulled {
+        for (index, (op, remote)) in pulled.enumerated() {
             execution.executed += 1
             // An operation of ours coming back: the server's log carries it now, so base does too.
-            if let key = localIds.removeValue(forKey: op.opId) { try forget(op.opId, at: key) }
+            // Op ids are unique per device only, so another device's op with one of our ids (a
+            // guess, to suppress ours) is not taken for it.
+            if !pushedByOthers.contains(index), let key = localIds.removeValue(forKey: op.opId) { try forget(op.opId, at: key) }
             guard let table = schema.tables[op.table], let sync = table.sync, sync.mode == .twoWay else { continue }
             if op.type == .batch {
                 let change = try BatchChange(value: op.data.map(JSONValue.object), at: "/data")

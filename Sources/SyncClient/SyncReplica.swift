@@ -183,8 +183,12 @@ public final class SyncReplica: Sendable {
     private static func oneWayOperation(table: TableSchema, dataId: String, db: Database) throws -> SyncOperation? {
         guard let row = try SyncJournal.storedRow(table, dataId: dataId, db: db) else { return nil }
         let deleted = row["_deleted"] == .number(1)
+        // A delete on a scoped table names the row's scope: the server may never have had the row
+        // (inserted and deleted before it was pushed), and then takes a delete only in a scope the
+        // token grants.
+        let deletedData = table.sync?.scope.flatMap { column in row[column].map { JSONObject([(column, $0)]) } }
         return SyncOperation(opId: row["_identifier"]?.stringValue ?? SyncJournal.newIdentifier(), dataId: dataId, table: table.name,
-                             type: deleted ? .delete : .insert, data: deleted ? nil : SyncJournal.canonical(row, schema: table),
+                             type: deleted ? .delete : .insert, data: deleted ? deletedData : SyncJournal.canonical(row, schema: table),
                              timestamp: SyncJournal.timestamp(), scopeColumn: table.sync?.scope)
     }
 

@@ -10,7 +10,7 @@ import JSON
 /// that holds each row's scope (absent for a table without one). For `batch`, `data` is `{"where": {...}, "set": {...}}` (see
 /// ``BatchChange``) and `dataId` is ignored ("*" by convention).
 public struct SyncOperation: Sendable, Equatable {
-    /// Unique across the whole log: a second op with the same id is a retry and is skipped.
+    /// Unique per device: a second op with the same id from the same device is a retry and is skipped.
     public var opId: String
     /// The row's key within ``table``.
     public var dataId: String

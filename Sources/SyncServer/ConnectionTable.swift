@@ -48,6 +48,8 @@ final class ConnectionTable: Sendable {
         var idle = Deque<Place>()
         var idleByAddress: [String: Deque<Place>] = [:]
         var idleCount = 0
+        /// The most connections open at once since ``ConnectionTable/takeHighWater()``.
+        var highWater = 0
         var nextId = 0
         var nextStamp = 0
 
@@ -132,6 +134,7 @@ final class ConnectionTable: Sendable {
             state.entries[id] = Entry(address: address, channel: channel, life: life, idleStamp: nil)
             state.idByChannel[ObjectIdentifier(channel)] = id
             state.openByAddress[address, default: 0] += 1
+            state.highWater = max(state.highWater, state.entries.count)
             state.markIdle(id)
             return .admitted(id: id, life: life, evicted: evicted)
         }
@@ -149,6 +152,15 @@ final class ConnectionTable: Sendable {
     /// The life of the connection a request came in on; nil once it is closed.
     func life(of channel: any Channel) -> ConnectionLife? {
         state.withLock { state in state.idByChannel[ObjectIdentifier(channel)].flatMap { state.entries[$0]?.life } }
+    }
+
+    /// The most connections open at once since the last call, and how many are open now; the
+    /// next call counts from now.
+    func takeHighWater() -> (highest: Int, open: Int) {
+        state.withLock { state in
+            defer { state.highWater = state.entries.count }
+            return (state.highWater, state.entries.count)
+        }
     }
 
     /// Connections open, and how many of them are idle, for the metrics.

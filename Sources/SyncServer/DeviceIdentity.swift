@@ -3,6 +3,9 @@
 ///
 /// A server started with `--insecure-no-auth` hands out device tokens instead: their devices belong
 /// to the empty user and see every scope (``scopes`` nil), as every device did before scopes.
+///
+/// Users and scopes are their bytes, as the database holds them (see ``ByteString``): a token
+/// granting `team:caf\u{E9}` sees nothing of `team:cafe\u{301}`, and equality compares bytes too.
 public struct DeviceIdentity: Sendable, Equatable {
     public var deviceId: String
     /// The token's `sub`; "" for a device of an insecure server.
@@ -16,8 +19,23 @@ public struct DeviceIdentity: Sendable, Equatable {
         self.scopes = scopes
     }
 
-    /// Whether a row in `scope` is this device's to see and to change.
-    public func sees(scope: String) -> Bool { scopes?.contains(scope) ?? true }
+    /// Whether a row in `scope` is this device's to see and to change: a scope granted byte for byte.
+    public func sees(scope: String) -> Bool {
+        guard let scopes else { return true }
+        let wanted = ByteString(scope)
+        return scopes.contains { ByteString($0) == wanted }
+    }
+
+    public static func == (lhs: DeviceIdentity, rhs: DeviceIdentity) -> Bool {
+        ByteString(lhs.deviceId) == ByteString(rhs.deviceId) && ByteString(lhs.user) == ByteString(rhs.user)
+            && ByteString.same(lhs.scopes, rhs.scopes)
+    }
+
+    /// The refusal of a device id that is not the token user's device, or no device at all: one
+    /// answer for both, so that nobody learns which ids another user's devices have.
+    static func noDevice(_ deviceId: String) -> SyncServerError {
+        SyncServerError(.forbidden, "deviceId: no device \(deviceId) for this token's user", path: "/deviceId")
+    }
 
     /// The log keys this device pulls (see ``LogKey``), or nil for the whole log.
     var logKeys: [String]? {

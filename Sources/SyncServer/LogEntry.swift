@@ -17,10 +17,15 @@ public struct LogEntry: Sendable, Equatable {
     var image: String?
     var keys: Set<String>
 
-    /// Whether a device reading `keys` (nil: the whole log) pulls this entry.
+    /// Whether a device reading `keys` (nil: the whole log) pulls this entry: one of its keys is
+    /// one of the entry's, byte for byte, as the store's pull matches them. A `Set<String>` finds
+    /// the member canonically equal to a key (`s:team:caf\u{E9}` for `s:team:cafe\u{301}`), at
+    /// most one, so its bytes are compared after.
     func isRead(byKeys keys: Set<String>?) -> Bool {
         guard let keys else { return true }
-        return !keys.isDisjoint(with: self.keys)
+        return self.keys.contains { filed in
+            keys.firstIndex(of: filed).map { ByteString(keys[$0]) == ByteString(filed) } ?? false
+        }
     }
 
     /// The op as `device` sees it (``ScopedFold/logged(seq:deviceId:opId:dataId:table:typeName:dataText:dependencyId:timestamp:scopeBefore:imageText:for:)``).

@@ -355,12 +355,12 @@ enum OpenAPIDocument {
           "type": {"enum": ["insert", "update", "delete", "batch"]},
           "data": {"type": ["object", "null"]},
           "dependencyId": {"$ref": "#/components/schemas/OptionalId"},
-          "timestamp": {"type": "number", "minimum": 0, "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
+          "timestamp": {"type": "number", "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
           "scopeColumn": {"$ref": "#/components/schemas/OptionalId", "description": "The column of the table that holds each row's scope, for a scoped table."}
         },
         "oneOf": [
           {"properties": {"type": {"enum": ["insert", "update"]}, "data": {"type": "object"}}, "required": ["data"]},
-          {"properties": {"type": {"const": "delete"}}},
+          {"properties": {"type": {"const": "delete"}, "data": {"description": "null, or, on a scoped table, an object holding the row's scope (`{SCOPE_COLUMN: scope}`): required when the server does not have the row, which is then checked as an insert would be."}}},
           {"properties": {"type": {"const": "batch"}, "data": {"$ref": "#/components/schemas/BatchChange"}}, "required": ["data"]}
         ]
       },
@@ -392,7 +392,7 @@ enum OpenAPIDocument {
           "type": {"enum": ["insert", "update", "delete", "batch"]},
           "data": {"type": ["object", "null"]},
           "dependencyId": {"type": ["string", "null"]},
-          "timestamp": {"type": "number", "minimum": 0, "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
+          "timestamp": {"type": "number", "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
           "scopeColumn": {"type": "string"},
           "seq": {"type": "integer", "minimum": 1},
           "deviceId": {"type": "string"}
@@ -473,7 +473,7 @@ enum OpenAPIDocument {
           "dataId": {"type": "string"},
           "data": {"type": "object"},
           "deleted": {"type": "boolean", "description": "A tombstone, its data kept as it was."},
-          "timestamp": {"type": "number", "minimum": 0, "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
+          "timestamp": {"type": "number", "description": "Milliseconds since 1970; no later than a day past the server's clock (else 400 at this field)."},
           "opId": {"type": "string"}
         }
       }

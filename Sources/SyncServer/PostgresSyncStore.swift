@@ -228,6 +228,31 @@ public final class PostgresSyncStore: SyncStore {
         ]),
         // The keys of one seq (``logTail(after:limit:)``): the primary key leads with the key.
         ("log keys by seq", ["CREATE INDEX sync_log_key_seq ON sync_log_key(seq)"]),
+        // A table's scope column is fixed per user, by the user's first op on it: one tenant's
+        // first op no longer fixes it for every other. Each user there is keeps what the server had.
+        ("tables per user", [
+            """
+            CREATE TABLE sync_user_table (
+                user_id TEXT NOT NULL,
+                table_name TEXT NOT NULL,
+                scope_column TEXT,
+                PRIMARY KEY (user_id, table_name)
+            )
+            """,
+            """
+            INSERT INTO sync_user_table (user_id, table_name, scope_column)
+            SELECT u.user_id, t.table_name, t.scope_column FROM (SELECT DISTINCT user_id FROM sync_device) u CROSS JOIN sync_table t
+            """,
+            "DROP TABLE sync_table",
+            "ALTER TABLE sync_user_table RENAME TO sync_table",
+            "ALTER INDEX sync_user_table_pkey RENAME TO sync_table_pkey",
+        ]),
+        // Op ids are deduplicated per device, not across every user: whoever learned another
+        // device's next opId could otherwise push it first and have that device's op skipped.
+        ("op ids per device", [
+            "ALTER TABLE sync_log DROP CONSTRAINT sync_log_op_id_key",
+            "ALTER TABLE sync_log ADD CONSTRAINT sync_log_device_op_id_key UNIQUE (device_id, op_id)",
+        ]),
     ]
 
     /// Creates the schema, or brings it up to the latest migration, under ``migrationLock`` so that
@@ -305,6 +330,10 @@ public final class PostgresSyncStore: SyncStore {
         return id
     }
 
+    public func deviceCount(user: String) async throws -> Int {
+        try await client.query("SELECT COUNT(*)::bigint FROM sync_device WHERE user_id = \(user)", logger: logger).collect().first?.decode(Int.self) ?? 0
+    }
+
     public func device(tokenDigest: String) async throws -> DeviceIdentity? {
         let rows = try await client.query("SELECT id, user_id, scopes FROM sync_device WHERE token_digest = \(tokenDigest)", logger: logger).collect()
         return try rows.first.map(Self.identity)
@@ -312,13 +341,12 @@ public final class PostgresSyncStore: SyncStore {
 
     public func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity {
         let rows = try await client.query("SELECT id, user_id, scopes, last_seen_at FROM sync_device WHERE id = \(deviceId)", logger: logger).collect()
-        guard let row = rows.first else { throw SyncServerError(.forbidden, "deviceId: no device \(deviceId) on this server", path: "/deviceId") }
+        guard let row = rows.first else { throw DeviceIdentity.noDevice(deviceId) }
         let (_, owner, storedScopes, lastSeen) = try row.decode((String, String, String?, Double?).self)
-        guard owner == user else {
-            throw SyncServerError(.forbidden, "deviceId: device \(deviceId) belongs to another user than the token's sub \(user)", path: "/deviceId")
-        }
+        // Another user's device is answered as no device: nobody learns which ids exist.
+        guard ByteString(owner) == ByteString(user) else { throw DeviceIdentity.noDevice(deviceId) }
         // A write only when the grant changed, or once a minute to keep the device active.
-        if try StoredText.strings(storedScopes) != scopes || now - (lastSeen ?? 0) > 60 {
+        if try !ByteString.same(StoredText.strings(storedScopes), scopes) || now - (lastSeen ?? 0) > 60 {
             let scopesText = StoredText.list(scopes)
             _ = try await client.query("UPDATE sync_device SET scopes = \(scopesText), last_seen_at = \(now) WHERE id = \(deviceId)",
                                        logger: logger).collect()
@@ -356,16 +384,22 @@ public final class PostgresSyncStore: SyncStore {
         guard anyHeld else { return }
         try await writing { connection in
             let deadline = now - holdSeconds
-            let expired = try await self.rows("""
-                SELECT p.device_id, p.packet_id, p.dependency FROM sync_packet p
-                WHERE p.state = 'held' AND p.received_at <= \(deadline)
-                  AND NOT EXISTS (SELECT 1 FROM sync_packet d WHERE d.device_id = p.device_id AND d.packet_id = p.dependency)
-                """, on: connection)
-            for row in expired {
-                let (deviceId, packetId, dependency) = try row.decode((String, String, String).self)
-                try await self.reject(deviceId: deviceId, packetId: packetId,
-                                      reason: "dependency \(dependency) not received within \(StoredText.seconds(holdSeconds)) s",
-                                      now: now, on: connection)
+            let overdue = try await self.rows("""
+                SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND received_at <= \(deadline))
+                """, on: connection).first?.decode(Bool.self) ?? false
+            guard overdue else { return }
+            let held = try await self.rows("""
+                SELECT p.device_id, p.packet_id, p.dependency, p.received_at, d.state
+                FROM sync_packet p LEFT JOIN sync_packet d ON d.device_id = p.device_id AND d.packet_id = p.dependency
+                WHERE p.state = 'held'
+                ORDER BY p.received_at, p.device_id, p.seq
+                """, on: connection).map { row in
+                let (deviceId, packetId, dependency, receivedAt, dependencyState) = try row.decode((String, String, String, Double, String?).self)
+                return HeldPacketExpiry.Held(deviceId: deviceId, packetId: packetId, dependency: dependency, receivedAt: receivedAt,
+                                             dependencyState: dependencyState.flatMap(PacketState.init(rawValue:)))
+            }
+            for rejection in HeldPacketExpiry.rejections(held, now: now, holdSeconds: holdSeconds) {
+                try await self.reject(deviceId: rejection.deviceId, packetId: rejection.packetId, reason: rejection.reason, now: now, on: connection)
             }
         }
         try await settle(deviceId: nil, now: now)
@@ -402,7 +436,7 @@ public final class PostgresSyncStore: SyncStore {
                 guard let ready = try await self.rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection).first else { return false }
                 let (readyDevice, packetId, dependency, opsText, dependencyState) = try ready.decode((String, String, String, String?, String).self)
                 guard dependencyState == PacketState.applied.rawValue else {
-                    try await self.reject(deviceId: readyDevice, packetId: packetId, reason: "dependency \(dependency) was rejected",
+                    try await self.reject(deviceId: readyDevice, packetId: packetId, reason: HeldPacketExpiry.rejected(dependency),
                                           now: now, on: connection)
                     return true
                 }
@@ -452,7 +486,7 @@ public final class PostgresSyncStore: SyncStore {
                 try await insertPacket(packet, seq: seq, state: .held, ops: StoredText.ops(packet.ops), now: now, on: connection)
                 return .held(waitingFor: dependency)
             case .rejected?:
-                let reason = "dependency \(dependency) was rejected"
+                let reason = HeldPacketExpiry.rejected(dependency)
                 try await insertPacket(packet, seq: seq, state: .rejected, reason: reason, settledAt: now, now: now, on: connection)
                 return .rejected(reason: reason)
             case .applied?:
@@ -502,9 +536,9 @@ public final class PostgresSyncStore: SyncStore {
 
     // MARK: Applying ops
 
-    /// Logs each op not logged before (by opId) and folds it into the rows, as ``ScopedFold``
-    /// decides; returns what was applied, what was skipped, and the log's last seq. Runs under the
-    /// write lock, so `lastSeq` is read and advanced by one transaction at a time.
+    /// Logs each op its device has not logged before (by opId) and folds it into the rows, as
+    /// ``ScopedFold`` decides; returns what was applied, what was skipped, and the log's last seq.
+    /// Runs under the write lock, so `lastSeq` is read and advanced by one transaction at a time.
     func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
                on connection: PostgresConnection) async throws -> (applied: [String], duplicates: [String], cursor: Int) {
         var applied: [String] = []
@@ -513,25 +547,27 @@ public final class PostgresSyncStore: SyncStore {
         // scope column: a push costs a few statements per op, not one per question.
         let opIds = ops.map(\.opId)
         let (lastSeqFound, loggedIds) = try await rows("""
-            SELECT (SELECT value FROM sync_meta WHERE key = 'lastSeq'), ARRAY(SELECT op_id FROM sync_log WHERE op_id = ANY(\(opIds)))
+            SELECT (SELECT value FROM sync_meta WHERE key = 'lastSeq'),
+                   ARRAY(SELECT op_id FROM sync_log WHERE device_id = \(device.deviceId) AND op_id = ANY(\(opIds)))
             """, on: connection).first?.decode((Int?, [String]).self) ?? (nil, [])
         var lastSeq = lastSeqFound ?? 0
         let firstAfter = lastSeq
         var entries: [LogEntry] = []
-        var logged = Set(loggedIds)
-        var scopeColumns: [String: String?] = [:]
+        // By bytes, as the database keys them: Swift's String equality would take "\u{212A}-1" for "K-1".
+        var logged = Set(loggedIds.map(ByteString.init))
+        var scopeColumns: [ByteString: String?] = [:]
         for (index, op) in ops.enumerated() {
-            if logged.contains(op.opId) {
+            if logged.contains(ByteString(op.opId)) {
                 duplicates.append(op.opId)
                 continue
             }
             let pointer = "/ops/\(index)"
             let scopeColumn: String?
-            if let known = scopeColumns[op.table] {
+            if let known = scopeColumns[ByteString(op.table)] {
                 scopeColumn = try ScopedFold.scopeColumn(of: op, registered: .some(known), at: pointer)
             } else {
-                scopeColumn = try await registeredScopeColumn(of: op, at: pointer, on: connection)
-                scopeColumns[op.table] = .some(scopeColumn)
+                scopeColumn = try await registeredScopeColumn(of: op, user: device.user, at: pointer, on: connection)
+                scopeColumns[ByteString(op.table)] = .some(scopeColumn)
             }
             let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
             let folded: ScopedFold.Folded
@@ -557,7 +593,7 @@ public final class PostgresSyncStore: SyncStore {
             entries.append(LogEntry(seq: lastSeq, deviceId: device.deviceId, opId: op.opId, dataId: op.dataId, table: op.table,
                                     type: op.type.rawValue, data: data, dependencyId: op.dependencyId, timestamp: op.timestamp,
                                     scopeBefore: folded.scopeBefore, image: image, keys: Set(folded.keys)))
-            logged.insert(op.opId)
+            logged.insert(ByteString(op.opId))
             applied.append(op.opId)
         }
         if !applied.isEmpty {
@@ -573,12 +609,13 @@ public final class PostgresSyncStore: SyncStore {
         return (applied, duplicates, lastSeq)
     }
 
-    /// The scope column `op` declares for its table, checked against the one the table was first
-    /// synced with (see ``ScopedFold/scopeColumn(of:registered:at:)``).
-    func registeredScopeColumn(of op: SyncOperation, at pointer: String, on connection: PostgresConnection) async throws -> String? {
-        let stored = try await rows("SELECT scope_column FROM sync_table WHERE table_name = \(op.table)", on: connection).first
+    /// The scope column `op` declares for its table, checked against the one `user` first synced
+    /// the table with (see ``ScopedFold/scopeColumn(of:registered:at:)``).
+    func registeredScopeColumn(of op: SyncOperation, user: String, at pointer: String, on connection: PostgresConnection) async throws -> String? {
+        let stored = try await rows("SELECT scope_column FROM sync_table WHERE user_id = \(user) AND table_name = \(op.table)", on: connection).first
         if stored == nil {
-            try await rows("INSERT INTO sync_table (table_name, scope_column) VALUES (\(op.table), \(op.scopeColumn))", on: connection)
+            try await rows("INSERT INTO sync_table (user_id, table_name, scope_column) VALUES (\(user), \(op.table), \(op.scopeColumn))",
+                           on: connection)
         }
         return try ScopedFold.scopeColumn(of: op, registered: try stored.map { try $0.decode(String?.self) }, at: pointer)
     }

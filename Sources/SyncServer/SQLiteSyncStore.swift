@@ -9,8 +9,9 @@ import SyncProtocol
 ///
 /// Tables: `sync_device` (token digests, packet counts), `sync_packet` (the per-device packet
 /// record, with a held packet's ops until it settles), `sync_log` (every applied op, `seq` an
-/// AUTOINCREMENT key, so never reused) and `sync_row` (the materialized state, kept current by
-/// ``OperationFold`` as ops are logged).
+/// AUTOINCREMENT key, so never reused; an opId once per device), `sync_row` (the materialized
+/// state, kept current by ``OperationFold`` as ops are logged) and `sync_table` (each user's scope
+/// column of each table it syncs).
 ///
 /// ```swift
 /// let store = try SQLiteSyncStore(path: "/var/lib/sync.sqlite")
@@ -138,6 +139,57 @@ public final class SQLiteSyncStore: SyncStore {
         migrator.registerMigration("v4 log keys by seq") { db in
             try db.execute(sql: "CREATE INDEX sync_log_key_seq ON sync_log_key(seq)")
         }
+        // A table's scope column is fixed per user, by the user's first op on it: one tenant's
+        // first op no longer fixes it for every other. Each user there is keeps what the server had.
+        migrator.registerMigration("v5 tables per user") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_table_v5 (
+                    userId TEXT NOT NULL,
+                    tableName TEXT NOT NULL,
+                    scopeColumn TEXT,
+                    PRIMARY KEY (userId, tableName)
+                ) WITHOUT ROWID;
+                INSERT INTO sync_table_v5 (userId, tableName, scopeColumn)
+                    SELECT u.userId, t.tableName, t.scopeColumn FROM (SELECT DISTINCT userId FROM sync_device) u CROSS JOIN sync_table t;
+                DROP TABLE sync_table;
+                ALTER TABLE sync_table_v5 RENAME TO sync_table;
+                """)
+        }
+        // Op ids are deduplicated per device, not across every user: whoever learned another
+        // device's next opId could otherwise push it first and have that device's op skipped.
+        // SQLite cannot drop a column's UNIQUE, so the table is rebuilt with its seqs, and the last
+        // seq ever given (sqlite_sequence, which ``cursor(in:)`` reads) is carried over: after a
+        // compaction it is above every seq left.
+        migrator.registerMigration("v6 op ids per device") { db in
+            let lastSeq = try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sync_log'")
+            let columns = "seq, opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp, partition, scopeBefore, image, loggedAt"
+            try db.execute(sql: """
+                CREATE TABLE sync_log_v6 (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    opId TEXT NOT NULL,
+                    deviceId TEXT NOT NULL,
+                    packetId TEXT NOT NULL,
+                    tableName TEXT NOT NULL,
+                    dataId TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    data TEXT,
+                    dependencyId TEXT,
+                    timestamp REAL NOT NULL,
+                    partition TEXT NOT NULL DEFAULT '',
+                    scopeBefore TEXT,
+                    image TEXT,
+                    loggedAt REAL NOT NULL DEFAULT 0,
+                    UNIQUE (deviceId, opId)
+                );
+                INSERT INTO sync_log_v6 (\(columns)) SELECT \(columns) FROM sync_log ORDER BY seq;
+                DROP TABLE sync_log;
+                ALTER TABLE sync_log_v6 RENAME TO sync_log;
+                DELETE FROM sqlite_sequence WHERE name IN ('sync_log', 'sync_log_v6');
+                """)
+            if let lastSeq {
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('sync_log', ?)", arguments: [lastSeq])
+            }
+        }
         return migrator
     }
 
@@ -151,6 +203,10 @@ public final class SQLiteSyncStore: SyncStore {
                 """, arguments: [id, name, tokenDigest, now, user, scopes.map(StoredText.list), now])
         }
         return id
+    }
+
+    public func deviceCount(user: String) async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_device WHERE userId = ?", arguments: [user]) ?? 0 }
     }
 
     public func device(tokenDigest: String) async throws -> DeviceIdentity? {
@@ -168,14 +224,11 @@ public final class SQLiteSyncStore: SyncStore {
                                              arguments: [deviceId]) else { return nil }
             return (try Self.identity(row), row["lastSeenAt"] ?? 0)
         }
-        guard let stored else { throw SyncServerError(.forbidden, "deviceId: no device \(deviceId) on this server", path: "/deviceId") }
-        let owner = stored.identity.user
-        guard owner == user else {
-            throw SyncServerError(.forbidden, "deviceId: device \(deviceId) belongs to another user than the token's sub \(user)", path: "/deviceId")
-        }
+        // Another user's device is answered as no device: nobody learns which ids exist.
+        guard let stored, ByteString(stored.identity.user) == ByteString(user) else { throw DeviceIdentity.noDevice(deviceId) }
         let identity = DeviceIdentity(deviceId: deviceId, user: user, scopes: scopes)
         // A write only when the grant changed, or once a minute to keep the device active.
-        if stored.identity.scopes != scopes || now - stored.lastSeen > 60 {
+        if !ByteString.same(stored.identity.scopes, scopes) || now - stored.lastSeen > 60 {
             try await pool.write { db in
                 try db.execute(sql: "UPDATE sync_device SET scopes = ?, lastSeenAt = ? WHERE id = ?",
                                arguments: [StoredText.list(scopes), now, deviceId])
@@ -220,16 +273,20 @@ public final class SQLiteSyncStore: SyncStore {
         }
         guard anyHeld else { return }
         try await pool.write { db in
-            let expired = try Row.fetchAll(db, sql: """
-                SELECT p.deviceId, p.packetId, p.dependency FROM sync_packet p
-                WHERE p.state = 'held' AND p.receivedAt <= ?
-                  AND NOT EXISTS (SELECT 1 FROM sync_packet d WHERE d.deviceId = p.deviceId AND d.packetId = p.dependency)
-                """, arguments: [now - holdSeconds])
-            for row in expired {
-                let dependency: String = row["dependency"]
-                try Self.reject(deviceId: row["deviceId"], packetId: row["packetId"],
-                                reason: "dependency \(dependency) not received within \(StoredText.seconds(holdSeconds)) s",
-                                now: now, in: db)
+            let overdue = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND receivedAt <= ?)",
+                                            arguments: [now - holdSeconds]) ?? false
+            guard overdue else { return }
+            let held = try Row.fetchAll(db, sql: """
+                SELECT p.deviceId, p.packetId, p.dependency, p.receivedAt, d.state AS dependencyState
+                FROM sync_packet p LEFT JOIN sync_packet d ON d.deviceId = p.deviceId AND d.packetId = p.dependency
+                WHERE p.state = 'held'
+                ORDER BY p.receivedAt, p.deviceId, p.seq
+                """).map { row in
+                HeldPacketExpiry.Held(deviceId: row["deviceId"], packetId: row["packetId"], dependency: row["dependency"],
+                                      receivedAt: row["receivedAt"], dependencyState: (row["dependencyState"] as String?).flatMap(PacketState.init(rawValue:)))
+            }
+            for rejection in HeldPacketExpiry.rejections(held, now: now, holdSeconds: holdSeconds) {
+                try Self.reject(deviceId: rejection.deviceId, packetId: rejection.packetId, reason: rejection.reason, now: now, in: db)
             }
         }
         try await settle(deviceId: nil, now: now)
@@ -297,8 +354,7 @@ public final class SQLiteSyncStore: SyncStore {
                         """, arguments: [StoredText.list(result.applied), StoredText.list(result.duplicates), result.cursor, now, readyDevice, packetId])
                     return (true, result.applied.isEmpty ? [] : device.logKeys)
                 } else {
-                    try Self.reject(deviceId: readyDevice, packetId: packetId, reason: "dependency \(dependency) was rejected",
-                                    now: now, in: db)
+                    try Self.reject(deviceId: readyDevice, packetId: packetId, reason: HeldPacketExpiry.rejected(dependency), now: now, in: db)
                 }
                 return (true, [])
             }
@@ -329,7 +385,7 @@ public final class SQLiteSyncStore: SyncStore {
                                                         nil, ops, nil, nil, nil, now, nil])
                 return .held(waitingFor: dependency)
             case .rejected?:
-                let reason = "dependency \(dependency) was rejected"
+                let reason = HeldPacketExpiry.rejected(dependency)
                 try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.rejected.rawValue, dependency,
                                                         reason, nil, nil, nil, nil, now, now])
                 return .rejected(reason: reason)
@@ -368,25 +424,25 @@ public final class SQLiteSyncStore: SyncStore {
 
     // MARK: Applying ops
 
-    /// Logs each op not logged before (by opId) and folds it into the rows; returns what was applied,
-    /// what was skipped, and the log's last seq. Throws, leaving the transaction to be rolled back,
-    /// at the first op outside the device's scopes.
+    /// Logs each op its device has not logged before (by opId) and folds it into the rows; returns
+    /// what was applied, what was skipped, and the log's last seq. Throws, leaving the transaction
+    /// to be rolled back, at the first op outside the device's scopes.
     static func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
                       in db: Database) throws -> (applied: [String], duplicates: [String], cursor: Int) {
         var applied: [String] = []
         var duplicates: [String] = []
-        let known = try db.cachedStatement(sql: "SELECT 1 FROM sync_log WHERE opId = ?")
+        let known = try db.cachedStatement(sql: "SELECT 1 FROM sync_log WHERE deviceId = ? AND opId = ?")
         let log = try db.cachedStatement(sql: """
             INSERT INTO sync_log (opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp, partition, scopeBefore, image, loggedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let file = try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_log_key (key, seq) VALUES (?, ?)")
         for (index, op) in ops.enumerated() {
-            if try Bool.fetchOne(known, arguments: [op.opId]) != nil {
+            if try Bool.fetchOne(known, arguments: [device.deviceId, op.opId]) != nil {
                 duplicates.append(op.opId)
                 continue
             }
-            let scopeColumn = try registeredScopeColumn(of: op, at: "/ops/\(index)", in: db)
+            let scopeColumn = try registeredScopeColumn(of: op, user: device.user, at: "/ops/\(index)", in: db)
             let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
             let folded: ScopedFold.Folded
             do {
@@ -406,12 +462,14 @@ public final class SQLiteSyncStore: SyncStore {
         return (applied, duplicates, try cursor(in: db))
     }
 
-    /// The scope column `op` declares for its table, checked against the one the table was first
-    /// synced with (see ``ScopedFold/scopeColumn(of:registered:at:)``).
-    static func registeredScopeColumn(of op: SyncOperation, at pointer: String, in db: Database) throws -> String? {
-        let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT scopeColumn FROM sync_table WHERE tableName = ?"), arguments: [op.table])
+    /// The scope column `op` declares for its table, checked against the one `user` first synced
+    /// the table with (see ``ScopedFold/scopeColumn(of:registered:at:)``).
+    static func registeredScopeColumn(of op: SyncOperation, user: String, at pointer: String, in db: Database) throws -> String? {
+        let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT scopeColumn FROM sync_table WHERE userId = ? AND tableName = ?"),
+                                      arguments: [user, op.table])
         if stored == nil {
-            try db.cachedStatement(sql: "INSERT INTO sync_table (tableName, scopeColumn) VALUES (?, ?)").execute(arguments: [op.table, op.scopeColumn])
+            try db.cachedStatement(sql: "INSERT INTO sync_table (userId, tableName, scopeColumn) VALUES (?, ?, ?)")
+                .execute(arguments: [user, op.table, op.scopeColumn])
         }
         return try ScopedFold.scopeColumn(of: op, registered: stored.map { $0["scopeColumn"] as String? }, at: pointer)
     }

@@ -34,33 +34,51 @@ enum ScopedFold {
 
     /// Folds a row op (insert, update, delete) into `current`, in scope `scopeBefore`, after
     /// checking that the row it reads and the row it leaves are in the device's scopes.
+    ///
+    /// A delete of a row the server does not have must name the scope the row would have
+    /// (`data: {SCOPE_COLUMN: "team:t1"}`), and is checked as an insert into it: its tombstone is
+    /// filed there. One filed in no scope would let anyone pre-delete an id in another tenant's
+    /// scope, stamped far in the future, so that its owner's insert is answered `applied` and never
+    /// shows. A row of a scoped table that has no scope (an old such tombstone, or a row of the
+    /// insecure server's user, whose unscoped tables share partition "") is no scope's: only a
+    /// device that sees every scope may touch it.
     static func row(_ op: SyncOperation, current: MaterializedRow?, scopeBefore before: String?, partition: String,
                     scopeColumn: String?, device: DeviceIdentity, at pointer: String) throws -> RowDecision {
         let changed = OperationFold.apply(op, to: current)
         guard let scopeColumn else {
             return RowDecision(write: changed.map { ($0, nil) }, folded: Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil))
         }
-        if let before, !device.sees(scope: before) {
-            throw outOfScope(op, "the row is in scope \(before), which the token does not grant", at: pointer)
+        if let before {
+            guard device.sees(scope: before) else { throw outOfScope(op, at: pointer) }
+        } else if current != nil, device.scopes != nil {
+            throw outOfScope(op, at: pointer)
         }
         var after = before
-        var write: (row: MaterializedRow, scope: String?)?
-        if let changed {
-            switch changed.data[scopeColumn] {
-            case .string(let scope)?: after = scope
-            case nil where changed.deleted: break  // a tombstone of a row the server never had: no scope
-            default: throw SyncServerError.invalid(JSONPointer.appending(pointer + "/data", key: scopeColumn),
-                                                   "expected the row's scope (\(scopeColumn), a string the token grants), got \(changed.data[scopeColumn]?.typeName ?? "nothing")")
+        if op.type == .delete {
+            // A delete never moves a row; one of a row the server does not have puts it where it names.
+            if before == nil {
+                switch op.data?[scopeColumn] {
+                case .string(let scope)?: after = scope
+                case nil: throw outOfScope(op, at: pointer)
+                case let other?: throw expectedScope(other, column: scopeColumn, at: pointer)
+                }
             }
-            if let after, !device.sees(scope: after) {
-                throw outOfScope(op, "it would put the row in scope \(after), which the token does not grant", at: pointer)
+        } else if let changed {
+            guard case .string(let scope)? = changed.data[scopeColumn] else {
+                throw expectedScope(changed.data[scopeColumn], column: scopeColumn, at: pointer)
             }
-            write = (changed, after)
+            after = scope
         }
-        var keys = [before, after].compactMap { $0 }.map(LogKey.scope)
+        if let after, !device.sees(scope: after) { throw outOfScope(op, at: pointer) }
+        var keys = ByteString.distinct([before, after].compactMap { $0 }.map(LogKey.scope))
         if keys.isEmpty { keys = [LogKey.user(device.user)] }
-        let moved = before != nil && after != before ? changed : nil
-        return RowDecision(write: write, folded: Folded(scopeBefore: before, keys: Array(Set(keys)), image: moved))
+        let moved = before != nil && !ByteString.same(after, before) ? changed : nil
+        return RowDecision(write: changed.map { ($0, after) }, folded: Folded(scopeBefore: before, keys: keys, image: moved))
+    }
+
+    static func expectedScope(_ value: JSONValue?, column scopeColumn: String, at pointer: String) -> SyncServerError {
+        SyncServerError.invalid(JSONPointer.appending(pointer + "/data", key: scopeColumn),
+                                "expected the row's scope (\(scopeColumn), a string the token grants), got \(value?.typeName ?? "nothing")")
     }
 
     /// A batch's filter and where it is filed: the live rows of `partition` in the table, of one
@@ -77,7 +95,7 @@ enum ScopedFold {
     /// replica of that scope folds it to the same rows.
     static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, at pointer: String) throws -> String {
         let path = JSONPointer.appending(pointer + "/data/where", key: scopeColumn)
-        guard let condition = change.conditions.first(where: { $0.field == scopeColumn && $0.comparison == .eq }),
+        guard let condition = change.conditions.first(where: { ByteString($0.field) == ByteString(scopeColumn) && $0.comparison == .eq }),
               case .string(let scope) = condition.value else {
             throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality",
                                   path: path, reason: "scope")
@@ -85,7 +103,7 @@ enum ScopedFold {
         guard device.sees(scope: scope) else {
             throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): scope \(scope) is not granted by the token", path: path, reason: "scope")
         }
-        if let moved = change.set[scopeColumn], moved != .string(scope) {
+        if let moved = change.set[scopeColumn], !Self.isString(moved, scope) {
             throw SyncServerError(.forbidden, "\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
                                   path: JSONPointer.appending(pointer + "/data/set", key: scopeColumn), reason: "scope")
         }
@@ -93,20 +111,33 @@ enum ScopedFold {
     }
 
     /// The scope column `op` declares, checked against `registered`, the one its table was first
-    /// synced with (nil: the table is new, and `op` registers it): a table is scoped by one column,
-    /// or by none, for every device.
+    /// synced with by the device's user (nil: the table is new to the user, and `op` registers it):
+    /// a table is scoped by one column, or by none, for every device of one user. Other users may
+    /// sync it otherwise: rows of scoped tables all live in partition "", each op checked against
+    /// the row's stored scope, so that their shapes cannot mix into a leak.
     static func scopeColumn(of op: SyncOperation, registered: String??, at pointer: String) throws -> String? {
         guard let registered else { return op.scopeColumn }
-        guard registered == op.scopeColumn else {
+        guard ByteString.same(registered, op.scopeColumn) else {
             let expected = registered.map { "scopeColumn \"\($0)\"" } ?? "no scopeColumn"
-            throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) on this server")
+            throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) by this token's user")
         }
         return registered
     }
 
-    static func outOfScope(_ op: SyncOperation, _ why: String, at pointer: String) -> SyncServerError {
-        SyncServerError(.forbidden, "\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: \(why)",
-                        path: pointer, reason: "scope")
+    /// The one refusal of a row op for its scope, whatever the row is: in another tenant's scope,
+    /// not there, or about to be put in a scope the token does not grant. It names what the op
+    /// named and nothing of the server's, so that no tenant learns where another's rows are.
+    static func outOfScope(_ op: SyncOperation, at pointer: String) -> SyncServerError {
+        let hint = op.type == .delete && op.scopeColumn != nil
+            ? " (a delete of a row the server does not have names the row's scope: data.\(op.scopeColumn ?? ""))" : ""
+        return SyncServerError(.forbidden, "\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: "
+                               + "the row is not in a scope the token grants" + hint, path: pointer, reason: "scope")
+    }
+
+    /// Whether `value` is the string `text`, byte for byte.
+    static func isString(_ value: JSONValue, _ text: String) -> Bool {
+        if case .string(let string) = value { return ByteString(string) == ByteString(text) }
+        return false
     }
 
     /// A log entry as `device` receives it: the op, or, when the op moved the row into a scope of

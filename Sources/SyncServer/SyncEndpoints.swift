@@ -159,6 +159,17 @@ struct SyncEndpoints: Sendable {
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
     func registerDevice(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
         let claims = try authenticate(request, context)
+        if let claims {
+            // A bound, not a count kept exact under concurrent registrations: two at once may both pass at the edge.
+            let devices = try await store.deviceCount(user: claims.subject)
+            guard devices < configuration.maxDevicesPerUser else {
+                metrics.refused(by: "devices")
+                var refusal = SyncServerError(.rateLimited, "user \(claims.subject) has \(devices) devices, the most allowed on this server; "
+                    + "a device the user no longer uses keeps its place", reason: "devices")
+                refusal.retryAfter = 3600
+                throw refusal
+            }
+        }
         let bytes = try await body(of: request)
         var name: String?
         if !bytes.isEmpty {
@@ -409,16 +420,19 @@ struct SyncEndpoints: Sendable {
 
     /// Refuses, before the store sees them, ops the store must not judge: a table declared in the
     /// server's configuration (``SyncServerConfiguration/tableScopes``) with another scope column,
-    /// and a timestamp that is not a time (`1.7e308` would win every later write to its row).
+    /// and a timestamp that is not a time or is more than a day ahead (`1.7e308` would win every later
+    /// write to its row). A stamp before 1970 is a clock's error, not an attack: it loses every conflict.
     func checkShapes(_ packet: PushPacket, now: Double) throws {
         let latest = (now + Self.maximumFutureSeconds) * 1000
         for (index, op) in packet.ops.enumerated() {
             let pointer = "/ops/\(index)"
-            guard op.timestamp.isFinite, op.timestamp >= 0, op.timestamp <= latest else {
+            guard op.timestamp.isFinite, op.timestamp <= latest else {
                 throw SyncServerError.invalid(pointer + "/timestamp",
                                               "expected milliseconds since 1970, no later than a day past the server's clock (\(Int(now * 1000)) ms), got \(op.timestamp)")
             }
-            if let declared = configuration.tableScopes[op.table], declared != op.scopeColumn {
+            // As bytes, as the stores compare table and column names.
+            if let entry = configuration.tableScopes.first(where: { ByteString.same($0.key, op.table) }),
+               case let declared = entry.value, !ByteString.same(declared, op.scopeColumn) {
                 let expected = declared.map { "scopeColumn \"\($0)\"" } ?? "no scopeColumn"
                 throw SyncServerError.invalid(pointer + "/scopeColumn", "table \(op.table) is synced with \(expected) on this server (its configuration)")
             }

@@ -106,7 +106,8 @@ public actor SyncServer {
                                         metrics: metrics, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             // Shut down last to first: held pulls answer before the application drains its requests.
-            services: [application, sweeper, CommitWatcher(store: store, held: held, recent: recent, logger: logger)],
+            services: [application, sweeper, CommitWatcher(store: store, held: held, recent: recent, logger: logger),
+                       FreedMemoryRelease(connections: connections)],
             gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
             logger: logger
         ))

@@ -4,13 +4,19 @@ import SyncProtocol
 /// state and the per-device packet record.
 ///
 /// Two stores stand behind it: ``SQLiteSyncStore`` (one server, one file) and ``PostgresSyncStore``
-/// (any number of servers over one database). Whatever the backend, each packet is applied in one transaction, ops are skipped by opId, state follows
+/// (any number of servers over one database). Whatever the backend, each packet is applied in one
+/// transaction, an op its device logged before is skipped by opId, state follows
 /// ``OperationFold``, a held packet is applied (in its own transaction) as soon as the packet it
-/// depends on is, or rejected when that one is, and no op touches a row outside its device's scopes.
+/// depends on is, or rejected when that one is, and no op touches a row outside its device's
+/// scopes. Users, scopes, tables and opIds are compared as the database compares them, byte for
+/// byte (``ByteString``), never with Swift's `String ==`.
 public protocol SyncStore: Sendable {
     /// Records a new device of `user` with the SHA-256 (hex) of its device token and the scopes it
     /// was granted (nil: every scope); returns its id.
     func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String
+
+    /// How many devices `user` has registered (``SyncServerConfiguration/maxDevicesPerUser``).
+    func deviceCount(user: String) async throws -> Int
 
     /// The device whose device token has this digest (an insecure server's devices), or nil.
     func device(tokenDigest: String) async throws -> DeviceIdentity?
@@ -25,7 +31,8 @@ public protocol SyncStore: Sendable {
     /// An op outside the device's scopes refuses the packet whole (`forbidden`, reason `scope`).
     func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome
 
-    /// Rejects held packets whose dependency has not arrived `holdSeconds` after they did, then
+    /// Rejects held packets still held `holdSeconds` after they arrived whose dependency never
+    /// arrived, or is itself held past the hold with no end in sight (``HeldPacketExpiry``), then
     /// settles every held packet whose dependency is no longer held (apply or reject).
     func sweep(now: Double, holdSeconds: Double) async throws
 

@@ -117,6 +117,10 @@ struct SyncScopeTests {
         }
     }
 
+    /// A stamp later than any the test's devices give (12 hours ahead), within the day ahead of its
+    /// clock that the server takes.
+    static let later = ((Date().timeIntervalSince1970 + 43_200) * 1000).rounded()
+
     @Test("a push into, out of or across an ungranted scope is refused whole: 403, reason scope, nothing applied", arguments: TestStore.allCases)
     func scopeRefusals(store: TestStore) async throws {
         try await withServer(store) { server in
@@ -128,7 +132,7 @@ struct SyncScopeTests {
             let before = try await server.server.store.snapshot()
             let bobId = try #require(try bobs.replica.connection()?.deviceId)
             func op(_ id: String, _ type: String, _ data: JSONValue, dataId: String) -> JSONValue {
-                ["opId": .string(id), "dataId": .string(dataId), "table": "board", "type": .string(type), "data": data, "timestamp": 5_000_000_000_000, "scopeColumn": "owner"]
+                ["opId": .string(id), "dataId": .string(dataId), "table": "board", "type": .string(type), "data": data, "timestamp": .number(Self.later), "scopeColumn": "owner"]
             }
             let attempts: [(String, JSONValue)] = [
                 ("an insert into Alice's scope", op("x1", "insert", ["title": "mine now", "owner": "user:alice"], dataId: "x1")),
@@ -249,7 +253,7 @@ struct SyncScopeTests {
             for round in 0..<10 {
                 let ops: [JSONValue] = (0..<perRound).map { i in
                     ["opId": .string("u-\(round)-\(i)"), "dataId": .string("r\(i % 100)"), "table": "board", "type": "update",
-                     "data": ["title": .string("\(round * perRound + i)")], "timestamp": .number(Double(5_000_000_000_000 + round * perRound + i)), "scopeColumn": "owner"]
+                     "data": ["title": .string("\(round * perRound + i)")], "timestamp": .number(Self.later + Double(round * perRound + i)), "scopeColumn": "owner"]
                 }
                 let packet: JSONValue = ["deviceId": .string(writerId), "packetId": .string("bulk-\(round)"),
                                          "dependencyIdentifier": previous.map(JSONValue.string) ?? .null, "ops": .array(ops)]
