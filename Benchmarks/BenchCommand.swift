@@ -34,6 +34,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: .hidden)
     var serve = false
 
+    @Option(help: .hidden)
+    var port: Int?
+
     func run() throws {
         switch name {
         case "bridge": BridgeBenchmark(iterations: iterations).run()
@@ -49,6 +52,7 @@ struct BenchCommand: ParsableCommand {
         case "sync-scopes": SyncScopeBenchmark(iterations: iterations).run()
         case "sync-postgres": SyncPostgresBenchmark(iterations: iterations).run()
         case "watch": WatchBenchmark(iterations: iterations).run()
+        case "idle-connections" where serve: IdleConnectionsBenchmark.attack(port: port ?? 0, count: devices ?? IdleConnectionsBenchmark.perAttacker)
         case "idle-connections": IdleConnectionsBenchmark(connections: devices).run()
         case "sync-server":
             let exact = SyncServerLoadBenchmark(devices: devices, seconds: seconds, rate: rate, capacity: capacity, rounds: iterations, smoke: smoke).run()

@@ -23,10 +23,12 @@ struct IdleConnectionsBenchmark {
         }
     }
 
+    /// Connections one attacker process holds: its own open-file limit (20,000 here, and no raising
+    /// the hard one without CAP_SYS_RESOURCE) must not be what gives out.
+    static let perAttacker = 5_000
+
     private func measure() throws {
-        // The attacker's sockets and the server's are files: lift both limits (root may raise the
-        // hard one) so that neither side is what gives out.
-        Self.raiseOpenFiles(to: connections + 4_096)
+        _ = ProcessStats.raiseOpenFileLimit()
         let hybrid = MeasuredProcess.builtHybrid
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-bench-idle-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -42,21 +44,29 @@ struct IdleConnectionsBenchmark {
         let idleRSS = server.residentMiB
         let baseline = Self.healthLatencies(port: server.port, count: 200, interval: 0.02)
 
-        // The attack: every connection opened as fast as the kernel takes them; half send half a
-        // request head (a slowloris), half nothing. They are held open, client side, until the end.
-        var attackers: [Int32] = []
-        attackers.reserveCapacity(connections)
+        // The attack: processes of their own (`hybrid-bench idle-connections --serve`), each opening
+        // its share as fast as the kernel takes them, and holding them until told to stop.
         let probe = HealthProbe(port: server.port)
         probe.start()
         let opening = Date()
+        var attackers: [Process] = []
+        var shares = Array(repeating: Self.perAttacker, count: connections / Self.perAttacker)
+        if connections % Self.perAttacker > 0 { shares.append(connections % Self.perAttacker) }
+        for share in shares {
+            let attacker = Process()
+            attacker.executableURL = URL(fileURLWithPath: MeasuredProcess.ownExecutable)
+            attacker.arguments = ["idle-connections", "--serve", "--devices", String(share), "--port", String(server.port)]
+            attacker.standardInput = Pipe()
+            attacker.standardOutput = Pipe()
+            try attacker.run()
+            attackers.append(attacker)
+        }
         var failedConnects = 0
-        for index in 0..<connections {
-            guard let fd = Self.connect(port: server.port) else { failedConnects += 1; continue }
-            if index % 2 == 1 {
-                let partial = Array("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
-                _ = partial.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            }
-            attackers.append(fd)
+        for attacker in attackers {
+            // "opened N of M"
+            let line = Self.readLine((attacker.standardOutput as! Pipe).fileHandleForReading)
+            let numbers = line.split(separator: " ").compactMap { Int($0) }
+            if numbers.count == 2 { failedConnects += numbers[1] - numbers[0] }
         }
         let opened = Date().timeIntervalSince(opening)
         // Held open a while: the server's head timeout (10 s) passes for the first of them.
@@ -66,7 +76,10 @@ struct IdleConnectionsBenchmark {
             peakRSS = max(peakRSS, server.residentMiB)
         }
         let underAttack = probe.stop()
-        for fd in attackers { close(fd) }
+        for attacker in attackers {
+            try? (attacker.standardInput as! Pipe).fileHandleForWriting.close()
+            attacker.waitUntilExit()
+        }
         let closedAt = Date()
         var afterRSS = server.residentMiB
         while Date().timeIntervalSince(closedAt) < 60 {
@@ -75,7 +88,7 @@ struct IdleConnectionsBenchmark {
         }
         let after = Self.healthLatencies(port: server.port, count: 50, interval: 0.02)
 
-        print("idle-connections: \(connections) connections opened in \(Self.format(opened)) s (\(failedConnects) refused by the kernel), held 12 s, against release hybrid sync-server serve with its default limits")
+        print("idle-connections: \(connections) connections opened by \(attackers.count) processes in \(Self.format(opened)) s (\(failedConnects) not connected), held 12 s, against release hybrid sync-server serve with its default limits")
         print("  GET /v1/health, a new connection each, every 20 ms:")
         print("    baseline (no other connection): p50 \(Self.ms(baseline.p50)) ms, p99 \(Self.ms(baseline.p99)) ms, \(baseline.failed) failed of \(baseline.count)")
         print("    under the attack:               p50 \(Self.ms(underAttack.p50)) ms, p99 \(Self.ms(underAttack.p99)) ms, \(underAttack.failed) failed of \(underAttack.count)"
@@ -83,6 +96,30 @@ struct IdleConnectionsBenchmark {
         print("    a minute after:                 p50 \(Self.ms(after.p50)) ms, p99 \(Self.ms(after.p99)) ms, \(after.failed) failed of \(after.count)")
         print("  resident memory: idle \(Self.format(idleRSS)) MiB, peak \(Self.format(peakRSS)) MiB, 60 s after the attacker closed \(Self.format(afterRSS)) MiB"
               + "  -> \(Self.format(afterRSS / idleRSS))x idle (goal: <= 1.10x: \(afterRSS <= idleRSS * 1.10 ? "met" : "NOT met"))")
+    }
+
+    /// The attacker (`--serve`): opens `count` connections to `port`, every other one sending half
+    /// a request head and the rest nothing, prints "opened N of COUNT", and holds them until its
+    /// standard input closes.
+    static func attack(port: Int, count: Int) {
+        var held: [Int32] = []
+        for index in 0..<count {
+            guard let fd = connect(port: port) else { continue }
+            if index % 2 == 1 {
+                let partial = Array("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+                _ = partial.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            }
+            held.append(fd)
+        }
+        FileHandle.standardOutput.write(Data("opened \(held.count) of \(count)\n".utf8))
+        while (try? FileHandle.standardInput.read(upToCount: 1))??.isEmpty == false {}
+        for fd in held { close(fd) }
+    }
+
+    static func readLine(_ handle: FileHandle) -> String {
+        var line: [UInt8] = []
+        while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") { line.append(first) }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// Latencies of `count` health checks, each on a new connection, `interval` apart.
@@ -131,14 +168,6 @@ struct IdleConnectionsBenchmark {
             return nil
         }
         return fd
-    }
-
-    static func raiseOpenFiles(to wanted: Int) {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        if limit.rlim_max < rlim_t(wanted) { limit.rlim_max = rlim_t(wanted) }
-        limit.rlim_cur = limit.rlim_max
-        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 { _ = ProcessStats.raiseOpenFileLimit() }
     }
 
     static func ms(_ seconds: Double) -> String { format(seconds * 1000) }
