@@ -23,8 +23,13 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// Connections open at once. A server keeps it below its open-file limit (``capped(openFiles:)``),
     /// so that accepting never fails for want of a descriptor.
     public var maxConnections = 10_000
-    /// Connections open at once from one IP address.
-    public var maxConnectionsPerAddress = 1_000
+    /// Connections open at once from one IP address: about a hundred devices, each with a pull
+    /// held and a push, behind one NAT. Behind a proxy every connection has the proxy's address:
+    /// raise it to ``maxConnections`` there and bound each client at the proxy. Its memory
+    /// follows the connections a server has had open at once: after 20,000 idle connections, a
+    /// bound of 1,000 left the server 12-19% above its idle size a minute after they closed, 256
+    /// left it within 8% (BENCHMARKS.md, "Idle connections").
+    public var maxConnectionsPerAddress = 256
 
     public init() {}
 

@@ -19,8 +19,12 @@ final class LoopbackSocket: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
+            let error = errno
+            // Closed here and marked so: a class whose init throws once it is whole still runs
+            // deinit, and a second close could hit a descriptor number someone else has by then.
             Glibc.close(fd)
-            throw TestFailure("connect to 127.0.0.1:\(port): errno \(errno)")
+            closed = true
+            throw TestFailure("connect to 127.0.0.1:\(port): errno \(error)")
         }
     }
 

@@ -78,20 +78,24 @@ struct SyncCrashTests {
         process.standardError = FileHandle.nullDevice
         let output = Locked(Data())
         let acknowledged = AsyncStream<Void>.makeStream()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            let seen = output.withLock { data -> Bool in
-                data.append(chunk)
-                return data.range(of: Data("ack ".utf8)) != nil
-            }
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                acknowledged.continuation.finish()
-            } else if seen {
-                acknowledged.continuation.yield()
-            }
-        }
         try process.run()
+        // Read with plain blocking reads on a thread of its own, not a readabilityHandler: that
+        // is a dispatch source, cancelled asynchronously while the FileHandle closes its
+        // descriptor, and with sockets opened and closed all around (the server tests) the
+        // number was reused under the source's registration, which crashed libdispatch's event loop.
+        let reader = pipe.fileHandleForReading
+        Thread.detachNewThread {
+            while true {
+                let chunk = (try? reader.read(upToCount: 64 * 1024)) ?? nil
+                guard let chunk, !chunk.isEmpty else { break }
+                let seen = output.withLock { data -> Bool in
+                    data.append(chunk)
+                    return data.range(of: Data("ack ".utf8)) != nil
+                }
+                if seen { acknowledged.continuation.yield() }
+            }
+            acknowledged.continuation.finish()
+        }
         var events = acknowledged.stream.makeAsyncIterator()
         if let killAfter {
             let deadline = Task {
