@@ -158,7 +158,7 @@ struct SyncEndpoints: Sendable {
     /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
     func registerDevice(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
-        let claims = try authenticate(request, context)
+        let claims = try await authenticate(request, context)
         if let claims {
             // A bound, not a count kept exact under concurrent registrations: two at once may both pass at the edge.
             let devices = try await store.deviceCount(user: claims.subject)
@@ -184,7 +184,7 @@ struct SyncEndpoints: Sendable {
 
     /// `POST /v1/push` → 200 applied, 202 held, 409 rejected, 403 an op outside the token's scopes.
     func push(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
-        let claims = try authenticate(request, context)
+        let claims = try await authenticate(request, context)
         // On an insecure server the device token is the caller: looked up (and counted) before the
         // body is read, as a token is.
         let tokenDevice = claims == nil ? try await deviceOfToken(request, context) : nil
@@ -296,7 +296,7 @@ struct SyncEndpoints: Sendable {
 
     /// The device a GET speaks for: its token, and the `deviceId` of the query.
     func identify(_ request: Request, _ context: SyncRequestContext, required: Bool = true) async throws -> DeviceIdentity {
-        let claims = try authenticate(request, context)
+        let claims = try await authenticate(request, context)
         let tokenDevice = claims == nil ? try await deviceOfToken(request, context) : nil
         return try await identify(request, claims: claims, tokenDevice: tokenDevice,
                                   claimed: try Self.text(request.uri.queryParameters["deviceId"], name: "deviceId"), path: "/deviceId", required: required)
@@ -337,9 +337,9 @@ struct SyncEndpoints: Sendable {
     /// The caller's verified token, counted against its user's rate limit; nil on an insecure
     /// server. Runs before anything else a request costs (its body, the store): an address whose
     /// authentications keep failing gets 429 before its token is even looked at.
-    func authenticate(_ request: Request, _ context: SyncRequestContext) throws -> TokenClaims? {
+    func authenticate(_ request: Request, _ context: SyncRequestContext) async throws -> TokenClaims? {
         guard let verifier = configuration.tokenVerifier else { return nil }
-        let claims = try failingAuthentication(from: context.address) { try verify(request, with: verifier) }
+        let claims = try await failingAuthentication(from: context.address) { try verify(request, with: verifier) }
         try admit(RateKey.user(claims.subject))
         return claims
     }
@@ -364,16 +364,6 @@ struct SyncEndpoints: Sendable {
         try refuseOverFailedAuthentications(address)
         do {
             return try await authentication()
-        } catch let error as SyncServerError where error.code == .unauthorized {
-            _ = authFailures.admit(address)
-            throw error
-        }
-    }
-
-    func failingAuthentication<Result>(from address: String, _ authentication: () throws -> Result) throws -> Result {
-        try refuseOverFailedAuthentications(address)
-        do {
-            return try authentication()
         } catch let error as SyncServerError where error.code == .unauthorized {
             _ = authFailures.admit(address)
             throw error

@@ -74,10 +74,10 @@ struct SyncServerServeCommand: ParsableCommand {
     @Flag(name: .customLong("insecure-no-auth"), help: "Run without tokens: anyone who can reach the server registers a device and sees every row. Local demos only.")
     var insecureNoAuth = false
 
-    @Option(name: .customLong("rate-limit"), help: "Requests a second each device may make, sustained (0: no limit).")
+    @Option(name: .customLong("rate-limit"), help: "Requests a second each user may make, all its devices together (each device on an insecure server), sustained (0: no limit).")
     var rateLimit: Double = RateLimit.standard.requestsPerSecond
 
-    @Option(name: .customLong("rate-burst"), help: "Requests a quiet device may make at once (default: twice --rate-limit).")
+    @Option(name: .customLong("rate-burst"), help: "Requests a quiet user may make at once (default: twice --rate-limit).")
     var rateBurst: Double?
 
     @Option(help: "Connections the kernel queues before the server accepts them; raise it (and /proc/sys/net/core/somaxconn, which caps it) for many devices long-polling one server.")
@@ -95,7 +95,7 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Connections open at once (capped below the open-file limit).")
     var maxConnections: Int = ConnectionLimits().maxConnections
 
-    @Option(name: .customLong("max-connections-per-address"), help: "Connections open at once from one IP address.")
+    @Option(name: .customLong("max-connections-per-address"), help: "Connections open at once from one IP address (behind a reverse proxy, every connection has its address: raise this to --max-connections).")
     var maxConnectionsPerAddress: Int = ConnectionLimits().maxConnectionsPerAddress
 
     @Option(name: .customLong("max-devices-per-user"), help: "Devices one user may register.")
