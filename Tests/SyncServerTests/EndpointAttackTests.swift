@@ -1,7 +1,7 @@
 import Foundation
 import HostTesting
 import JSON
-import SyncAuth
+@testable import SyncAuth
 import SyncProtocol
 @testable import SyncServer
 import Testing
@@ -121,6 +121,32 @@ import Testing
             #expect(try await server.post("/v1/devices", token: Self.token("bob", []), json: [:]).status == 201)
             let metrics = try await MetricsText.take(server)
             #expect(metrics["hybrid_sync_refusals_total", ["limit": "devices"]] == 1)
+        }
+    }
+
+    /// A token signed with the server's secret over `payload` and `header` as written, numbers
+    /// and all (TokenSigner only signs claims that are already in range).
+    static func rawToken(payload: String, header: String = #"{"alg":"HS256","typ":"JWT"}"#) -> String {
+        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
+        return input + "." + Base64URL.encode(TokenSigner(secret: secret).signature(of: input))
+    }
+
+    @Test("signed tokens with numbers no clock holds, a nbf ahead or a crit header are refused with 401, and the server serves on", arguments: [
+        #"{"sub":"alice","scopes":[],"exp":1e19}"#,
+        #"{"sub":"alice","scopes":[],"exp":9999999999,"iat":1e300}"#,
+        #"{"sub":"alice","scopes":[],"exp":-1e19}"#,
+        #"{"sub":"alice","scopes":[],"exp":9999999999,"nbf":9999999990}"#,
+        #"{"sub":"alice\u0000","scopes":[],"exp":9999999999}"#,
+    ])
+    func hostileClaims(payload: String) async throws {
+        try await Server.with(tokenVerifier: Self.verifier) { server in
+            let refused = try await server.post("/v1/devices", token: Self.rawToken(payload: payload), json: [:])
+            #expect(refused.status == 401, "\(refused)")
+            let critical = try await server.post("/v1/devices", token: Self.rawToken(payload: #"{"sub":"alice","exp":9999999999}"#,
+                                                                                     header: #"{"alg":"HS256","crit":["exp"],"exp":1}"#), json: [:])
+            #expect(critical.status == 401, "\(critical)")
+            #expect(try await server.get("/v1/health", token: nil).status == 200)
+            #expect(try await server.post("/v1/devices", token: Self.token("alice", []), json: [:]).status == 201)
         }
     }
 }
