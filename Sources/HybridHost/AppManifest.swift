@@ -23,14 +23,18 @@ public struct AppManifest: Sendable, Equatable {
     static let moduleExtensions = [".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"]
 
     /// Reads an app folder (with `app.json`) or a single module file (`.js`, `.ts`, `.mjs`, ...).
+    /// The keys app.json may hold; any other is refused, naming the nearest of these.
+    static let knownKeys = ["name", "version", "main", "grants", "patchKeys", "quotas"]
+
     public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
         let absolute = FileSystem.absolute(path)
         switch FileSystem.kind(of: absolute) {
         case .missing:
-            throw AppLoadError("\(path): no such file or folder; expected an app folder with app.json or a module file (.js, .ts, .mjs, .mts, .cjs, .cts)")
+            throw AppLoadError("\(path): no such file or folder; expected an app folder with app.json or a module file (.js, .ts, .mjs, .mts, .cjs, .cts)",
+                               usage: true)
         case .file:
             guard let ext = moduleExtensions.first(where: { absolute.hasSuffix($0) }) else {
-                throw AppLoadError("\(path): expected an app folder with app.json or a module file (.js, .ts, .mjs, .mts, .cjs, .cts)")
+                throw AppLoadError("\(path): expected an app folder with app.json or a module file (.js, .ts, .mjs, .mts, .cjs, .cts)", usage: true)
             }
             let file = String(absolute.split(separator: "/").last ?? "app")
             return AppManifest(name: String(file.dropLast(ext.count)), version: "0.0.0", mainPath: absolute,
@@ -64,6 +68,11 @@ public struct AppManifest: Sendable, Equatable {
             throw AppLoadError("\(file): not JSON: \(error)")
         }
         guard case .object(let root) = json else { throw AppLoadError("\(file): expected an object") }
+        // A misspelt key would otherwise be ignored: `"grant": [...]` ran the app with no grants.
+        for (key, _) in root where !knownKeys.contains(key) {
+            let nearest = NearestName.of(key, among: knownKeys).map { "did you mean \"\($0)\"? " } ?? ""
+            throw AppLoadError("\(file): \"\(key)\": unknown key; \(nearest)expected one of \(knownKeys.joined(separator: ", "))")
+        }
 
         func string(_ key: String, default value: String?) throws(AppLoadError) -> String {
             switch root[key] {
@@ -109,6 +118,12 @@ public struct AppManifest: Sendable, Equatable {
 /// Why an app could not start: the message names the file, the field and what was expected.
 public struct AppLoadError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The command line named something that is not there (exit 2), rather than an app that is
+    /// wrong (exit 1).
+    public let usage: Bool
+    public init(_ message: String, usage: Bool = false) {
+        self.message = message
+        self.usage = usage
+    }
     public var description: String { message }
 }

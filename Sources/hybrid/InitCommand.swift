@@ -28,10 +28,10 @@ struct InitCommand: ParsableCommand {
             throw CLIFailure(message: "hybrid init: \(path): expected a folder name of letters, digits, '-', '_' or '.', not starting with '.'", code: 2)
         }
         if let entries = FileSystem.entries(ifFolder: path), !entries.isEmpty {
-            throw CLIFailure(message: "hybrid init: \(path) exists and is not empty; choose a new folder", code: 1)
+            throw CLIFailure(message: "hybrid init: \(path) exists and is not empty; choose a new folder", code: 2)
         }
         if FileSystem.kind(of: path) == .file {
-            throw CLIFailure(message: "hybrid init: \(path) is a file; choose a new folder", code: 1)
+            throw CLIFailure(message: "hybrid init: \(path) is a file; choose a new folder", code: 2)
         }
         var files = AppTemplate.files(name: name, typescript: typescript)
         if typescript {

@@ -53,7 +53,8 @@ struct RunCommand: ParsableCommand {
         watcher.run()
     }
 
-    private func grantFlagProblem(_ error: AppLoadError) -> Bool { error.message.hasPrefix("--") }
+    /// A usage error (exit 2): a path that names no app, or a flag at fault.
+    private func grantFlagProblem(_ error: AppLoadError) -> Bool { error.usage || error.message.hasPrefix("--") }
 }
 
 /// A failure already explained to the user: printed as is, with its exit code.

@@ -35,7 +35,7 @@ import Testing
         defer { folder.remove() }
         let kept = try folder.write("mine/notes.txt", "keep me")
         let result = try await HybridProcess.run(["init", folder.path + "/mine", "--typescript"])
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 2, "a usage error: \(result)")
         #expect(result.standardError.contains("exists and is not empty"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/mine") == ["notes.txt"])
         #expect(try String(contentsOfFile: kept, encoding: .utf8) == "keep me")

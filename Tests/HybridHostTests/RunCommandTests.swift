@@ -99,6 +99,21 @@ struct RunCommandTests {
         #expect(result.standardError.contains("\"bogus\""), "\(result)")
     }
 
+    @Test("an app.json key it does not know is an error naming the key and the nearest known one, and nothing runs", arguments: [
+        ("grant", "did you mean \"grants\"?"), ("mian", "did you mean \"main\"?"), ("description", "expected one of name, version, main"),
+    ])
+    func unknownManifestKey(key: String, says: String) async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-manifest")
+        defer { folder.remove() }
+        _ = try folder.write("app/app.json", #"{"name": "typo", "main": "main.js", "\#(key)": ["storage"]}"#)
+        _ = try folder.write("app/main.js", #"console.log("ran")"#)
+        let result = try await HybridProcess.run(["run", folder.path + "/app"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("app.json: \"\(key)\": unknown key"), "\(result)")
+        #expect(result.standardError.contains(says), "\(result)")
+        #expect(!result.standardOutput.contains("ran"), "\(result)")
+    }
+
     @Test("a runaway loop under --time-limit 0.5 exits 1 and says time limit")
     func runawayLoop() async throws {
         let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/runaway.js"), "--time-limit", "0.5"])
@@ -123,11 +138,11 @@ struct RunCommandTests {
         #expect(!result.standardError.isEmpty)
     }
 
-    @Test("a missing script exits 1 and says what was expected")
-    func missingScript() async throws {
-        let result = try await HybridProcess.run(["run", "/nonexistent/app.js"])
-        #expect(result.status == 1, "\(result)")
-        #expect(result.standardError.contains("/nonexistent/app.js: no such file or folder"), "\(result)")
+    @Test("a path that names no app is a usage error: exit 2, saying what was expected", arguments: ["/nonexistent/app.js", "/nonexistent/nothere"])
+    func missingScript(path: String) async throws {
+        let result = try await HybridProcess.run(["run", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.standardError.contains("\(path): no such file or folder"), "\(result)")
     }
 
     @Test("--version prints the host and engine versions and exits 0")
