@@ -9,9 +9,9 @@ struct SyncServerTokenCommand: ParsableCommand {
         commandName: "token",
         abstract: "Print a signed JSON Web Token for a user and its scopes (for demos, tests and operators).",
         discussion: """
-            hybrid sync-server token --secret-file FILE --sub alice --scope user:alice --scope team:t1
-            signs HS256 with the secret a server runs with --auth-secret-file FILE; --private-key FILE \\
-            signs EdDSA with the Ed25519 key whose public half the server has (--auth-public-key).
+            hybrid sync-server token --secret-file FILE --sub alice --scope user:alice --scope team:t1 \
+            signs HS256 with the secret a server runs with --auth-secret-file FILE; with --private-key FILE \
+            it signs EdDSA with the Ed25519 key whose public half the server has (--auth-public-key).
             """
     )
 

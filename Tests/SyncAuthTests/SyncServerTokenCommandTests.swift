@@ -65,4 +65,12 @@ struct SyncServerTokenCommandTests {
         #expect(claims.expiresAt - issuedAt == 315_360_000)
         #expect(claims.scopes.map { Array($0.utf8) } == scopes.map { Array($0.utf8) })
     }
+
+    @Test("--help reads as sentences: no line ends in a stray backslash")
+    func help() throws {
+        let run = try token(["--help"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.standardOutput.contains("signs EdDSA"), "\(run.standardOutput)")
+        #expect(!run.standardOutput.split(separator: "\n").contains { $0.hasSuffix("\\") }, "\(run.standardOutput)")
+    }
 }
