@@ -46,7 +46,12 @@ live("watch answers when a run changes the sync state", async () => {
   const sub = Hybrid.subscribe("sync", "watch", { database: "tasks", timeoutMs: 2000 }, (w) => { seen.push(w); });
   await storage("insert", { table: "tasks", records: [{ id: "w1", title: "watched" }] });
   await sync("run");
-  await new Promise((r) => setTimeout(r, 50));
+  // The watch answers after the run's commit, on its own turn: wait for it (a bound for a loaded
+  // machine, not a figure; 50 ms was not always enough under a full make test).
+  const settled = () => seen.length > 0 && seen[seen.length - 1].status.pending === 0;
+  for (const deadline = Date.now() + 10000; !settled() && Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
   sub.stop();
   expect(seen.length).toBeGreaterThan(0);
   expect(seen[seen.length - 1].status.pending).toBe(0);
