@@ -216,12 +216,6 @@ struct LatencySummary {
         if let latency { samples.append(latency) } else { failed += 1 }
     }
 
-    func percentile(_ p: Double) -> Double {
-        guard !samples.isEmpty else { return .nan }
-        let sorted = samples.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-    }
-
-    var p50: Double { percentile(0.50) }
-    var p99: Double { percentile(0.99) }
+    var p50: Double { BenchmarkTable.percentile(samples, 0.50) }
+    var p99: Double { BenchmarkTable.percentile(samples, 0.99) }
 }

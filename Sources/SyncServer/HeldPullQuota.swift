@@ -11,7 +11,7 @@ import Synchronization
 final class HeldPullQuota: Sendable {
     let limit: Int
     // By the holder's UTF-8 bytes, as the store tells users apart.
-    private let holding = Mutex<[[UInt8]: Int]>([:])
+    private let holding = Mutex<[ByteString: Int]>([:])
 
     init(limit: Int) {
         self.limit = limit
@@ -20,7 +20,7 @@ final class HeldPullQuota: Sendable {
     /// One more pull held for `holder`, unless it holds ``limit`` already.
     func take(_ holder: String) -> Bool {
         holding.withLock { holding in
-            let holder = Array(holder.utf8)
+            let holder = ByteString(holder)
             let count = holding[holder, default: 0]
             guard count < limit else { return false }
             holding[holder] = count + 1
@@ -30,7 +30,7 @@ final class HeldPullQuota: Sendable {
 
     func release(_ holder: String) {
         holding.withLock { holding in
-            let holder = Array(holder.utf8)
+            let holder = ByteString(holder)
             let count = holding[holder, default: 1] - 1
             holding[holder] = count > 0 ? count : nil
         }

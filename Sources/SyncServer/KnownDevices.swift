@@ -23,15 +23,15 @@ final class KnownDevices: Sendable {
     private let known = Mutex<[Key: Known]>([:])
 
     /// What a lookup was for: a device id with the whole grant of the token that named it, or a
-    /// device token's digest. A value, compared as UTF-8 bytes, not a joined string: a `sub` of
+    /// device token's digest. A value of ``ByteString``s, not a joined string: a `sub` of
     /// `"bob\nuser:bob"` must not meet bob's entry, and Swift's String equality would take
     /// `team:caf\u{E9}` and `team:cafe\u{301}` for one scope where the database holds two.
     enum Key: Hashable, Sendable {
-        case grant(deviceId: [UInt8], user: [UInt8], scopes: [[UInt8]])
+        case grant(deviceId: ByteString, user: ByteString, scopes: [ByteString])
         case token(digest: String)
 
         init(deviceId: String, user: String, scopes: [String]) {
-            self = .grant(deviceId: Array(deviceId.utf8), user: Array(user.utf8), scopes: scopes.map { Array($0.utf8) })
+            self = .grant(deviceId: ByteString(deviceId), user: ByteString(user), scopes: scopes.map(ByteString.init))
         }
     }
 

@@ -21,7 +21,7 @@ final class RequestRateLimiter: Sendable {
     private struct Buckets {
         // By the key's UTF-8 bytes: String's equality would give `user K` and `user \u{212A}` (KELVIN
         // SIGN), two users to the token verifier, one bucket.
-        var byKey: [[UInt8]: Bucket] = [:]
+        var byKey: [ByteString: Bucket] = [:]
         var prunedAt = 0.0
     }
 
@@ -42,7 +42,7 @@ final class RequestRateLimiter: Sendable {
                 buckets.byKey = buckets.byKey.filter { $0.value.tokens + (now - $0.value.refilledAt) * rate < burst }
                 buckets.prunedAt = now
             }
-            let key = Array(key.utf8)
+            let key = ByteString(key)
             var bucket = buckets.byKey[key] ?? Bucket(tokens: burst, refilledAt: now)
             bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.refilledAt) * rate)
             bucket.refilledAt = now
@@ -59,7 +59,7 @@ final class RequestRateLimiter: Sendable {
         guard !limit.isOff else { return nil }
         let (rate, burst) = (limit.requestsPerSecond, max(limit.burst, 1))
         return buckets.withLock { buckets in
-            guard let bucket = buckets.byKey[Array(key.utf8)] else { return nil }
+            guard let bucket = buckets.byKey[ByteString(key)] else { return nil }
             let tokens = min(burst, bucket.tokens + max(0, now - bucket.refilledAt) * rate)
             return tokens >= 1 ? nil : max(1, Int(((1 - tokens) / rate).rounded(.up)))
         }

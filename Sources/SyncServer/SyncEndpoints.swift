@@ -163,11 +163,8 @@ struct SyncEndpoints: Sendable {
             // A bound, not a count kept exact under concurrent registrations: two at once may both pass at the edge.
             let devices = try await store.deviceCount(user: claims.subject)
             guard devices < configuration.maxDevicesPerUser else {
-                metrics.refused(by: "devices")
-                var refusal = SyncServerError(.rateLimited, "user \(claims.subject) has \(devices) devices, the most allowed on this server; "
-                    + "a device the user no longer uses keeps its place", reason: "devices")
-                refusal.retryAfter = 3600
-                throw refusal
+                throw refused(by: "devices", "user \(claims.subject) has \(devices) devices, the most allowed on this server; "
+                    + "a device the user no longer uses keeps its place", retryAfter: 3600, reason: "devices")
             }
         }
         let bytes = try await body(of: request)
@@ -372,32 +369,32 @@ struct SyncEndpoints: Sendable {
 
     func refuseOverFailedAuthentications(_ address: String) throws {
         guard let wait = authFailures.wait(address) else { return }
-        metrics.refused(by: "auth_failures")
-        var refusal = SyncServerError(.rateLimited, "too many failed authentications from \(address): at most \(authFailures.limit) allowed; try again in \(wait) s")
-        refusal.retryAfter = wait
-        throw refusal
+        throw refused(by: "auth_failures", "too many failed authentications from \(address): at most \(authFailures.limit) allowed; try again in \(wait) s",
+                      retryAfter: wait)
     }
 
     /// Counts one request against `key`'s bucket: 429 with `Retry-After` once it is empty.
     func admit(_ key: String) throws {
         guard let wait = limiter.admit(key) else { return }
-        metrics.refused(by: "rate")
-        var refusal = SyncServerError(.rateLimited, "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s")
-        refusal.retryAfter = wait
-        throw refusal
+        throw refused(by: "rate", "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s", retryAfter: wait)
     }
 
     /// A held pull's place in its user's bound: 429 when the user holds as many as allowed.
     func holdPull(for device: DeviceIdentity) throws -> String {
         let holder = device.user.isEmpty ? "device " + device.deviceId : device.user
         guard heldByUser.take(holder) else {
-            metrics.refused(by: "held_pulls")
-            var refusal = SyncServerError(.rateLimited, "waitMs: \(holder) holds \(heldByUser.limit) pulls open already, the most allowed; pull without waitMs, or wait for one to end",
-                                          path: "/waitMs")
-            refusal.retryAfter = 1
-            throw refusal
+            throw refused(by: "held_pulls", "waitMs: \(holder) holds \(heldByUser.limit) pulls open already, the most allowed; pull without waitMs, or wait for one to end",
+                          retryAfter: 1, path: "/waitMs")
         }
         return holder
+    }
+
+    /// A 429 from `limit` (a label of ``SyncMetrics/refusals``), counted there, with its `Retry-After`.
+    func refused(by limit: String, _ message: String, retryAfter: Int, path: String? = nil, reason: String? = nil) -> SyncServerError {
+        metrics.refused(by: limit)
+        var refusal = SyncServerError(.rateLimited, message, path: path, reason: reason)
+        refusal.retryAfter = retryAfter
+        return refusal
     }
 
     /// What a request is counted against: the token's user; on an insecure server, the device
