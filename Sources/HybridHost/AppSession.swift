@@ -6,6 +6,7 @@ import Glibc
 import JSON
 import Patches
 import SystemIO
+import WebPlatform
 
 /// How to run an app.
 public struct AppRunOptions: Sendable {
@@ -84,7 +85,11 @@ public final class AppSession: @unchecked Sendable {
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {
-            try engine.performAndWait { context in try bridge.install(into: context, engine: engine) }
+            let web = WebPlatform()
+            try engine.performAndWait { context in
+                try web.install(into: context)
+                try bridge.install(into: context, engine: engine)
+            }
         } catch {
             engine.shutdown()
             throw AppLoadError("internal: the bridge client failed to load: \(error)")
