@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
-        .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
+        .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON", "WebPlatform"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",

@@ -1,8 +1,24 @@
+import Engine
+
 extension WebPlatform {
+    /// `native.reportError(error)`: an error no "error" listener took ends the run, as an uncaught
+    /// exception does.
+    static var reportError: NativeFunctionBody { { args in
+        args.context.engine?.fail(args.context.scriptError(from: args[0]))
+        return nil
+    } }
+
     /// Every group, in one list: a new global is a script under `js/web/` and a row here.
     static func groups() -> [WebGlobalGroup] {
         [
             WebGlobalGroup(name: "dom-exception", globals: ["DOMException"], provides: ["isDOMException"]),
+            WebGlobalGroup(name: "events",
+                           globals: ["Event", "CustomEvent", "ErrorEvent", "EventTarget", "AbortController", "AbortSignal", "reportError",
+                                     "addEventListener", "removeEventListener", "dispatchEvent"],
+                           provides: ["signalAbort", "addAbortAlgorithm", "isAbortSignal"],
+                           natives: ["reportError": reportError]),
+            WebGlobalGroup(name: "structured-clone", globals: ["structuredClone"]),
         ]
     }
 }
+

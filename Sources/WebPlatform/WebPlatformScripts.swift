@@ -88,6 +88,580 @@ Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOME
 
 define("DOMException", DOMException);
 internals.provide("isDOMException", isDOMException);
+internals.platformObjects.register(isDOMException, (exception) => {
+  const copy = new DOMException(exception.message, exception.name);
+  Object.defineProperty(copy, "stack", { value: exception.stack, writable: true, enumerable: false, configurable: true });
+  return copy;
+});
+"""#),
+        // js/web/events.js
+        (name: "events.js", source: #"""
+"use strict";
+// Events and abort, as the DOM Standard defines them for targets that are not nodes (no tree, so
+// an event's path is its target alone): Event, CustomEvent, EventTarget, AbortController and
+// AbortSignal; and the global scope as an event target (addEventListener on globalThis, as in a
+// worker), where reportError and exceptions thrown by listeners arrive as "error" events
+// (ErrorEvent, from the HTML Standard) before they end the run as uncaught exceptions do.
+
+const DOMException = internals.get("DOMException");
+const clock = globalThis.performance;
+const now = () => clock.now();
+
+const NONE = 0;
+const CAPTURING_PHASE = 1;
+const AT_TARGET = 2;
+const BUBBLING_PHASE = 3;
+
+function webidlConstants(constructor, entries) {
+  for (const [name, value] of entries) {
+    const descriptor = { value, writable: false, enumerable: true, configurable: false };
+    Object.defineProperty(constructor, name, descriptor);
+    Object.defineProperty(constructor.prototype, name, descriptor);
+  }
+}
+
+// Web IDL attributes and operations are enumerable; class members are not.
+function enumerable(constructor, names) {
+  for (const name of names) Object.defineProperty(constructor.prototype, name, { enumerable: true });
+}
+
+function toStringTag(constructor, tag) {
+  Object.defineProperty(constructor.prototype, Symbol.toStringTag, { value: tag, configurable: true });
+}
+
+function requireArguments(count, needed, what) {
+  if (count < needed) {
+    throw new TypeError(`${what}: ${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present`);
+  }
+}
+
+function dictionary(value, what) {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" && typeof value !== "function") {
+    throw new TypeError(`${what}: expected an object (a dictionary)`);
+  }
+  return value;
+}
+
+// ---- Event -------------------------------------------------------------------------------------
+
+let eventState; // (event) => its internal state, for EventTarget's dispatch
+
+class Event {
+  #state;
+
+  constructor(type, eventInitDict = undefined) {
+    requireArguments(arguments.length, 1, "Failed to construct 'Event'");
+    const init = dictionary(eventInitDict, "Failed to construct 'Event'");
+    this.#state = {
+      type: `${type}`,
+      bubbles: !!init.bubbles,
+      cancelable: !!init.cancelable,
+      composed: !!init.composed,
+      target: null,
+      currentTarget: null,
+      eventPhase: NONE,
+      stopPropagation: false,
+      stopImmediatePropagation: false,
+      canceled: false,
+      inPassiveListener: false,
+      dispatching: false,
+      initialized: true,
+      isTrusted: false,
+      timeStamp: now(),
+    };
+    // [LegacyUnforgeable]: an own, non-configurable accessor on every instance.
+    Object.defineProperty(this, "isTrusted", { get: isTrusted, enumerable: true, configurable: false });
+  }
+
+  static {
+    eventState = (event) => {
+      if (event === null || typeof event !== "object" || !(#state in event)) return undefined;
+      return event.#state;
+    };
+  }
+
+  get type() { return state(this, "type").type; }
+  get target() { return state(this, "target").target; }
+  get srcElement() { return state(this, "srcElement").target; }
+  get currentTarget() { return state(this, "currentTarget").currentTarget; }
+  get eventPhase() { return state(this, "eventPhase").eventPhase; }
+  get bubbles() { return state(this, "bubbles").bubbles; }
+  get cancelable() { return state(this, "cancelable").cancelable; }
+  get composed() { return state(this, "composed").composed; }
+  get defaultPrevented() { return state(this, "defaultPrevented").canceled; }
+  get timeStamp() { return state(this, "timeStamp").timeStamp; }
+
+  get cancelBubble() { return state(this, "cancelBubble").stopPropagation; }
+  set cancelBubble(value) {
+    if (value) state(this, "cancelBubble").stopPropagation = true;
+  }
+
+  get returnValue() { return !state(this, "returnValue").canceled; }
+  set returnValue(value) {
+    if (!value) cancel(state(this, "returnValue"));
+  }
+
+  composedPath() {
+    const s = state(this, "composedPath");
+    return s.dispatching && s.currentTarget !== null ? [s.currentTarget] : [];
+  }
+
+  stopPropagation() { state(this, "stopPropagation").stopPropagation = true; }
+
+  stopImmediatePropagation() {
+    const s = state(this, "stopImmediatePropagation");
+    s.stopPropagation = true;
+    s.stopImmediatePropagation = true;
+  }
+
+  preventDefault() { cancel(state(this, "preventDefault")); }
+
+  initEvent(type, bubbles = false, cancelable = false) {
+    requireArguments(arguments.length, 1, "Failed to execute 'initEvent' on 'Event'");
+    const s = state(this, "initEvent");
+    if (s.dispatching) return;
+    Object.assign(s, {
+      type: `${type}`, bubbles: !!bubbles, cancelable: !!cancelable, initialized: true,
+      stopPropagation: false, stopImmediatePropagation: false, canceled: false, isTrusted: false, target: null,
+    });
+  }
+}
+
+function state(event, member) {
+  const s = eventState(event);
+  if (s === undefined) throw new TypeError(`Event.prototype.${member}: 'this' is not an Event`);
+  return s;
+}
+
+function isTrusted() {
+  return state(this, "isTrusted").isTrusted;
+}
+
+function cancel(s) {
+  if (s.cancelable && !s.inPassiveListener) s.canceled = true;
+}
+
+webidlConstants(Event, [["NONE", NONE], ["CAPTURING_PHASE", CAPTURING_PHASE], ["AT_TARGET", AT_TARGET], ["BUBBLING_PHASE", BUBBLING_PHASE]]);
+enumerable(Event, ["type", "target", "srcElement", "currentTarget", "eventPhase", "bubbles", "cancelable", "composed",
+  "defaultPrevented", "timeStamp", "cancelBubble", "returnValue", "composedPath", "stopPropagation",
+  "stopImmediatePropagation", "preventDefault", "initEvent"]);
+toStringTag(Event, "Event");
+
+// ---- CustomEvent and ErrorEvent -----------------------------------------------------------------
+
+class CustomEvent extends Event {
+  #detail;
+
+  constructor(type, eventInitDict = undefined) {
+    requireArguments(arguments.length, 1, "Failed to construct 'CustomEvent'");
+    super(type, eventInitDict);
+    const init = dictionary(eventInitDict, "Failed to construct 'CustomEvent'");
+    this.#detail = init.detail === undefined ? null : init.detail;
+  }
+
+  get detail() {
+    if (!(#detail in this)) throw new TypeError("CustomEvent.prototype.detail: 'this' is not a CustomEvent");
+    return this.#detail;
+  }
+
+  initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
+    requireArguments(arguments.length, 1, "Failed to execute 'initCustomEvent' on 'CustomEvent'");
+    if (!(#detail in this)) throw new TypeError("CustomEvent.prototype.initCustomEvent: 'this' is not a CustomEvent");
+    if (eventState(this).dispatching) return;
+    this.initEvent(type, bubbles, cancelable);
+    this.#detail = detail;
+  }
+}
+enumerable(CustomEvent, ["detail", "initCustomEvent"]);
+toStringTag(CustomEvent, "CustomEvent");
+
+class ErrorEvent extends Event {
+  #init;
+
+  constructor(type, eventInitDict = undefined) {
+    requireArguments(arguments.length, 1, "Failed to construct 'ErrorEvent'");
+    super(type, eventInitDict);
+    const init = dictionary(eventInitDict, "Failed to construct 'ErrorEvent'");
+    this.#init = {
+      message: init.message === undefined ? "" : `${init.message}`,
+      filename: init.filename === undefined ? "" : `${init.filename}`,
+      lineno: init.lineno === undefined ? 0 : init.lineno >>> 0,
+      colno: init.colno === undefined ? 0 : init.colno >>> 0,
+      error: init.error,
+    };
+  }
+
+  static #of(event, member) {
+    if (event === null || typeof event !== "object" || !(#init in event)) {
+      throw new TypeError(`ErrorEvent.prototype.${member}: 'this' is not an ErrorEvent`);
+    }
+    return event.#init;
+  }
+
+  get message() { return ErrorEvent.#of(this, "message").message; }
+  get filename() { return ErrorEvent.#of(this, "filename").filename; }
+  get lineno() { return ErrorEvent.#of(this, "lineno").lineno; }
+  get colno() { return ErrorEvent.#of(this, "colno").colno; }
+  get error() { return ErrorEvent.#of(this, "error").error; }
+}
+enumerable(ErrorEvent, ["message", "filename", "lineno", "colno", "error"]);
+toStringTag(ErrorEvent, "ErrorEvent");
+
+// ---- EventTarget -------------------------------------------------------------------------------
+
+let listenersOf; // (target) => its listener list, or undefined for what is not an EventTarget
+
+function flattenCapture(options) {
+  if (typeof options === "boolean") return options;
+  if (options !== null && typeof options === "object") return !!options.capture;
+  return !!options;
+}
+
+class EventTarget {
+  #listeners = [];
+
+  constructor() {}
+
+  static {
+    listenersOf = (target) => {
+      if (target === null || (typeof target !== "object" && typeof target !== "function") || !(#listeners in target)) return undefined;
+      return target.#listeners;
+    };
+  }
+
+  addEventListener(type, callback, options = undefined) {
+    requireArguments(arguments.length, 2, "Failed to execute 'addEventListener' on 'EventTarget'");
+    const listeners = targetListeners(this, "addEventListener");
+    const capture = flattenCapture(options);
+    let once = false;
+    let passive = false;
+    let signal = null;
+    if (options !== null && typeof options === "object") {
+      once = !!options.once;
+      passive = !!options.passive;
+      if (options.signal !== undefined) {
+        signal = options.signal;
+        if (!isAbortSignal(signal)) {
+          throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': member signal is not of type AbortSignal");
+        }
+      }
+    }
+    if (callback === null) return;
+    if (typeof callback !== "function" && typeof callback !== "object") {
+      throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': parameter 2 is not of type 'Object'");
+    }
+    if (signal !== null && signal.aborted) return;
+    type = `${type}`;
+    if (listeners.some((l) => l.type === type && l.callback === callback && l.capture === capture)) return;
+    const listener = { type, callback, capture, once, passive, removed: false };
+    listeners.push(listener);
+    if (signal !== null) {
+      addAbortAlgorithm(signal, () => removeListener(listeners, listener));
+    }
+  }
+
+  removeEventListener(type, callback, options = undefined) {
+    requireArguments(arguments.length, 2, "Failed to execute 'removeEventListener' on 'EventTarget'");
+    const listeners = targetListeners(this, "removeEventListener");
+    const capture = flattenCapture(options);
+    type = `${type}`;
+    const listener = listeners.find((l) => l.type === type && l.callback === callback && l.capture === capture);
+    if (listener) removeListener(listeners, listener);
+  }
+
+  dispatchEvent(event) {
+    requireArguments(arguments.length, 1, "Failed to execute 'dispatchEvent' on 'EventTarget'");
+    targetListeners(this, "dispatchEvent");
+    const s = eventState(event);
+    if (s === undefined) {
+      throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'");
+    }
+    if (s.dispatching || !s.initialized) {
+      throw new DOMException("The event is already being dispatched, or was not initialized", "InvalidStateError");
+    }
+    s.isTrusted = false;
+    return dispatch(this, event, s);
+  }
+}
+enumerable(EventTarget, ["addEventListener", "removeEventListener", "dispatchEvent"]);
+toStringTag(EventTarget, "EventTarget");
+
+function targetListeners(target, member) {
+  // The global scope dispatches through its own target (below).
+  if (target === undefined || target === null || target === globalThis) target = globalTarget;
+  const listeners = listenersOf(target);
+  if (listeners === undefined) throw new TypeError(`EventTarget.prototype.${member}: 'this' is not an EventTarget`);
+  return listeners;
+}
+
+function removeListener(listeners, listener) {
+  listener.removed = true;
+  const index = listeners.indexOf(listener);
+  if (index >= 0) listeners.splice(index, 1);
+}
+
+function dispatch(target, event, s) {
+  s.dispatching = true;
+  s.target = target === globalTarget ? globalThis : target;
+  s.currentTarget = s.target;
+  s.eventPhase = AT_TARGET;
+  const listeners = listenersOf(target);
+  // At the target, capturing listeners run first, then the others (the DOM Standard's order).
+  invoke(listeners, event, s, true);
+  if (!s.stopPropagation) invoke(listeners, event, s, false);
+  s.eventPhase = NONE;
+  s.currentTarget = null;
+  s.dispatching = false;
+  s.stopPropagation = false;
+  s.stopImmediatePropagation = false;
+  return !s.canceled;
+}
+
+function invoke(listeners, event, s, capturePhase) {
+  for (const listener of listeners.slice()) {
+    if (listener.removed || listener.type !== s.type || listener.capture !== capturePhase) continue;
+    if (listener.once) removeListener(listeners, listener);
+    if (listener.passive) s.inPassiveListener = true;
+    try {
+      const callback = listener.callback;
+      if (typeof callback === "function") {
+        callback.call(s.currentTarget, event);
+      } else {
+        const handleEvent = callback.handleEvent;
+        if (typeof handleEvent !== "function") throw new TypeError("'handleEvent' of an event listener is not a function");
+        handleEvent.call(callback, event);
+      }
+    } catch (error) {
+      reportException(error);
+    }
+    s.inPassiveListener = false;
+    if (s.stopImmediatePropagation) return;
+  }
+}
+
+// ---- The global scope as an event target, and reportError ---------------------------------------
+
+const globalTarget = new EventTarget();
+
+function reportException(error) {
+  const event = new ErrorEvent("error", {
+    cancelable: true,
+    message: error instanceof Error || (error !== null && typeof error === "object" && "message" in error) ? `${error.message}` : `${error}`,
+    error,
+  });
+  const s = eventState(event);
+  s.isTrusted = true;
+  if (dispatch(globalTarget, event, s)) native.reportError(error);
+}
+
+function reportError(e) {
+  requireArguments(arguments.length, 1, "Failed to execute 'reportError'");
+  reportException(e);
+}
+
+// ---- AbortController and AbortSignal ------------------------------------------------------------
+
+let abortState; // (signal) => its internal state
+let makeSignal; // () => a new AbortSignal
+const illegal = Symbol("AbortSignal");
+
+class AbortSignal extends EventTarget {
+  #state;
+
+  constructor(key = undefined) {
+    if (key !== illegal) throw new TypeError("Illegal constructor");
+    super();
+    this.#state = { aborted: false, reason: undefined, algorithms: [], handler: null, handlerListener: null, sources: null, dependents: null, dependent: false };
+  }
+
+  static {
+    abortState = (signal) => (signal !== null && typeof signal === "object" && #state in signal ? signal.#state : undefined);
+    makeSignal = () => new AbortSignal(illegal);
+  }
+
+  static abort(reason = undefined) {
+    const signal = makeSignal();
+    const s = abortState(signal);
+    s.aborted = true;
+    s.reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+    return signal;
+  }
+
+  static timeout(milliseconds) {
+    requireArguments(arguments.length, 1, "Failed to execute 'timeout' on 'AbortSignal'");
+    const ms = enforceRange(milliseconds, "Failed to execute 'timeout' on 'AbortSignal'");
+    const signal = makeSignal();
+    const timer = setTimeout(() => {
+      signalAbort(signal, new DOMException("The operation timed out.", "TimeoutError"));
+    }, ms);
+    // A timeout alone does not keep the app running, as in node and Deno.
+    if (timer !== null && typeof timer === "object" && typeof timer.unref === "function") timer.unref();
+    return signal;
+  }
+
+  static any(signals) {
+    requireArguments(arguments.length, 1, "Failed to execute 'any' on 'AbortSignal'");
+    if (signals === null || typeof signals !== "object" || typeof signals[Symbol.iterator] !== "function") {
+      throw new TypeError("Failed to execute 'any' on 'AbortSignal': The provided value cannot be converted to a sequence.");
+    }
+    const list = [...signals];
+    for (const signal of list) {
+      if (abortState(signal) === undefined) {
+        throw new TypeError("Failed to execute 'any' on 'AbortSignal': Failed to convert value to 'AbortSignal'.");
+      }
+    }
+    const result = makeSignal();
+    const r = abortState(result);
+    for (const signal of list) {
+      const s = abortState(signal);
+      if (s.aborted) {
+        r.aborted = true;
+        r.reason = s.reason;
+        return result;
+      }
+    }
+    r.dependent = true;
+    r.sources = new Set();
+    for (const signal of list) {
+      const s = abortState(signal);
+      const sources = s.dependent ? [...s.sources] : [signal];
+      for (const source of sources) {
+        const ss = abortState(source);
+        r.sources.add(source);
+        (ss.dependents ??= new Set()).add(result);
+      }
+    }
+    return result;
+  }
+
+  get aborted() { return signalState(this, "aborted").aborted; }
+  get reason() { return signalState(this, "reason").reason; }
+
+  throwIfAborted() {
+    const s = signalState(this, "throwIfAborted");
+    if (s.aborted) throw s.reason;
+  }
+
+  get onabort() { return signalState(this, "onabort").handler; }
+  set onabort(value) {
+    const s = signalState(this, "onabort");
+    s.handler = typeof value === "function" || (value !== null && typeof value === "object") ? value : null;
+    if (s.handler !== null && s.handlerListener === null) {
+      // An event handler is one listener, added when first set, that calls whatever it holds.
+      s.handlerListener = function (event) {
+        const handler = s.handler;
+        if (typeof handler === "function") return handler.call(this, event);
+      };
+      this.addEventListener("abort", s.handlerListener);
+    }
+  }
+}
+enumerable(AbortSignal, ["aborted", "reason", "throwIfAborted", "onabort"]);
+for (const name of ["abort", "timeout", "any"]) Object.defineProperty(AbortSignal, name, { enumerable: true });
+toStringTag(AbortSignal, "AbortSignal");
+
+function signalState(signal, member) {
+  const s = abortState(signal);
+  if (s === undefined) throw new TypeError(`AbortSignal.prototype.${member}: 'this' is not an AbortSignal`);
+  return s;
+}
+
+function isAbortSignal(value) {
+  return abortState(value) !== undefined;
+}
+
+function enforceRange(value, what) {
+  const number = Number(value);
+  if (!Number.isFinite(number)) throw new TypeError(`${what}: Value is not a finite number.`);
+  const integer = Math.trunc(number);
+  if (integer < 0 || integer > Number.MAX_SAFE_INTEGER) throw new TypeError(`${what}: Value is outside the 'unsigned long long' value range.`);
+  return integer;
+}
+
+function addAbortAlgorithm(signal, algorithm) {
+  const s = abortState(signal);
+  if (!s.aborted) s.algorithms.push(algorithm);
+}
+
+// The DOM Standard's "signal abort": this signal and the dependents it aborts get their reason
+// first, then each runs its abort algorithms and fires "abort", in that order.
+function signalAbort(signal, reason) {
+  const s = abortState(signal);
+  if (s.aborted) return;
+  s.aborted = true;
+  s.reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+  const toAbort = [];
+  for (const dependent of s.dependents ?? []) {
+    const d = abortState(dependent);
+    if (d.aborted) continue;
+    d.aborted = true;
+    d.reason = s.reason;
+    toAbort.push(dependent);
+  }
+  runAbortSteps(signal);
+  for (const dependent of toAbort) runAbortSteps(dependent);
+}
+
+function runAbortSteps(signal) {
+  const s = abortState(signal);
+  const algorithms = s.algorithms;
+  s.algorithms = [];
+  for (const algorithm of algorithms) algorithm();
+  const event = new Event("abort");
+  const e = eventState(event);
+  e.isTrusted = true;
+  dispatch(signal, event, e);
+}
+
+let isAbortController;
+
+class AbortController {
+  #signal;
+
+  constructor() {
+    this.#signal = makeSignal();
+  }
+
+  static {
+    isAbortController = (value) => value !== null && typeof value === "object" && #signal in value;
+  }
+
+  static #of(controller, member) {
+    if (controller === null || typeof controller !== "object" || !(#signal in controller)) {
+      throw new TypeError(`AbortController.prototype.${member}: 'this' is not an AbortController`);
+    }
+    return controller.#signal;
+  }
+
+  get signal() { return AbortController.#of(this, "signal"); }
+
+  abort(reason = undefined) {
+    signalAbort(AbortController.#of(this, "abort"), reason);
+  }
+}
+enumerable(AbortController, ["signal", "abort"]);
+toStringTag(AbortController, "AbortController");
+
+define("Event", Event);
+define("CustomEvent", CustomEvent);
+define("ErrorEvent", ErrorEvent);
+define("EventTarget", EventTarget);
+define("AbortController", AbortController);
+define("AbortSignal", AbortSignal);
+define("reportError", reportError);
+for (const name of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+  const method = EventTarget.prototype[name];
+  const onGlobal = { [name](...args) { return method.apply(globalTarget, args); } }[name];
+  Object.defineProperty(onGlobal, "length", { value: method.length });
+  define(name, onGlobal);
+}
+// Events, targets, signals and controllers are platform objects that cannot be cloned.
+internals.platformObjects.register((value) => eventState(value) !== undefined || listenersOf(value) !== undefined, null);
+internals.platformObjects.register(isAbortController, null);
+internals.provide("signalAbort", signalAbort);
+internals.provide("addAbortAlgorithm", addAbortAlgorithm);
+internals.provide("isAbortSignal", isAbortSignal);
 """#),
         // js/web/install.js
         (name: "install.js", source: #"""
@@ -124,7 +698,24 @@ function load(group) {
   native.load(group, define, internals);
 }
 
+// The platform objects that loaded groups made, for structuredClone: each group registers how to
+// tell its objects apart and how to copy the serializable ones (null: not serializable, a
+// DataCloneError). A group that never loaded made no objects, so it needs no entry.
+const platformKinds = [];
+const platformObjects = Object.freeze({
+  register(isInstance, serialize) {
+    platformKinds.push({ isInstance, serialize });
+  },
+  serializer(value) {
+    for (const kind of platformKinds) {
+      if (kind.isInstance(value)) return kind.serialize;
+    }
+    return undefined;
+  },
+});
+
 const internals = Object.freeze({
+  platformObjects,
   get(name) {
     if (!originals.has(name)) {
       const group = groupOf.get(name);
@@ -161,6 +752,270 @@ for (const { name: group, globals, provides } of groups) {
 if (!Object.prototype.hasOwnProperty.call(globalThis, "self")) {
   Object.defineProperty(globalThis, "self", { value: globalThis, writable: true, configurable: true, enumerable: true });
 }
+"""#),
+        // js/web/structured-clone.js
+        (name: "structured-clone.js", source: #"""
+"use strict";
+// structuredClone(value, { transfer }), as the HTML Standard's StructuredSerializeWithTransfer
+// followed by StructuredDeserializeWithTransfer, done in one walk: the copy is made as the value is
+// read, so nothing is serialized to bytes in between. Cycles and shared references keep their
+// shape (the memory map); what cannot be cloned throws a DataCloneError.
+
+const DOMException = internals.get("DOMException");
+const platform = internals.platformObjects;
+
+const toString = Object.prototype.toString;
+const getPrototypeOf = Object.getPrototypeOf;
+const objectProto = Object.prototype;
+const arrayProto = Array.prototype;
+const isArray = Array.isArray;
+const isView = ArrayBuffer.isView;
+const ownKeys = Object.keys;
+
+const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+const bufferResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "resizable")?.get;
+const bufferMaxByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "maxByteLength")?.get;
+const bufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get;
+const bufferSlice = ArrayBuffer.prototype.slice;
+const bufferTransfer = ArrayBuffer.prototype.transfer;
+const sharedByteLength = typeof SharedArrayBuffer === "function"
+  ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get : undefined;
+const TypedArray = getPrototypeOf(Uint8Array);
+const typedArrayBuffer = Object.getOwnPropertyDescriptor(TypedArray.prototype, "buffer").get;
+const typedArrayName = Object.getOwnPropertyDescriptor(TypedArray.prototype, Symbol.toStringTag).get;
+const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size").get;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, "size").get;
+const regExpGlobal = Object.getOwnPropertyDescriptor(RegExp.prototype, "global").get;
+const dateGetTime = Date.prototype.getTime;
+const booleanValueOf = Boolean.prototype.valueOf;
+const numberValueOf = Number.prototype.valueOf;
+const stringValueOf = String.prototype.valueOf;
+const bigintValueOf = BigInt.prototype.valueOf;
+const symbolValueOf = Symbol.prototype.valueOf;
+const mapForEach = Map.prototype.forEach;
+const setForEach = Set.prototype.forEach;
+const TypedArrays = {
+  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+  Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+  ...(typeof Float16Array === "function" ? { Float16Array } : {}),
+};
+const ERROR_NAMES = new Set(["Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"]);
+const ERROR_CONSTRUCTORS = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+
+function dataCloneError(what) {
+  return new DOMException(`${what} could not be cloned.`, "DataCloneError");
+}
+
+// Whether `value` has the internal slot a built-in's method checks: calling it throws otherwise.
+function has(check, value) {
+  try {
+    check.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function structuredClone(value, options = undefined) {
+  if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required, but only 0 present");
+  const memory = new Map();
+  const transferred = [];
+  if (options !== undefined && options !== null) {
+    if (typeof options !== "object") throw new TypeError("structuredClone: options: expected an object");
+    const transfer = options.transfer;
+    if (transfer !== undefined) {
+      if (transfer === null || typeof transfer !== "object" || typeof transfer[Symbol.iterator] !== "function") {
+        throw new TypeError("structuredClone: options.transfer: expected a sequence of transferable objects");
+      }
+      for (const item of transfer) {
+        if (item === null || typeof item !== "object" || !has(bufferByteLength, item)) {
+          throw dataCloneError(describe(item) + " in options.transfer (only an ArrayBuffer can be transferred)");
+        }
+        if (transferred.includes(item)) throw dataCloneError("An ArrayBuffer listed twice in options.transfer");
+        if (bufferDetached !== undefined && bufferDetached.call(item)) throw dataCloneError("A detached ArrayBuffer");
+        transferred.push(item);
+      }
+    }
+  }
+  const result = clone(value, memory);
+  // Transferred buffers are detached once the whole value has been cloned (an error before that
+  // leaves them as they were); their contents live on in the clone.
+  for (const buffer of transferred) {
+    if (bufferTransfer !== undefined) bufferTransfer.call(buffer);
+  }
+  return result;
+}
+
+function describe(value) {
+  if (typeof value === "function") return `function ${value.name || "(anonymous)"}`;
+  if (typeof value === "symbol") return value.toString();
+  if (value === null || typeof value !== "object") return String(value);
+  return toString.call(value);
+}
+
+function clone(value, memory) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) {
+    if (typeof value === "symbol") throw dataCloneError(describe(value));
+    return value;
+  }
+  const known = memory.get(value);
+  if (known !== undefined) return known;
+
+  const proto = getPrototypeOf(value);
+  // The common shapes first: plain objects and arrays.
+  if (proto === objectProto && typeof value === "object") {
+    const copy = {};
+    memory.set(value, copy);
+    const keys = ownKeys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      copy[key] = clone(value[key], memory);
+    }
+    return copy;
+  }
+  if (proto === arrayProto && isArray(value)) return cloneArray(value, memory);
+  if (typeof value === "function") throw dataCloneError(describe(value));
+
+  if (has(booleanValueOf, value)) return remember(memory, value, Object(booleanValueOf.call(value)));
+  if (has(numberValueOf, value)) return remember(memory, value, Object(numberValueOf.call(value)));
+  if (has(bigintValueOf, value)) return remember(memory, value, Object(bigintValueOf.call(value)));
+  if (has(stringValueOf, value)) return remember(memory, value, Object(stringValueOf.call(value)));
+  if (has(symbolValueOf, value)) throw dataCloneError("A Symbol object");
+  if (has(dateGetTime, value)) return remember(memory, value, new Date(dateGetTime.call(value)));
+  if (has(regExpGlobal, value)) return remember(memory, value, new RegExp(value.source, value.flags));
+  if (has(bufferByteLength, value)) return remember(memory, value, cloneBuffer(value));
+  if (sharedByteLength !== undefined && has(sharedByteLength, value)) {
+    throw dataCloneError("A SharedArrayBuffer (there is no other agent to share it with)");
+  }
+  if (isView(value)) return cloneView(value, memory);
+  if (has(mapSize, value)) {
+    const copy = new Map();
+    memory.set(value, copy);
+    const entries = [];
+    mapForEach.call(value, (v, k) => entries.push(k, v));
+    for (let i = 0; i < entries.length; i += 2) copy.set(clone(entries[i], memory), clone(entries[i + 1], memory));
+    return copy;
+  }
+  if (has(setSize, value)) {
+    const copy = new Set();
+    memory.set(value, copy);
+    const entries = [];
+    setForEach.call(value, (v) => entries.push(v));
+    for (const entry of entries) copy.add(clone(entry, memory));
+    return copy;
+  }
+  const serializer = platform.serializer(value);
+  if (serializer !== undefined) {
+    if (serializer === null) throw dataCloneError(describe(value));
+    return remember(memory, value, serializer(value, (inner) => clone(inner, memory)));
+  }
+  if (toString.call(value) === "[object Error]" || value instanceof Error) return cloneError(value, memory);
+  if (isArray(value)) return cloneArray(value, memory);
+  const tag = toString.call(value);
+  if (tag === "[object Promise]" || tag === "[object WeakMap]" || tag === "[object WeakSet]" || tag === "[object WeakRef]"
+      || tag === "[object FinalizationRegistry]" || tag === "[object Generator]" || tag === "[object AsyncGenerator]") {
+    throw dataCloneError(describe(value));
+  }
+  // Any other object is copied as an ordinary one: its own enumerable properties, not its prototype.
+  const copy = {};
+  memory.set(value, copy);
+  for (const key of ownKeys(value)) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    copy[key] = clone(value[key], memory);
+  }
+  return copy;
+}
+
+function remember(memory, value, copy) {
+  memory.set(value, copy);
+  return copy;
+}
+
+function cloneArray(value, memory) {
+  const length = value.length;
+  const copy = new Array(length);
+  memory.set(value, copy);
+  const keys = ownKeys(value);
+  // An index-only array (the usual one) reads its elements in order; holes stay holes.
+  if (keys.length === length && (length === 0 || keys[length - 1] === `${length - 1}`)) {
+    for (let i = 0; i < length; i++) copy[i] = clone(value[i], memory);
+  } else {
+    for (const key of keys) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      copy[key] = clone(value[key], memory);
+    }
+  }
+  return copy;
+}
+
+function cloneBuffer(buffer) {
+  if (bufferDetached !== undefined && bufferDetached.call(buffer)) throw dataCloneError("A detached ArrayBuffer");
+  if (bufferResizable !== undefined && bufferResizable.call(buffer)) {
+    const copy = new ArrayBuffer(bufferByteLength.call(buffer), { maxByteLength: bufferMaxByteLength.call(buffer) });
+    new Uint8Array(copy).set(new Uint8Array(buffer));
+    return copy;
+  }
+  return bufferSlice.call(buffer, 0);
+}
+
+function cloneView(view, memory) {
+  const isDataView = !has(typedArrayName, view) || typedArrayName.call(view) === undefined;
+  const buffer = isDataView ? dataViewBuffer.call(view) : typedArrayBuffer.call(view);
+  if (bufferDetached !== undefined && bufferDetached.call(buffer)) throw dataCloneError("A view of a detached ArrayBuffer");
+  const name = isDataView ? "DataView" : typedArrayName.call(view);
+  const Constructor = isDataView ? DataView : TypedArrays[name];
+  // A view of a resizable buffer that follows its length keeps following it.
+  const tracking = bufferResizable !== undefined && bufferResizable.call(buffer) && isLengthTracking(view, buffer, isDataView);
+  const make = (copiedBuffer) => {
+    if (tracking) return new Constructor(copiedBuffer, view.byteOffset);
+    return isDataView
+      ? new DataView(copiedBuffer, view.byteOffset, view.byteLength)
+      : new Constructor(copiedBuffer, view.byteOffset, view.length);
+  };
+  return remember(memory, view, make(clone(buffer, memory)));
+}
+
+function isLengthTracking(view, buffer, isDataView) {
+  return view.byteOffset + view.byteLength === bufferByteLength.call(buffer) && probeTracking(view, isDataView);
+}
+
+function probeTracking(view, isDataView) {
+  // A length-tracking view cannot be told apart without resizing; compare with a fixed view.
+  const buffer = isDataView ? dataViewBuffer.call(view) : typedArrayBuffer.call(view);
+  const before = bufferByteLength.call(buffer);
+  if (before === bufferMaxByteLength.call(buffer)) return false;
+  const length = isDataView ? view.byteLength : view.length;
+  buffer.resize(before + 1);
+  const tracked = (isDataView ? view.byteLength : view.length) !== length;
+  buffer.resize(before);
+  return tracked;
+}
+
+function cloneError(value, memory) {
+  let name = "Error";
+  try {
+    const got = value.name;
+    if (typeof got === "string" && ERROR_NAMES.has(got)) name = got;
+  } catch {}
+  const copy = Object.create(ERROR_CONSTRUCTORS[name].prototype);
+  memory.set(value, copy);
+  const message = Object.getOwnPropertyDescriptor(value, "message");
+  if (message !== undefined && "value" in message) {
+    Object.defineProperty(copy, "message", { value: `${message.value}`, writable: true, enumerable: false, configurable: true });
+  }
+  const stack = Object.getOwnPropertyDescriptor(value, "stack");
+  if (stack !== undefined && "value" in stack && typeof stack.value === "string") {
+    Object.defineProperty(copy, "stack", { value: stack.value, writable: true, enumerable: false, configurable: true });
+  }
+  const cause = Object.getOwnPropertyDescriptor(value, "cause");
+  if (cause !== undefined && "value" in cause) {
+    Object.defineProperty(copy, "cause", { value: clone(cause.value, memory), writable: true, enumerable: false, configurable: true });
+  }
+  return copy;
+}
+
+define("structuredClone", structuredClone);
 """#),
     ]
 }

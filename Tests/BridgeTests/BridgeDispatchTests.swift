@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import HostTesting
 import JSON
+import WebPlatform
 import Testing
 
 // Every E_* code reached from JS through a real engine, a real BridgeDispatcher and a test
@@ -595,6 +596,8 @@ final class BridgeTestHost: Sendable {
                                       options: BridgeOptions(validatesResults: validatesResults))
         let reports = self.reports
         try await engine.perform { context in
+            // AbortController and AbortSignal, for `{signal}`, as an app run has them.
+            try WebPlatform().install(into: context)
             try bridge.install(into: context, engine: engine)
             context.setFunction(context.global, "__report") { args in
                 let value = try args.context.jsonValue(from: args[0])

@@ -119,31 +119,6 @@ async function targets() {
   return (await call("bridge", "describe", {})).targets;
 }
 
-// AbortController as browsers have it, for `{signal}`; JavaScriptCore alone does not ship one.
-if (typeof globalThis.AbortController !== "function") {
-  class AbortSignal {
-    constructor() { this.aborted = false; this.reason = undefined; this.onabort = null; this._listeners = []; }
-    addEventListener(type, listener) { if (type === "abort") this._listeners.push(listener); }
-    removeEventListener(type, listener) { this._listeners = this._listeners.filter((l) => l !== listener); }
-    throwIfAborted() { if (this.aborted) throw this.reason; }
-    _abort(reason) {
-      if (this.aborted) return;
-      this.aborted = true;
-      this.reason = reason === undefined ? new Error("This operation was aborted") : reason;
-      const event = { type: "abort", target: this };
-      if (typeof this.onabort === "function") this.onabort(event);
-      for (const listener of this._listeners.slice()) listener(event);
-    }
-  }
-  class AbortController {
-    constructor() { this.signal = new AbortSignal(); }
-    abort(reason) { this.signal._abort(reason); }
-  }
-  for (const [name, value] of Object.entries({ AbortController, AbortSignal })) {
-    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
-  }
-}
-
 // The Hybrid object. Runtime scripts loaded after this one (such as a service's JS client) add
 // their namespaces to `native.hybrid`; the host freezes it once they all have run.
 const Hybrid = { call, subscribe, targets, HybridError, args: Object.freeze(native.args || []) };

@@ -81,3 +81,8 @@ Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOME
 
 define("DOMException", DOMException);
 internals.provide("isDOMException", isDOMException);
+internals.platformObjects.register(isDOMException, (exception) => {
+  const copy = new DOMException(exception.message, exception.name);
+  Object.defineProperty(copy, "stack", { value: exception.stack, writable: true, enumerable: false, configurable: true });
+  return copy;
+});

@@ -31,7 +31,24 @@ function load(group) {
   native.load(group, define, internals);
 }
 
+// The platform objects that loaded groups made, for structuredClone: each group registers how to
+// tell its objects apart and how to copy the serializable ones (null: not serializable, a
+// DataCloneError). A group that never loaded made no objects, so it needs no entry.
+const platformKinds = [];
+const platformObjects = Object.freeze({
+  register(isInstance, serialize) {
+    platformKinds.push({ isInstance, serialize });
+  },
+  serializer(value) {
+    for (const kind of platformKinds) {
+      if (kind.isInstance(value)) return kind.serialize;
+    }
+    return undefined;
+  },
+});
+
 const internals = Object.freeze({
+  platformObjects,
   get(name) {
     if (!originals.has(name)) {
       const group = groupOf.get(name);
