@@ -17,20 +17,17 @@ FUZZ_BIN := .build/fuzz/debug/hybrid-fuzz
 SOAK_SECONDS ?= 300
 SOAK_BIN ?= $(DEBUG_BIN)
 
-.PHONY: demo test deps embed build release dts bench fuzz fuzz-build soak clean
+.PHONY: demo test deps build release dts bench fuzz fuzz-build soak clean
 
 deps:
 	@scripts/install-deps
 
-embed:
-	@python3 scripts/embed-js
-
-build: deps embed
+build: deps
 	$(SWIFT) build
 
 # Swift's runtime and Foundation linked statically: 30% faster start-up and 4 MiB less resident
 # than loading them as shared libraries (hybrid-bench startup).
-release: deps embed
+release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product hybrid
 
 # Each demo starts from a fresh data dir, so it shows the whole story: the bug, then the signed
@@ -50,7 +47,6 @@ demo: release
 # The tests run beside a throwaway PostgreSQL cluster (scripts/with-postgres), so that the sync
 # server's tests run against both of its stores; the cluster is removed however they end.
 test: deps
-	python3 scripts/embed-js --check
 	SWIFT=$(SWIFT) scripts/check-imports
 	$(SWIFT) build --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) contracts check

@@ -37,6 +37,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
+        // The host's own JavaScript, its contracts and the sync server's OpenAPI document, embedded
+        // as Swift string literals at build time into the targets below that name it (one copy of
+        // each file lives in the repository).
+        .plugin(name: "EmbedSources", capability: .buildTool()),
+
         // C modules
         .systemLibrary(
             name: "CJavaScriptCore",
@@ -58,9 +63,9 @@ let package = Package(
         .target(name: "ScriptSources", dependencies: ["JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // One JavaScriptCore context on one JS thread, its event loop, console and modules: the
         // only user of the C module.
-        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "ScriptSources", "SystemIO"]),
+        .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // Envelopes, the service registry, contracts and their schema validator, grants.
-        .target(name: "Bridge", dependencies: ["Engine", "JSON"]),
+        .target(name: "Bridge", dependencies: ["Engine", "JSON"], plugins: ["EmbedSources"]),
         // SQLite through GRDB, below the services that share it (storage, sync): the database layer,
         // with its one write path open to a journal that follows a table's writes (WriteJournal).
         .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -84,11 +89,11 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
-        .target(name: "WebPlatform", dependencies: ["Engine", "JSON"]),
+        .target(name: "WebPlatform", dependencies: ["Engine", "JSON"], plugins: ["EmbedSources"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "Persistence", "ScriptSources", "SystemIO"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
         .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
@@ -105,7 +110,7 @@ let package = Package(
                                                   .product(name: "Prometheus", package: "swift-prometheus"),
                                                   .product(name: "CoreMetrics", package: "swift-metrics")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
-                exclude: ["openapi.json"]),
+                exclude: ["openapi.json"], plugins: ["EmbedSources"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
         .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.
@@ -114,7 +119,8 @@ let package = Package(
             dependencies: [
                 "Bridge", "ContractTools", "HybridHost", "JSON", "Patches", "SyncAuth", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["EmbedSources"]
         ),
 
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
