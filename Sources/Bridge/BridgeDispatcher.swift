@@ -331,7 +331,14 @@ public final class BridgeDispatcher: @unchecked Sendable {
             }
         }
         if let violation = routes[index].paramsValidator!.firstViolation(of: value) {
-            return .failure(BridgeError.badParams(violation.path, violation.message))
+            var error = BridgeError.badParams(violation.path, violation.message)
+            // An unexpected property: what the action takes, for a UI or a test to show.
+            if let expected = violation.expectedProperties {
+                var details: JSONObject = ["expected": .array(expected.map(JSONValue.string))]
+                if let suggestion = violation.suggestion { details["suggestion"] = .string(suggestion) }
+                error.details = .object(details)
+            }
+            return .failure(error)
         }
         return .success(value)
     }

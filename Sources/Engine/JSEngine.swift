@@ -91,6 +91,8 @@ public final class JSEngine: @unchecked Sendable {
     private var timerCallbacks: [Int: TimerCallback] = [:]
     /// Native timers still scheduled; they alone do not keep the loop alive.
     private var nativeTimerIDs: Set<Int> = []
+    /// Script timers unref'd (`timeout.unref()`): nor do they, as in node.
+    private var unrefTimerIDs: Set<Int> = []
     private var nextTimerID = 1
     private var holds = 0
     private var shutdownHooks: [(ScriptContext) -> Void] = []
@@ -104,6 +106,10 @@ public final class JSEngine: @unchecked Sendable {
         }
         let body: Body
         let interval: UInt64?
+        /// Nanoseconds from (re)scheduling to firing, for `refresh()`.
+        let delay: UInt64
+        /// The sequence of its entry in `timers`: an older entry (left by a refresh) is passed over.
+        var sequence: UInt64 = 0
     }
 
     public init(options: EngineOptions = EngineOptions()) {
@@ -237,16 +243,42 @@ public final class JSEngine: @unchecked Sendable {
         if pendingFailure == nil { pendingFailure = error }
     }
 
-    /// Schedules `function(...arguments)` after `delayMs`; repeats when `repeats`. Returns its id.
-    public func addTimer(_ function: JSObjectRef, delayMs: Double, repeats: Bool, arguments: [JSValueRef] = []) -> Int {
-        let id = nextTimerID
-        nextTimerID += 1
+    /// Schedules `function(...arguments)` after `delayMs`; repeats when `repeats`. Returns its id:
+    /// a new one, or `reusing`, the id of a script timer that has fired and is started again
+    /// (`refresh()` after the callback ran, as node allows).
+    public func addTimer(_ function: JSObjectRef, delayMs: Double, repeats: Bool, arguments: [JSValueRef] = [], reusing: Int? = nil) -> Int {
+        let id: Int
+        if let reusing, reusing > 0, reusing < nextTimerID, timerCallbacks[reusing] == nil, !nativeTimerIDs.contains(reusing) {
+            id = reusing
+        } else {
+            id = nextTimerID
+            nextTimerID += 1
+        }
         let delay = UInt64(max(1, delayMs.isFinite ? min(delayMs, 2_147_483_647) : 1) * 1_000_000)
         context.protect(function)
         for argument in arguments { context.protect(argument) }
-        timerCallbacks[id] = TimerCallback(body: .script(function, arguments), interval: repeats ? delay : nil)
-        timers.insert(id: id, due: MonotonicClock.now() + delay)
+        var callback = TimerCallback(body: .script(function, arguments), interval: repeats ? delay : nil, delay: delay)
+        callback.sequence = timers.insert(id: id, due: MonotonicClock.now() + delay)
+        timerCallbacks[id] = callback
         return id
+    }
+
+    /// `timeout.ref()` / `unref()`: whether a script timer keeps the loop alive. False when `id` is
+    /// no scheduled script timer.
+    @discardableResult
+    func setScriptTimerKeepsAlive(_ id: Int, _ keepsAlive: Bool) -> Bool {
+        guard timerCallbacks[id] != nil, !nativeTimerIDs.contains(id) else { return false }
+        if keepsAlive { unrefTimerIDs.remove(id) } else { unrefTimerIDs.insert(id) }
+        return true
+    }
+
+    /// `timeout.refresh()`: the countdown of a scheduled script timer starts again from now, with
+    /// its delay (an interval's period). False when `id` is no scheduled script timer.
+    func refreshScriptTimer(_ id: Int) -> Bool {
+        guard var callback = timerCallbacks[id], !nativeTimerIDs.contains(id) else { return false }
+        callback.sequence = timers.insert(id: id, due: MonotonicClock.now() + callback.delay)
+        timerCallbacks[id] = callback
+        return true
     }
 
     /// Runs `body` on the JS thread after `delayMs`, once. A native timer does not keep the loop
@@ -256,9 +288,10 @@ public final class JSEngine: @unchecked Sendable {
         nextTimerID += 1
         // Capped at about 31 years, so that the nanoseconds fit a UInt64 (timeoutMs: 1e300 must not trap).
         let delay = UInt64(min(max(0, delayMs.isFinite ? delayMs : 0), 1e12) * 1_000_000)
-        timerCallbacks[id] = TimerCallback(body: .native(body), interval: nil)
+        var callback = TimerCallback(body: .native(body), interval: nil, delay: delay)
+        callback.sequence = timers.insert(id: id, due: MonotonicClock.now() + delay)
+        timerCallbacks[id] = callback
         nativeTimerIDs.insert(id)
-        timers.insert(id: id, due: MonotonicClock.now() + delay)
         return id
     }
 
@@ -271,6 +304,7 @@ public final class JSEngine: @unchecked Sendable {
 
     public func clearTimer(_ id: Int) {
         nativeTimerIDs.remove(id)
+        unrefTimerIDs.remove(id)
         guard let callback = timerCallbacks.removeValue(forKey: id) else { return }
         unprotect(callback)
     }
@@ -306,8 +340,7 @@ public final class JSEngine: @unchecked Sendable {
             signal.lock()
             while posted.isEmpty && !stopRequested {
                 let now = MonotonicClock.now()
-                StandardStreams.flush()
-                let liveTimers = timerCallbacks.count > nativeTimerIDs.count
+                let liveTimers = timerCallbacks.count > nativeTimerIDs.count + unrefTimerIDs.count
                 if endRequested {
                     // Ended with work pending: idle for whoever waits; only posted work runs now.
                     if pendingFailure == nil && !isIdle { reportIdleLocked(.idle) }
@@ -423,11 +456,13 @@ public final class JSEngine: @unchecked Sendable {
         // Only timers due now: ones a callback adds wait for the next turn.
         while let next = timers.first, next.due <= now {
             _ = timers.removeFirst()
-            guard let callback = timerCallbacks[next.id] else { continue }
+            guard var callback = timerCallbacks[next.id], callback.sequence == next.sequence else { continue }
             if let interval = callback.interval {
-                timers.insert(id: next.id, due: max(next.due + interval, now))
+                callback.sequence = timers.insert(id: next.id, due: max(next.due + interval, now))
+                timerCallbacks[next.id] = callback
             } else {
                 timerCallbacks[next.id] = nil
+                unrefTimerIDs.remove(next.id)
             }
             switch callback.body {
             case .native(let body):
@@ -455,8 +490,10 @@ public final class JSEngine: @unchecked Sendable {
         let rejection = context.makeFunction { [unowned self] args in
             let reason = args[1]
             var error = args.context.scriptError(from: reason)
-            if !JSValueIsObject(args.context.ref, reason) {
-                error = ScriptError(name: "UnhandledPromiseRejection", message: args.context.stringify(reason))
+            // A rejection with a value that is not an Error is named so, as node names it; but the
+            // main module's top-level await rejects with what the module threw, printed as a throw.
+            if error.thrownNonError, !error.isTimeLimit, !args.context.isMainEvaluation(args[0]) {
+                error = ScriptError(name: "UnhandledPromiseRejection", message: error.message)
             }
             fail(error)
             return nil

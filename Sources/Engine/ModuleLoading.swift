@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import JSON
 import ScriptSources
 import SystemIO
 
@@ -70,8 +71,31 @@ extension RuntimeInstaller {
             args.context.set(result, "body", body)
             args.context.set(result, "format", args.context.string(compiled.format.rawValue))
             args.context.set(result, "topLevelAwait", JSValueMakeBoolean(args.context.ref, compiled.topLevelAwait))
+            if compiled.format == .module {
+                args.context.set(result, "links", args.context.jsValue(from: links(of: compiled, source: source, filename: filename)))
+            }
             return result
         }
+    }
+
+    /// What the loader's link step (modules.js, `link`) needs of an ES module before any module
+    /// runs: `imports`, its static imports with the names each takes (``StaticImport``; none for
+    /// TypeScript, whose imports may name types), `exports`, the names it exports (null when the
+    /// transform's output does not say, ``ExportedNames``), and `stars`, its `export *` specifiers.
+    private static func links(of compiled: CompiledSource, source: String, filename: String) -> JSONValue {
+        let imports: [JSONValue] = SourceLanguage(filename: filename) == .javaScript
+            ? StaticImport.find(in: source).map { request in
+                .object(["specifier": .string(request.specifier), "names": .array(request.names.map { name in
+                    .object(["name": .string(name.name), "line": .number(Double(name.line)), "column": .number(Double(name.column))])
+                })])
+            }
+            : []
+        let exported = ExportedNames.find(in: compiled.code)
+        return .object([
+            "imports": .array(imports),
+            "exports": exported.map { .array($0.names.map(JSONValue.string)) } ?? .null,
+            "stars": .array((exported?.starExports ?? []).map(JSONValue.string)),
+        ])
     }
 
     /// A source esbuild refuses is a `SyntaxError` at its line and column, as JavaScriptCore's own.
@@ -92,16 +116,18 @@ extension RuntimeInstaller {
     }
 
     /// Stack frames in a transformed module point at the author's file: its map is registered
-    /// under the module's URL, read from the cache only when a stack needs it.
+    /// under the module's URL, read from the cache only when a stack needs it. The map's one
+    /// source is the module's own file, named as it is loaded now: a cached map may name it as
+    /// another run saw it (relative to that run's working folder, as esbuild wrote it).
     private static func registerSourceMap(of compiled: CompiledSource, filename: String, in context: ScriptContext) {
         let offset = ScriptContext.moduleWrapperPrefix.utf16.count
         if let text = compiled.sourceMap {
-            if let map = try? SourceMap(json: text, location: filename) {
+            if let map = try? SourceMap(json: text, location: filename, source: filename) {
                 context.sourceMaps.register(url: filename, map: map, firstLineColumnOffset: offset)
             }
         } else if let file = compiled.sourceMapFile {
             context.sourceMaps.register(url: filename, firstLineColumnOffset: offset) {
-                (try? FileSystem.textIfPresent(atPath: file)).flatMap { $0 }.flatMap { try? SourceMap(json: $0, location: filename) }
+                (try? FileSystem.textIfPresent(atPath: file)).flatMap { $0 }.flatMap { try? SourceMap(json: $0, location: filename, source: filename) }
             }
         }
     }

@@ -38,7 +38,7 @@ enum RuntimeInstaller {
         // Read once by modules.js while it installs the registry.
         if engine.options.hotReload { context.set(native, "hotReload", context.boolean(true)) }
 
-        installTimers(into: context, engine: engine)
+        installTimers(into: context, native: native, engine: engine)
         installBytesGuard(into: context, native: native)
         installStackMapping(into: context, native: native)
         for (name, source) in RuntimeScripts.engine {
@@ -108,25 +108,41 @@ enum RuntimeInstaller {
         }
     }
 
-    static func installTimers(into context: ScriptContext, engine: JSEngine) {
-        func schedule(_ args: NativeArguments, repeats: Bool) throws -> JSValueRef? {
+    /// The engine's side of the timers; `js/runtime/globals.js` makes node's `setTimeout`,
+    /// `setInterval` and their `Timeout` objects of it. `native.startTimer(fire, delay, repeats,
+    /// id, timeout)` schedules `fire(timeout)` and returns the timer's id (`id` 0 for a new one,
+    /// else that of a fired timer started again); `native.clearTimer(id)`, `native.refTimer(id,
+    /// keepsAlive)` and `native.refreshTimer(id)` (false when not scheduled) touch only timers JS set.
+    static func installTimers(into context: ScriptContext, native: JSObjectRef, engine: JSEngine) {
+        let number = { (args: NativeArguments, index: Int) -> Double in
+            index < args.count ? JSValueToNumber(args.context.ref, args[index], nil) : .nan
+        }
+        // Only a number that can be an id is looked up.
+        let timerID = { (args: NativeArguments) -> Int? in
+            let id = number(args, 0)
+            return id.isFinite && abs(id) < 9.0e15 ? Int(id) : nil
+        }
+        context.setFunction(native, "startTimer") { args in
             guard let function = args.context.object(args[0]), JSObjectIsFunction(args.context.ref, function) else {
-                throw NativeFunctionError("\(repeats ? "setInterval" : "setTimeout"): expected a function as the first argument")
+                throw NativeFunctionError("startTimer: expected a function as the first argument")
             }
-            let delay = args.count > 1 ? JSValueToNumber(args.context.ref, args[1], nil) : 0
-            let extra = args.count > 2 ? (2..<args.count).map { args[$0] } : []
-            let id = engine.addTimer(function, delayMs: delay.isNaN ? 0 : delay, repeats: repeats, arguments: extra)
+            let delay = number(args, 1)
+            let repeats = args.count > 2 && JSValueToBoolean(args.context.ref, args[2])
+            let reusing = Int(exactly: number(args, 3))
+            let extra = args.count > 4 ? (4..<args.count).map { args[$0] } : []
+            let id = engine.addTimer(function, delayMs: delay.isNaN ? 0 : delay, repeats: repeats, arguments: extra, reusing: reusing)
             return args.context.number(Double(id))
         }
-        let clear: NativeFunctionBody = { args in
-            // Any number may arrive here (1e300 included): only one that can be an id is looked up.
-            let id = JSValueToNumber(args.context.ref, args[0], nil)
-            if id.isFinite, abs(id) < 9.0e15 { engine.clearScriptTimer(Int(id)) }
+        context.setFunction(native, "clearTimer") { args in
+            if let id = timerID(args) { engine.clearScriptTimer(id) }
             return nil
         }
-        context.setFunction(context.global, "setTimeout") { try schedule($0, repeats: false) }
-        context.setFunction(context.global, "setInterval") { try schedule($0, repeats: true) }
-        context.setFunction(context.global, "clearTimeout", clear)
-        context.setFunction(context.global, "clearInterval", clear)
+        context.setFunction(native, "refTimer") { args in
+            if let id = timerID(args) { engine.setScriptTimerKeepsAlive(id, args.count > 1 && JSValueToBoolean(args.context.ref, args[1])) }
+            return nil
+        }
+        context.setFunction(native, "refreshTimer") { args in
+            args.context.boolean(timerID(args).map(engine.refreshScriptTimer) ?? false)
+        }
     }
 }

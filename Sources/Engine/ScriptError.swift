@@ -12,8 +12,12 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTimeLimit: Bool = false
     /// True when the run's memory passed `EngineOptions.memoryLimitBytes` and it was stopped.
     public var isMemoryLimit: Bool = false
-    /// True when JS threw something other than an Error (`throw "x"`): there is no stack.
+    /// True when JS threw something other than an Error (`throw "x"`): there is no stack, and
+    /// `message` is the value as node prints it (`x`, `{ code: 42 }`).
     public var thrownNonError: Bool = false
+    /// The error's own properties as node prints them after the stack (` {\n  code: 'E_DENIED'\n}`),
+    /// or "" when it has none.
+    public var properties: String = ""
 
     public init(name: String, message: String, stack: String = "", sourceURL: String? = nil,
                 line: Int? = nil, column: Int? = nil) {
@@ -39,12 +43,12 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `Name: message`, then the stack, led by the location when the stack lacks it (a syntax
-    /// error has no frames of its own).
+    /// error has no frames of its own), then the error's own properties.
     public var description: String {
         var text = thrownNonError ? message : (message.isEmpty ? name : "\(name): \(message)")
         if let location, !stack.contains(location) { text += "\n    at \(location)" }
         if !stack.isEmpty { text += "\n" + stack }
-        return text
+        return text + properties
     }
 
     /// Rewrites JavaScriptCore's `fn@url:line:column` frames into node's `    at fn (url:line:column)`.

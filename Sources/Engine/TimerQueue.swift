@@ -1,5 +1,6 @@
 /// Timers of the event loop, ordered by due time, then by insertion (a binary min-heap).
-/// Cleared timers are dropped lazily, when they reach the top.
+/// Cleared timers are dropped lazily, when they reach the top; so is an entry a timer has left
+/// behind by being rescheduled (`refresh()`), which its owner tells by the entry's `sequence`.
 struct TimerQueue {
     struct Entry {
         let due: UInt64  // monotonic nanoseconds
@@ -17,7 +18,9 @@ struct TimerQueue {
     var isEmpty: Bool { heap.isEmpty }
     var first: Entry? { heap.first }
 
-    mutating func insert(id: Int, due: UInt64) {
+    /// Returns the new entry's sequence, unique in this queue.
+    @discardableResult
+    mutating func insert(id: Int, due: UInt64) -> UInt64 {
         nextSequence += 1
         heap.append(Entry(due: due, sequence: nextSequence, id: id))
         var child = heap.count - 1
@@ -27,6 +30,7 @@ struct TimerQueue {
             heap.swapAt(child, parent)
             child = parent
         }
+        return nextSequence
     }
 
     mutating func removeFirst() -> Entry? {

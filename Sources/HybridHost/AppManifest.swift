@@ -20,7 +20,7 @@ public struct AppManifest: Sendable, Equatable {
     public var quotas: AppQuotas = .defaults
 
     /// The extensions of a module file an app may start from (`hybrid run cart.ts`).
-    static let moduleExtensions = [".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"]
+    public static let moduleExtensions = [".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"]
 
     /// Reads an app folder (with `app.json`) or a single module file (`.js`, `.ts`, `.mjs`, ...).
     /// The keys app.json may hold; any other is refused, naming the nearest of these.

@@ -18,11 +18,28 @@ public final class ReplSession: @unchecked Sendable {
         public let failed: Bool
     }
 
+    /// Tab's answer: the names that complete the text before the cursor, groups parted by "",
+    /// and the end of that text they would replace (node's readline `completer` answer).
+    public struct Completion: Sendable, Equatable {
+        public let completions: [String]
+        public let completeOn: String
+
+        public init(completions: [String], completeOn: String) {
+            self.completions = completions
+            self.completeOn = completeOn
+        }
+    }
+
     // The reading thread's.
     private var lines: [String] = []
     private let checker = SyntaxChecker()
+    /// Every line handed to ``submit(_:completion:)``, for `.save`.
+    public private(set) var transcript: [String] = []
     // The JS thread's.
     private var inputs = 0
+    /// Names the inputs declared with `let`, `const` or `class` at top level (``ReplInput/lexicalNames(_:)``).
+    private var lexicalNames: [String] = []
+    private var knownLexicalNames: Set<String> = []
 
     /// Inputs are TypeScript: each whole input is stripped of its types (esbuild, through
     /// ``ModuleTransformer``) before it is read as JavaScript.
@@ -48,7 +65,8 @@ public final class ReplSession: @unchecked Sendable {
                     for (name, source) in ReplScript.sources {
                         try context.runPrelude(source, url: "hybrid:\(name)", native: native)
                     }
-                    try self.call("start", [context.string(folder), context.string(main), self.callback(completion, in: context)], in: context)
+                    let isProxy = context.makeFunction { args in args.context.boolean(args.context.isProxy(args[0])) }
+                    try self.call("start", [context.string(folder), context.string(main), self.callback(completion, in: context), isProxy], in: context)
                 } catch {
                     completion(Result(text: "Uncaught " + error.description, failed: true))
                 }
@@ -67,6 +85,7 @@ public final class ReplSession: @unchecked Sendable {
     /// refuses.
     public func submit(_ line: String, completion: @escaping @Sendable (Result) -> Void) -> Bool {
         lines.append(line)
+        transcript.append(line)
         var source = lines.joined(separator: "\n")
         if let transformer {
             if ReplInput.isOpen(source) { return false }
@@ -85,10 +104,12 @@ public final class ReplSession: @unchecked Sendable {
                 return true
             }
         }
-        let input = ReplInput.read(source, tracker: "__hybridRepl.track") { checker.scriptProblem($0) }
+        let input = ReplInput.read(ReplInput.dynamicImports(source), tracker: "__hybridRepl.track") {
+            checker.scriptProblem($0)
+        }
         if input == .incomplete { return false }
         lines.removeAll()
-        evaluate(input, completion: completion)
+        evaluate(input, declaring: ReplInput.lexicalNames(source), completion: completion)
         return true
     }
 
@@ -105,15 +126,45 @@ public final class ReplSession: @unchecked Sendable {
     /// Ctrl-C: the unfinished input is dropped.
     public func cancelInput() { lines.removeAll() }
 
+    /// What Tab completes in `text` (the line before the cursor), as node's REPL answers it
+    /// (js/runtime/repl.js): the REPL's commands after a leading dot, else global names or, after
+    /// `a.b.`, the properties of what that chain holds, found without running any of the app's
+    /// code. Nil when the JS thread does not answer within `seconds` (it is busy with an input
+    /// or a timer that runs on): Tab then does nothing rather than keep the prompt waiting.
+    public func complete(_ text: String, terminal: Bool = true, within seconds: Double = 2) -> Completion? {
+        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        if trimmed.first == ".", trimmed.dropFirst().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            let typed = String(trimmed.dropFirst())
+            // Matched without regard to case, as node matches every completion.
+            let names = ReplKeyword.commands(terminal: terminal).map(\.name).filter { $0.hasPrefix(typed.lowercased()) }
+            return Completion(completions: names, completeOn: typed)
+        }
+        let box = Handoff<Completion>()
+        let posted = session.engine.post { [self] context in
+            do throws(ScriptError) {
+                // One name a line, one completion a line: neither holds a line break.
+                let names = context.string(lexicalNames.joined(separator: "\n"))
+                let answer = context.stringify(try call("complete", [context.string(text), names], in: context))
+                    .split(separator: "\n", omittingEmptySubsequences: false)
+                box.put(Completion(completions: answer.dropFirst().map(String.init), completeOn: String(answer.first ?? "")))
+            } catch {
+                box.put(Completion(completions: [], completeOn: ""))
+            }
+        }
+        guard posted else { return nil }
+        return box.take(within: seconds)
+    }
+
     /// Blocks until `completion` has been called, for the command line's sequential steps.
     public func wait(_ start: (@escaping @Sendable (Result) -> Void) -> Void) -> Result {
-        let box = ResultBox()
+        let box = Handoff<Result>()
         start { box.put($0) }
         return box.take()
     }
 
-    private func evaluate(_ input: ReplInput, completion: @escaping @Sendable (Result) -> Void) {
+    private func evaluate(_ input: ReplInput, declaring names: [String] = [], completion: @escaping @Sendable (Result) -> Void) {
         let posted = session.engine.post { [self] context in
+            for name in names where knownLexicalNames.insert(name).inserted { lexicalNames.append(name) }
             inputs += 1
             let url = "REPL\(inputs)"
             let source: String
@@ -163,11 +214,11 @@ public final class ReplSession: @unchecked Sendable {
         }
     }
 
-    /// One result handed from the JS thread to a thread that blocks for it.
-    private final class ResultBox: @unchecked Sendable {
+    /// One value handed from the JS thread to a thread that blocks for it.
+    private final class Handoff<Value: Sendable>: @unchecked Sendable {
         private var mutex = pthread_mutex_t()
         private var condition = pthread_cond_t()
-        private var result: Result?
+        private var result: Value?
 
         init() {
             pthread_mutex_init(&mutex, nil)
@@ -179,17 +230,30 @@ public final class ReplSession: @unchecked Sendable {
             pthread_mutex_destroy(&mutex)
         }
 
-        func put(_ value: Result) {
+        func put(_ value: Value) {
             pthread_mutex_lock(&mutex)
             if result == nil { result = value }
             pthread_cond_broadcast(&condition)
             pthread_mutex_unlock(&mutex)
         }
 
-        func take() -> Result {
+        func take() -> Value {
             pthread_mutex_lock(&mutex)
             while result == nil { pthread_cond_wait(&condition, &mutex) }
             let value = result!
+            pthread_mutex_unlock(&mutex)
+            return value
+        }
+
+        /// The value, or nil when none came within `seconds`.
+        func take(within seconds: Double) -> Value? {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1_000_000_000)
+            var deadline = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+            pthread_mutex_lock(&mutex)
+            while result == nil && pthread_cond_timedwait(&condition, &mutex, &deadline) != ETIMEDOUT {}
+            let value = result
             pthread_mutex_unlock(&mutex)
             return value
         }

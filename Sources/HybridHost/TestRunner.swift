@@ -16,9 +16,20 @@ public struct TestRunner: Sendable {
         public var todo = 0
         /// Files that could not run (syntax error, uncaught error) or registered no test.
         public var brokenFiles = 0
+        public var files = 0
+        /// Files with a failed test, or broken.
+        public var failedFiles = 0
+        /// With a filter: how many tests' full names contain it (0 fails the run: nothing was tested).
+        public var matched: Int?
+        /// The modules each file loaded, itself and what it imports (real paths), by the file's path
+        /// as given; empty for a broken file. Only when ``TestRunner/recordsModules`` is set.
+        public var modules: [String: [String]] = [:]
 
         public init() {}
-        public var succeeded: Bool { failed == 0 && brokenFiles == 0 }
+        public var succeeded: Bool { failed == 0 && brokenFiles == 0 && matched != 0 }
+        /// As node's runner counts them, a file that could not run being one failed test.
+        public var tests: Int { passed + failed + skipped + todo + brokenFiles }
+        public var failures: Int { failed + brokenFiles }
     }
 
     public var filter: String?
@@ -31,6 +42,8 @@ public struct TestRunner: Sendable {
     /// subscription, a call) before its run is ended, as vitest's teardown timeout does. A file with
     /// a failed test ends at once: a test that timed out still awaits, and may never return.
     public var leftoverGraceSeconds: Double = 10
+    /// Fill ``Totals/modules`` (for `--watch`, which reruns the files a change touches).
+    public var recordsModules = false
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
     /// The one-line summary after the TAP stream: on stderr, so that stdout stays strict TAP 14
     /// (a consumer in strict mode refuses any line that is not TAP).
@@ -68,6 +81,7 @@ public struct TestRunner: Sendable {
 
     public func run(files: [String]) -> Totals {
         var totals = Totals()
+        let started = MonotonicClock.now()
         write("TAP version 14\n")
         for (index, file) in files.enumerated() {
             let name = Self.tapEscaped(file)
@@ -77,24 +91,59 @@ public struct TestRunner: Sendable {
             totals.failed += result.failed
             totals.skipped += result.skipped
             totals.todo += result.todo
+            if let matched = result.matched { totals.matched = (totals.matched ?? 0) + matched }
+            if recordsModules { totals.modules[file] = result.modules }
             if let problem = result.problem {
                 totals.brokenFiles += 1
+                totals.failedFiles += 1
                 write("not ok \(index + 1) - \(name)\n  ---\n  message: \(Self.yamlQuoted(problem))\n  ...\n")
             } else if result.failed > 0 {
+                totals.failedFiles += 1
                 write("not ok \(index + 1) - \(name)\n")
             } else {
                 write("ok \(index + 1) - \(name)\n")
             }
         }
+        totals.files = files.count
+        if let filter, !filter.isEmpty, totals.matched == nil { totals.matched = 0 }
         write("1..\(files.count)\n")
-        write("# files: \(files.count), broken: \(totals.brokenFiles), skipped: \(totals.skipped), todo: \(totals.todo)\n")
-        writeSummary("js: \(totals.passed) passed, \(totals.failed + totals.brokenFiles) failed\n")
+        write(Self.summaryComments(totals, milliseconds: Double(MonotonicClock.now() - started) / 1_000_000))
+        writeSummary(Self.summaryLine(totals))
+        // (A broken file fails the run already, and may hold the tests the filter meant.)
+        if let filter, totals.matched == 0, totals.brokenFiles == 0 {
+            writeSummary("hybrid test: --filter \"\(filter)\" matched no test in \(files.count) file\(files.count == 1 ? "" : "s"); a run that tests nothing fails\n")
+        }
         return totals
+    }
+
+    /// The totals as node's TAP reporter ends its stream (`# tests 7`, `# pass 6`, ...), with the
+    /// files after them: TAP comments, so stdout stays strict TAP 14.
+    static func summaryComments(_ totals: Totals, milliseconds: Double) -> String {
+        """
+        # tests \(totals.tests)
+        # pass \(totals.passed)
+        # fail \(totals.failures)
+        # skipped \(totals.skipped)
+        # todo \(totals.todo)
+        # files \(totals.files)
+        # files failed \(totals.failedFiles)
+        # duration_ms \((milliseconds * 10).rounded() / 10)
+
+        """
+    }
+
+    /// The line on stderr: tests, then files, each counted for what it is.
+    static func summaryLine(_ totals: Totals) -> String {
+        let plural = { (count: Int, word: String) in "\(count) \(word)\(count == 1 ? "" : "s")" }
+        return "js: \(plural(totals.tests, "test")): \(totals.passed) passed, \(totals.failures) failed, \(totals.skipped) skipped, \(totals.todo) todo; "
+            + "\(plural(totals.files, "file")): \(totals.files - totals.failedFiles) passed, \(totals.failedFiles) failed\n"
     }
 
     struct FileResult {
         var passed = 0, failed = 0, skipped = 0, todo = 0
+        var matched: Int?
         var problem: String?
+        var modules: [String] = []
     }
 
     /// What a run printed, gathered from the thread it runs on.
@@ -147,17 +196,23 @@ public struct TestRunner: Sendable {
             }
         }
         let outcome = engine.waitUntilIdle()
-        StandardStreams.flush()
         if case .failed(let error) = outcome {
             return FileResult(problem: AppSession.report(error, timeLimit: timeLimitSeconds))
         }
+        let modules = recordsModules ? session.loadedModules().filter { $0.hasPrefix("/") } : []
         guard let totals = counts.value else {
+            if let unsettled = session.unsettledTopLevelAwait() {
+                // node's words for it; `hybrid run` prints the same and exits 13.
+                return FileResult(problem: "the file's top-level await never settled, so its tests never ran: "
+                                  + unsettled.split(separator: "\n").prefix(2).joined(separator: ": ").dropFirst("Warning: ".count))
+            }
             return FileResult(problem: "the test run never finished (a test left the event loop with nothing to do)")
         }
         if leftover.value {
             write("# \(Self.tapEscaped(file)): work was still pending \(grace.formatted()) s after its tests passed (a timer, an open subscription or a call); it was stopped\n")
         }
-        var result = FileResult()
+        var result = FileResult(modules: modules)
+        result.matched = totals["matched"]?.intValue
         result.passed = totals["passed"]?.intValue ?? 0
         result.failed = totals["failed"]?.intValue ?? 0
         result.skipped = totals["skipped"]?.intValue ?? 0

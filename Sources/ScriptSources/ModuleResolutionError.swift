@@ -17,8 +17,12 @@ public struct ModuleResolutionError: Error, Sendable, Equatable, CustomStringCon
         case invalidPackageTarget = "ERR_INVALID_PACKAGE_TARGET"
         /// A request that is no path, package name, `#` import or `file:` URL.
         case invalidModuleSpecifier = "ERR_INVALID_MODULE_SPECIFIER"
+        /// A folder named by an `import` from JavaScript, which Node's ES module resolution refuses.
+        case unsupportedDirectoryImport = "ERR_UNSUPPORTED_DIR_IMPORT"
         /// A Node built-in module (`fs`, `node:fs`): HybridHost has none.
         case unknownBuiltinModule = "ERR_UNKNOWN_BUILTIN_MODULE"
+        /// A native addon (`x.node`, compiled for Node): Node's code when it cannot load one.
+        case nativeAddon = "ERR_DLOPEN_FAILED"
     }
 
     public let code: Code

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 import SystemIO
 
 /// What the loader compiles for one source file: CommonJS-shaped JavaScript (the host's module
@@ -53,7 +54,8 @@ public struct TransformError: Error, CustomStringConvertible, Sendable {
 /// Turns TypeScript and ES modules into the CommonJS the host's module system runs, with esbuild,
 /// and remembers the result by content hash so that only a changed file costs a transform.
 ///
-/// - Plain CommonJS JavaScript is returned as it is, without esbuild or the cache.
+/// - Plain CommonJS JavaScript is returned as it is, but for its `import()` calls
+///   (``CommonJSDynamicImport``), without esbuild or the cache.
 /// - ES modules (`import`/`export`) become CommonJS whose exports are getters (live bindings) and
 ///   whose imports are read through the required module at each use (live as well); cycles behave
 ///   as in Node's CommonJS plus hoisted function exports. `import.meta` becomes a per-module
@@ -115,7 +117,8 @@ public final class ModuleTransformer: @unchecked Sendable {
     /// imports one that awaits (the loader asks for it when it finds that out).
     public func compile(path: String, source: String, format: ModuleFormat, asynchronous: Bool = false) throws(TransformError) -> CompiledSource {
         guard Self.needsTransform(path: path, format: format) else {
-            return CompiledSource(code: source, sourceMap: nil, format: format, topLevelAwait: false)
+            let code = format == .commonJS ? CommonJSDynamicImport.rewrite(source) : source
+            return CompiledSource(code: code, sourceMap: nil, format: format, topLevelAwait: false)
         }
         let esbuild = try esbuildPath(for: path)
         let key = cacheKey(path: path, source: source, format: format, asynchronous: asynchronous, esbuild: esbuild)
@@ -232,15 +235,32 @@ public final class ModuleTransformer: @unchecked Sendable {
             "--format=esm", "--bundle", "--external:*", "--supported:dynamic-import=true",
         ] + (tsconfigFile().map { ["--tsconfig=" + $0] } ?? []), source: source, path: path)
         guard scope.status == 0 else { throw Self.diagnostics(scope.errors, path: path) }
+        // Where each top-level await waits, for a module that never settles (esbuild lists them).
+        let sites = try run(esbuild, TopLevelAwaitRewrite.siteOptions, source: scope.output, path: path)
+        let marked = TopLevelAwaitRewrite.marking(scope.output, diagnostics: sites.errors)
         let rewritten: String
         do {
-            rewritten = try TopLevelAwaitRewrite.rewrite(scope.output)
+            rewritten = try TopLevelAwaitRewrite.rewrite(marked)
         } catch {
             throw TransformError(path: path, reason: "\(error)")
         }
-        let second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions(format), source: rewritten, path: path)
+        var second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions(format), source: rewritten, path: path)
+        if second.status != 0, marked != scope.output, let unmarked = try? TopLevelAwaitRewrite.rewrite(scope.output) {
+            // The marks are read on tokens: should one ever break the code, the module runs unmarked.
+            second = try run(esbuild, Self.options(path: path, loader: "js") + Self.commonJSOptions(format), source: unmarked, path: path)
+        }
         guard second.status == 0 else { throw Self.diagnostics(second.errors, path: path) }
-        return Self.compiled(second.output, format: format, topLevelAwait: true)
+        return Self.naming(path, in: Self.compiled(second.output, format: format, topLevelAwait: true))
+    }
+
+    /// The map names `path` as its one source, as the one-pass transform's does: esbuild names
+    /// the source of a map it chains relative to its working folder, which the cache key leaves
+    /// out (run from `/b`, `/b/tla.js` was written `b/tla.js`, and read as `/b/b/tla.js`).
+    private static func naming(_ path: String, in compiled: CompiledSource) -> CompiledSource {
+        guard let text = compiled.sourceMap, case .object(var map)? = try? JSONParser.parse(text) else { return compiled }
+        map["sources"] = [.string(path)]
+        return CompiledSource(code: compiled.code, sourceMap: JSONWriter.write(.object(map)), format: compiled.format,
+                              topLevelAwait: compiled.topLevelAwait)
     }
 
     /// esbuild's output as the loader takes it: the host's hooks in, the inline map out. The one
@@ -530,7 +550,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     /// Bump when the transform's output changes for the same input.
-    private static let transformVersion = "8"
+    private static let transformVersion = "9"
 
     private func cacheKey(path: String, source: String, format: ModuleFormat, asynchronous: Bool, esbuild: String) -> String {
         var hasher = SHA256()

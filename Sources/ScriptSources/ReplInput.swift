@@ -50,6 +50,33 @@ public enum ReplInput: Equatable, Sendable {
     /// another language than JavaScript, whose parser says the rest).
     public static func isOpen(_ source: String) -> Bool { SourceScanner(source).isOpen }
 
+    /// `source` with each `import(...)` call made `require.import(...)`, as a CommonJS module's
+    /// are (``CommonJSDynamicImport``): JavaScriptCore's own `import()` cannot load anything in a
+    /// host without its module loader, so the REPL's inputs import through the app's loader, with
+    /// the REPL's `require` (the app folder's).
+    public static func dynamicImports(_ source: String) -> String { CommonJSDynamicImport.rewrite(source) }
+
+    /// The names `source`'s top-level `let`, `const` and `class` declarations bind: names of the
+    /// global scope that are no property of the global object, which the REPL's Tab completion
+    /// must be told of (node asks V8's inspector for them; JavaScriptCore's C API has no such
+    /// question).
+    public static func lexicalNames(_ source: String) -> [String] {
+        let tokens = SourceScanner(source).tokens
+        let starts = statementStarts(tokens)
+        var names: [String] = []
+        for (position, start) in starts.enumerated() {
+            let end = position + 1 < starts.count ? starts[position + 1] : tokens.count
+            guard start + 1 < end else { continue }
+            let keyword = tokens[start].text
+            if keyword == "let" || keyword == "const" {
+                names += declaration(tokens, from: start, to: end)?.1 ?? []
+            } else if keyword == "class", tokens[start + 1].kind == .word, tokens[start + 1].text != "extends" {
+                names.append(tokens[start + 1].text)
+            }
+        }
+        return names
+    }
+
     /// JavaScriptCore's messages for a script that stops where more was expected.
     static func endsEarly(_ problem: String) -> Bool {
         problem.contains("Unexpected end of script") || problem.contains("Unexpected EOF")

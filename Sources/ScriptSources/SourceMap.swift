@@ -35,17 +35,20 @@ public final class SourceMap: Sendable {
 
     /// Reads a map from its JSON text. `location` is where the map lives (the `.map` file, or the
     /// generated file for an inline map): relative `sources` are resolved against its folder.
-    public convenience init(json: String, location: String? = nil) throws(SourceMapError) {
+    /// `source`: the file the generated code was made from, when the caller knows it; a map of one
+    /// source then names that file, whatever path its `sources` holds (a cached transform's map
+    /// may have been written when that path read differently).
+    public convenience init(json: String, location: String? = nil, source: String? = nil) throws(SourceMapError) {
         let value: JSONValue
         do {
             value = try JSONParser.parse(json)
         } catch {
             throw SourceMapError(.malformed, "source map: not JSON: \(error)")
         }
-        try self.init(value, location: location)
+        try self.init(value, location: location, source: source)
     }
 
-    public init(_ value: JSONValue, location: String? = nil) throws(SourceMapError) {
+    public init(_ value: JSONValue, location: String? = nil, source: String? = nil) throws(SourceMapError) {
         guard let object = value.objectValue else {
             throw SourceMapError(.malformed, "source map: expected an object, got \(value.typeName)")
         }
@@ -87,7 +90,11 @@ public final class SourceMap: Sendable {
         let root = try string("sourceRoot")
         sourceRoot = root
         let written = try strings("sources", nullable: true)
-        sources = written.map { Self.resolve($0 ?? "", root: root, location: location) }
+        if let source, written.count == 1 {
+            sources = [source]
+        } else {
+            sources = written.map { Self.resolve($0 ?? "", root: root, location: location) }
+        }
         let contents = try strings("sourcesContent", nullable: true)
         sourcesContent = written.indices.map { $0 < contents.count ? contents[$0] : nil }
         names = try strings("names", nullable: false).map { $0 ?? "" }

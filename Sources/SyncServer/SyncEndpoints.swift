@@ -560,8 +560,8 @@ struct SyncEndpoints: Sendable {
         return response(error.status, error.json, headers: headers)
     }
 
-    /// `GET /v1/openapi.json`: Sources/SyncServer/openapi.json, embedded by scripts/embed-js (its
-    /// one entry).
+    /// `GET /v1/openapi.json`: Sources/SyncServer/openapi.json, embedded at build time (the
+    /// EmbedSources plugin; its one entry).
     static func openAPIResponse() -> Response {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: openAPIBody))
     }

@@ -1,44 +1,36 @@
 import Glibc
 import Synchronization
 
-/// Console output: stdout buffered (flushed when the JS loop waits, before stderr is written, and
-/// at exit), stderr written at once. Written with write(2): no C stdio state shared across threads.
+/// Console output, written as it comes with write(2), as node writes to terminals, files and (on
+/// Linux) pipes: a line is out before the statement after it runs, so a long synchronous task or a
+/// SIGTERM never holds it back, and what a view draws (which writes here too) never overtakes it.
+/// One lock orders the writers (the JS thread, a view's key reader), so no text is torn by another.
+/// No C stdio state shared across threads.
 public enum StandardStreams {
-    private static let buffer = Mutex<[UInt8]>([])
+    private static let order = Mutex(())
 
     public static func write(_ text: String, to fd: Int32) {
-        buffer.withLock { buffer in
-            if fd == 2 {
-                flush(&buffer)
-                writeAll(Array(text.utf8), to: 2)
-            } else {
-                buffer.append(contentsOf: text.utf8)
-                if buffer.count >= 64 * 1024 { flush(&buffer) }
-            }
+        var text = text
+        text.withUTF8 { bytes in
+            order.withLock { _ in writeAll(bytes, to: fd) }
         }
     }
 
-    public static func flush() {
-        buffer.withLock { flush(&$0) }
-    }
-
-    private static func flush(_ buffer: inout [UInt8]) {
-        guard !buffer.isEmpty else { return }
-        writeAll(buffer, to: 1)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
+    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                // A stream another process made non-blocking: wait until it takes more.
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
                 }
-                offset += written
+                return
             }
+            offset += written
         }
     }
 }

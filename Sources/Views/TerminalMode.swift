@@ -27,15 +27,9 @@ enum TerminalMode {
     /// Puts the terminal back as it was. Safe to call more than once, and from a signal handler.
     static func restore() { TerminalState.restore() }
 
+    /// Through the console's own write path (``StandardStreams``): a frame comes after the
+    /// `console.log` lines written before it, never before, and is never torn by one.
     static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        StandardStreams.write(text, to: STDOUT_FILENO)
     }
 }

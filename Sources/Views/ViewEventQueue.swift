@@ -34,8 +34,10 @@ final class ViewEventQueue: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue?, Never>) in
                 let ready: JSONValue?? = state.withLock { state in
-                    if !state.events.isEmpty { return .some(state.events.removeFirst()) }
+                    // A call cancelled before its task started (an aborted long-poll, the view
+                    // stopped) must not take an event: nobody would receive it.
                     if Task.isCancelled { return .some(nil) }
+                    if !state.events.isEmpty { return .some(state.events.removeFirst()) }
                     // A newer call replaces an older one, which ends empty.
                     if let old = state.waiter { old.continuation.resume(returning: nil) }
                     state.waiter = (id, continuation)

@@ -7,8 +7,9 @@ struct HybridCommand: ParsableCommand {
         commandName: "hybrid",
         abstract: "Run JavaScript business scripts on JavaScriptCore against native services.",
         discussion: """
-            Exit codes: 0 ok, 1 script or test failure, 2 usage error.
-            Apps are folders with app.json, or single .js files. See README.md.
+            An app is a folder with app.json, or a single module file \
+            (\(AppManifest.moduleExtensions.joined(separator: " "))). Exit codes: 0 ok, 1 script or \
+            test failure, 2 usage error. README.md has the rest.
             """,
         version: "hybrid \(HostServices.hostVersion) (\(HostServices.engineName))",
         subcommands: [InitCommand.self, RunCommand.self, ReplCommand.self, TestCommand.self, RenderCommand.self, ContractsCommand.self, PatchCommand.self, SyncServerCommand.self]

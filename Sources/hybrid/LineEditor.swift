@@ -3,24 +3,34 @@ import HybridHost
 
 /// Reads one line at a time from a terminal in raw mode (``RawTerminal``), with node's REPL keys:
 /// Left/Right, Home/End (and Ctrl-A/Ctrl-E), Backspace, Delete, Ctrl-U/Ctrl-K, Up/Down through
-/// ``ReplHistory``; Enter ends the line, Ctrl-C cancels it, Ctrl-D on an empty line ends input.
-/// A character is taken to be one column wide (wide characters are drawn as if they were).
+/// ``ReplHistory``, Tab to complete; Enter ends the line, Ctrl-C cancels it, Ctrl-D on an empty
+/// line ends input. A character is taken to be one column wide (wide characters are drawn as if
+/// they were).
+///
+/// Tab is node's readline's: the completions' common prefix, when longer than what was typed,
+/// is put in place of it (one completion: the whole name); otherwise a second Tab in a row lists
+/// them in columns below the line, which is then drawn again.
 final class LineEditor {
     enum Event: Equatable {
         case line(String)
         /// Ctrl-C; `hadText` when the line was not empty.
         case interrupt(hadText: Bool)
         case end
+        /// Ctrl-D in editor mode: the block ends with this line.
+        case finish(String)
     }
 
     private let console: ReplConsole
     private let history: ReplHistory
+    /// Tab's answer for the text before the cursor; nil or no completions: Tab does nothing.
+    private let complete: (String) -> ReplSession.Completion?
     /// Bytes typed while an input was being evaluated, read before the terminal.
     private var pending: [UInt8] = []
 
-    init(console: ReplConsole, history: ReplHistory) {
+    init(console: ReplConsole, history: ReplHistory, complete: @escaping (String) -> ReplSession.Completion? = { _ in nil }) {
         self.console = console
         self.history = history
+        self.complete = complete
     }
 
     /// Keeps what was typed while waiting for a result; true when it holds Ctrl-C (the wait
@@ -34,13 +44,18 @@ final class LineEditor {
         return false
     }
 
-    func read(prompt: String) -> Event {
-        var line = ReplConsole.Line(prompt: prompt, text: [], cursor: 0)
+    /// Reads a line after `prompt`, starting as `text`. In `editorMode` (`.editor`: lines of one
+    /// block) Ctrl-D ends the block whatever the line holds, Up and Down do nothing, and Tab
+    /// completes but never lists (as in node).
+    func read(prompt: String, text: String = "", editorMode: Bool = false) -> Event {
+        var line = ReplConsole.Line(prompt: prompt, text: Array(text), cursor: text.count)
         // Up and Down walk the history; the line being typed is kept as the entry after the newest.
         var entry = history.entries.count
         var draft: [Character] = []
+        var previousWasTab = false
         console.draw(line)
         while let byte = nextByte() {
+            defer { previousWasTab = byte == 0x09 }
             switch byte {
             case 0x0D, 0x0A:
                 console.finishLine("\n")
@@ -48,6 +63,11 @@ final class LineEditor {
             case 0x03:
                 console.finishLine("^C\n")
                 return .interrupt(hadText: !line.text.isEmpty)
+            case 0x04 where editorMode:
+                console.finishLine("\n")
+                return .finish(String(line.text))
+            case 0x09:
+                tabComplete(&line, listing: previousWasTab && !editorMode)
             case 0x04:
                 if line.text.isEmpty {
                     console.finishLine("\n")
@@ -76,13 +96,13 @@ final class LineEditor {
                 case "[3~":
                     if line.cursor < line.text.count { line.text.remove(at: line.cursor) }
                 case "[A", "OA":
-                    guard entry > 0 else { break }
+                    guard entry > 0, !editorMode else { break }
                     if entry == history.entries.count { draft = line.text }
                     entry -= 1
                     line.text = Array(history.entries[entry])
                     line.cursor = line.text.count
                 case "[B", "OB":
-                    guard entry < history.entries.count else { break }
+                    guard entry < history.entries.count, !editorMode else { break }
                     entry += 1
                     line.text = entry == history.entries.count ? draft : Array(history.entries[entry])
                     line.cursor = line.text.count
@@ -93,12 +113,64 @@ final class LineEditor {
                 line.text.insert(character, at: line.cursor)
                 line.cursor += 1
             default:
-                break   // other control keys, Tab (no completion) and stray bytes
+                break   // other control keys and stray bytes
             }
             console.draw(line)
         }
         console.finishLine("\n")
         return .end
+    }
+
+    /// Tab, as node's readline handles it (`kTabCompleter`).
+    private func tabComplete(_ line: inout ReplConsole.Line, listing: Bool) {
+        guard let answer = complete(String(line.text[..<line.cursor])), !answer.completions.isEmpty else { return }
+        let completeOn = Array(answer.completeOn)
+        let prefix = Self.commonPrefix(answer.completions.filter { !$0.isEmpty })
+        if prefix.starts(with: completeOn) && prefix.count > completeOn.count {
+            line.text.insert(contentsOf: prefix.dropFirst(completeOn.count), at: line.cursor)
+            line.cursor += prefix.count - completeOn.count
+        } else if !completeOn.starts(with: prefix), completeOn.count <= line.cursor {
+            // What was typed differs in case only (`jso` → `JSON`): it is replaced.
+            line.text.replaceSubrange((line.cursor - completeOn.count)..<line.cursor, with: prefix)
+            line.cursor += prefix.count - completeOn.count
+        } else if listing {
+            console.finishLine("\n" + Self.columns(answer.completions, width: ReplConsole.terminalWidth()))
+        }
+    }
+
+    /// The longest start all of `names` share (node's `commonPrefix`).
+    static func commonPrefix(_ names: [String]) -> [Character] {
+        guard let first = names.min().map(Array.init), let last = names.max().map(Array.init) else { return [] }
+        return Array(zip(first, last).prefix { $0 == $1 }.map(\.0))
+    }
+
+    /// Completions in columns as wide as the widest and two more, as many as fit in `width`; a
+    /// new row after each "" (between groups), and a blank line after the last row.
+    static func columns(_ completions: [String], width: Int) -> String {
+        let widths = completions.map(\.count)
+        let column = (widths.max() ?? 0) + 2
+        let perRow = max(1, width / column)
+        var out = ""
+        var inRow = 0
+        var padding = 0
+        for (completion, completionWidth) in zip(completions, widths) {
+            if completion.isEmpty || inRow == perRow {
+                out += "\n"
+                inRow = 0
+                padding = 0
+            } else {
+                out += String(repeating: " ", count: padding)
+            }
+            if completion.isEmpty {
+                out += "\n"
+            } else {
+                out += completion
+                padding = column - completionWidth
+                inRow += 1
+            }
+        }
+        if inRow != 0 { out += "\n\n" }
+        return out
     }
 
     /// The rest of an escape sequence after ESC: `[A`, `OH`, `[3~`, ...

@@ -11,10 +11,11 @@ struct PatchCommand: ParsableCommand {
         commandName: "patch",
         abstract: "Sign, verify and apply hot patches of an app's JS modules, list them, roll them back.",
         discussion: """
-            A patch is a JSON file: {app, patchVersion, baseVersion, expires?, modules: {NAME: {mode,
-            source}}}, signed with Ed25519 by a key in app.json's patchKeys. A running app picks up
-            patches dropped into <data dir>/patches/; `apply` makes a patch the one the next run
-            starts on. An applied patch is rolled back unless the app confirms it (patch.ready).
+            A patch is a JSON file: {app, patchVersion, baseVersion, expires?, modules: {NAME: \
+            {mode, source}}}, signed with Ed25519 by a key in app.json's patchKeys (README.md, \
+            "Patches", has the format). A running app picks up patches dropped into \
+            <data dir>/patches/; `apply` makes a patch the one the next run starts on. An applied \
+            patch is rolled back unless the app confirms it (patch.ready).
             """,
         subcommands: [Keygen.self, Sign.self, Verify.self, Apply.self, List.self, Rollback.self]
     )
@@ -41,9 +42,14 @@ struct PatchCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign a patch: hashes each module's source and signs the canonical manifest.",
             discussion: """
-                PATCH is {app, patchVersion, baseVersion, expires?, modules: {NAME: {mode, source}}};
-                a module may give "file" (relative to PATCH) instead of "source". Prints the signed
-                patch, or writes it with --output.
+                PATCH is {app, patchVersion, baseVersion, expires?, modules: {NAME: {mode, \
+                source}}}: app and baseVersion are app.json's name and version, patchVersion an \
+                integer above every patch the app has had, expires an ISO 8601 UTC time, NAME a \
+                module's path in the app folder, mode "amend" (the source's exported functions \
+                replace the module's) or "replace" (the module is evaluated again, for one that \
+                calls module.hot.accept()). A module may give "file" (a path relative to PATCH) \
+                instead of "source". TypeScript and ES modules are transformed before they are \
+                signed. Prints the signed patch, or writes it with --output.
                 """
         )
 
@@ -109,9 +115,9 @@ struct PatchCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a patch and make it the one the app's next run starts on.",
             discussion: """
-                The patch is `applied` until the app calls patch.ready; a run that ends without
-                confirming it rolls it back at the next start. To patch a running app, copy the file
-                into <data dir>/patches/ instead.
+                The patch is `applied` until the app calls patch.ready; a run that ends without \
+                confirming it rolls it back at the next start. To patch a running app, copy the \
+                file into <data dir>/patches/ instead.
                 """
         )
 

@@ -10,10 +10,10 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Print a JSON-described view as text.",
         discussion: """
-            Lays VIEW.json out at --width cells (default: the terminal's columns, else 80) with the
-            data of --data, and prints the frame. Plain text when stdout is not a terminal or with
-            --plain; ANSI styles otherwise or with --ansi, in as many colors as --colors allows
-            (default: from COLORTERM and TERM; NO_COLOR turns color off).
+            Lays VIEW.json out at --width cells (default: the terminal's columns, else 80) with \
+            the data of --data, and prints the frame. Plain text when stdout is not a terminal or \
+            with --plain; ANSI styles otherwise or with --ansi, in as many colors as --colors \
+            allows (default: from COLORTERM and TERM; NO_COLOR turns color off).
             """
     )
 

@@ -13,13 +13,16 @@ struct ReplCommand: ParsableCommand {
             folder. Without PATH, a scratch app named repl, granted everything (--grant narrows it), \
             with its data in $XDG_DATA_HOME/hybridhost/repl. The app's event loop runs while you type.
 
-            Each input runs in the global scope; `await` works at the top level; results print as \
-            console.log prints them, and `_` holds the last one. An unfinished input (an open \
-            bracket, string or template) continues on a `... ` line. Ctrl-C cancels the line, twice \
-            on an empty line exits; Ctrl-D on an empty line or .exit exits. Up and Down recall \
-            earlier lines, kept in <data dir>/repl_history. When stdin is not a terminal, lines are \
-            read as they come, with no prompt, until the end of input. With --typescript, or when \
-            the app's main module is TypeScript, inputs are TypeScript (esbuild strips the types).
+            Each input runs in the global scope; `await` works at the top level, and so does \
+            `import("./x.js")`, from the app's folder; results print as console.log prints them, \
+            and `_` holds the last one. An unfinished input (an open bracket, string or template) \
+            continues on a `... ` line. Tab completes global names and, after `expr.`, properties \
+            (twice lists them). Ctrl-C cancels the line, twice on an empty line exits; Ctrl-D on \
+            an empty line or .exit exits. .help lists the commands (.editor: several lines, run \
+            at Ctrl-D; .load FILE; .save FILE; .break). Up and Down recall earlier lines, kept in \
+            <data dir>/repl_history. When stdin is not a terminal, lines are read as they come, \
+            with no prompt, until the end of input. With --typescript, or when the app's main \
+            module is TypeScript, inputs are TypeScript (esbuild strips the types).
             """
     )
 
@@ -59,73 +62,18 @@ struct ReplCommand: ParsableCommand {
             throw CLIFailure(message: started.text, code: 1)
         }
         let history = ReplHistory(dataDirectory: session.app.dataDirectory)
-        let results = ReplResults(console: console)
-        let abandoned = interactive ? interact(repl, console: console, history: history, results: results) : readPiped(repl, console: console, history: history, results: results)
+        let conversation = ReplConversation(repl: repl, console: console, history: history, results: ReplResults(console: console))
+        var abandoned = false
+        if interactive && RawTerminal.enter() {
+            defer { RawTerminal.restore() }
+            abandoned = conversation.interact(LineEditor(console: console, history: history) { repl.complete($0) })
+        } else {
+            abandoned = conversation.readPiped()
+        }
         if abandoned {
             // The JS thread is still busy with an input (a synchronous loop): joining it would hang.
-            StandardStreams.flush()
             Glibc.exit(0)
         }
         session.shutdown()
     }
-
-    /// Lines from a terminal, edited in raw mode. True when the last input was left running.
-    private func interact(_ repl: ReplSession, console: ReplConsole, history: ReplHistory, results: ReplResults) -> Bool {
-        guard RawTerminal.enter() else { return readPiped(repl, console: console, history: history, results: results) }
-        defer { RawTerminal.restore() }
-        let editor = LineEditor(console: console, history: history)
-        var inputs = 0
-        var running = false
-        var warned = false
-        while true {
-            switch editor.read(prompt: repl.isCollecting ? "... " : "> ") {
-            case .end:
-                return running
-            case .interrupt(let hadText):
-                if hadText || repl.isCollecting {
-                    repl.cancelInput()
-                    warned = false
-                } else if warned {
-                    return running
-                } else {
-                    console.write("(To exit, press Ctrl+C again or Ctrl+D or type .exit)\n", to: 1)
-                    warned = true
-                }
-            case .line(let line):
-                warned = false
-                if !repl.isCollecting && isExit(line) { return running }
-                if !repl.isCollecting && line.allSatisfy(\.isWhitespace) { continue }
-                history.add(line)
-                inputs += 1
-                guard repl.submit(line, completion: results.completion(for: inputs)) else { continue }
-                if results.wait(for: inputs, keys: editor.typedAhead) != nil {
-                    running = false
-                } else {
-                    console.write("Interrupted: the input goes on, and its result will not be shown.\n", to: 1)
-                    running = true
-                }
-            }
-        }
-    }
-
-    /// Lines from a pipe or a file, as they come, with no prompt and no echo.
-    private func readPiped(_ repl: ReplSession, console: ReplConsole, history: ReplHistory, results: ReplResults) -> Bool {
-        var inputs = 0
-        while let line = readLine(strippingNewline: true) {
-            if !repl.isCollecting && isExit(line) { return false }
-            if !repl.isCollecting && line.allSatisfy(\.isWhitespace) { continue }
-            history.add(line)
-            inputs += 1
-            guard repl.submit(line, completion: results.completion(for: inputs)) else { continue }
-            _ = results.wait(for: inputs)
-        }
-        inputs += 1
-        if repl.finish(completion: results.completion(for: inputs)) { _ = results.wait(for: inputs) }
-        return false
-    }
-}
-
-/// `.exit`, with blanks around it.
-private func isExit(_ line: String) -> Bool {
-    line.split(whereSeparator: { $0 == " " || $0 == "\t" }) == [".exit"]
 }

@@ -78,7 +78,8 @@ final class ReplConsole: Sendable {
 
     private static func up(_ rows: Int) -> String { rows > 0 ? "\u{1B}[\(rows)A" : "" }
 
-    private static func terminalWidth() -> Int {
+    /// Columns of the terminal on stdout (80 when it does not say).
+    static func terminalWidth() -> Int {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
@@ -86,6 +87,5 @@ final class ReplConsole: Sendable {
 
     private func emit(_ text: String, to fd: Int32) {
         StandardStreams.write(text, to: fd)
-        StandardStreams.flush()
     }
 }

@@ -6,8 +6,11 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run an app until its event loop is idle, as node does.",
         discussion: """
-            PATH is an app folder with app.json or a single .js file. Uncaught errors print the JS \
-            stack and exit 1. Arguments after -- reach JS as Hybrid.args.
+            PATH is an app folder with app.json, or a single module file \
+            (\(AppManifest.moduleExtensions.joined(separator: " "))). Its modules are CommonJS, ES \
+            modules or TypeScript, mixed: require and import find \(AppManifest.moduleExtensions.joined(separator: " ")) \
+            and .json files, without the extension too. Uncaught errors print the JS stack and exit 1. \
+            Arguments after -- reach JS as Hybrid.args.
 
             --watch keeps running: when a file the app has loaded changes, the changed modules that \
             called module.hot.accept() are swapped into the running app (state handed over through \
@@ -19,7 +22,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "An app folder (with app.json) or a .js file.")
+    @Argument(help: "An app folder (with app.json) or a module file.")
     var path: String
 
     @Flag(name: .customLong("watch"), help: "Swap edited modules into the running app, or restart it, at each change; until interrupted.")
@@ -36,10 +39,13 @@ struct RunCommand: ParsableCommand {
             throw CLIFailure(message: error.message, code: grantFlagProblem(error) ? 2 : 1)
         }
         let outcome = session.run()
+        let unsettled = outcome == .idle ? session.unsettledTopLevelAwait() : nil
         session.shutdown()
         if case .failed(let error) = outcome {
             throw CLIFailure(message: AppSession.report(error, timeLimit: flags.timeLimit), code: 1)
         }
+        // Node's exit code for a main module whose top-level await can no longer settle.
+        if let unsettled { throw CLIFailure(message: String(unsettled.dropLast()), code: 13) }
     }
 
     /// `--watch`: refused (exit 2) for a signed app's data; otherwise runs until interrupted.

@@ -221,7 +221,6 @@ struct SyncServerServeCommand: ParsableCommand {
                 return
             }
             StandardStreams.write("sync-server listening on http://\(host):\(boundPort) (\(auth))\n", to: 1)
-            StandardStreams.flush()
             do {
                 try await server.waitUntilStopped()
             } catch {

@@ -6,10 +6,14 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run JS test files against the real services and print TAP 14.",
         discussion: """
-            Each file runs in a fresh engine with a fresh temporary data folder, with results checked
-            against the contracts. Folders are searched for *.test.js, *.test.ts (and .mjs, .mts, .cjs, .cts). A file may restrict its
-            grants with a line "// @grants device,storage"; otherwise --grant applies (default all).
-            Exit 0 only if every test passes.
+            Each file runs in a fresh engine with a fresh temporary data folder, with results \
+            checked against the contracts. Folders are searched for *.test.js, *.test.ts (and \
+            .mjs, .mts, .cjs, .cts). A file may restrict its grants with a line \
+            "// @grants device,storage"; otherwise --grant applies (default all). Exit 0 only if \
+            every test passes and some test ran (a --filter that matches no test fails).
+
+            --watch keeps running: when a test file changes, or a module one loaded, the test files \
+            it touches run again, each rerun with its TAP and summary.
             """
     )
 
@@ -28,6 +32,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("arg"), help: "A value for Hybrid.args in every test file (repeatable), such as a test server's URL.")
     var scriptArguments: [String] = []
 
+    @Flag(name: .customLong("watch"), help: "Rerun the test files a change touches (the file, or a module it loaded); until interrupted.")
+    var watch = false
+
     func run() throws {
         let files: [String]
         do {
@@ -42,6 +49,14 @@ struct TestCommand: ParsableCommand {
         if !grants.isEmpty { runner.grantFlags = grants.flatMap { $0.split(separator: ",").map(String.init) } }
         runner.timeLimitSeconds = timeLimit
         runner.arguments = scriptArguments
+        if watch {
+            do {
+                try TestWatcher(paths: paths.isEmpty ? ["."] : paths, runner: runner).run()
+            } catch {
+                throw CLIFailure(message: error.message, code: 2)
+            }
+            return
+        }
         let totals = runner.run(files: files)
         if !totals.succeeded { throw CLIFailure(message: "", code: 1) }
     }

@@ -6,17 +6,16 @@ import SystemIO
 do {
     var command = try HybridCommand.parseAsRoot()
     try command.run()
-    StandardStreams.flush()
 } catch let failure as CLIFailure {
-    StandardStreams.flush()
     if !failure.message.isEmpty { StandardStreams.write(failure.message + "\n", to: 2) }
     exit(failure.code)
 } catch {
-    StandardStreams.flush()
     let code = HybridCommand.exitCode(for: error)
-    let message = HybridCommand.fullMessage(for: error)
+    let width = HelpUsageLine.terminalWidth
+    let message = HybridCommand.fullMessage(for: error, columns: width)
     if code == .success {
-        print(message)
+        // --help, help COMMAND, --version: the help screen's usage line wrapped as its paragraphs are.
+        print(HelpUsageLine.wrapping(message, width: width))
         exit(0)
     }
     if !message.isEmpty { StandardStreams.write(message + "\n", to: 2) }

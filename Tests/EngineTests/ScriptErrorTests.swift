@@ -51,6 +51,13 @@ struct ScriptErrorTests {
         ThrownCase(statement: #"undefinedFunction()"#, name: "ReferenceError", message: "Can't find variable: undefinedFunction", hasStack: true),
         ThrownCase(statement: #"throw "a string""#, name: "Error", message: "a string", hasStack: false),
         ThrownCase(statement: #"throw 42"#, name: "Error", message: "42", hasStack: false),
+        // What is not an Error reads as node prints it uncaught: util.inspect, 5 levels deep.
+        ThrownCase(statement: #"throw null"#, name: "Error", message: "null", hasStack: false),
+        ThrownCase(statement: #"throw { code: 42 }"#, name: "Error", message: "{ code: 42 }", hasStack: false),
+        ThrownCase(statement: #"throw [1, "two"]"#, name: "Error", message: "[ 1, 'two' ]", hasStack: false),
+        ThrownCase(statement: #"throw { name: "CartError", message: "not an Error" }"#, name: "Error",
+                   message: "{ name: 'CartError', message: 'not an Error' }", hasStack: false),
+        ThrownCase(statement: #"throw Symbol("s")"#, name: "Error", message: "Symbol(s)", hasStack: false),
     ])
     func exceptionNameAndMessage(_ thrown: ThrownCase) async throws {
         try await withEngine { (host) async throws in
@@ -59,6 +66,20 @@ struct ScriptErrorTests {
             #expect(error.message == thrown.message)
             #expect(error.thrownNonError == !thrown.hasStack)
             #expect(error.stack.isEmpty == !thrown.hasStack)
+        }
+    }
+
+    @Test("an error's own properties follow its stack, one a line, as node prints an uncaught error")
+    func ownProperties() async throws {
+        try await withEngine { (host) async throws in
+            let error = try await host.exception(
+                from: #"throw Object.assign(new Error("no tea"), { code: "E_STOCK", details: { sku: "tea", left: [0] } });"#,
+                url: "/app/stock.js")
+            #expect(error.properties == " {\n  code: 'E_STOCK',\n  details: { sku: 'tea', left: [ 0 ] }\n}")
+            #expect(error.description.hasPrefix("Error: no tea\n    at /app/stock.js:1:"), "\(error.description)")
+            #expect(error.description.hasSuffix("\n" + error.stack.split(separator: "\n").last! + error.properties), "\(error.description)")
+            let plain = try await host.exception(from: #"throw new TypeError("plain")"#)
+            #expect(plain.properties.isEmpty)
         }
     }
 

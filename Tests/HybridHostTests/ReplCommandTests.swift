@@ -163,4 +163,87 @@ struct ReplCommandTests {
                                       ["--data-dir", folder.path + "/data", "--grant", "device"])
         #expect(narrowed.standardOutput == "'E_DENIED'\n", "\(narrowed)")
     }
+
+    @Test(".help lists the REPL's commands in node's words (without .editor, which needs a terminal, as node's piped REPL does)")
+    func help() async throws {
+        let result = try await repl([".help"])
+        let node = try HybridProcess.tool(["node", "-i"], input: ".help\n")
+        // node -i prints a welcome and a "> " prompt before each line read.
+        let nodeHelp = node.output.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2)
+            .map { $0.hasPrefix("> ") ? $0.dropFirst(2) : $0 }.filter { $0 != ">" && $0 != "> " }.joined(separator: "\n")
+        #expect(result.standardOutput == nodeHelp, "hybrid: \(result)\nnode: \(node.output)")
+        #expect(result.standardOutput.hasPrefix(".break   Sometimes you get stuck, this gets you out\n.clear   Alias for .break\n.exit    Exit the REPL\n"),
+                "\(result)")
+    }
+
+    @Test(".break and .clear drop an unfinished input, an unknown command is said to be one, .exit ends even an unfinished input")
+    func commands() async throws {
+        let result = try await repl(["[1,", ".break", "'after break'", "function f() {", ".clear", "typeof f", ".nothing", "([1, 2]", ".map((n) => n * 2))",
+                                     "(3,", ".exit", "'not read'"])
+        #expect(result.standardOutput == "'after break'\n'undefined'\nInvalid REPL keyword\n[ 2, 4 ]\n", "\(result)")
+    }
+
+    @Test(".save writes the lines typed; .load evaluates a file as one input; both say what failed, as node does")
+    func saveAndLoad() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-repl")
+        defer { folder.remove() }
+        let script = try folder.write("start.js", "const base = 20\nfunction twice(n) {\n  return n * 2\n}\ntwice(base) + 2\n")
+        let result = try await repl([
+            "const a = 1", "function g() {", "  return a", "}",
+            ".save \(folder.path)/session.js",
+            ".load \(script)",
+            "twice(base)",
+            ".load \(folder.path)/missing.js", ".load \(folder.path)", ".load", ".save", ".save \(folder.path)/no/such/folder/x.js",
+        ])
+        #expect(result.standardOutput == """
+            undefined
+            undefined
+            Session saved to: \(folder.path)/session.js
+            42
+            40
+            Failed to load: \(folder.path)/missing.js
+            Failed to load: \(folder.path) is not a valid file
+            The "file" argument must be specified
+            The "file" argument must be specified
+            Failed to save: \(folder.path)/no/such/folder/x.js
+
+            """, "\(result)")
+        #expect(try String(contentsOfFile: folder.path + "/session.js", encoding: .utf8) == "const a = 1\nfunction g() {\n  return a\n}")
+    }
+
+    @Test("import() at the prompt loads the app's modules from its folder, as node's import() sees them: CommonJS, ES modules, top-level await, import conditions")
+    func dynamicImport() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-repl")
+        defer { folder.remove() }
+        try folder.write("app.json", #"{"name": "repl-imports", "main": "main.js", "grants": []}"#)
+        try folder.write("main.js", "exports.ready = true;\n")
+        try folder.write("lib.js", "exports.x = 1;\n")
+        try folder.write("x.mjs", "export const y = 2;\nexport default function f() { return 3 }\n")
+        try folder.write("slow.mjs", "export const late = await new Promise((resolve) => setTimeout(() => resolve(\"awaited\"), 20));\n")
+        try folder.write("node_modules/dual/package.json", #"{"name": "dual", "exports": {"import": "./esm.mjs", "require": "./cjs.cjs"}}"#)
+        try folder.write("node_modules/dual/esm.mjs", "export const kind = \"import\";\n")
+        try folder.write("node_modules/dual/cjs.cjs", "exports.kind = \"require\";\n")
+        let inputs = [
+            "await import(\"./lib.js\")",
+            "await import('./x.mjs')",
+            "(await import(\"./slow.mjs\")).late",
+            "(await import(\"dual\")).kind",
+            "require(\"dual\").kind",
+            "await import(\"./lib.js\").then((m) => m.default.x + m.x)",
+            "(await import(\"./x.mjs\")) === (await import(\"./x.mjs\"))",
+        ]
+        try folder.write("node-check.mjs", """
+            import { createRequire } from "node:module";
+            import { inspect } from "node:util";
+            const require = createRequire(import.meta.url);
+            \(inputs.map { "console.log(inspect(\($0)));" }.joined(separator: "\n"))
+            """)
+        let result = try await repl(inputs + ["const { y } = await import(\"./x.mjs\"); y", "app.ready",
+                                              "await import(\"./missing.js\").catch((error) => error.message.includes(\"missing.js\"))"],
+                                    [folder.path, "--data-dir", folder.path + "/data"])
+        let node = try HybridProcess.tool(["node", "node-check.mjs"], directory: URL(fileURLWithPath: folder.path))
+        #expect(node.status == 0, "node: \(node.output)")
+        #expect(result.standardOutput == node.output + "2\ntrue\ntrue\n", "hybrid: \(result)\nnode: \(node.output)")
+        #expect(node.output.hasPrefix("[Module: null prototype] { default: { x: 1 }, x: 1 }\n"), "node: \(node.output)")
+    }
 }

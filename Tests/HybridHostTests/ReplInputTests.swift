@@ -1,4 +1,5 @@
 import Engine
+import HybridHost
 import ScriptSources
 import Testing
 
@@ -42,5 +43,57 @@ struct ReplInputTests {
     ])
     func awaitRewrite(source: String, expected: String) {
         #expect(read(source) == .asynchronous(expected))
+    }
+}
+
+/// How `hybrid repl` reads inputs beyond their syntax: `import()` through the app's loader, the
+/// names Tab completion must be told of, and node's dot commands.
+@Suite("REPL input: imports, declared names and commands")
+struct ReplInputNamesTests {
+    @Test("import(...) calls become the REPL's require.import(...), as in a CommonJS module; import.meta and x.import(...) stay")
+    func dynamicImports() {
+        #expect(ReplInput.dynamicImports("const { y } = await import('./x.mjs'); import.meta; loader.import(1)")
+            == "const { y } = await require.import('./x.mjs'); import.meta; loader.import(1)")
+    }
+
+    @Test("the names top-level let, const and class bind (not var or function, which the global object holds)", arguments: [
+        ("const x = 1", ["x"]),
+        ("let a = 1, { b, c: [d], e = f() } = g(); class K {}", ["a", "b", "d", "e", "K"]),
+        ("const r = await f()\nlet s", ["r", "s"]),
+        ("var v = 1; function h() { let inner }", []),
+        ("{ let block = 1 }", []),
+        ("for (let i = 0; i < 2; i++) {}", []),
+        ("class extends Base {}", []),
+    ])
+    func lexicalNames(source: String, expected: [String]) {
+        #expect(ReplInput.lexicalNames(source) == expected)
+    }
+
+    @Test("a line naming a REPL command is read as node reads it", arguments: [
+        (".help", false, ReplKeyword.help),
+        ("  .exit  ", false, .exit),
+        (".break", true, .break),
+        (".clear", false, .break),
+        (".editor", false, .editor),
+        (".load  lib/start.js ", false, .load("lib/start.js")),
+        (".save", false, .save("")),
+        (".nothing", false, .invalid),
+    ])
+    func keyword(line: String, collecting: Bool, expected: ReplKeyword) {
+        #expect(ReplKeyword.parse(line, collecting: collecting, terminal: true) == expected)
+    }
+
+    @Test("a line that is JavaScript is no command: a number, a spread, a method chain being continued, no dot", arguments: [
+        (".5 + 1", false), ("...rest", false), (".map((n) => n * 2)", true), ("x.help", false), ("", false),
+    ])
+    func notKeyword(line: String, collecting: Bool) {
+        #expect(ReplKeyword.parse(line, collecting: collecting, terminal: true) == nil)
+    }
+
+    @Test(".editor exists only at a terminal, as in node, and .help lists it only there")
+    func editorAtTerminal() {
+        #expect(ReplKeyword.parse(".editor", collecting: false, terminal: false) == .invalid)
+        #expect(ReplKeyword.help(terminal: true).contains(".editor   Enter editor mode\n"))
+        #expect(!ReplKeyword.help(terminal: false).contains(".editor"))
     }
 }

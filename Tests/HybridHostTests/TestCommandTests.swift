@@ -27,7 +27,9 @@ struct TestCommandTests {
         for suite in ["suites/passing", "suites/typescript #1"] {
             let result = try await HybridProcess.run(["test", HybridProcess.fixture(suite)])
             #expect(result.status == 0, "\(result)")
-            #expect(result.standardError.hasSuffix("js: \(suite.hasSuffix("passing") ? 3 : 2) passed, 0 failed\n"), "\(result)")
+            let count = suite.hasSuffix("passing") ? 3 : 2
+            #expect(result.standardError.hasSuffix("js: \(count) tests: \(count) passed, 0 failed, 0 skipped, 0 todo; 2 files: 2 passed, 0 failed\n"), "\(result)")
+            #expect(result.standardOutput.contains("\n1..2\n# tests \(count)\n# pass \(count)\n# fail 0\n"), "\(result)")
             let verdict = try Self.strictTAPVerdict(result.standardOutput)
             #expect(verdict == "ok", "\(verdict)\n\(result)")
         }
@@ -66,6 +68,32 @@ struct TestCommandTests {
         #expect(result.standardOutput.contains("    not ok 2 - fails on purpose"), "\(result)")
         #expect(result.standardOutput.contains("mixed.test.js:6:"), "\(result)")
         #expect(result.standardOutput.contains("not ok 1 - \(HybridProcess.fixture("suites/failing/mixed.test.js"))"), "\(result)")
+    }
+
+    @Test("the summary counts tests as node's runner does, a file that cannot load as one failed test, and files beside them")
+    func summary() async throws {
+        let result = try await HybridProcess.run(["test", HybridProcess.fixture("suites/passing"), HybridProcess.fixture("suites/failing"),
+                                                  HybridProcess.fixture("suites/broken")])
+        #expect(result.status == 1, "\(result)")
+        // passing: 3 tests in 2 files; failing: 1 passed, 1 failed; broken: one file that cannot load.
+        let tail = result.standardOutput.split(separator: "\n").map(String.init).suffix(9)
+        #expect(Array(tail.prefix(8)) == ["1..4", "# tests 6", "# pass 4", "# fail 2", "# skipped 0", "# todo 0", "# files 4", "# files failed 2"], "\(result)")
+        #expect(tail.last?.hasPrefix("# duration_ms ") == true, "\(result)")
+        #expect(result.standardError.hasSuffix("js: 6 tests: 4 passed, 2 failed, 0 skipped, 0 todo; 4 files: 2 passed, 2 failed\n"), "\(result)")
+        let verdict = try Self.strictTAPVerdict(result.standardOutput)
+        // The failures are reported as TAP failures, not as TAP that does not parse.
+        #expect(!verdict.contains("tapError") && verdict != "ok", "\(verdict)")
+    }
+
+    @Test("a --filter that matches no test fails the run, naming the filter, instead of passing with nothing tested")
+    func filterMatchingNothing() async throws {
+        let result = try await HybridProcess.run(["test", HybridProcess.fixture("suites/passing"), "--filter", "no such test"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardOutput.contains("# tests 3\n# pass 0\n# fail 0\n# skipped 3\n"), "\(result)")
+        #expect(result.standardError.contains("hybrid test: --filter \"no such test\" matched no test in 2 files"), "\(result)")
+        // One that matches a test runs it, and passes.
+        let skipped = try await HybridProcess.run(["test", HybridProcess.fixture("suites/passing"), "--filter", "adds numbers"])
+        #expect(skipped.status == 0, "\(skipped)")
     }
 
     @Test("--filter runs only the tests whose name matches, so a run can pass despite a failing test elsewhere")
@@ -134,6 +162,17 @@ struct TestCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.standardOutput.contains("not ok 1 - "), "\(result)")
         #expect(result.standardOutput.contains("SyntaxError"), "\(result)")
+    }
+
+    @Test("a test file whose top-level await never settles fails, saying where it waits")
+    func unsettledTopLevelAwait() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-test")
+        defer { folder.remove() }
+        let file = try folder.write("stalled.test.mjs", "test(\"never runs\", () => {});\nconst config = await new Promise(() => {});\n")
+        let result = try await HybridProcess.run(["test", file], timeLimit: .seconds(120))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardOutput.contains("not ok 1 - \(file)\n  ---\n  message: \"the file's top-level await never settled, so its tests never ran: "
+                                               + "Detected unsettled top-level await at file://\(file):2: const config = await new Promise(() => {});\"\n"), "\(result)")
     }
 
     /// Runs `source` as a test file of its own through the in-process runner.

@@ -2,7 +2,9 @@
 # Drives `hybrid repl` in a real terminal (tmux): an expression, an await of a bridge call, a
 # multi-line function, Up to recall a line and edit it, a line longer than the pane, a timer's
 # output while a line is typed, Ctrl-C to cancel a line, Ctrl-D to exit; after the exit the
-# terminal must be back in canonical mode, and the history file must hold what was typed. Each
+# terminal must be back in canonical mode, and the history file must hold what was typed. Then
+# Tab completion (in place, a common prefix, a list; a getter never run), .help, .editor (Ctrl-D
+# evaluates, Ctrl-C drops) and .exit. Each
 # step polls the pane (up to 10 s) and a mismatch exits 1 with the pane printed.
 # Usage: Tests/HybridHostTests/tmux-repl.sh [path/to/hybrid]   (default .build/debug/hybrid)
 set -euo pipefail
@@ -117,3 +119,61 @@ keys C-c
 wait_for "EXIT=0" "Ctrl-C twice on an empty line did not exit 0"; wait_for "TTY-CHECKED"
 screen | grep -qx "icanon" || fail "canonical input restored after Ctrl-C twice"
 echo "ok 10 - a new REPL starts with the saved history; Ctrl-C twice on an empty line exits"
+tmux -L "$SOCKET" kill-server
+SOCKET="$SOCKET-3"
+
+tmux -L "$SOCKET" -f /dev/null new-session -d -x 100 -y 40 \
+  "env TERM=xterm-256color LANG=C.UTF-8 $HYBRID repl --data-dir $DATA --grant device; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; echo TTY-CHECKED; sleep 30"
+wait_last ">" "the third REPL's first prompt never appeared"
+keys -l 'const fruit = { apple: 1, apricot: 2, banana: 3 }'; keys Enter
+wait_for "undefined"; wait_last ">"
+keys -l "fruit.b"; keys Tab
+wait_last "> fruit.banana" "Tab did not complete the one property that matches"
+keys C-u; keys -l "fruit.a"; keys Tab
+wait_last "> fruit.ap" "Tab did not complete the common prefix of fruit.apple and fruit.apricot"
+keys Tab
+wait_for "fruit\.apple +fruit\.apricot" "a second Tab did not list the matches"
+wait_last "> fruit.ap" "the line was not drawn again below the list"
+keys -l "r"; keys Tab; wait_last "> fruit.apricot"
+keys Enter
+wait_for "2" "the completed line did not evaluate"; wait_last ">"
+keys -l "jso"; keys Tab
+wait_last "> JSON" "Tab did not complete a global name typed in another case"
+keys C-u
+echo "ok 11 - Tab completes a property or a global in place, the common prefix of several, and a second Tab lists them"
+
+keys -l 'const lazy = { get boom() { console.log("GETTER RAN"); return { deep: 1 } } }'; keys Enter
+wait_for "undefined"; wait_last ">"
+keys -l "lazy.boom."; keys Tab; keys Tab
+keys C-u; keys -l "'after the getter'"; keys Enter
+wait_for "'after the getter'"; wait_last ">"
+screen | grep -qx "GETTER RAN" && fail "Tab ran a getter"
+echo "ok 12 - Tab after a getter runs nothing"
+
+keys -l ".help"; keys Enter
+wait_for "\.editor   Enter editor mode" ".help did not list .editor"
+wait_for "Press Ctrl\+C to abort current expression, Ctrl\+D to exit the REPL"; wait_last ">"
+keys -l ".edi"; keys Tab; wait_last "> .editor" "Tab did not complete a REPL command"
+keys Enter
+wait_for "// Entering editor mode \(Ctrl\+D to finish, Ctrl\+C to cancel\)"
+keys -l "function area(w, h) {"; keys Enter
+keys -l "  const a = w * h"; keys Enter
+# The new line starts with the last one's indentation, as in node.
+keys -l "return a"; keys Enter
+keys BSpace BSpace; keys -l "}"; keys Enter
+keys -l "area(6, 7)"; keys C-d
+wait_for "42" ".editor did not evaluate the block at Ctrl-D"; wait_last ">"
+screen | grep -qx "  return a" || fail "the editor did not keep the last line's indentation"
+keys -l ".editor"; keys Enter
+wait_for "// Entering editor mode \(Ctrl\+D to finish, Ctrl\+C to cancel\)"
+keys -l "this is not run"; keys Enter; keys -l "either"; keys C-c
+wait_last ">" "Ctrl-C did not leave editor mode"
+keys -l "'after the editor'"; keys Enter
+wait_for "'after the editor'"; wait_last ">"
+screen | grep -q "Error" && fail "Ctrl-C in editor mode evaluated the block"
+echo "ok 13 - .help lists the commands; .editor evaluates its block at Ctrl-D and drops it at Ctrl-C"
+
+keys -l ".exit"; keys Enter
+wait_for "EXIT=0" ".exit did not exit 0"; wait_for "TTY-CHECKED"
+screen | grep -qx "icanon" || fail "canonical input restored after .exit"
+echo "ok 14 - .exit exits 0, the terminal restored"

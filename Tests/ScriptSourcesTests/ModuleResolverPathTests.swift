@@ -1,5 +1,6 @@
 import Glibc
 import ScriptSources
+import SystemIO
 import Testing
 
 /// Relative and absolute requests: the exact file, the extensions in order, TypeScript's
@@ -20,7 +21,7 @@ import Testing
         Case(files: ["b.js", "b.ts"], request: "./b", expected: "b.js"),
         Case(files: ["c.mjs", "c.mts", "c.cjs"], request: "./c", expected: "c.mjs"),
         Case(files: ["d.cts", "d.json"], request: "./d", expected: "d.cts"),
-        Case(files: ["e.json"], request: "./e", kind: .import, expected: "e.json"),
+        Case(files: ["e.json"], request: "./e", from: "main.ts", kind: .import, expected: "e.json"),
         Case(files: ["g.ts"], request: "./g.js", expected: "g.ts"),
         Case(files: ["h.mts"], request: "./h.mjs", kind: .import, expected: "h.mts"),
         Case(files: ["i.cts"], request: "./i.cjs", expected: "i.cts"),
@@ -30,10 +31,13 @@ import Testing
         Case(files: ["x.js", "x/index.js"], request: "./x/", expected: "x/index.js"),
         Case(files: ["cart.js", "sub/main.js"], request: "../cart", from: "sub/main.js", expected: "cart.js"),
         Case(files: ["sub/index.js", "sub/main.js"], request: ".", from: "sub/main.js", expected: "sub/index.js"),
-        Case(files: ["index.mjs", "sub/main.js"], request: "..", from: "sub/main.js", kind: .import, expected: "index.mjs"),
+        Case(files: ["index.mjs", "sub/main.ts"], request: "..", from: "sub/main.ts", kind: .import, expected: "index.mjs"),
         Case(files: ["cart.js"], request: "$ROOT/cart", expected: "cart.js"),
         Case(files: ["cart.js"], request: "file://$ROOT/cart.js", kind: .import, expected: "cart.js"),
-        Case(files: ["a b.js"], request: "file://$ROOT/a%20b", kind: .import, expected: "a b.js"),
+        Case(files: ["a b.js"], request: "file://$ROOT/a%20b", from: "main.ts", kind: .import, expected: "a b.js"),
+        Case(files: ["a b.js"], request: "file://$ROOT/a%20b.js", kind: .import, expected: "a b.js"),
+        Case(files: ["k.ts"], request: "./k.js", kind: .import, expected: "k.ts"),
+        Case(files: ["l.mts"], request: "./l.mjs", from: "main.mjs", kind: .import, expected: "l.mts"),
         Case(files: ["lib/entry.ts", "lib/index.js"], request: "./lib/entry.js", expected: "lib/entry.ts"),
     ]
 
@@ -53,9 +57,51 @@ import Testing
         ])
         defer { app.remove() }
         #expect(try app.resolve("./pkg") == "pkg/cjs.js")
-        #expect(try app.resolve("./pkg", kind: .import) == "pkg/esm/index.mjs")
-        #expect(try app.resolve("./lib", kind: .import) == "lib/src/index.ts")
+        #expect(try app.resolve("./pkg", from: "main.ts", kind: .import) == "pkg/esm/index.mjs")
+        #expect(try app.resolve("./lib", from: "main.ts", kind: .import) == "lib/src/index.ts")
         #expect(try app.resolve("./stale") == "stale/index.cjs")
+    }
+
+    @Test("an import from JavaScript names the file itself, as node's does: no extension added, no folder's index, and node's hint")
+    func importsFromJavaScript() throws {
+        let app = try AppFolder(["greeting.js": "", "lib/index.js": "", "lib/deep.mjs": "", "shapes.ts": "", "main.mjs": "", "main.cjs": "",
+                                 "sub/main.js": "", "data.json": "", "package.json": #"{"type": "module"}"#])
+        defer { app.remove() }
+        for from in ["main.js", "main.mjs", "main.cjs"] {
+            let missing = try #require(app.error("./greeting", from: from, kind: .import))
+            #expect(missing.code == .moduleNotFound)
+            #expect(missing.message == "Cannot find module '\(app.root)/greeting' imported from \(app.root)/\(from)\nDid you mean to import \"./greeting.js\"?")
+        }
+        let folder = try #require(app.error("./lib", kind: .import))
+        #expect(folder.code == .unsupportedDirectoryImport)
+        #expect(folder.message == "Directory import '\(app.root)/lib' is not supported resolving ES modules imported from \(app.root)/main.js"
+                + "\nDid you mean to import \"./lib/index.js\"?")
+        #expect(app.error("../greeting", from: "sub/main.js", kind: .import)?.message.hasSuffix("\nDid you mean to import \"../greeting.js\"?") == true)
+        #expect(app.error("./nothing", kind: .import)?.message == "Cannot find module '\(app.root)/nothing' imported from \(app.root)/main.js")
+        // What the author wrote is found: the file, TypeScript's `.js` for `.ts`; require and TypeScript importers still search.
+        #expect(try app.resolve("./greeting.js", kind: .import) == "greeting.js")
+        #expect(try app.resolve("./data.json", kind: .import) == "data.json")
+        #expect(try app.resolve("./shapes.js", kind: .import) == "shapes.ts")
+        #expect(try app.resolve("./greeting") == "greeting.js")
+        #expect(try app.resolve("./greeting", from: "main.ts", kind: .import) == "greeting.js")
+        #expect(try app.resolve("./lib", from: "main.ts", kind: .import) == "lib/index.js")
+        // Node's own answers: what its import() of each does (import.meta.resolve does not look
+        // for the file) and its error's code. (Its hint comes with static imports only:
+        // ModuleConformanceTests compares that.)
+        let requests = ["./greeting", "./greeting.js", "./lib", "./lib/", "./lib/index.js", "./lib/deep", "./lib/deep.mjs"]
+        try app.write("node-probe.mjs", """
+            for (const request of process.argv.slice(2)) {
+              console.log(await import(request).then(() => "found", (error) => error.code));
+            }
+            """)
+        let node = try ChildProcess.run(NodeResolution.executable ?? "node", [app.root + "/node-probe.mjs"] + requests)
+        let answers = String(decoding: node.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(answers.count == requests.count, "node: \(answers)")
+        for (request, answer) in zip(requests, answers) {
+            let error = app.error(request, from: "node-probe.mjs", kind: .import)
+            let ours = error.map { $0.code == .moduleNotFound ? "ERR_MODULE_NOT_FOUND" : $0.code.rawValue } ?? "found"
+            #expect(ours == answer, "import \(request)")
+        }
     }
 
     @Test("a path that names nothing is MODULE_NOT_FOUND naming the request, the importing file and the candidates")

@@ -46,6 +46,36 @@ struct SourceMapTests {
         #expect(try SourceMap(.object(object), location: location).sources == [expected])
     }
 
+    @Test("a map read for a known file names it as its one source, whatever path its sources hold")
+    func namesTheKnownSource() throws {
+        // As a cached transform's map read in another run: esbuild wrote the path relative to the
+        // working folder of the run that made it.
+        let stale = try SourceMap(json: #"{"version": 3, "sources": ["b/tla.js"], "mappings": "AAAA"}"#,
+                                  location: "/work/b/tla.js", source: "/work/b/tla.js")
+        #expect(stale.sources == ["/work/b/tla.js"])
+        #expect(stale.original(line: 0, column: 0)?.source == "/work/b/tla.js")
+        let several = try SourceMap(json: #"{"version": 3, "sources": ["a.ts", "b.ts"], "mappings": "AAAA"}"#,
+                                    location: "/app/out.js", source: "/app/x.ts")
+        #expect(several.sources == ["/app/a.ts", "/app/b.ts"], "a map of several sources keeps them")
+    }
+
+    @Test("the map of a module that awaits at top level names the module's path, as a one-pass transform's does",
+          .enabled(if: Esbuild.path != nil, "esbuild is not installed (scripts/install-deps)"))
+    func topLevelAwaitMapNamesThePath() throws {
+        let folder = TemporaryFolder(prefix: "tla-map")
+        defer { folder.remove() }
+        let root = FileSystem.realPath(folder.path) ?? folder.path
+        let transformer = ModuleTransformer(cacheDirectory: nil)
+        for (name, source) in [("tla.mjs", "await 0;\nthrow new Error(\"boom\");\n"), ("plain.mjs", "export const a = 1;\n")] {
+            let path = root + "/b/" + name
+            let compiled = try transformer.compile(path: path, source: source, format: .module)
+            let map = try SourceMap(json: try #require(compiled.sourceMap))
+            // esbuild chains the first pass's map with the source relative to the test's working
+            // folder; read against the module's own folder, that named a file that is not there.
+            #expect(map.sources == [path], "\(name): \(compiled.sourceMap ?? "")")
+        }
+    }
+
     @Test("what is not a v3 map is refused with a code and what was expected", arguments: [
         (#"{"version": 2, "sources": [], "mappings": ""}"#, SourceMapError.Code.version, "version: expected 3, got 2"),
         (#"{"version": 3, "sections": [{"offset": {"line": 0, "column": 0}, "map": {}}]}"#, .indexMap, "index map (sections) is not supported"),

@@ -45,6 +45,21 @@ struct ViewServiceTests {
         #expect(try await call(service, "nextEvent")["id"] == "done-1")
     }
 
+    @Test("a nextEvent cancelled before its task ran leaves a queued event to the next call")
+    func cancelledBeforeStarting() async throws {
+        let service = ViewService()
+        _ = try await call(service, "mount", ["tree": try JSONParser.parse(taskView), "data": taskData([(1, "a")]), "output": "none"])
+        _ = try await call(service, "simulate", ["type": "key", "key": "enter"])
+        // As a long-poll aborted before the pool ran its task: cancelled when it starts.
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await call(service, "nextEvent")
+        }
+        let error = await #expect(throws: BridgeError.self) { try await late.value }
+        #expect(error?.code == .cancelled)
+        #expect(try await call(service, "nextEvent")["id"] == "done-1")
+    }
+
     @Test("simulate names what is wrong", arguments: [
         (["type": "press", "id": "nope"], "/id"), (["type": "press"], "/id"), (["type": "key", "key": "f1"], "/key"),
     ] as [(JSONValue, String)])

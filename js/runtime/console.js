@@ -44,7 +44,7 @@ function formatValue(ctx, value, depth) {
   }
   let custom;
   try { custom = value[CUSTOM]; } catch { /* a throwing getter: inspect the object as it is */ }
-  if (typeof custom === "function" && custom !== inspect) {
+  if (typeof custom === "function" && custom !== inspect && ctx.customInspect !== false) {
     const result = custom.call(value, ctx.depth - depth, { ...DEFAULTS, depth: ctx.depth - depth }, inspect);
     if (result !== value) {
       if (typeof result !== "string") return formatValue(ctx, result, depth);
@@ -624,3 +624,22 @@ const install = (name, value) =>
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 install("console", console);
 install("__hybridInspect", inspect);
+
+// An uncaught exception, for the host's report (ScriptError), as node prints it: with
+// util.inspect, 5 levels deep and without custom inspect functions. An error: the own properties
+// inspect writes after its stack (` {\n  code: 'E_DENIED'\n}`, or "" when none), the host writing
+// the name, message and mapped stack itself. Anything else: the value, a string as it is.
+const UNCAUGHT = { depth: 5, customInspect: false };
+native.describeThrown = function describeThrown(value) {
+  if (typeof value === "string") return { value };
+  if (value === null || typeof value !== "object" || !(value instanceof Error || objectTag(value) === "Error")) {
+    return { value: inspect(value, UNCAUGHT) };
+  }
+  const keys = ownKeys(value).filter((k) => !(["name", "message", "stack"].includes(k) && typeof value[k] === "string"));
+  if (Object.prototype.hasOwnProperty.call(value, "cause") && !keys.includes("cause")) keys.push("cause");
+  if (keys.length === 0) return { properties: "" };
+  // As formatObject lays out an error's keys: one a line, since the stack before them has several.
+  const ctx = { ...DEFAULTS, ...UNCAUGHT, seen: [value], circular: null, indentation: 0, currentDepth: 1 };
+  const entries = keys.map((key) => formatProperty(ctx, value, key, 1, false));
+  return { properties: ` {\n  ${entries.join(",\n  ")}\n}` };
+};

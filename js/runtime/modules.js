@@ -42,15 +42,22 @@ const mustWait = Symbol("the importing module must wait");
 
 function makeRequire(parent) {
   function require(request) {
+    return requireFile(resolve(request), request);
+  }
+  function requireFile(filename, request) {
     const dynamic = dynamicRequest;
     dynamicRequest = null;
-    const module = load(resolve(request), parent);
-    owners.set(module.exports, module);
+    const module = load(filename, parent);
+    // module.exports may be any value (`module.exports = "x"`); only an object can be a key.
+    const exports = module.exports;
+    if (exports !== null && (typeof exports === "object" || typeof exports === "function")) owners.set(exports, module);
     if (!module.loaded) earlyNamespace(module.exports);
     if (module.evaluation && !module.evaluated) {
       if (dynamic) dynamic.waitFor = module.evaluation;
-      else if (parent && parent.dependencies) parent.dependencies.push(module.evaluation);
-      else if (parent && parent.format === "module" && !parent.loaded) throw mustWait;
+      else if (parent && parent.dependencies) {
+        parent.dependencies.push(module.evaluation);
+        parent.awaited.push(module);
+      } else if (parent && parent.format === "module" && !parent.loaded) throw mustWait;
       else {
         const error = new Error(`${module.filename} awaits at top level, so ${parent ? parent.filename : "the host"} cannot require it before it has finished; load it with \`await import("${request}")\``);
         error.code = "ERR_REQUIRE_ASYNC_MODULE";
@@ -81,6 +88,12 @@ function makeRequire(parent) {
     }
     return request.waitFor ? request.waitFor.then(() => namespace) : namespace;
   });
+  /**
+   * `import(request)` written in CommonJS, which the host rewrites to this (ScriptSources'
+   * CommonJSDynamicImport): resolved as an import is, a promise of the namespace as an ES module
+   * sees it (CommonJS: `default` is module.exports), after the module's top-level await.
+   */
+  require.import = (request) => require.dynamic(() => interop(requireFile(resolve(String(request), "import"), request)));
   return require;
 }
 
@@ -182,7 +195,7 @@ function earlyNamespace(target) {
  * its own enumerable properties named exports.
  */
 function interop(exports) {
-  const owner = owners.get(exports);
+  const owner = exports !== null && (typeof exports === "object" || typeof exports === "function") ? owners.get(exports) : undefined;
   if (owner && owner.format === "module") return exports;
   const view = namespace();
   if (exports !== null && (typeof exports === "object" || typeof exports === "function")) {
@@ -218,6 +231,7 @@ function makeModule(filename, parent, data) {
 function load(filename, parent) {
   const cached = cache.get(filename);
   if (cached) return cached;
+  if (!linked.has(filename)) link(filename);
   const module = makeModule(filename, parent, {});
   if (parent) parent.children.push(module);
   cache.set(filename, module);
@@ -233,8 +247,10 @@ function load(filename, parent) {
         throw new SyntaxError(`${filename}: ${error.message}`);
       }
     } else {
+      const compiled = linked.get(filename) ?? native.loadModule(filename, false);
+      linked.delete(filename);
       try {
-        run(module, native.loadModule(filename, false));
+        run(module, compiled);
       } catch (error) {
         if (error !== mustWait) throw error;
         module.exports = {};
@@ -251,11 +267,103 @@ function load(filename, parent) {
   return module;
 }
 
+// --- Linking ---------------------------------------------------------------------------------
+//
+// Before a module runs, the ES modules it imports statically, and theirs, are resolved and
+// compiled, and every name a JavaScript ES module imports from another ES module is checked
+// against what that one exports, as node links a module graph before it evaluates any of it: an
+// import of a file that is not there, a module that does not compile, or a name that is not
+// exported stops the app before any of its code has run. native.loadModule gives each ES
+// module's `links` (ScriptSources' StaticImport and ExportedNames). CommonJS and JSON are loaded
+// but not looked into: names imported from CommonJS are what its module.exports has at run time.
+
+/** filename -> what native.loadModule gave, for modules linked and not yet run. */
+const linked = new Map();
+/** filename -> {format, exports (names, or null when unknown), stars (resolved filenames)}. */
+const shapes = new Map();
+
+/** Links the graph of static imports from `root` (not yet loaded); throws what node would. */
+function link(root) {
+  const fresh = [];
+  const visit = (filename) => {
+    if (cache.has(filename) || linked.has(filename) || filename.endsWith(".json") || patches.overlays.has(filename)) return;
+    const compiled = native.loadModule(filename, false);
+    linked.set(filename, compiled);
+    fresh.push(filename);
+    const links = compiled.links;
+    if (!links) return;
+    shapes.set(filename, { format: compiled.format, exports: links.exports, stars: [] });
+    for (const request of links.imports) {
+      request.filename = native.resolveModule(filename, request.specifier, "import");
+      visit(request.filename);
+    }
+    for (const specifier of links.stars) {
+      const star = native.resolveModule(filename, specifier, "import");
+      shapes.get(filename).stars.push(star);
+      visit(star);
+    }
+  };
+  try {
+    visit(root);
+    const known = new Map();
+    for (const filename of fresh) {
+      const links = linked.get(filename).links;
+      if (links) checkImports(filename, links.imports, known);
+    }
+  } catch (error) {
+    for (const filename of fresh) {
+      linked.delete(filename);
+      shapes.delete(filename);
+    }
+    throw error;
+  }
+}
+
+/** Node's SyntaxError for the first name `imports` takes that its ES module does not export. */
+function checkImports(filename, imports, known) {
+  for (const request of imports) {
+    if (request.names.length === 0) continue;
+    const names = exportNames(request.filename, known, new Set());
+    if (names === null) continue;
+    const missing = request.names.find((name) => !names.has(name.name));
+    if (missing === undefined) continue;
+    const error = new SyntaxError(`The requested module '${request.specifier}' does not provide an export named '${missing.name}'`);
+    Object.assign(error, { sourceURL: filename, line: missing.line, column: missing.column });
+    throw error;
+  }
+}
+
+/** The names an ES module exports, its `export *`s' included (but `default`); null: unknown. */
+function exportNames(filename, known, visiting) {
+  if (known.has(filename)) return known.get(filename);
+  const shape = shapes.get(filename);
+  if (!shape || shape.format !== "module" || !shape.exports || patches.overlays.has(filename)) return null;
+  // A cycle of `export *`: what is being gathered further up is gathered there.
+  if (visiting.has(filename)) return new Set();
+  visiting.add(filename);
+  let names = new Set(shape.exports);
+  for (const star of shape.stars) {
+    const more = exportNames(star, known, visiting);
+    if (more === null) {
+      names = null;
+      break;
+    }
+    for (const name of more) if (name !== "default") names.add(name);
+  }
+  visiting.delete(filename);
+  if (visiting.size === 0) known.set(filename, names);
+  return names;
+}
+
 /** Runs a compiled module's code; one that awaits at top level then starts evaluating. */
 function run(module, compiled) {
   module.format = compiled.format;
   if (compiled.format === "module") module.exports = namespace();
-  if (compiled.topLevelAwait) module.dependencies = [];
+  if (compiled.topLevelAwait) {
+    module.dependencies = [];
+    /** The modules in `dependencies`: where to look for the one that never settles. */
+    Object.defineProperty(module, "awaited", { value: [], configurable: true });
+  }
   compiled.body.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path);
   if (compiled.topLevelAwait) evaluate(module);
 }
@@ -282,10 +390,45 @@ function evaluate(module) {
   };
   define.dependencies = module.dependencies;
   define.done = () => { module.evaluated = true; };
+  /** Each top-level await hands its operand through here (TopLevelAwaitRewrite.marking). */
+  define.at = (line, column, value) => {
+    Object.defineProperty(module, "waitingAt", { value: { line, column }, configurable: true, writable: true });
+    return value;
+  };
   const body = module.evaluate;
   delete module.evaluate;
   module.evaluation = body(define);
-  module.evaluation.then(() => { module.evaluated = true; }, () => {});
+  module.evaluation.then(() => { module.evaluated = true; }, () => { module.failed = true; });
+}
+
+/**
+ * Node's warning for a main module whose top-level await never settled, once the event loop has
+ * nothing left to do: for each module of its static graph still waiting on its own `await` (not
+ * on an import's), where it waits, its line and a caret, as node 22 prints it (node 20 exits 13
+ * without a word). Null when the main module has settled, or never awaited.
+ */
+function stalledAwaits(main) {
+  if (!main || !main.evaluation || main.evaluated || main.failed) return null;
+  const stalled = [];
+  const seen = new Set();
+  const visit = (module) => {
+    if (seen.has(module)) return;
+    seen.add(module);
+    const pending = (module.awaited || []).filter((other) => other.evaluation && !other.evaluated && !other.failed);
+    if (pending.length > 0) pending.forEach(visit);
+    else stalled.push(module);
+  };
+  visit(main);
+  return stalled.map((module) => {
+    const url = "file://" + encodeURI(module.filename).replace(/[?#]/g, encodeURIComponent);
+    const at = module.waitingAt;
+    if (!at) return `Warning: Detected unsettled top-level await at ${url}\n`;
+    let text = "";
+    try {
+      text = native.readFile(module.filename).split("\n")[at.line - 1] ?? "";
+    } catch {}
+    return `Warning: Detected unsettled top-level await at ${url}:${at.line}\n${text}\n${" ".repeat(at.column - 1)}^\n\n`;
+  }).join("");
 }
 
 // --- Patches ---------------------------------------------------------------------------------
@@ -368,6 +511,8 @@ function swap(live, evaluate, epoch) {
   for (const handler of live.disposers) handler(data);
   const next = makeModule(live.filename, live.parent, data);
   next.format = live.format;
+  // Its exports may change: importers linked later check nothing against it.
+  shapes.delete(live.filename);
   next.hot.epoch = epoch;
   cache.set(live.filename, next);
   try {
@@ -497,6 +642,7 @@ function reload(filenames) {
   return { outcome: "swapped", filenames: changed.map((module) => module.filename) };
 }
 
+let mainEvaluation;
 Object.defineProperty(globalThis, "__hybridModules", {
   value: Object.freeze({
     /**
@@ -505,8 +651,15 @@ Object.defineProperty(globalThis, "__hybridModules", {
      */
     runMain: (filename) => {
       const main = load(filename, null);
-      return main.evaluation ? main.evaluation.then(() => main.exports) : main.exports;
+      if (!main.evaluation) return main.exports;
+      mainEvaluation = main.evaluation.then(() => main.exports);
+      return mainEvaluation;
     },
+    /**
+     * The promise runMain returned for a main module that awaits at top level: the host reports
+     * its rejection as what the module threw, not as an unhandled rejection.
+     */
+    get mainEvaluation() { return mainEvaluation; },
     /** A `require` as a module at `filename` (which need not exist) would have it: the REPL's. */
     requireFrom: (filename) => makeRequire({ filename, path: native.dirname(filename), children: [], format: "commonjs", loaded: true }),
     cache,
@@ -517,5 +670,10 @@ Object.defineProperty(globalThis, "__hybridModules", {
     get epoch() { return patches.epoch; },
     /** Whether `value` is an ES module's namespace (console.js prints those as node does). */
     isNamespace: (value) => namespaces.has(value),
+    /**
+     * Once the loop is idle: node's warning (text) if the main module's top-level await never
+     * settled, which `hybrid run` prints before it exits 13; else null.
+     */
+    unsettled: () => stalledAwaits([...cache.values()].find((module) => module.parent === null && module.evaluation)),
   }),
 });

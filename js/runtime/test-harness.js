@@ -4,7 +4,7 @@
 // file (which registers tests at its top level), then calls `__hybridTest.run({filter, indent})`.
 // Tests run one at a time in registration order; each result is a TAP 14 line printed through
 // `native.print(1, ...)`, every line prefixed by `indent`. It installs the globals test, it,
-// describe, beforeEach, afterEach, beforeAll, afterAll, expect and (non-enumerable) __hybridTest.
+// describe, beforeEach, afterEach, beforeAll, afterAll, expect, mock and (non-enumerable) __hybridTest.
 // It must never run a test before `run` or register one during it.
 "use strict";
 
@@ -79,10 +79,14 @@ describe.only = (name, fn) => addSuite("only", name, fn);
 // Timeout errors: their stack shows only the timer, so they are reported at the test itself.
 const timeouts = new WeakSet();
 
-function callWithTimeout(fn, timeoutMs) {
+// `context` (a test's, for the test and its beforeEach/afterEach hooks) makes the argument a
+// function declares: see contextArgument.
+function callWithTimeout(fn, timeoutMs, context) {
   return new Promise((resolve, reject) => {
+    let awaitsDone = false;
     const timeout = () => {
-      const error = new Error(`timed out after ${timeoutMs} ms`);
+      const hint = awaitsDone ? " (it declares a parameter but did not use it as t, so it is Jest's done: call it when finished)" : "";
+      const error = new Error(`timed out after ${timeoutMs} ms${hint}`);
       timeouts.add(error);
       reject(error);
     };
@@ -92,11 +96,30 @@ function callWithTimeout(fn, timeoutMs) {
       if (error === undefined) resolve(); else reject(error);
     };
     new Promise((done, fail) => {
-      // A function that declares a parameter gets Jest's `done` callback.
-      if (fn.length > 0) fn((error) => (error === undefined || error === null ? done() : fail(error)));
-      else Promise.resolve(fn()).then(done, fail);
+      if (fn.length === 0) return Promise.resolve(fn()).then(done, fail);
+      const callback = (error) => (error === undefined || error === null ? done() : fail(error));
+      const { t, used } = contextArgument(context, callback);
+      // node's (t, done); else one argument that is both node's `t` and Jest's `done`.
+      const returned = fn.length > 1 ? fn(t, callback) : fn(t);
+      if (returned && typeof returned.then === "function") Promise.resolve(returned).then(done, fail);
+      else if (fn.length === 1 && used()) done();
+      else awaitsDone = true;
     }).then(() => settle(), (error) => settle(error ?? new Error("rejected with undefined")));
   });
+}
+
+// What a test function's parameter gets: node's test context `t` (`t.name`, `t.mock`), which is
+// also Jest's `done` callback. A test that returns a promise ends when it settles; one that returns
+// at once ends then if it used `t` as a context, else when it calls `t()` (as `done`).
+function contextArgument(context, callback) {
+  const t = (error) => callback(error);
+  let used = false;
+  const use = (value) => { used = true; return value; };
+  Object.defineProperties(t, {
+    name: { get: () => use(context.name), configurable: true },
+    mock: { get: () => use((context.mock ??= new MockTracker())), configurable: true },
+  });
+  return { t, used: () => used };
 }
 
 // The suites around a test, outermost (the file itself, unnamed) first.
@@ -109,7 +132,10 @@ async function run({ filter, indent = "", after } = {}) {
   // A test file that awaits at top level: its tests are registered once it has finished.
   if (after && typeof after.then === "function") await after;
   running = true;
+  const filtering = filter !== undefined && filter !== "";
   const counts = { passed: 0, failed: 0, skipped: 0, todo: 0 };
+  // How many tests' names contain the filter: none means the filter is a mistake.
+  if (filtering) counts.matched = 0;
   let number = 0;
   const print = (line) => native.print(1, `${indent}${line}\n`);
   const point = (ok, name, directive = "") => {
@@ -126,7 +152,7 @@ async function run({ filter, indent = "", after } = {}) {
   const skipReason = (item) => {
     if (item.mode === "skip" || chain(item.suite).some((s) => s.mode === "skip")) return "";
     if (hasOnly && !selectedByOnly(item)) return "not selected by .only";
-    if (filter !== undefined && filter !== "" && !fullName(item).includes(filter)) return "filtered";
+    if (filtering && !fullName(item).includes(filter)) return "filtered";
     return null;
   };
   const willRun = (item) =>
@@ -135,6 +161,7 @@ async function run({ filter, indent = "", after } = {}) {
   async function runTest(item, blockedBy) {
     const name = fullName(item);
     if (item.mode === "broken") return fail(name, item.error, item.location);
+    if (filtering && name.includes(filter)) counts.matched += 1;
     if (item.mode === "todo") {
       counts.todo += 1;
       return point(false, name, " # TODO");
@@ -146,20 +173,24 @@ async function run({ filter, indent = "", after } = {}) {
     }
     if (blockedBy) return fail(name, blockedBy, item.location, "beforeAll failed: ");
     const suites = chain(item.suite);
+    // The test's context, shared with its beforeEach and afterEach hooks; `mock` on first use.
+    const context = { name: item.name, mock: undefined };
     let failure;
     try {
-      for (const hook of suites.flatMap((s) => s.beforeEach)) await callWithTimeout(hook.fn, hook.timeoutMs);
-      await callWithTimeout(item.fn, item.timeoutMs);
+      for (const hook of suites.flatMap((s) => s.beforeEach)) await callWithTimeout(hook.fn, hook.timeoutMs, context);
+      await callWithTimeout(item.fn, item.timeoutMs, context);
     } catch (error) {
       failure = { error };
     }
     for (const hook of suites.reverse().flatMap((s) => [...s.afterEach].reverse())) {
       try {
-        await callWithTimeout(hook.fn, hook.timeoutMs);
+        await callWithTimeout(hook.fn, hook.timeoutMs, context);
       } catch (error) {
         failure ??= { error };
       }
     }
+    // As node does once a test has ended: its t.mock's mocks are restored.
+    context.mock?.reset();
     if (failure) return fail(name, failure.error, item.location);
     counts.passed += 1;
     point(true, name);
@@ -167,10 +198,11 @@ async function run({ filter, indent = "", after } = {}) {
 
   async function runSuite(suite, blockedBy) {
     const active = willRun(suite);
+    const context = { name: suite.name, mock: undefined };
     if (active && !blockedBy) {
       for (const hook of suite.beforeAll) {
         try {
-          await callWithTimeout(hook.fn, hook.timeoutMs);
+          await callWithTimeout(hook.fn, hook.timeoutMs, context);
         } catch (error) {
           blockedBy = error;
           break;
@@ -184,11 +216,12 @@ async function run({ filter, indent = "", after } = {}) {
     if (!active) return;
     for (const hook of suite.afterAll) {
       try {
-        await callWithTimeout(hook.fn, hook.timeoutMs);
+        await callWithTimeout(hook.fn, hook.timeoutMs, context);
       } catch (error) {
         fail([...names(suite), "afterAll"].join(" > "), error, undefined, "afterAll failed: ");
       }
     }
+    context.mock?.reset();
   }
 
   try {
@@ -618,13 +651,221 @@ function fallbackInspect(value, seen = []) {
   return keys.length ? `{ ${keys.map((k) => `${k}: ${inner(value[k])}`).join(", ")} }` : "{}";
 }
 
+// ---- mocks: node:test's mock, as node 20 has it ------------------------------------------------
+
+// Errors as node's argument checks throw them, with their codes.
+function invalidType(name, expected, value) {
+  const received = value === null || value === undefined ? String(value)
+    : typeof value === "function" ? `function ${value.name}`
+    : typeof value === "object" ? `an instance of ${value.constructor?.name ?? "Object"}`
+    : `type ${typeof value} (${show(value)})`;
+  return Object.assign(new TypeError(`The "${name}" argument must be ${expected}. Received ${received}`), { code: "ERR_INVALID_ARG_TYPE" });
+}
+const checkFunction = (value, name) => {
+  if (typeof value !== "function") throw invalidType(name, "of type function", value);
+};
+const checkObject = (value, name) => {
+  if (value === null || typeof value !== "object") throw invalidType(name, "of type object", value);
+};
+const checkCount = (value, name, min) => {
+  if (typeof value === "number" && value === Infinity && name === "options.times") return;
+  if (typeof value !== "number") throw invalidType(name, "of type number", value);
+  const range = !Number.isInteger(value) ? "an integer" : value < min || value > Number.MAX_SAFE_INTEGER ? `>= ${min} && <= ${Number.MAX_SAFE_INTEGER}` : null;
+  if (range) {
+    throw Object.assign(new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${value}`), { code: "ERR_OUT_OF_RANGE" });
+  }
+};
+
+// What `fn.mock` is: the calls, and which implementation the next call runs.
+class MockFunctionContext {
+  #calls = [];
+  #once = new Map();
+  #implementation;
+  #restore;
+  #times;
+
+  constructor(implementation, restore, times) {
+    this.#implementation = implementation;
+    this.#restore = restore;
+    this.#times = times;
+  }
+
+  /** A copy of the calls so far, each {arguments, error, result, stack, target, this}. */
+  get calls() { return this.#calls.slice(); }
+  callCount() { return this.#calls.length; }
+
+  mockImplementation(implementation) {
+    checkFunction(implementation, "implementation");
+    this.#implementation = implementation;
+  }
+
+  /** `implementation` for one call only: the next, or call number `onCall` (from 0). */
+  mockImplementationOnce(implementation, onCall) {
+    checkFunction(implementation, "implementation");
+    const next = this.#calls.length;
+    const call = onCall ?? next;
+    checkCount(call, "onCall", next);
+    this.#once.set(call, implementation);
+  }
+
+  /** A method mock puts the original property back; a function mock calls its original again. */
+  restore() {
+    const { object, methodName, descriptor, inherited, original } = this.#restore;
+    if (object === undefined) {
+      this.#implementation = original;
+      return;
+    }
+    // node defines the inherited method on the object itself; we leave the object as it was.
+    if (inherited) delete object[methodName];
+    else Object.defineProperty(object, methodName, descriptor);
+  }
+
+  resetCalls() { this.#calls = []; }
+
+  static track(context, call) { context.#calls.push(call); }
+
+  static next(context) {
+    const call = context.#calls.length;
+    const implementation = context.#once.get(call) ?? context.#implementation;
+    if (call + 1 === context.#times) context.restore();
+    context.#once.delete(call);
+    return implementation;
+  }
+}
+
+class MockTracker {
+  #mocks = [];
+
+  /**
+   * A function that records its calls in `.mock` and runs `implementation` (default: `original`,
+   * default: a function that does nothing); after `options.times` calls, `original` again.
+   */
+  fn(original = function () {}, implementation = original, options = {}) {
+    if (original !== null && typeof original === "object") {
+      options = original;
+      original = function () {};
+      implementation = original;
+    } else if (implementation !== null && typeof implementation === "object") {
+      options = implementation;
+      implementation = original;
+    }
+    checkFunction(original, "original");
+    checkFunction(implementation, "implementation");
+    checkObject(options, "options");
+    const { times = Infinity } = options;
+    checkCount(times, "options.times", 1);
+    return this.#setUp(new MockFunctionContext(implementation, { original }, times), original);
+  }
+
+  /** Replaces `object[methodName]` (own or inherited) with a mock; `restore()` puts it back. */
+  method(object, methodName, implementation = undefined, options = {}) {
+    if (typeof methodName !== "string" && typeof methodName !== "symbol") {
+      throw invalidType("methodName", "one of type string or symbol", methodName);
+    }
+    if (typeof object !== "function") checkObject(object, "object");
+    if (implementation !== null && typeof implementation === "object") {
+      options = implementation;
+      implementation = undefined;
+    }
+    if (implementation !== undefined) checkFunction(implementation, "implementation");
+    checkObject(options, "options");
+    const { getter = false, setter = false, times = Infinity } = options;
+    if (typeof getter !== "boolean") throw invalidType("options.getter", "of type boolean", getter);
+    if (typeof setter !== "boolean") throw invalidType("options.setter", "of type boolean", setter);
+    checkCount(times, "options.times", 1);
+    if (getter && setter) {
+      throw Object.assign(new TypeError("The property 'options.setter' cannot be used with 'options.getter'. Received true"), { code: "ERR_INVALID_ARG_VALUE" });
+    }
+    let owner = object;
+    let descriptor;
+    while (owner !== null && (descriptor = Object.getOwnPropertyDescriptor(owner, methodName)) === undefined) {
+      owner = Object.getPrototypeOf(owner);
+    }
+    const original = getter ? descriptor?.get : setter ? descriptor?.set : descriptor?.value;
+    if (typeof original !== "function") {
+      throw Object.assign(new TypeError(`The argument 'methodName' must be a method. Received ${show(original)}`), { code: "ERR_INVALID_ARG_VALUE" });
+    }
+    const restore = { object, methodName, descriptor, inherited: owner !== object };
+    const context = new MockFunctionContext(implementation ?? original, restore, times);
+    const mocked = this.#setUp(context, original);
+    const replacement = { configurable: descriptor.configurable, enumerable: descriptor.enumerable };
+    if (getter) Object.assign(replacement, { get: mocked, set: descriptor.set });
+    else if (setter) Object.assign(replacement, { get: descriptor.get, set: mocked });
+    else Object.assign(replacement, { value: mocked, writable: descriptor.writable });
+    Object.defineProperty(object, methodName, replacement);
+    return mocked;
+  }
+
+  getter(object, methodName, implementation = undefined, options = {}) {
+    if (implementation !== null && typeof implementation === "object") [options, implementation] = [implementation, undefined];
+    return this.method(object, methodName, implementation, { ...options, getter: true });
+  }
+
+  setter(object, methodName, implementation = undefined, options = {}) {
+    if (implementation !== null && typeof implementation === "object") [options, implementation] = [implementation, undefined];
+    return this.method(object, methodName, implementation, { ...options, setter: true });
+  }
+
+  /** Restores every mock this tracker made; they stay usable (a function mock runs its original). */
+  restoreAll() {
+    for (const context of this.#mocks) context.restore();
+  }
+
+  /** restoreAll(), and forgets them. */
+  reset() {
+    this.restoreAll();
+    this.#mocks = [];
+  }
+
+  #setUp(context, original) {
+    const record = (call) => MockFunctionContext.track(context, call);
+    const mocked = new Proxy(original, {
+      apply(_, thisArg, args) {
+        const implementation = MockFunctionContext.next(context);
+        let result;
+        let error;
+        try {
+          result = Reflect.apply(implementation, thisArg, args);
+        } catch (thrown) {
+          error = thrown;
+          throw thrown;
+        } finally {
+          record({ __proto__: null, arguments: args, error, result, stack: new Error(), target: undefined, this: thisArg });
+        }
+        return result;
+      },
+      construct(target, args, newTarget) {
+        const implementation = MockFunctionContext.next(context);
+        let result;
+        let error;
+        try {
+          result = Reflect.construct(implementation, args, newTarget);
+        } catch (thrown) {
+          error = thrown;
+          throw thrown;
+        } finally {
+          record({ __proto__: null, arguments: args, error, result, stack: new Error(), target, this: result });
+        }
+        return result;
+      },
+      get(target, property, receiver) {
+        return property === "mock" ? context : Reflect.get(target, property, receiver);
+      },
+    });
+    this.#mocks.push(context);
+    return mocked;
+  }
+}
+
+const mock = new MockTracker();
+
 // ---- install ----------------------------------------------------------------------------------
 
 const globals = {
   test, it: test, describe,
   beforeEach: addHook("beforeEach"), afterEach: addHook("afterEach"),
   beforeAll: addHook("beforeAll"), afterAll: addHook("afterAll"),
-  expect,
+  expect, mock,
 };
 for (const [name, value] of Object.entries(globals)) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });

@@ -4,7 +4,7 @@
 // (a long-poll) and looks the handler up at dispatch time, so a patched module's new function is
 // the one that runs, and a view can name handlers that a later patch adds.
 
-const { call } = native.client;
+const { call, answerNow } = native.client;
 
 /** Finds `name` ("tasks.add") in `handlers` ({tasks: require("./tasks")}), at call time. */
 function resolveHandler(handlers, name) {
@@ -36,10 +36,15 @@ const nextEvent = (options) => call("view", "nextEvent", {}, options);
 const press = (id) => call("view", "simulate", { type: "press", id });
 const key = (name) => call("view", "simulate", { type: "key", key: name });
 
+const sameEvent = (a, b) => a.type === b.type && a.id === b.id && a.handler === b.handler && a.key === b.key;
+const eventName = (event) => (event.type === "press" ? `press on "${event.id}"` : event.type);
+
 /**
  * Mounts `options.tree` with `options.data` (when given) and runs its events: each press calls
  * the handler its `on.press` names, as `handler(event, view)`, where `view` is this controller.
  * Resolves `done` when the user quits (q), the view is unmounted, or `stop()` is called.
+ * `view.press(id)` and `view.key(name)` resolve once the event they caused has been handled (its
+ * handler settled, so what it drew is on screen), and reject with what the handler threw.
  *
  *   const view = await Hybrid.view.run({ tasks }, { tree, data });
  *   await view.done;
@@ -50,8 +55,33 @@ async function run(handlers, options = {}) {
   let stopped = false;
   let finish;
   const done = new Promise((resolve) => { finish = resolve; });
+  // Presses and keys this controller simulated, each waiting for the loop below to handle its
+  // event. view.simulate answers inline, so a waiter is in the list before the event can reach
+  // the loop (nextEvent answers in a later task).
+  const waiting = [];
+  const notHandled = (event) => new Error(`view: stopped before the ${eventName(event)} was handled`);
+  const handled = (answer) => {
+    if (answer.event === null) return Promise.resolve(answer);
+    if (stopped) return Promise.reject(notHandled(answer.event));
+    return new Promise((resolve, reject) => { waiting.push({ event: answer.event, answer, resolve, reject }); });
+  };
+  const claim = (event) => {
+    const index = waiting.findIndex((w) => sameEvent(w.event, event));
+    return index === -1 ? undefined : waiting.splice(index, 1)[0];
+  };
+  const simulate = (params) => {
+    try {
+      return handled(answerNow("view", "simulate", params));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
   const view = {
-    update, patch, frame, press, key,
+    update, patch, frame,
+    /** Presses the node `id` and resolves, with `{event}`, once its handler has settled. */
+    press: (id) => simulate({ type: "press", id }),
+    /** Types a key (tab, shift-tab, enter, space, q); resolves once the event it caused is handled. */
+    key: (name) => simulate({ type: "key", key: name }),
     done,
     /** What view.mount answered: {width, height, nodes, output, text}. */
     mounted,
@@ -65,32 +95,39 @@ async function run(handlers, options = {}) {
   };
   const report = options.onError || ((error) => console.error(error));
   (async () => {
-    while (!stopped) {
-      let event;
-      try {
-        event = await nextEvent({ signal: controller.signal });
-      } catch (error) {
-        if (stopped) return;
-        stopped = true;
-        report(error);
-        finish({ reason: "error", error });
-        return;
+    try {
+      while (!stopped) {
+        let event;
+        try {
+          event = await nextEvent({ signal: controller.signal });
+        } catch (error) {
+          if (stopped) return;
+          stopped = true;
+          report(error);
+          finish({ reason: "error", error });
+          return;
+        }
+        // The press or key of this controller that caused the event, if one did: it learns how
+        // the handler ended; an event from the keyboard reports a failure through onError.
+        const waiter = claim(event);
+        if (event.type === "quit") {
+          stopped = true;
+          finish({ reason: "quit" });
+          waiter?.resolve(waiter.answer);
+          return;
+        }
+        const handler = resolveHandler(handlers, event.handler);
+        try {
+          if (handler === undefined) throw new Error(`view: no handler "${event.handler}" for ${event.type} on "${event.id}"`);
+          await handler(event, view);
+          waiter?.resolve(waiter.answer);
+        } catch (error) {
+          if (waiter) waiter.reject(error);
+          else report(error);
+        }
       }
-      if (event.type === "quit") {
-        stopped = true;
-        finish({ reason: "quit" });
-        return;
-      }
-      const handler = resolveHandler(handlers, event.handler);
-      if (handler === undefined) {
-        report(new Error(`view: no handler "${event.handler}" for ${event.type} on "${event.id}"`));
-        continue;
-      }
-      try {
-        await handler(event, view);
-      } catch (error) {
-        report(error);
-      }
+    } finally {
+      for (const waiter of waiting.splice(0)) waiter.reject(notHandled(waiter.event));
     }
   })();
   return view;

@@ -83,6 +83,18 @@ describe("errors", () => {
       .rejects.toMatchObject(error("E_BAD_PARAMS", "bridge", "echo", { path: "/list/1/name" }));
   });
 
+  test("an unexpected property names what the action takes, and the name it is likely a typo of", async () => {
+    await expect(Hybrid.call("kv", "query", { bucket: "tasks", oderBy: "due" })).rejects.toMatchObject(error("E_BAD_PARAMS", "kv", "query", {
+      path: "/oderBy",
+      message: 'params/oderBy: unexpected property "oderBy"; did you mean "orderBy"? expected one of bucket, where, orderBy, limit',
+      details: { expected: ["bucket", "where", "orderBy", "limit"], suggestion: "orderBy" },
+    }));
+    const nested = await Hybrid.call("kv", "getMany", { items: [{ bucket: "b", key: "k", ttl: 1 }] }).catch((e) => e);
+    expect(nested).toMatchObject({ path: "/items/0/ttl", details: { expected: ["bucket", "key"] } });
+    expect(nested.message).toBe('params/items/0/ttl: unexpected property "ttl"; expected one of bucket, key');
+    expect(nested.details.suggestion).toBeUndefined();
+  });
+
   test("E_BAD_PARAMS for nesting deeper than 256, naming where", async () => {
     const root = {};
     let inner = root;

@@ -55,6 +55,11 @@ describe("require", () => {
     expect(require("./fixtures/config.json")).toEqual({ name: "tasks", limits: { items: 100 } });
   });
 
+  test("module.exports may be any value, as in node", async () => {
+    expect(require("./fixtures/primitive-exports.js")).toBe("a string, not an object");
+    expect((await import("./fixtures/primitive-exports.js")).default).toBe("a string, not an object");
+  });
+
   test("the module cache gives the same object every time", () => {
     const counter = require("./fixtures/counter");
     counter.bump();

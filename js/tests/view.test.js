@@ -98,6 +98,52 @@ describe("view", () => {
     expect(await Hybrid.view.nextEvent()).toEqual(event);
   });
 
+  test("press resolves once its handler has run and redrawn, so frame and stop come after it", async () => {
+    const rows = { tasks: [{ id: 1, title: "milk" }, { id: 2, title: "eggs" }] };
+    const tasks = {
+      // Awaits before it redraws, as a handler that saves first does.
+      async toggle(event, v) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        rows.tasks = rows.tasks.filter((t) => String(t.id) !== event.key);
+        await v.update({ ...data, ...rows });
+      },
+      add() {},
+    };
+    const view = await Hybrid.view.run({ tasks }, { tree, data: { ...data, ...rows }, width: 32 });
+    expect(await view.press("done-1")).toEqual({ event: { type: "press", handler: "tasks.toggle", id: "done-1", key: "1" } });
+    const { text } = await view.frame();
+    expect(text).not.toContain("milk");
+    expect(text).toContain("eggs");
+    await view.press("done-2");
+    await view.stop();
+    expect(rows.tasks).toEqual([]);
+  });
+
+  test("press rejects with what its handler threw, and the view runs on", async () => {
+    const errors = [];
+    const tasks = {
+      async toggle() { await null; throw new RangeError("no such task"); },
+      add() { throw new Error("add broke"); },
+    };
+    const view = await Hybrid.view.run({ tasks }, { tree, data, width: 32, onError: (e) => errors.push(e) });
+    await expect(view.press("done-1")).rejects.toThrow(RangeError);
+    await expect(view.press("add")).rejects.toThrow("add broke");
+    // Enter on the focused button (done-1) is a press too.
+    await expect(view.key("enter")).rejects.toThrow("no such task");
+    expect(errors).toEqual([]);
+    await view.stop();
+  });
+
+  test("press rejects when the view names no handler, or stops before handling it", async () => {
+    const view = await Hybrid.view.run({ tasks: { toggle() {} } }, { tree, data, width: 32 });
+    await expect(view.press("add")).rejects.toThrow('view: no handler "tasks.add" for press on "add"');
+    await expect(view.press("nope")).rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/id" });
+    const pending = view.press("done-1");
+    await view.stop();
+    await expect(pending).rejects.toThrow('view: stopped before the press on "done-1" was handled');
+    expect(await view.done).toEqual({ reason: "stopped" });
+  });
+
   test("q ends run with quit", async () => {
     const view = await Hybrid.view.run({}, { tree, data, width: 32 });
     await view.key("q");

@@ -3,6 +3,7 @@ struct BareSchemaFailure: SchemaFailure {
     static var carriesDetail: Bool { false }
     var depth: Int { 0 }
     @inline(__always) init(message: @autoclosure () -> String) {}
+    @inline(__always) init(unexpected key: String, note: String, expected: @autoclosure () -> SchemaExpectedProperties) {}
     @inline(__always) mutating func prepend(key: String) {}
     @inline(__always) mutating func prepend(index: Int) {}
 }

@@ -262,7 +262,8 @@ struct SchemaEvaluator: Sendable {
                     }
                 }
                 if !matched, let additional = node.keywords.additionalProperties {
-                    if let failure = checkLeftover(members[i], additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "", scope, as: F.self) {
+                    if let failure = checkLeftover(members[i], additional, forbidden: node.keywords.forbidsAdditionalProperties, note: "",
+                                                   expected: .declared(by: node), scope, as: F.self) {
                         return failure
                     }
                     matched = true
@@ -303,10 +304,11 @@ struct SchemaEvaluator: Sendable {
     /// A member that `additionalProperties` or `unevaluatedProperties` applies to: `false` names
     /// it as unexpected, a schema checks its value.
     private func checkLeftover<F: SchemaFailure>(_ member: JSONObject.Member, _ subschema: Int, forbidden: Bool, note: String,
+                                                 expected: @autoclosure () -> SchemaExpectedProperties,
                                                  _ scope: SchemaDynamicScope?, as _: F.Type) -> F? {
         var failure: F
         if forbidden {
-            failure = F(message: "unexpected property \(JSONValue.string(member.key))\(note)")
+            failure = F(unexpected: member.key, note: note, expected: expected())
         } else if let found = evaluate(subschema, member.value, scope, as: F.self) {
             failure = found
         } else {
@@ -435,7 +437,7 @@ struct SchemaEvaluator: Sendable {
         guard let unevaluated = node.keywords.unevaluatedProperties else { return nil }
         for i in object.members.indices where !evaluated.contains(i) {
             if let failure = checkLeftover(object.members[i], unevaluated, forbidden: node.keywords.forbidsUnevaluatedProperties,
-                                           note: " (unevaluatedProperties)", scope, as: F.self) {
+                                           note: " (unevaluatedProperties)", expected: .evaluated(by: node, in: nodes), scope, as: F.self) {
                 return failure
             }
         }

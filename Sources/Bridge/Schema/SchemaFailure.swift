@@ -12,6 +12,8 @@ protocol SchemaFailure {
     /// most specific one to report when no branch of an `anyOf` or `oneOf` matches.
     var depth: Int { get }
     init(message: @autoclosure () -> String)
+    /// The property `key` is not allowed; `expected` says which names its object takes.
+    init(unexpected key: String, note: String, expected: @autoclosure () -> SchemaExpectedProperties)
     mutating func prepend(key: String)
     mutating func prepend(index: Int)
 }

@@ -10,10 +10,20 @@ struct TracedSchemaFailure: SchemaFailure {
     static var carriesDetail: Bool { true }
 
     let message: String
+    /// For an unexpected property: the names its object takes, and the one it is likely a typo of.
+    private var expectedProperties: [String]?
+    private var suggestion: String?
     /// Innermost step first.
     private(set) var reversedPath: [Step] = []
 
     init(message: @autoclosure () -> String) { self.message = message() }
+
+    init(unexpected key: String, note: String, expected: @autoclosure () -> SchemaExpectedProperties) {
+        let expected = expected()
+        message = "unexpected property \(JSONValue.string(key))\(note)\(expected.clause(for: key))"
+        expectedProperties = expected.names
+        suggestion = expected.suggestion(for: key)
+    }
 
     var depth: Int { reversedPath.count }
 
@@ -28,6 +38,6 @@ struct TracedSchemaFailure: SchemaFailure {
             case .index(let index): path = JSONPointer.appending(path, index: index)
             }
         }
-        return SchemaViolation(path: path, message: message)
+        return SchemaViolation(path: path, message: message, expectedProperties: expectedProperties, suggestion: suggestion)
     }
 }

@@ -1,20 +1,22 @@
-/// The known name a misspelt one most likely meant, for an error that says "did you mean ...":
-/// the one fewest single-character edits away (case ignored), if it is close enough to be a typo
-/// (at most a third of the longer name's length, and at most 3).
+/// The known name a misspelt one most likely meant, for an error that says "did you mean ...": an
+/// unexpected property in a call's params, an unknown key in app.json. It is the one fewest
+/// single-character edits away (case ignored), if it is close enough to be a typo: at most a
+/// third of the longer name's length, at most 3, and fewer than either name's length (any
+/// one-letter name is one edit from any other).
 ///
 /// ```swift
 /// NearestName.of("grant", among: ["name", "grants", "main"])   // "grants"
 /// NearestName.of("colour", among: ["name", "grants"])          // nil
 /// ```
-enum NearestName {
-    static func of(_ name: String, among known: [String]) -> String? {
+public enum NearestName {
+    public static func of(_ name: String, among known: [String]) -> String? {
         let typed = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         for candidate in known {
             let other = Array(candidate.lowercased().unicodeScalars)
             let distance = editDistance(typed, other)
             let allowed = min(3, max(1, max(typed.count, other.count) / 3))
-            guard distance <= allowed, distance < (best?.distance ?? .max) else { continue }
+            guard distance <= allowed, distance < min(typed.count, other.count), distance < (best?.distance ?? .max) else { continue }
             best = (candidate, distance)
         }
         return best?.name
