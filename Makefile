@@ -46,6 +46,7 @@ demo: release
 
 # The tests run beside a throwaway PostgreSQL cluster (scripts/with-postgres), so that the sync
 # server's tests run against both of its stores; the cluster is removed however they end.
+# scripts/wpt checks the web-platform-tests subset against Tests/WebPlatformTests/expectations.json.
 test: deps
 	SWIFT=$(SWIFT) scripts/check-imports
 	$(SWIFT) build --explicit-target-dependency-import-check=error
@@ -54,6 +55,8 @@ test: deps
 	scripts/fuzz-sync-server $(DEBUG_BIN)
 	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
+	scripts/wpt --self-test
+	scripts/wpt --runtime hybrid --hybrid $(DEBUG_BIN) --quiet
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
 	Tests/HybridHostTests/tmux-repl.sh $(DEBUG_BIN)
 	scripts/soak --self-test
@@ -66,7 +69,8 @@ dts: build
 # The benchmarks are an executable of their own, built beside the release `hybrid` they measure.
 # The sync server's over PostgreSQL run beside a throwaway cluster (scripts/with-postgres), each in
 # one of its own; sync-server starts release `hybrid sync-server serve` processes (about 3 minutes);
-# idle-connections holds 20,000 connections against one (about 2 minutes).
+# idle-connections holds 20,000 connections against one (about 2 minutes); web runs the files of
+# Benchmarks/web/ under hybrid run and node (needs node and python3; about 2 minutes).
 bench: release
 	$(SWIFT) build -c release --static-swift-stdlib --product hybrid-bench
 	$(BENCH_BIN) bridge
@@ -80,6 +84,7 @@ bench: release
 	$(BENCH_BIN) sync
 	$(BENCH_BIN) sync-scopes
 	$(BENCH_BIN) watch
+	$(BENCH_BIN) web
 	scripts/with-postgres $(BENCH_BIN) sync-postgres
 	scripts/with-postgres $(BENCH_BIN) sync-server
 	$(BENCH_BIN) idle-connections

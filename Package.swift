@@ -4,7 +4,7 @@
 // build checks every import against the dependencies declared here (`make test`):
 //   hybrid (CLI) -> HybridHost -> services (Device, Storage, Sync, Networking, Views, Patches) -> Bridge -> Engine
 //   lower layers the services share, which know nothing of the bridge or JS: SyncClient ->
-//   Persistence, KeyValueStore, CurlTransport, SyncProtocol -> JSON, SystemIO, C modules.
+//   Persistence, KeyValueStore, CurlTransport, SyncProtocol, TextEncodings -> JSON, SystemIO, C modules.
 // ARCHITECTURE.md has the module table and the threading model.
 import PackageDescription
 
@@ -53,6 +53,8 @@ let package = Package(
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // No pkgConfig: its flags would link libcurl, which the shim loads on first use instead.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // ICU: the converters TextEncodings builds the WHATWG multi-byte indexes from, UTS #46 for IDNA.
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
@@ -81,6 +83,11 @@ let package = Package(
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
         .target(name: "CurlTransport", dependencies: ["CCurl", "JSON"]),
+        // The WHATWG Encoding Standard: every encoding's decoder and encoder, labels, base64 for
+        // atob/btoa. Bytes and UTF-16 in and out; nothing of JS.
+        .target(name: "TextEncodings", dependencies: ["CICU"]),
+        // Internationalized domain names: UTS #46 ToASCII over ICU, for the URL Standard's hosts.
+        .target(name: "IDNA", dependencies: ["CICU"]),
         // Services: one target each, never importing one another.
         .target(name: "Device", dependencies: ["Bridge", "JSON", "SystemIO"]),
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
@@ -89,11 +96,11 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
-        .target(name: "WebPlatform", dependencies: ["Engine", "JSON"], plugins: ["EmbedSources"]),
+        .target(name: "WebPlatform", dependencies: ["Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings"], plugins: ["EmbedSources"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
         .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
@@ -141,7 +148,9 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                                          .product(name: "NIOHTTP1", package: "swift-nio")],
-                          path: "Benchmarks"),
+                          path: "Benchmarks",
+                          // The JS benchmarks (`web/url.js`) that run under node and `hybrid run`.
+                          exclude: ["web"]),
 
         // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
         // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
@@ -157,12 +166,13 @@ let package = Package(
 
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "TextEncodingsTests", dependencies: ["TextEncodings"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON", "WebPlatform"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO", "WebPlatform",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures", "tmux-repl.sh"]),

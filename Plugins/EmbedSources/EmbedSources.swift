@@ -54,7 +54,8 @@ struct EmbedSources: BuildToolPlugin {
         case "SyncServer":
             return [Embedding(type: "OpenAPIDocument", member: "sources", files: [("sync-server", "Sources/SyncServer/openapi.json")])]
         case "hybrid":
-            return [Embedding(type: "DeclaredTypeScript", member: "sources", files: [("declared.d.ts", "js/types/declared.d.ts.in")])]
+            return [Embedding(type: "DeclaredTypeScript", member: "sources",
+                              files: [("declared.d.ts", "js/types/declared.d.ts.in"), ("web.d.ts", "js/types/web.d.ts.in")])]
         default:
             return []
         }

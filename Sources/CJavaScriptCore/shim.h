@@ -22,6 +22,10 @@ JS_EXPORT void JSContextGroupRemoveHeapFinalizer(JSContextGroupRef group, JSHeap
 JS_EXPORT void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,
                                                             JSValueRef *exception);
 
+/// The target of a `Proxy` (or of the global object's proxy), NULL for any other object
+/// (JSObjectRefPrivate.h). Reads no property and runs no trap.
+JS_EXPORT JSObjectRef JSObjectGetProxyTarget(JSObjectRef object);
+
 /// The WebKitGTK release this library comes from (jsc/jsc.h, exported by the same library).
 unsigned int jsc_get_major_version(void);
 unsigned int jsc_get_minor_version(void);
@@ -32,3 +36,14 @@ unsigned int jsc_get_micro_version(void);
 static inline void hh_word_increment(uint32_t *word) { __atomic_fetch_add(word, 1, __ATOMIC_RELEASE); }
 static inline void hh_word_store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
 static inline uint32_t hh_word_load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+
+/// JSC::JSLockHolder's constructor (from a context, which is its JSGlobalObject) and destructor,
+/// exported under their C++ names and declared in no public header. JavaScriptCore drops the VM's
+/// lock before it calls a native function, so each C API call there takes the lock afresh; a holder
+/// kept across the function's body makes them take it recursively, which costs a third as much
+/// (ScriptContext.withAPILock). `holder` is one pointer (a RefPtr<VM>).
+void _ZN3JSC12JSLockHolderC1EPNS_14JSGlobalObjectE(void *holder, JSContextRef context);
+void _ZN3JSC12JSLockHolderD1Ev(void *holder);
+static inline void hh_api_lock(void *holder, JSContextRef context) { _ZN3JSC12JSLockHolderC1EPNS_14JSGlobalObjectE(holder, context); }
+static inline void hh_api_unlock(void *holder) { _ZN3JSC12JSLockHolderD1Ev(holder); }
+

@@ -233,14 +233,25 @@ extension TypeScriptDeclarations {
         }
 
         /// The names `export interface`, `export type` (and the like) introduce in hand-written
-        /// TypeScript.
+        /// TypeScript, and those a `declare global` block declares at its top level (`class URL`,
+        /// `var localStorage`): a generated type of a global's name would hide the global in the file.
         static func declaredNames(in text: String) -> Set<String> {
             var names: Set<String> = []
+            var inGlobal = false
             for line in text.split(separator: "\n") {
+                if line.hasPrefix("declare global") || line.hasPrefix("}") {
+                    inGlobal = line.hasPrefix("declare global")
+                    continue
+                }
                 var words = line.split(separator: " ").map(String.init)[...]
-                guard words.popFirst() == "export" else { continue }
+                let global = inGlobal && line.hasPrefix("  ") && !line.hasPrefix("   ")
+                if words.first == "export" {
+                    words.removeFirst()
+                } else if !global {
+                    continue
+                }
                 if words.first == "declare" { words.removeFirst() }
-                guard let keyword = words.popFirst(), ["interface", "type", "class", "enum", "const", "function"].contains(keyword),
+                guard let keyword = words.popFirst(), ["interface", "type", "class", "enum", "const", "function", "var", "let"].contains(keyword),
                       let word = words.first else { continue }
                 let name = word.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
                 if !name.isEmpty { names.insert(String(name)) }

@@ -105,6 +105,22 @@ public final class ScriptContext {
         return Self.swiftString(string)
     }
 
+    /// `body` with the UTF-16 code units of `String(value)` (lone surrogates and all), for a native
+    /// function that works on UTF-16 and need not make a Swift string of it.
+    public func withUTF16<T>(of value: JSValueRef, _ body: (UnsafeBufferPointer<UInt16>) -> T) -> T {
+        guard let string = JSValueToStringCopy(ref, value, nil) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        defer { JSStringRelease(string) }
+        let length = JSStringGetLength(string)
+        return body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
+    }
+
+    /// A JS string of these UTF-16 code units.
+    public func string(utf16 units: UnsafeBufferPointer<UInt16>) -> JSValueRef {
+        let string = JSStringCreateWithCharacters(units.baseAddress, units.count)
+        defer { JSStringRelease(string) }
+        return JSValueMakeString(ref, string)
+    }
+
     // MARK: - Objects
 
     public func makeObject() -> JSObjectRef { JSObjectMake(ref, nil, nil) }
@@ -148,6 +164,13 @@ public final class ScriptContext {
     public func isFunction(_ value: JSValueRef) -> Bool {
         guard let object = object(value) else { return false }
         return JSObjectIsFunction(ref, object)
+    }
+
+    /// Whether `value` is a `Proxy` (or the global object's own proxy), found without reading a
+    /// property, so without running any of its traps.
+    public func isProxy(_ value: JSValueRef) -> Bool {
+        guard let object = object(value) else { return false }
+        return JSObjectGetProxyTarget(object) != nil
     }
 
     /// A JS function that runs `body` on this thread.
@@ -230,10 +253,18 @@ public final class ScriptContext {
             var error = ScriptError(name: "Error", message: stringify(exception))
             error.isTimeLimit = error.message == "JavaScript execution terminated."
             error.thrownNonError = true
+            if JSValueIsSymbol(ref, exception), let shown = describeThrown(exception)?.value { error.message = shown }
             return error
         }
         let name = stringify(get(object, "name"))
         let message = stringify(get(object, "message"))
+        // The time limit's exception is left alone: no more JS runs for it.
+        let described = message == "JavaScript execution terminated." ? nil : describeThrown(exception)
+        if let shown = described?.value {
+            var error = ScriptError(name: "Error", message: shown)
+            error.thrownNonError = true
+            return error
+        }
         let stackValue = get(object, "stack")
         let stack = JSValueIsString(ref, stackValue) ? ScriptError.nodeStyleStack(mapStack(stringify(stackValue))) : ""
         let urlValue = get(object, "sourceURL")
@@ -252,7 +283,22 @@ public final class ScriptContext {
             message: message == "undefined" ? stringify(exception) : message,
             stack: stack, sourceURL: url, line: line, column: column)
         if error.message == "JavaScript execution terminated." { error.isTimeLimit = true }
+        error.properties = described?.properties ?? ""
         return error
+    }
+
+    /// How node prints what was thrown, from the runtime's `describeThrown` (console.js): a value
+    /// that is not an Error as console.log shows it (`value`), or an error's own properties as
+    /// util.inspect writes them after its stack (`properties`). Nil before the runtime is
+    /// installed, or when inspecting threw.
+    private func describeThrown(_ thrown: JSValueRef) -> (value: String?, properties: String)? {
+        guard let native = runtimeNative, let describe = object(get(native, "describeThrown")) else { return nil }
+        var exception: JSValueRef?
+        var args: [JSValueRef?] = [thrown]
+        guard let result = JSObjectCallAsFunction(ref, describe, nil, 1, &args, &exception), exception == nil,
+              let answer = object(result) else { return nil }
+        let value = get(answer, "value"), properties = get(answer, "properties")
+        return (JSValueIsString(ref, value) ? stringify(value) : nil, JSValueIsString(ref, properties) ? stringify(properties) : "")
     }
 
     // MARK: - Stack locations
@@ -314,6 +360,13 @@ extension ScriptContext {
             throw ScriptError(name: "Error", message: "the module system is not installed")
         }
         return try call(runMain, [string(filename)])
+    }
+
+    /// Whether `promise` is the main module's evaluation (a module that awaits at top level): its
+    /// rejection is what the module threw, reported as a throw rather than a rejection.
+    public func isMainEvaluation(_ promise: JSValueRef) -> Bool {
+        guard let modules, let main = object(get(modules, "mainEvaluation")) else { return false }
+        return JSValueIsStrictEqual(ref, promise, main)
     }
 }
 

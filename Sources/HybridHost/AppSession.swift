@@ -4,6 +4,7 @@ import Bridge
 import Engine
 import Glibc
 import JSON
+import KeyValueStore
 import Patches
 import SystemIO
 import WebPlatform
@@ -64,7 +65,9 @@ public final class AppSession: @unchecked Sendable {
             throw AppLoadError("internal: \(error)")
         }
         let patchLoaders = PatchLoaders()
-        let registry = HostServices.registry(patchLoaders: patchLoaders)
+        // One kv store per file for the run: the kv service's and localStorage's.
+        let keyValueStores = KeyValueStores()
+        let registry = HostServices.registry(patchLoaders: patchLoaders, keyValueStores: keyValueStores)
         let grants: Grants
         do {
             grants = try Grants.parse(manifest.grants, registry: registry, source: manifest.grantSource)
@@ -85,7 +88,10 @@ public final class AppSession: @unchecked Sendable {
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {
-            let web = WebPlatform()
+            let web = WebPlatform(options: WebPlatformOptions(
+                hostVersion: HostServices.hostVersion,
+                localStorage: WebStorageLocation(stores: keyValueStores, directory: dataDirectory),
+                storageQuotaBytes: manifest.quotas.kvBytes))
             try engine.performAndWait { context in
                 try web.install(into: context)
                 try bridge.install(into: context, engine: engine)
@@ -178,6 +184,17 @@ public final class AppSession: @unchecked Sendable {
                   case .array(let names)? = try? context.jsonValue(from: keys) else { return [] }
             return names.compactMap(\.stringValue)
         }) ?? []
+    }
+
+    /// After ``run()`` ended idle: node's warning when the main module's top-level await never
+    /// settled (the loop ran out of work while it waited; `hybrid run` then exits 13, as node
+    /// does), naming where each module still waits; nil when it settled or never awaited.
+    public func unsettledTopLevelAwait() -> String? {
+        try? engine.performAndWait { context -> String? in
+            guard let warning = try? context.evaluate("__hybridModules.unsettled()", url: "hybrid:unsettled"),
+                  case .string(let text)? = try? context.jsonValue(from: warning) else { return nil }
+            return text
+        }
     }
 
     /// Ends the run: pending calls are rejected with E_SHUTDOWN, the JS thread stops.

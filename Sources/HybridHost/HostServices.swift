@@ -2,6 +2,7 @@ import Bridge
 import Device
 import Engine
 import JSON
+import KeyValueStore
 import Networking
 import Patches
 import Persistence
@@ -20,14 +21,15 @@ public enum HostServices {
     /// Every service, registered explicitly, with state of their own: each call makes a new set
     /// for one app run, which nothing outside the run shares, and which goes with the run. Storage
     /// and sync share the run's databases: one write path per file, which journals the writes to
-    /// synced tables for sync.
-    public static func registry(patchLoaders: PatchLoaders = PatchLoaders()) -> ServiceRegistry {
+    /// synced tables for sync. `keyValueStores` are the run's kv stores, which the web platform's
+    /// `localStorage` writes too (``AppSession``).
+    public static func registry(patchLoaders: PatchLoaders = PatchLoaders(), keyValueStores: KeyValueStores = KeyValueStores()) -> ServiceRegistry {
         let databases = DataCenterRegistry(journal: SyncDatabaseJournal.self)
         return ServiceRegistry([
             DeviceService(hostVersion: hostVersion, engine: engineName),
             ViewService(),
             StorageService(registry: databases),
-            KeyValueService(),
+            KeyValueService(stores: keyValueStores),
             PatchService(loaders: patchLoaders),
             NetworkService(hostEntries: DataFolderLayout.hostEntries),
             SyncService(registry: databases),

@@ -4,14 +4,20 @@ public enum ModuleRequestKind: Sendable, Equatable {
     case require
     case `import`
 
-    /// The `"exports"` conditions this kind matches, besides `"default"` (which always matches).
-    /// Never `"node"` or `"browser"`: HybridHost has neither Node's built-in modules nor a DOM, so
-    /// a package's Node or browser build would fail on the first `require("fs")` or `document`.
+    /// The `"exports"` conditions this kind matches, besides `"default"` (which always matches),
+    /// from the most particular to the most general: `"hybrid"`, then `"worker"` (the key of the
+    /// builds for web-platform runtimes without a DOM, which Cloudflare's workerd and bundlers
+    /// targeting workers match too: such a build uses the web platform's globals, `URL`,
+    /// `TextEncoder`, `atob`, where the Node build would `require("crypto")`), then the kind's
+    /// own. A conditions object is still read in its own key order, as Node reads it; this order
+    /// is the one packages write them in. Never `"node"` or `"browser"`: HybridHost has neither
+    /// Node's built-in modules nor a DOM, so a package's Node or browser build would fail on the
+    /// first `require("fs")` or `document`.
     /// `"module"` is the bundlers' condition for an ES module build, taken by `import` only.
     var conditions: [String] {
         switch self {
-        case .require: ["hybrid", "require"]
-        case .import: ["hybrid", "import", "module"]
+        case .require: ["hybrid", "worker", "require"]
+        case .import: ["hybrid", "worker", "import", "module"]
         }
     }
 

@@ -18,8 +18,13 @@ import SystemIO
 /// its `package.json` `"main"` (`require`) or `"module"` then `"main"` (`import`, as bundlers
 /// do), each as a file or a folder with an index, then `index` with those extensions. A request
 /// ending in `/`, `.` or `..` names a folder only. TypeScript's convention: a name ending in
-/// `.js`, `.mjs` or `.cjs` that does not exist is the `.ts`, `.mts` or `.cts` beside it. Node's
-/// `import` tries no extensions and no index; we do, as Bun does, for both kinds.
+/// `.js`, `.mjs` or `.cjs` that does not exist is the `.ts`, `.mts` or `.cts` beside it. An
+/// `import` (static or `import()`) from a JavaScript file takes Node's rule instead: the file as
+/// named (or its TypeScript source) and nothing else, so that an app of ES modules that runs here
+/// runs under Node; a name without its extension is `ERR_MODULE_NOT_FOUND` and a folder
+/// `ERR_UNSUPPORTED_DIR_IMPORT`, each with Node's hint (`Did you mean to import "./greeting.js"?`).
+/// An `import` from TypeScript, and every `require`, tries the extensions and the folder's entry,
+/// as TypeScript's own resolution and bundlers do.
 ///
 /// **Packages** (`semver`, `@scope/pkg`, `lodash/fp`, `pkg/sub/path.js`): first the package the
 /// importing file is in, when the request starts with its own name and it has `"exports"`
@@ -30,15 +35,19 @@ import SystemIO
 /// first valid one), a conditions object, or a map from subpaths (`"."`, `"./sub"`, patterns with
 /// one `*` such as `"./features/*.js"`, the longest part before the `*` winning) to any of those,
 /// nested at will; `null` excludes. A conditions object is read in its own key order and its first
-/// key among `"hybrid"`, `"require"` or `"import"` (by kind), `"module"` (`import` only, as
-/// bundlers do) and `"default"` wins; `"node"` and `"browser"` never match, since HybridHost has
-/// neither Node's built-in modules nor a DOM. Targets must start with `./` and stay in the package;
-/// the file must exist as named (or as its TypeScript source). A package without `"exports"`:
-/// a subpath as a path in the package folder; the package itself as a folder (entry fields, then
-/// index). A package found without the file goes on to the next `node_modules` up, as `require`
-/// does. After them, for `require` only (Node's ES module resolution ignores them too), the global
-/// folders: each folder of `NODE_PATH` (colon-separated), then `$HOME/.node_modules` and
-/// `$HOME/.node_libraries`, each holding packages as a `node_modules` folder does.
+/// key among `"hybrid"`, `"worker"` (the web-platform build, as workerd and bundlers for workers
+/// take it), `"require"` or `"import"` (by kind), `"module"` (`import` only, as bundlers do) and
+/// `"default"` wins; `"node"` and `"browser"` never match, since HybridHost has neither Node's
+/// built-in modules nor a DOM. Targets must start with `./` and stay in the package; the file must
+/// exist as named (or as its TypeScript source). A package without `"exports"`: a subpath as a
+/// path in the package folder; the package itself, for `require`, first as a file beside the
+/// folder (`node_modules/foo.js` for `foo`: Node's LOAD_AS_FILE, with the extensions above), then
+/// as a folder (entry fields, then index); for `import`, as a folder only, as Node's ES module
+/// resolution has it. A package found without the file goes on to the next `node_modules` up, as
+/// `require` does. After them, for `require` only (Node's ES module resolution ignores them
+/// too), the global folders: each folder of `NODE_PATH` (colon-separated), then
+/// `$HOME/.node_modules` and `$HOME/.node_libraries`, each holding packages (and files) as a
+/// `node_modules` folder does.
 ///
 /// **Package imports** (`#config`, `#internal/*`): the `"imports"` of the importing file's package,
 /// read as `"exports"` is (conditions, patterns, `null`), whose targets may also name a package
@@ -46,7 +55,8 @@ import SystemIO
 ///
 /// **Node built-ins**: `node:fs` is `ERR_UNKNOWN_BUILTIN_MODULE`, and so is a bare `fs`, `path`,
 /// ... unless the app installed a package of that name (the `events` or `buffer` polyfills), as
-/// browser bundlers do: HybridHost has no built-ins (its services are on `Hybrid.*`).
+/// browser bundlers do: HybridHost has no built-ins (its services are on `Hybrid.*`). A native
+/// addon (`x.node`, tried after the other extensions as Node tries it) is `ERR_DLOPEN_FAILED`.
 ///
 /// **Files** are returned as real paths (symbolic links followed, as Node does by default), so one
 /// file reached through two links is one module. `package.json` files are read once per resolver
@@ -55,6 +65,9 @@ import SystemIO
 public final class ModuleResolver {
     /// The extensions tried after the exact name, in this order.
     public static let extensions = [".js", ".ts", ".mjs", ".mts", ".cjs", ".cts", ".json"]
+    /// Node's compiled addons, tried after the extensions as Node tries them, to be refused by
+    /// name rather than reported missing.
+    private static let nativeAddonExtension = ".node"
     /// The extensions as one glob, for messages: `.{js,ts,mjs,mts,cjs,cts,json}`.
     private static let extensionGlob = ".{" + extensions.map { String($0.dropFirst()) }.joined(separator: ",") + "}"
     /// A compiled name's TypeScript source: `x.js` may be written as `x.ts`.
@@ -85,8 +98,13 @@ public final class ModuleResolver {
     public func resolve(_ request: String, from parentFile: String, kind: ModuleRequestKind) throws(ModuleResolutionError) -> ResolvedModule {
         let parentFolder = FileSystem.directory(of: FileSystem.absolute(parentFile))
         let folder = FileSystem.realPath(parentFolder) ?? parentFolder
-        let found = try file(for: request, in: folder, kind: kind, importer: "\(kind.verb) from \(parentFile)")
+        let exact = kind == .import && !parentFile.isEmpty && SourceLanguage(filename: parentFile) == .javaScript
+        let found = try file(for: request, in: folder, kind: kind, exact: exact, importer: "\(kind.verb) from \(parentFile)")
         let real = FileSystem.realPath(found) ?? found
+        if real.hasSuffix(Self.nativeAddonExtension) {
+            throw ModuleResolutionError(.nativeAddon, "'\(request)' is the native addon \(real), compiled code for Node that HybridHost cannot load "
+                                        + "(it runs JavaScript, TypeScript and JSON), \(kind.verb) from \(parentFile)")
+        }
         return ResolvedModule(path: real, format: try format(of: real))
     }
 
@@ -97,19 +115,26 @@ public final class ModuleResolver {
     /// written, and anything else CommonJS. (The loader also takes a `.js` that will not compile as
     /// CommonJS and has `import`/`export` as an ES module, as Node's syntax detection does.) Unlike
     /// Node, the walk does not stop at a `node_modules` folder: every published package has its
-    /// own `package.json`, which it finds first.
+    /// own `package.json`, which it finds first. A file right in `node_modules` is in no package.
     public func format(of path: String) throws(ModuleResolutionError) -> ModuleFormat {
         if let format = ModuleFormat(extensionOf: path) { return format }
-        switch try packageScope(of: FileSystem.directory(of: path))?.type {
+        // A file right in node_modules (`node_modules/foo.js`, `require("foo")`'s file) is in no
+        // package, as Node has it: the app's "type" is not its.
+        let folder = FileSystem.directory(of: path)
+        switch try (folder.hasSuffix("/node_modules") ? nil : packageScope(of: folder))?.type {
         case "module": return .module
         case "commonjs": return .commonJS
         default: return SourceLanguage(filename: path) == .typeScript ? .module : .commonJS
         }
     }
 
-    /// The file `request` names from `folder`; `importer` ("required from /app/main.js") is for messages.
-    private func file(for request: String, in folder: String, kind: ModuleRequestKind, importer: String) throws(ModuleResolutionError) -> String {
+    /// The file `request` names from `folder`; `importer` ("required from /app/main.js") is for
+    /// messages. `exact`: a path must name the file itself (Node's `import` from JavaScript).
+    private func file(for request: String, in folder: String, kind: ModuleRequestKind, exact: Bool = false,
+                      importer: String) throws(ModuleResolutionError) -> String {
         switch try ModuleSpecifier(request, folder: folder, kind: kind, importer: importer) {
+        case .path(let path, let folderOnly) where exact:
+            return try exactFile(request, path: path, folderOnly: folderOnly, kind: kind, folder: folder, importer: importer)
         case .path(let path, let folderOnly):
             var tried: [String] = []
             if !folderOnly, let file = file(at: path, tried: &tried) { return file }
@@ -139,7 +164,7 @@ public final class ModuleResolver {
             candidates.append(source)
             tried.append(source)
         }
-        candidates += Self.extensions.map { base + $0 }
+        candidates += Self.extensions.map { base + $0 } + [base + Self.nativeAddonExtension]
         tried.append(base + Self.extensionGlob)
         return candidates.first { FileSystem.kind(of: $0) == .file }
     }
@@ -162,7 +187,37 @@ public final class ModuleResolver {
         guard FileSystem.kind(of: folder) == .directory else { return nil }
         let base = (folder == "/" ? "" : folder) + "/index"
         tried.append(base + Self.extensionGlob)
-        return Self.extensions.lazy.map { base + $0 }.first { FileSystem.kind(of: $0) == .file }
+        return (Self.extensions + [Self.nativeAddonExtension]).lazy.map { base + $0 }.first { FileSystem.kind(of: $0) == .file }
+    }
+
+    /// Node's rule for an `import` of a path from JavaScript: the file as named, or its
+    /// TypeScript source (TypeScript's convention, which Node's type stripping does not know);
+    /// no extension is added and a folder is refused. When the other rule would have found a file,
+    /// the error says which, in Node's words.
+    private func exactFile(_ request: String, path: String, folderOnly: Bool, kind: ModuleRequestKind, folder: String,
+                           importer: String) throws(ModuleResolutionError) -> String {
+        if !folderOnly {
+            let candidates = [path] + (Self.typeScriptSource(of: path).map { [$0] } ?? [])
+            if let file = candidates.first(where: { FileSystem.kind(of: $0) == .file }) { return file }
+        }
+        var tried: [String] = []
+        let meant = (folderOnly ? nil : file(at: path, tried: &tried)) ?? (try? folderEntry(path, kind: kind, tried: &tried)) ?? nil
+        let hint = meant.map { "\nDid you mean to import \"\(Self.relative($0, from: folder))\"?" } ?? ""
+        if FileSystem.kind(of: path) == .directory {
+            throw ModuleResolutionError(.unsupportedDirectoryImport, "Directory import '\(path)' is not supported resolving ES modules \(importer)\(hint)")
+        }
+        throw ModuleResolutionError(.moduleNotFound, "Cannot find module '\(path)' \(importer)\(hint)")
+    }
+
+    /// `path` as a relative request from `folder`, as Node writes it in a hint: `./x.js`, `../lib/x.js`.
+    static func relative(_ path: String, from folder: String) -> String {
+        let target = path.split(separator: "/", omittingEmptySubsequences: true)
+        let base = folder.split(separator: "/", omittingEmptySubsequences: true)
+        var shared = 0
+        while shared < min(target.count, base.count), target[shared] == base[shared] { shared += 1 }
+        let ups = Array(repeating: "..", count: base.count - shared)
+        let rest = target[shared...].map(String.init)
+        return (ups.isEmpty ? ["."] : ups).joined(separator: "/") + "/" + rest.joined(separator: "/")
     }
 
     private static func typeScriptSource(of path: String) -> String? {
@@ -182,11 +237,17 @@ public final class ModuleResolver {
         let globals = kind == .require ? globalFolders : []
         for holder in searched.map({ ($0 == "/" ? "" : $0) + "/node_modules" }) + globals {
             let packageFolder = holder + "/" + name
-            guard FileSystem.kind(of: packageFolder) == .directory else { continue }
-            packages.append(packageFolder)
-            if let manifest = try manifest(in: packageFolder), let exports = manifest.exports {
+            let isFolder = FileSystem.kind(of: packageFolder) == .directory
+            if isFolder, let manifest = try manifest(in: packageFolder), let exports = manifest.exports {
                 return try mappedFile(request, key: subpath, of: manifest, field: .exports, map: exports, kind: kind, importer: importer)
             }
+            // Node's LOAD_AS_FILE before LOAD_AS_DIRECTORY: `require("foo")` is node_modules/foo.js
+            // when there is one. (Node's ES module resolution looks for a package folder only.)
+            var probed: [String] = []
+            if subpath == ".", kind == .require, let found = file(at: packageFolder, tried: &probed) { return found }
+            guard isFolder else { continue }
+            packages.append(packageFolder)
+            tried += probed
             let base = FileSystem.absolute(packageFolder + "/" + subpath)
             if subpath != ".", !subpath.hasSuffix("/"), let found = file(at: base, tried: &tried) { return found }
             if let found = try folderEntry(base, kind: kind, tried: &tried) { return found }

@@ -16,15 +16,21 @@ import KeyValueStore
 /// else runs on a worker.
 public struct KeyValueService: BridgeService {
     public let target = "kv"
-    /// This run's stores: another app in the same process has its own.
-    private let stores = KeyValueStores()
+    /// This run's stores, shared with whatever else of the run uses the app's kv file
+    /// (`localStorage`): another app in the same process has its own.
+    private let stores: KeyValueStores
+    private let commits: KeyValueCommitCounters
 
-    public init() {}
+    public init(stores: KeyValueStores = KeyValueStores()) {
+        self.stores = stores
+        commits = KeyValueCommitCounters(stores: stores)
+    }
 
-    /// `commits` moves at every commit to the app's store: `Hybrid.kv.get` keeps a read cache in
-    /// JS and drops it when the counter moves, so a hit never crosses the bridge.
+    /// `commits` moves at every commit to the app's store (a `localStorage` write included):
+    /// `Hybrid.kv.get` keeps a read cache in JS and drops it when the counter moves, so a hit
+    /// never crosses the bridge.
     public func sharedCounters(for app: AppContext) -> [String: SharedCounter] {
-        ["commits": stores.commits(directory: app.dataDirectory)]
+        ["commits": commits.counter(directory: app.dataDirectory)]
     }
 
     public var actions: [String: ServiceAction] {

@@ -1,5 +1,7 @@
 import Engine
+import Glibc
 import JSON
+import SystemIO
 
 /// One group of web platform globals: the script under `js/web/` that defines them and the native
 /// functions it calls, made when the group first loads.
@@ -21,8 +23,8 @@ struct WebGlobalGroup {
 public struct WebPlatform {
     let groups: [WebGlobalGroup]
 
-    public init() {
-        groups = WebPlatform.groups()
+    public init(options: WebPlatformOptions = WebPlatformOptions()) {
+        groups = WebPlatform.groups(options: options)
     }
 
     /// The globals this platform defines, by name.
@@ -36,6 +38,16 @@ public struct WebPlatform {
                      "provides": .array(group.provides.map { .string($0) })])
         }
         context.set(native, "groups", context.jsValue(from: .array(list)))
+        // The run's time origin (HR-Time): now, on the monotonic clock for `performance.now()` and
+        // events' timeStamp, and on the wall clock, to the microsecond, for `performance.timeOrigin`.
+        let origin = MonotonicClock.now()
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let timeOrigin = Double(wall.tv_sec) * 1000 + Double(wall.tv_nsec / 1000) / 1000
+        context.set(native, "timeOrigin", context.number(timeOrigin))
+        context.setFunction(native, "now") { args in
+            args.context.number(Double(MonotonicClock.now() &- origin) / 1_000_000)
+        }
         let byName = Dictionary(uniqueKeysWithValues: groups.map { ($0.name, $0) })
         let sources = Dictionary(uniqueKeysWithValues: WebPlatformScripts.sources.map { ($0.name, $0.source) })
         context.setFunction(native, "load") { args in

@@ -9,7 +9,7 @@ extension WebPlatform {
     } }
 
     /// Every group, in one list: a new global is a script under `js/web/` and a row here.
-    static func groups() -> [WebGlobalGroup] {
+    static func groups(options: WebPlatformOptions) -> [WebGlobalGroup] {
         [
             WebGlobalGroup(name: "dom-exception", globals: ["DOMException"], provides: ["isDOMException"]),
             WebGlobalGroup(name: "events",
@@ -18,6 +18,15 @@ extension WebPlatform {
                            provides: ["signalAbort", "addAbortAlgorithm", "isAbortSignal"],
                            natives: ["reportError": reportError]),
             WebGlobalGroup(name: "structured-clone", globals: ["structuredClone"]),
+            WebGlobalGroup(name: "storage", globals: ["Storage", "localStorage", "sessionStorage"],
+                           natives: WebStorageFunctions(options: options).natives),
+            WebGlobalGroup(name: "navigator", globals: ["Navigator", "navigator"], natives: NavigatorInfo(options: options).natives),
+            WebGlobalGroup(name: "performance",
+                           globals: ["Performance", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "performance"]),
+            WebGlobalGroup(name: "url", globals: ["URL", "URLSearchParams"], natives: URLFunctions.natives),
+            WebGlobalGroup(name: "encoding", globals: ["TextEncoder", "TextDecoder", "atob", "btoa"],
+                           natives: EncodingFunctions.natives),
+            WebGlobalGroup(name: "blob", globals: ["Blob", "File", "FormData"], provides: ["encodeMultipart", "isBlob"]),
         ]
     }
 }

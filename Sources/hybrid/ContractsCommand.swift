@@ -54,8 +54,14 @@ struct ContractsCommand: ParsableCommand {
         @Flag(help: "Fail if the file named by --output differs from what would be written.")
         var check = false
 
-        @Option(help: "Hand-written declarations to include as they are: what Hybrid has that no contract describes.")
-        var declared = "js/types/declared.d.ts.in"
+        @Option(help: "Hand-written declarations to include as they are, in order (repeat for more files): what Hybrid has that no contract describes, and the web platform's globals.")
+        var declared = ["js/types/declared.d.ts.in", "js/types/web.d.ts.in"]
+
+        /// The hand-written files as one text, each ending in one newline, a blank line between
+        /// them: the same whether read from the repository or embedded in the build.
+        static func declaredText(_ parts: [String]) -> String {
+            parts.map { String($0.reversed().drop { $0 == "\n" }.reversed()) + "\n" }.joined(separator: "\n")
+        }
 
         func run() throws {
             let contracts: [String: Contract]
@@ -64,9 +70,14 @@ struct ContractsCommand: ParsableCommand {
             } catch {
                 throw CLIFailure(message: "hybrid contracts dts: \(error)", code: 1)
             }
-            guard let declaredText = try? FileSystem.text(atPath: declared) else {
-                throw CLIFailure(message: "hybrid contracts dts: cannot read \(declared) (run from the repository root, or pass --declared FILE)", code: 1)
+            var parts: [String] = []
+            for file in declared {
+                guard let text = try? FileSystem.text(atPath: file) else {
+                    throw CLIFailure(message: "hybrid contracts dts: cannot read \(file) (run from the repository root, or pass --declared FILE)", code: 1)
+                }
+                parts.append(text)
             }
+            let declaredText = Self.declaredText(parts)
             let text = TypeScriptDeclarations.generate(contracts: contracts.keys.sorted().map { contracts[$0]!.json }, declared: declaredText)
             guard let output else {
                 StandardStreams.write(text, to: 1)

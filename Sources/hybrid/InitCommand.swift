@@ -6,13 +6,13 @@ import SystemIO
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Write a new app that runs and passes its test: hybrid init NAME [--typescript].",
+        abstract: "Write a new app that runs and passes its test.",
         discussion: """
-            Makes the folder NAME with app.json, package.json ("type": "module"), a main module that
-            calls two services (device, kv), a module it imports, a passing test file, a README, and
-            with --typescript a tsconfig.json wired to types/hybrid.d.ts (the JS API's declarations,
-            generated from this host's contracts). Then: hybrid run NAME; hybrid test NAME.
-            Refuses a folder that exists and is not empty.
+            Makes the folder PATH with app.json, package.json ("type": "module"), a main module \
+            that calls two services (device, kv), a module it imports, a passing test file, a \
+            README, and with --typescript a tsconfig.json wired to types/hybrid.d.ts (the JS API's \
+            declarations, generated from this host's contracts, and the web platform's globals the \
+            host has, instead of TypeScript's DOM library). Then: hybrid run PATH; hybrid test PATH. Refuses a folder that exists and is not empty.
             """
     )
 
@@ -35,11 +35,12 @@ struct InitCommand: ParsableCommand {
         }
         var files = AppTemplate.files(name: name, typescript: typescript)
         if typescript {
-            // The declarations of this host's contracts, with js/types/declared.d.ts.in as this
-            // build embeds it (the app lives outside the repository).
+            // The declarations of this host's contracts, with js/types/declared.d.ts.in and
+            // web.d.ts.in as this build embeds them (the app lives outside the repository).
             let contracts = try HostServices.contracts()
             files["types/hybrid.d.ts"] = TypeScriptDeclarations.generate(
-                contracts: contracts.keys.sorted().map { contracts[$0]!.json }, declared: DeclaredTypeScript.sources[0].source + "\n")
+                contracts: contracts.keys.sorted().map { contracts[$0]!.json },
+                declared: ContractsCommand.TypeScript.declaredText(DeclaredTypeScript.sources.map(\.source)))
         }
         for (file, text) in files.sorted(by: { $0.key < $1.key }) {
             let target = path + "/" + file
@@ -84,7 +85,7 @@ enum AppTemplate {
                     "target": "ES2022",
                     "module": "ES2022",
                     "moduleResolution": "node",
-                    "lib": ["ES2022", "DOM"],
+                    "lib": ["ES2022"],
                     "strict": true,
                     "noEmit": true,
                     "types": []
@@ -102,7 +103,7 @@ enum AppTemplate {
         return """
             // The app's main module: what `hybrid run` starts. Hybrid.* reaches the host's services
             // through the bridge; app.json's grants say which ones this app may call.
-            import { greeting } from "./greeting";
+            import { greeting } from "./greeting.js";
 
             const device = await Hybrid.call("device", "info");
             const entry = await Hybrid.kv.get({ bucket: "app", key: "visits" });
@@ -128,7 +129,7 @@ enum AppTemplate {
         """
         // `hybrid test` finds *.test.\(typescript ? "ts" : "js") files and runs each in a fresh app
         // with a fresh data folder; test, describe and expect are globals, as in Jest.
-        import { greeting } from "./greeting";
+        import { greeting } from "./greeting.js";
 
         describe("greeting", () => {
           test("names the system and counts visits", () => {
@@ -154,7 +155,7 @@ enum AppTemplate {
 
             hybrid run \(name)     # prints a greeting and counts visits (kept in the app's data folder)
             hybrid test \(name)    # TAP 14 on stdout
-        \(typescript ? "\nEditors and `tsc -p \(name)` type-check against `types/hybrid.d.ts`, the JS API as this\nhost's contracts describe it (regenerate with `hybrid contracts dts`).\n" : "")
+        \(typescript ? "\nEditors and `tsc -p \(name)` type-check against `types/hybrid.d.ts`, the JS API as this\nhost's contracts describe it (regenerate with `hybrid contracts dts`), and the web platform's\nglobals the host has (URL, TextDecoder, localStorage, ...). tsconfig.json's `lib` leaves out\n\"DOM\": there is no `document` or `window` here.\n" : "")
         """
     }
 }

@@ -59,6 +59,16 @@ struct ClientDeclarationTests {
             export interface ClockClient2 {}
             export type ClockNowParams = never;
 
+            declare global {
+              class ClockZoneResult {
+                constructor(at?: number);
+              }
+              var clockZones: ClockZoneResult[];
+              namespace Deep {
+                interface NotGlobal {}
+              }
+            }
+
 
             """
         let output = TypeScriptDeclarations.generate(contracts: [try JSONParser.parse(Self.clock)], declared: declared)
@@ -66,7 +76,10 @@ struct ClientDeclarationTests {
             + "export interface ClockClient2 {}\nexport type ClockNowParams = never;\n\ndeclare global {\n"))
         #expect(output.contains("export type ClockNowParams2 = unknown;\n"))
         #expect(output.contains("export interface ClockClient {"))
-        #expect(TypeScriptDeclarations.Generator.declaredNames(in: declared) == ["HybridAPI", "ClockClient2", "ClockNowParams"])
+        // A global the block declares is left alone too.
+        #expect(output.contains("export type ClockZoneResult2 = string;\n"))
+        #expect(TypeScriptDeclarations.Generator.declaredNames(in: declared)
+            == ["HybridAPI", "ClockClient2", "ClockNowParams", "ClockZoneResult", "clockZones"])
     }
 
     @Test("the generator's source names no target: what a client looks like comes from its contract")

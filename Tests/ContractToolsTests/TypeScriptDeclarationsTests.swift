@@ -175,7 +175,7 @@ struct TypeScriptDeclarationsTests {
     static let typeScriptCompiler: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
         .split(separator: ":").map { $0 + "/tsc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test("where tsc is installed, the declarations type-check and type calls as the contracts say",
+    @Test("where tsc is installed, the declarations type-check (lib ES2022, no DOM), type calls as the contracts say and the web globals as the host has them",
           .enabled(if: typeScriptCompiler != nil, "tsc is not installed"))
     func typeCheck() throws {
         let services = Self.repositoryRoot.appendingPathComponent("services")
@@ -187,7 +187,9 @@ struct TypeScriptDeclarationsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-dts-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let declared = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("js/types/declared.d.ts.in"), encoding: .utf8)
+        let declared = try ["declared.d.ts.in", "web.d.ts.in"].map { name in
+            try String(contentsOf: Self.repositoryRoot.appendingPathComponent("js/types/" + name), encoding: .utf8)
+        }.joined(separator: "\n")
         try TypeScriptDeclarations.generate(contracts: contracts, declared: declared)
             .write(to: directory.appendingPathComponent("hybrid.d.ts"), atomically: true, encoding: .utf8)
         // Each @ts-expect-error fails the check if the line after it is not an error.
@@ -236,11 +238,45 @@ struct TypeScriptDeclarationsTests {
               void [id, title, span, params, result, granted, wrong, entry, hits, first, reason, cells];
             }
 
+            // The web platform's globals, as js/types/web.d.ts.in declares them instead of the DOM lib.
+            export function web(): void {
+              const url = new URL("/items?page=1", "https://shop.example");
+              url.searchParams.set("page", "2");
+              const pairs: [string, string][] = [...new URLSearchParams({ a: "1" })];
+              const text: string = new TextDecoder("gbk", { fatal: true }).decode(new Uint8Array([0xc4, 0xe3]));
+              const written: number = new TextEncoder().encodeInto("hi", new Uint8Array(4)).written;
+              const token: string | null = localStorage.getItem("token");
+              sessionStorage.setItem("draft", "x");
+              const copy: { at: Date } = structuredClone({ at: new Date() }, { transfer: [] });
+              const signal = AbortSignal.any([AbortSignal.timeout(1000), new AbortController().signal]);
+              signal.addEventListener("abort", () => console.log(signal.reason), { once: true });
+              addEventListener("error", (event) => console.error(event.message, event.error));
+              reportError(new DOMException("late", { name: "TimeoutError" }));
+              const code: 20 = DOMException.ABORT_ERR;
+              const detail: number = new CustomEvent("pick", { detail: 3 }).detail;
+              const measure: number = performance.measure("load", { start: performance.mark("start").startTime }).duration;
+              const cores: number = navigator.hardwareConcurrency;
+              queueMicrotask(() => void btoa(atob("aGk=")));
+              self.dispatchEvent(new Event("ready"));
+              const form = new FormData();
+              form.append("upload", new File([new Blob(["hé"]), new Uint8Array([33])], "note.txt", { type: "text/plain" }));
+              const upload: FormDataEntryValue | null = form.get("upload");
+              // @ts-expect-error: no DOM here
+              document.body;
+              // @ts-expect-error: nor a window
+              window.alert("hi");
+              // @ts-expect-error: AbortSignals come from AbortController and AbortSignal's static methods
+              new AbortSignal();
+              // @ts-expect-error: Storage keeps strings
+              const count: number = localStorage.getItem("count");
+              void [pairs, text, written, token, copy, code, detail, measure, cores, upload, count];
+            }
+
             """#.write(to: directory.appendingPathComponent("uses.ts"), atomically: true, encoding: .utf8)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.typeScriptCompiler))
-        process.arguments = ["--noEmit", "--strict", "--target", "es2020", "--lib", "es2020,dom",
+        process.arguments = ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
                              "hybrid.d.ts", "uses.ts"]
         process.currentDirectoryURL = directory
         let output = Pipe()

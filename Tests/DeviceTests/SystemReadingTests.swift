@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 import Testing
 
 @testable import Device

@@ -20,7 +20,7 @@ import Testing
 
     /// Every file a case may name exists in the package.
     static let packageFiles = ["main.js", "esm.mjs", "cjs.cjs", "d.js", "i.js", "h.js", "n.js", "b.js", "m.js", "ok.js", "hi.mjs", "hr.cjs",
-                               "lib/sub.js", "lib/x.js", "feat/a.js", "dist/index.ts"]
+                               "lib/sub.js", "lib/x.js", "feat/a.js", "dist/index.ts", "w.js"]
 
     static let exportsCases: [ExportsCase] = [
         ExportsCase(exports: #""./main.js""#, request: "pkg", expected: .file("main.js")),
@@ -31,6 +31,13 @@ import Testing
         ExportsCase(exports: #"{"default": "./d.js", "import": "./i.js"}"#, request: "pkg", kind: .import, expected: .file("d.js")),
         ExportsCase(exports: #"{"node": "./n.js", "browser": "./b.js", "default": "./d.js"}"#, request: "pkg", expected: .file("d.js")),
         ExportsCase(exports: #"{"node": "./n.js", "hybrid": "./h.js", "default": "./d.js"}"#, request: "pkg", kind: .import, expected: .file("h.js")),
+        // "worker", the web-platform build (node-jose writes its keys in this order), for both kinds.
+        ExportsCase(exports: #"{"browser": "./b.js", "worker": "./w.js", "import": "./esm.mjs", "require": "./cjs.cjs"}"#, request: "pkg",
+                    kind: .import, expected: .file("w.js")),
+        ExportsCase(exports: #"{"browser": "./b.js", "worker": "./w.js", "import": "./esm.mjs", "require": "./cjs.cjs"}"#, request: "pkg",
+                    expected: .file("w.js")),
+        ExportsCase(exports: #"{"require": "./cjs.cjs", "worker": "./w.js"}"#, request: "pkg", expected: .file("cjs.cjs")),
+        ExportsCase(exports: #"{"hybrid": "./h.js", "worker": "./w.js"}"#, request: "pkg", kind: .import, expected: .file("h.js")),
         ExportsCase(exports: #"{"module": "./m.js", "default": "./d.js"}"#, request: "pkg", kind: .import, expected: .file("m.js")),
         ExportsCase(exports: #"{"module": "./m.js", "default": "./d.js"}"#, request: "pkg", expected: .file("d.js")),
         ExportsCase(exports: #"{".": "./main.js", "./sub": "./lib/sub.js"}"#, request: "pkg/sub", expected: .file("lib/sub.js")),
@@ -82,6 +89,53 @@ import Testing
         #expect(missing.message.hasSuffix(", and for three in \(app.root)/global)"), "\(missing.message)")
     }
 
+    @Test("require of a bare name takes node_modules/name.js before the folder, in each node_modules and NODE_PATH folder, as Node's LOAD_AS_FILE")
+    func bareNameAsFile() throws {
+        let app = try AppFolder([
+            "package.json": #"{"type": "module"}"#, "src/main.js": "",
+            "node_modules/single.js": "", "node_modules/@scope/one.json": "{}",
+            "node_modules/both.js": "", "node_modules/both/index.js": "",
+            // A package with "exports" answers for itself: the file beside it is not looked at.
+            "node_modules/exported.js": "", "node_modules/exported/package.json": #"{"exports": "./main.js"}"#, "node_modules/exported/main.js": "",
+            "src/node_modules/near/index.js": "", "node_modules/near.js": "",
+            "global/tool.cjs": "",
+        ], globalFolders: ["global"])
+        defer { app.remove() }
+        #expect(try app.resolve("single", from: "src/main.js") == "node_modules/single.js")
+        #expect(try app.resolve("@scope/one", from: "src/main.js") == "node_modules/@scope/one.json")
+        #expect(try app.resolve("both", from: "src/main.js") == "node_modules/both.js")
+        #expect(try app.resolve("exported", from: "src/main.js") == "node_modules/exported/main.js")
+        // The nearer node_modules comes first, whether it holds a folder or a file.
+        #expect(try app.resolve("near", from: "src/main.js") == "src/node_modules/near/index.js")
+        #expect(try app.resolve("tool", from: "src/main.js") == "global/tool.cjs")
+        // Node's ES module resolution looks for a package folder only.
+        #expect(app.error("single", from: "src/main.js", kind: .import)?.code == .moduleNotFound)
+        #expect(try app.resolve("both", from: "src/main.js", kind: .import) == "node_modules/both/index.js")
+        // In no package: the app's "type" is not the file's.
+        #expect(try app.resolver.resolve("single", from: app.root + "/src/main.js", kind: .require).format == .commonJS)
+        #expect(try app.resolver.format(of: app.root + "/src/main.js") == .module)
+
+        // NODE_PATH's files are held against node in ModuleConformanceTests, where node runs with one.
+        if NodeResolution.executable != nil {
+            let requests = ["single", "@scope/one", "both", "exported", "near"]
+            let ours = try requests.map { try app.resolver.resolve($0, from: app.root + "/src/main.js", kind: .require).path }
+            #expect(try NodeResolution.resolve(requests, kind: .require, in: app.root + "/src") == ours)
+            #expect(try NodeResolution.resolve(["single"], kind: .import, in: app.root + "/src") ?? ["error:ERR_MODULE_NOT_FOUND"] == ["error:ERR_MODULE_NOT_FOUND"])
+        }
+    }
+
+    @Test("a native addon (x.node), tried after the other extensions as Node tries it, is refused by name")
+    func nativeAddon() throws {
+        let app = try AppFolder(["main.js": "", "build/addon.node": "", "node_modules/native.node": "", "node_modules/bound/index.node": ""])
+        defer { app.remove() }
+        for request in ["./build/addon", "./build/addon.node", "native", "bound"] {
+            let error = try #require(app.error(request), "\(request)")
+            #expect(error.code == .nativeAddon, "\(request)")
+            #expect(error.message.hasPrefix("'\(request)' is the native addon \(app.root)/"), "\(error.message)")
+            #expect(error.message.hasSuffix("HybridHost cannot load (it runs JavaScript, TypeScript and JSON), required from \(app.root)/main.js"))
+        }
+    }
+
     @Test("the global folders are NODE_PATH's, in order, then HOME's .node_modules and .node_libraries")
     func globalFoldersFromTheEnvironment() {
         let environment = ["NODE_PATH": "/opt/a::/opt/b", "HOME": "/home/u"]
@@ -90,7 +144,7 @@ import Testing
         #expect(ModuleResolver.globalFolders(environment: { _ in nil }) == [])
     }
 
-    @Test("a package's exports decide what it exports, matched against hybrid, require or import, module (import only) and default",
+    @Test("a package's exports decide what it exports, matched against hybrid, worker, require or import, module (import only) and default",
           arguments: exportsCases)
     func exports(_ test: ExportsCase) throws {
         var files = ["main.js": "", "node_modules/pkg/package.json": #"{"name": "pkg", "exports": \#(test.exports)}"#]
@@ -112,7 +166,7 @@ import Testing
         let manifest = "\(app.root)/node_modules/pkg/package.json"
         #expect(app.error("pkg/b")?.message == "Package subpath './b' is not defined by \"exports\" in \(manifest), required from \(app.root)/main.js")
         #expect(app.error("pkg", kind: .import)?.message == "Package subpath '.' is not defined by \"exports\" in \(manifest) for the conditions hybrid, "
-                + "import, module, default (it offers node; HybridHost matches neither \"node\" nor \"browser\"), imported from \(app.root)/main.js")
+                + "worker, import, module, default (it offers node; HybridHost matches neither \"node\" nor \"browser\"), imported from \(app.root)/main.js")
     }
 
     @Test("a package is looked for in node_modules of the importing file's folder and every folder above, never in node_modules/node_modules")

@@ -59,7 +59,7 @@ import Testing
         #expect(nodeImports.last == app.root + "/node_modules/uuid/wrapper.mjs")
     }
 
-    @Test("node with --conditions=hybrid agrees on the exports table wherever it uses neither node, browser nor module",
+    @Test("node with --conditions=hybrid and --conditions=worker agrees on the exports table wherever it uses neither node, browser nor module",
           .enabled(if: NodeResolution.executable != nil, "needs node"))
     func exportsAgreeWithNode() throws {
         let cases = ModuleResolverPackageTests.exportsCases.enumerated().filter { _, test in
@@ -77,13 +77,37 @@ import Testing
         defer { app.remove() }
         for kind in [ModuleRequestKind.require, .import] {
             let requests = cases.map { index, test in "pkg\(index)" + test.request.dropFirst(3) }
-            guard let node = try NodeResolution.resolve(requests, kind: kind, in: app.root, conditions: ["hybrid"]) else { continue }
+            guard let node = try NodeResolution.resolve(requests, kind: kind, in: app.root, conditions: ["hybrid", "worker"]) else { continue }
             for ((_, test), (request, answer)) in zip(cases, zip(requests, node)) where test.kind == kind {
                 // Node's import does not look for the file an export names; a missing one is ours to report.
                 if kind == .import, case .error(.moduleNotFound) = test.expected { continue }
                 #expect(ours(request, kind: kind, in: app) == answer.replacing("ERR_MODULE_NOT_FOUND", with: "MODULE_NOT_FOUND"),
                         "\(kind) \(request) with exports \(test.exports)")
             }
+        }
+    }
+
+    static let joseInstalled = FileSystem.kind(of: "/usr/share/nodejs/jose") == .directory
+
+    @Test("Debian's node-jose resolves to its web-platform build, its \"worker\" key, for require and import; node does with --conditions=worker",
+          .enabled(if: joseInstalled, "scripts/install-deps installs node-jose"))
+    func joseWorkerBuild() throws {
+        let app = try AppFolder(["main.js": ""])
+        defer { app.remove() }
+        try NodeResolution.install("jose", into: app.root)
+        let browserBuild = app.root + "/node_modules/jose/dist/browser/index.js"
+        for kind in [ModuleRequestKind.require, .import] {
+            let resolved = try app.resolver.resolve("jose", from: app.root + "/main.js", kind: kind)
+            #expect(resolved.path == browserBuild, "\(kind)")
+            #expect(resolved.format == .module, "\(kind)")
+        }
+        guard NodeResolution.executable != nil else { return }
+        // node passes over "bun", "deno", "browser" and "worker" to its kind's key, the Node build;
+        // told to match "worker" as well, it stops there as we do.
+        #expect(try NodeResolution.resolve(["jose"], kind: .require, in: app.root) == [app.root + "/node_modules/jose/dist/node/cjs/index.js"])
+        #expect(try NodeResolution.resolve(["jose"], kind: .require, in: app.root, conditions: ["worker"]) == [browserBuild])
+        if let imported = try NodeResolution.resolve(["jose"], kind: .import, in: app.root, conditions: ["worker"]) {
+            #expect(imported == [browserBuild])
         }
     }
 

@@ -1912,7 +1912,9 @@ export interface ViewController {
   update(data: unknown): Promise<ResultOf<"view", "update">>;
   patch(operations: NonNullable<ParamsOf<"view", "update">["patch"]>): Promise<ResultOf<"view", "update">>;
   frame(): Promise<ResultOf<"view", "frame">>;
+  /** Presses node `id`; resolves once its handler has settled (rejects with what it threw). */
   press(id: string): Promise<ResultOf<"view", "simulate">>;
+  /** Types a key; resolves once the event it caused, if any, has been handled. */
   key(name: NonNullable<ParamsOf<"view", "simulate">["key"]>): Promise<ResultOf<"view", "simulate">>;
   /** Resolves when the user quits (q), the view is unmounted, or stop() is called. */
   readonly done: Promise<{ reason: "quit" | "stopped" | "error"; error?: unknown }>;
@@ -1967,8 +1969,71 @@ export interface ExpectFunction {
   extend(matchers: Record<string, (received: unknown, ...args: any[]) => { pass: boolean; message: () => string }>): void;
 }
 
-/** A test body: synchronous, async, or taking Jest's `done` callback; `timeoutMs` defaults to 5,000. */
-export type TestBody = (() => unknown) | ((done: (error?: unknown) => void) => void);
+/** A function `mock.fn` or `mock.method` made: the function, with what its calls did in `mock`. */
+export type Mock<F extends (...args: any[]) => any> = F & { readonly mock: MockFunctionContext<F> };
+
+/** One call a mock recorded (node:test's shape). */
+export interface MockCall<F extends (...args: any[]) => any> {
+  arguments: Parameters<F>;
+  /** What it returned (a promise, for an async function); undefined when it threw. */
+  result: ReturnType<F> | undefined;
+  error: unknown;
+  this: unknown;
+  /** The function called with `new`, else undefined. */
+  target: (abstract new (...args: any[]) => unknown) | undefined;
+  stack: Error;
+}
+
+export interface MockFunctionContext<F extends (...args: any[]) => any> {
+  /** A copy of the calls so far. */
+  readonly calls: MockCall<F>[];
+  callCount(): number;
+  mockImplementation(implementation: (...args: Parameters<F>) => unknown): void;
+  /** For the next call only, or for call number `onCall` (from 0). */
+  mockImplementationOnce(implementation: (...args: Parameters<F>) => unknown, onCall?: number): void;
+  /** A method mock puts the original property back; a function mock calls its original again. */
+  restore(): void;
+  resetCalls(): void;
+}
+
+export interface MockOptions {
+  /** Calls that run the implementation before the original takes over again (default: all). */
+  times?: number;
+}
+
+export interface MockMethodOptions extends MockOptions {
+  getter?: boolean;
+  setter?: boolean;
+}
+
+/** node:test's `mock`: the global one lasts the file; a test's `t.mock` is restored when it ends. */
+export interface MockTracker {
+  fn<F extends (...args: any[]) => any = (...args: any[]) => undefined>(original?: F, options?: MockOptions): Mock<F>;
+  fn<F extends (...args: any[]) => any, I extends (...args: any[]) => any>(original: F, implementation: I, options?: MockOptions): Mock<F | I>;
+  method<O extends object, K extends keyof O>(object: O, methodName: K, implementation?: (...args: any[]) => unknown, options?: MockMethodOptions): O[K] extends (...args: any[]) => any ? Mock<O[K]> : Mock<(...args: any[]) => unknown>;
+  method<O extends object, K extends keyof O>(object: O, methodName: K, options: MockMethodOptions): O[K] extends (...args: any[]) => any ? Mock<O[K]> : Mock<(...args: any[]) => unknown>;
+  getter<O extends object, K extends keyof O>(object: O, methodName: K, implementation?: () => O[K], options?: MockOptions): Mock<() => O[K]>;
+  setter<O extends object, K extends keyof O>(object: O, methodName: K, implementation?: (value: O[K]) => void, options?: MockOptions): Mock<(value: O[K]) => void>;
+  /** Restores every mock this tracker made; they still count calls. */
+  restoreAll(): void;
+  /** restoreAll(), and forgets them. */
+  reset(): void;
+}
+
+/** What a test function's parameter gets: node's `t`, which is also Jest's `done` callback. */
+export interface TestContext {
+  (error?: unknown): void;
+  readonly name: string;
+  /** Mocks restored when the test (with its beforeEach and afterEach hooks) has ended. */
+  readonly mock: MockTracker;
+}
+
+/**
+ * A test body: synchronous, async, or taking `t` (node's test context, also Jest's `done`: a body
+ * that neither returns a promise nor reads t's properties ends when it calls `t()`), or node's
+ * `(t, done)`; `timeoutMs` defaults to 5,000.
+ */
+export type TestBody = (t: TestContext, done: (error?: unknown) => void) => unknown;
 
 export interface TestFunction {
   (name: string, body: TestBody, timeoutMs?: number): void;
@@ -1989,10 +2054,536 @@ declare global {
   const it: TestFunction;
   const describe: DescribeFunction;
   const expect: ExpectFunction;
+  /** node:test's mock: mock.fn, mock.method, mock.getter, mock.setter, mock.restoreAll, mock.reset. */
+  const mock: MockTracker;
   function beforeAll(body: TestBody, timeoutMs?: number): void;
   function afterAll(body: TestBody, timeoutMs?: number): void;
   function beforeEach(body: TestBody, timeoutMs?: number): void;
   function afterEach(body: TestBody, timeoutMs?: number): void;
+}
+
+declare global {
+  namespace NodeJS {
+    /**
+     * What setTimeout and setInterval return, as in node (and under this name, so that code
+     * written for node type-checks): the timer, which `+timeout` turns into its numeric id.
+     */
+    interface Timeout {
+      /** Keeps the app alive while the timer is scheduled (the default). */
+      ref(): this;
+      /** Lets the app end while the timer is still scheduled; its callback then never runs. */
+      unref(): this;
+      /** Whether the timer keeps the app alive. */
+      hasRef(): boolean;
+      /** Starts the countdown again from now; a timeout that has fired runs once more, a cleared one stays cleared. */
+      refresh(): this;
+      /** Clears the timer, as clearTimeout does. */
+      close(): this;
+      /** The timer's id, which clearTimeout and clearInterval take as well as the timer. */
+      [Symbol.toPrimitive](): number;
+    }
+  }
+  function setTimeout<TArgs extends any[]>(callback: (...args: TArgs) => void, ms?: number, ...args: TArgs): NodeJS.Timeout;
+  /** A callback that takes an argument it is never given, such as a promise's `resolve`. */
+  function setTimeout(callback: (args: void) => void, ms?: number): NodeJS.Timeout;
+  function setInterval<TArgs extends any[]>(callback: (...args: TArgs) => void, ms?: number, ...args: TArgs): NodeJS.Timeout;
+  function setInterval(callback: (args: void) => void, ms?: number): NodeJS.Timeout;
+  function clearTimeout(timeout: NodeJS.Timeout | string | number | undefined): void;
+  function clearInterval(timeout: NodeJS.Timeout | string | number | undefined): void;
+}
+
+// Declared by hand in js/types/web.d.ts.in, copied here as it is by `hybrid contracts dts`: the web
+// platform's globals the host has (README.md, "Web platform"; js/web/*.js), with console and
+// queueMicrotask. They stand in for TypeScript's "DOM" lib, which would promise `document` and
+// `window`: a tsconfig.json with `"lib": ["ES2022"]` and these declarations accepts what runs here
+// and rejects what would fail at run time. (With "DOM" in lib as well, tsc reports duplicates.)
+
+declare global {
+  // ---- Web IDL: DOMException --------------------------------------------------------------------
+
+  interface DOMExceptionOptions {
+    name?: string;
+    cause?: unknown;
+  }
+
+  /** An error with a name from Web IDL's table ("AbortError", "DataCloneError", ...); `instanceof Error` holds. */
+  class DOMException extends Error {
+    /** `options` is the name, or `{ name, cause }`; the name defaults to "Error". */
+    constructor(message?: string, options?: string | DOMExceptionOptions);
+    readonly name: string;
+    readonly message: string;
+    /** The legacy code of the names that have one (ABORT_ERR is 20), else 0. */
+    readonly code: number;
+    static readonly INDEX_SIZE_ERR: 1;
+    static readonly DOMSTRING_SIZE_ERR: 2;
+    static readonly HIERARCHY_REQUEST_ERR: 3;
+    static readonly WRONG_DOCUMENT_ERR: 4;
+    static readonly INVALID_CHARACTER_ERR: 5;
+    static readonly NO_DATA_ALLOWED_ERR: 6;
+    static readonly NO_MODIFICATION_ALLOWED_ERR: 7;
+    static readonly NOT_FOUND_ERR: 8;
+    static readonly NOT_SUPPORTED_ERR: 9;
+    static readonly INUSE_ATTRIBUTE_ERR: 10;
+    static readonly INVALID_STATE_ERR: 11;
+    static readonly SYNTAX_ERR: 12;
+    static readonly INVALID_MODIFICATION_ERR: 13;
+    static readonly NAMESPACE_ERR: 14;
+    static readonly INVALID_ACCESS_ERR: 15;
+    static readonly VALIDATION_ERR: 16;
+    static readonly TYPE_MISMATCH_ERR: 17;
+    static readonly SECURITY_ERR: 18;
+    static readonly NETWORK_ERR: 19;
+    static readonly ABORT_ERR: 20;
+    static readonly URL_MISMATCH_ERR: 21;
+    static readonly QUOTA_EXCEEDED_ERR: 22;
+    static readonly TIMEOUT_ERR: 23;
+    static readonly INVALID_NODE_TYPE_ERR: 24;
+    static readonly DATA_CLONE_ERR: 25;
+    readonly INDEX_SIZE_ERR: 1;
+    readonly DOMSTRING_SIZE_ERR: 2;
+    readonly HIERARCHY_REQUEST_ERR: 3;
+    readonly WRONG_DOCUMENT_ERR: 4;
+    readonly INVALID_CHARACTER_ERR: 5;
+    readonly NO_DATA_ALLOWED_ERR: 6;
+    readonly NO_MODIFICATION_ALLOWED_ERR: 7;
+    readonly NOT_FOUND_ERR: 8;
+    readonly NOT_SUPPORTED_ERR: 9;
+    readonly INUSE_ATTRIBUTE_ERR: 10;
+    readonly INVALID_STATE_ERR: 11;
+    readonly SYNTAX_ERR: 12;
+    readonly INVALID_MODIFICATION_ERR: 13;
+    readonly NAMESPACE_ERR: 14;
+    readonly INVALID_ACCESS_ERR: 15;
+    readonly VALIDATION_ERR: 16;
+    readonly TYPE_MISMATCH_ERR: 17;
+    readonly SECURITY_ERR: 18;
+    readonly NETWORK_ERR: 19;
+    readonly ABORT_ERR: 20;
+    readonly URL_MISMATCH_ERR: 21;
+    readonly QUOTA_EXCEEDED_ERR: 22;
+    readonly TIMEOUT_ERR: 23;
+    readonly INVALID_NODE_TYPE_ERR: 24;
+    readonly DATA_CLONE_ERR: 25;
+  }
+
+  // ---- DOM Standard: events -----------------------------------------------------------------------
+
+  interface EventInit {
+    bubbles?: boolean;
+    cancelable?: boolean;
+    composed?: boolean;
+  }
+
+  /** An event for targets that are not nodes: its path is its target alone. */
+  class Event {
+    constructor(type: string, eventInitDict?: EventInit);
+    readonly type: string;
+    readonly target: EventTarget | null;
+    /** The target, under its legacy name. */
+    readonly srcElement: EventTarget | null;
+    readonly currentTarget: EventTarget | null;
+    composedPath(): EventTarget[];
+    static readonly NONE: 0;
+    static readonly CAPTURING_PHASE: 1;
+    static readonly AT_TARGET: 2;
+    static readonly BUBBLING_PHASE: 3;
+    readonly NONE: 0;
+    readonly CAPTURING_PHASE: 1;
+    readonly AT_TARGET: 2;
+    readonly BUBBLING_PHASE: 3;
+    readonly eventPhase: number;
+    stopPropagation(): void;
+    cancelBubble: boolean;
+    stopImmediatePropagation(): void;
+    readonly bubbles: boolean;
+    readonly cancelable: boolean;
+    returnValue: boolean;
+    preventDefault(): void;
+    readonly defaultPrevented: boolean;
+    readonly composed: boolean;
+    /** True for events the host fired ("abort" on a signal), false for dispatchEvent's. */
+    readonly isTrusted: boolean;
+    /** performance.now() when the event was made. */
+    readonly timeStamp: number;
+    initEvent(type: string, bubbles?: boolean, cancelable?: boolean): void;
+  }
+
+  interface CustomEventInit<T = any> extends EventInit {
+    detail?: T;
+  }
+
+  class CustomEvent<T = any> extends Event {
+    constructor(type: string, eventInitDict?: CustomEventInit<T>);
+    /** The init's detail, else null. */
+    readonly detail: T;
+    initCustomEvent(type: string, bubbles?: boolean, cancelable?: boolean, detail?: T): void;
+  }
+
+  interface ErrorEventInit extends EventInit {
+    message?: string;
+    filename?: string;
+    lineno?: number;
+    colno?: number;
+    error?: any;
+  }
+
+  /** What the global scope's "error" listeners receive for reportError and a listener's exception. */
+  class ErrorEvent extends Event {
+    constructor(type: string, eventInitDict?: ErrorEventInit);
+    readonly message: string;
+    readonly filename: string;
+    readonly lineno: number;
+    readonly colno: number;
+    readonly error: any;
+  }
+
+  interface EventListener {
+    (event: Event): void;
+  }
+
+  interface EventListenerObject {
+    handleEvent(event: Event): void;
+  }
+
+  type EventListenerOrEventListenerObject = EventListener | EventListenerObject;
+
+  interface EventListenerOptions {
+    capture?: boolean;
+  }
+
+  interface AddEventListenerOptions extends EventListenerOptions {
+    once?: boolean;
+    passive?: boolean;
+    /** Removes the listener when the signal aborts. */
+    signal?: AbortSignal;
+  }
+
+  class EventTarget {
+    constructor();
+    addEventListener(type: string, callback: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void;
+    removeEventListener(type: string, callback: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void;
+    /** Calls the listeners in order; false when one called preventDefault() on a cancelable event. */
+    dispatchEvent(event: Event): boolean;
+  }
+
+  // ---- DOM Standard: aborting ---------------------------------------------------------------------
+
+  class AbortController {
+    constructor();
+    readonly signal: AbortSignal;
+    /** Aborts the signal with `reason` (default: a DOMException named "AbortError"). */
+    abort(reason?: any): void;
+  }
+
+  /** Made by an AbortController or the static methods; `new AbortSignal()` is a TypeError. */
+  class AbortSignal extends EventTarget {
+    private constructor();
+    /** A signal already aborted with `reason` (default: an "AbortError" DOMException). */
+    static abort(reason?: any): AbortSignal;
+    /** A signal that aborts with a "TimeoutError" DOMException after `milliseconds`; it does not keep the app alive. */
+    static timeout(milliseconds: number): AbortSignal;
+    /** A signal that aborts when the first of `signals` does, with its reason. */
+    static any(signals: Iterable<AbortSignal>): AbortSignal;
+    readonly aborted: boolean;
+    readonly reason: any;
+    /** Throws the reason when aborted. */
+    throwIfAborted(): void;
+    onabort: ((this: AbortSignal, event: Event) => any) | null;
+  }
+
+  // ---- HTML Standard: the global scope, errors, cloning --------------------------------------------
+
+  /** The global object, as in a worker. */
+  var self: typeof globalThis;
+
+  /** The global scope is an event target: "error" events come from reportError and from listeners that throw. */
+  function addEventListener(type: "error", callback: ((event: ErrorEvent) => void) | null, options?: AddEventListenerOptions | boolean): void;
+  function addEventListener(type: string, callback: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void;
+  function removeEventListener(type: "error", callback: ((event: ErrorEvent) => void) | null, options?: EventListenerOptions | boolean): void;
+  function removeEventListener(type: string, callback: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void;
+  function dispatchEvent(event: Event): boolean;
+
+  /** Fires an "error" ErrorEvent at the global scope; unless a listener cancels it, the run ends as on an uncaught exception. */
+  function reportError(e: any): void;
+
+  /** What structuredClone can transfer here: ArrayBuffers (the original is detached). */
+  type Transferable = ArrayBuffer;
+
+  interface StructuredSerializeOptions {
+    transfer?: Transferable[];
+  }
+
+  /** A deep copy by the HTML Standard's rules; a function, symbol or platform object that cannot be cloned is a "DataCloneError". */
+  function structuredClone<T = any>(value: T, options?: StructuredSerializeOptions): T;
+
+  // ---- URL Standard -------------------------------------------------------------------------------
+
+  class URL {
+    /** Throws a TypeError when `url` (against `base`) is not a valid URL. */
+    constructor(url: string | URL, base?: string | URL);
+    static canParse(url: string | URL, base?: string | URL): boolean;
+    /** The URL, or null where the constructor would throw. */
+    static parse(url: string | URL, base?: string | URL): URL | null;
+    href: string;
+    readonly origin: string;
+    protocol: string;
+    username: string;
+    password: string;
+    host: string;
+    hostname: string;
+    port: string;
+    pathname: string;
+    search: string;
+    readonly searchParams: URLSearchParams;
+    hash: string;
+    toJSON(): string;
+    toString(): string;
+  }
+
+  class URLSearchParams {
+    /** From a query ("?a=1&b=2", the "?" optional), pairs, a record, or another URLSearchParams. */
+    constructor(init?: string | Iterable<readonly [string, string]> | readonly (readonly string[])[] | Record<string, string> | URLSearchParams);
+    readonly size: number;
+    append(name: string, value: string): void;
+    /** Removes every pair named `name` (with `value` given, only those with that value). */
+    delete(name: string, value?: string): void;
+    get(name: string): string | null;
+    getAll(name: string): string[];
+    has(name: string, value?: string): boolean;
+    set(name: string, value: string): void;
+    sort(): void;
+    forEach(callback: (value: string, key: string, parent: URLSearchParams) => void, thisArg?: any): void;
+    entries(): IterableIterator<[string, string]>;
+    keys(): IterableIterator<string>;
+    values(): IterableIterator<string>;
+    [Symbol.iterator](): IterableIterator<[string, string]>;
+    /** The pairs as application/x-www-form-urlencoded, without "?". */
+    toString(): string;
+  }
+
+  // ---- Encoding Standard; HTML's base64 ------------------------------------------------------------
+
+  /** The bytes TextDecoder reads: an ArrayBuffer, a typed array or a DataView. */
+  type BufferSource = ArrayBufferView | ArrayBuffer;
+
+  interface TextDecoderOptions {
+    /** Throw a TypeError on malformed input instead of writing U+FFFD. */
+    fatal?: boolean;
+    /** Keep a leading byte order mark instead of dropping it. */
+    ignoreBOM?: boolean;
+  }
+
+  interface TextDecodeOptions {
+    /** More input follows: keep an incomplete sequence for the next call. */
+    stream?: boolean;
+  }
+
+  class TextDecoder {
+    /** `label` is any of the Encoding Standard's labels ("utf-8", "gbk", "shift_jis", "windows-1252", ...); an unknown one is a RangeError. */
+    constructor(label?: string, options?: TextDecoderOptions);
+    /** The encoding's name, lower case ("gbk"). */
+    readonly encoding: string;
+    readonly fatal: boolean;
+    readonly ignoreBOM: boolean;
+    decode(input?: BufferSource, options?: TextDecodeOptions): string;
+  }
+
+  interface TextEncoderEncodeIntoResult {
+    /** UTF-16 code units of the source read. */
+    read: number;
+    /** Bytes written to the destination. */
+    written: number;
+  }
+
+  class TextEncoder {
+    constructor();
+    readonly encoding: "utf-8";
+    encode(input?: string): Uint8Array;
+    encodeInto(source: string, destination: Uint8Array): TextEncoderEncodeIntoResult;
+  }
+
+  /** Decodes base64 to a string of bytes (each char code 0-255); an "InvalidCharacterError" DOMException on bad input. */
+  function atob(data: string): string;
+  /** Encodes a string of bytes as base64; a char code above 255 is an "InvalidCharacterError" DOMException. */
+  function btoa(data: string): string;
+
+  // ---- File API: Blob and File; XMLHttpRequest Standard: FormData ----------------------------------
+
+  type BlobPart = BufferSource | Blob | string;
+
+  interface BlobPropertyBag {
+    /** The media type, lowercased ("" when it has a character outside U+0020-U+007E). */
+    type?: string;
+    /** "native" turns line breaks in string parts into LF. */
+    endings?: "transparent" | "native";
+  }
+
+  /** Bytes that never change: slices and copies share them, only reading copies them. */
+  class Blob {
+    constructor(blobParts?: Iterable<BlobPart>, options?: BlobPropertyBag);
+    readonly size: number;
+    readonly type: string;
+    slice(start?: number, end?: number, contentType?: string): Blob;
+    /** The bytes as UTF-8, a leading BOM dropped. */
+    text(): Promise<string>;
+    arrayBuffer(): Promise<ArrayBuffer>;
+    bytes(): Promise<Uint8Array>;
+  }
+
+  interface FilePropertyBag extends BlobPropertyBag {
+    /** Milliseconds since the epoch; default: now. */
+    lastModified?: number;
+  }
+
+  class File extends Blob {
+    constructor(fileBits: Iterable<BlobPart>, fileName: string, options?: FilePropertyBag);
+    readonly name: string;
+    readonly lastModified: number;
+    readonly webkitRelativePath: string;
+  }
+
+  type FormDataEntryValue = File | string;
+
+  /** Named strings and files, in order; a Blob appended becomes a File named "blob". There are no forms, so no constructor argument. */
+  class FormData {
+    constructor();
+    append(name: string, value: string): void;
+    append(name: string, blobValue: Blob, filename?: string): void;
+    delete(name: string): void;
+    get(name: string): FormDataEntryValue | null;
+    getAll(name: string): FormDataEntryValue[];
+    has(name: string): boolean;
+    set(name: string, value: string): void;
+    set(name: string, blobValue: Blob, filename?: string): void;
+    forEach(callback: (value: FormDataEntryValue, key: string, parent: FormData) => void, thisArg?: any): void;
+    entries(): IterableIterator<[string, FormDataEntryValue]>;
+    keys(): IterableIterator<string>;
+    values(): IterableIterator<FormDataEntryValue>;
+    [Symbol.iterator](): IterableIterator<[string, FormDataEntryValue]>;
+  }
+
+  // ---- HTML Standard: Web Storage -----------------------------------------------------------------
+
+  /** localStorage and sessionStorage: strings by key; also read and written as properties (`localStorage.token`). */
+  class Storage {
+    private constructor();
+    readonly length: number;
+    key(index: number): string | null;
+    getItem(key: string): string | null;
+    /** Stores String(value); past the app's quota, a "QuotaExceededError" DOMException. */
+    setItem(key: string, value: string): void;
+    removeItem(key: string): void;
+    clear(): void;
+    [name: string]: any;
+  }
+
+  /** Kept in the app's kv store: it survives restarts, as a kv write does. */
+  var localStorage: Storage;
+  /** The same API, kept in memory for this run. */
+  var sessionStorage: Storage;
+
+  // ---- HTML Standard: navigator -------------------------------------------------------------------
+
+  class Navigator {
+    private constructor();
+    /** Names the host and its version. */
+    readonly userAgent: string;
+    /** From LC_ALL, LC_MESSAGES or LANG, as a BCP 47 tag ("en-US"). */
+    readonly language: string;
+    readonly languages: readonly string[];
+    /** The CPUs online. */
+    readonly hardwareConcurrency: number;
+    readonly onLine: boolean;
+    readonly platform: string;
+  }
+
+  var navigator: Navigator;
+
+  // ---- High Resolution Time, User Timing, Performance Timeline ------------------------------------
+
+  class PerformanceEntry {
+    protected constructor();
+    readonly name: string;
+    /** "mark" or "measure". */
+    readonly entryType: string;
+    readonly startTime: number;
+    readonly duration: number;
+    toJSON(): any;
+  }
+
+  interface PerformanceMarkOptions {
+    detail?: any;
+    /** Default: performance.now(). */
+    startTime?: number;
+  }
+
+  class PerformanceMark extends PerformanceEntry {
+    /** A mark not added to the timeline (performance.mark adds one). */
+    constructor(markName: string, markOptions?: PerformanceMarkOptions);
+    readonly detail: any;
+  }
+
+  interface PerformanceMeasureOptions {
+    detail?: any;
+    /** A mark's name or a time. */
+    start?: string | number;
+    duration?: number;
+    end?: string | number;
+  }
+
+  class PerformanceMeasure extends PerformanceEntry {
+    private constructor();
+    readonly detail: any;
+  }
+
+  /** The type of `performance`; `new Performance()` is a TypeError. */
+  class Performance extends EventTarget {
+    private constructor();
+    /** When the run started, in milliseconds since the epoch. */
+    readonly timeOrigin: number;
+    /** Milliseconds since timeOrigin, with sub-millisecond precision. */
+    now(): number;
+    mark(markName: string, markOptions?: PerformanceMarkOptions): PerformanceMark;
+    /** From a mark's name (or the options' start) to another's (or now). */
+    measure(measureName: string, startOrMeasureOptions?: string | PerformanceMeasureOptions, endMark?: string): PerformanceMeasure;
+    clearMarks(markName?: string): void;
+    clearMeasures(measureName?: string): void;
+    getEntries(): PerformanceEntry[];
+    getEntriesByName(name: string, type?: string): PerformanceEntry[];
+    getEntriesByType(type: string): PerformanceEntry[];
+    toJSON(): any;
+  }
+
+  var performance: Performance;
+
+  // ---- What JavaScriptCore lacks and the host adds ------------------------------------------------
+
+  /** console as node prints it: objects through util.inspect's rules; log, info, debug, dir, count, time* and table to stdout, warn, error and trace to stderr. */
+  interface Console {
+    assert(condition?: boolean, ...data: any[]): void;
+    count(label?: string): void;
+    countReset(label?: string): void;
+    debug(...data: any[]): void;
+    /** util.inspect's options: depth (default 2; null for all), breakLength, compact, maxArrayLength, maxStringLength, customInspect. */
+    dir(item?: any, options?: { depth?: number | null; breakLength?: number; compact?: number | boolean; maxArrayLength?: number; maxStringLength?: number; customInspect?: boolean }): void;
+    error(...data: any[]): void;
+    group(...label: any[]): void;
+    groupCollapsed(...label: any[]): void;
+    groupEnd(): void;
+    info(...data: any[]): void;
+    log(...data: any[]): void;
+    table(tabularData?: any, properties?: string[]): void;
+    time(label?: string): void;
+    timeEnd(label?: string): void;
+    timeLog(label?: string, ...data: any[]): void;
+    trace(...data: any[]): void;
+    warn(...data: any[]): void;
+  }
+
+  var console: Console;
+
+  /** Runs `callback` as a microtask, after the current job and before any timer. */
+  function queueMicrotask(callback: () => void): void;
 }
 
 declare global {

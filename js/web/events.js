@@ -5,9 +5,9 @@
 // worker), where reportError and exceptions thrown by listeners arrive as "error" events
 // (ErrorEvent, from the HTML Standard) before they end the run as uncaught exceptions do.
 
-const DOMException = internals.get("DOMException");
-const clock = globalThis.performance;
-const now = () => clock.now();
+// DOMException is loaded when an error needs one: a program that only dispatches events never does.
+const domException = (message, name) => new (internals.get("DOMException"))(message, name);
+const now = internals.now;
 
 const NONE = 0;
 const CAPTURING_PHASE = 1;
@@ -280,7 +280,7 @@ class EventTarget {
       throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'");
     }
     if (s.dispatching || !s.initialized) {
-      throw new DOMException("The event is already being dispatched, or was not initialized", "InvalidStateError");
+      throw domException("The event is already being dispatched, or was not initialized", "InvalidStateError");
     }
     s.isTrusted = false;
     return dispatch(this, event, s);
@@ -386,7 +386,7 @@ class AbortSignal extends EventTarget {
     const signal = makeSignal();
     const s = abortState(signal);
     s.aborted = true;
-    s.reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+    s.reason = reason === undefined ? domException("This operation was aborted", "AbortError") : reason;
     return signal;
   }
 
@@ -395,7 +395,7 @@ class AbortSignal extends EventTarget {
     const ms = enforceRange(milliseconds, "Failed to execute 'timeout' on 'AbortSignal'");
     const signal = makeSignal();
     const timer = setTimeout(() => {
-      signalAbort(signal, new DOMException("The operation timed out.", "TimeoutError"));
+      signalAbort(signal, domException("The operation timed out.", "TimeoutError"));
     }, ms);
     // A timeout alone does not keep the app running, as in node and Deno.
     if (timer !== null && typeof timer === "object" && typeof timer.unref === "function") timer.unref();
@@ -492,7 +492,7 @@ function signalAbort(signal, reason) {
   const s = abortState(signal);
   if (s.aborted) return;
   s.aborted = true;
-  s.reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+  s.reason = reason === undefined ? domException("This operation was aborted", "AbortError") : reason;
   const toAbort = [];
   for (const dependent of s.dependents ?? []) {
     const d = abortState(dependent);

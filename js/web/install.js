@@ -10,6 +10,9 @@
 // to other groups; `native.load(group, define, internals)` runs a group's script.
 // `internals.get(name)` is how one group reaches another's values: a global's original, whatever a
 // program has since assigned to it, or a value no program sees (`internals.provide`).
+// `internals.now()` and `internals.timeOrigin` are the run's clock (HR-Time's "current high
+// resolution time", in ms since the time origin, and that origin in ms since the epoch), which
+// `performance` shows and events stamp themselves with, without loading `performance`.
 
 const groups = native.groups;
 const originals = new Map();
@@ -58,6 +61,8 @@ const internals = Object.freeze({
     return originals.get(name);
   },
   provide,
+  now: native.now,
+  timeOrigin: native.timeOrigin,
 });
 
 for (const { name: group, globals, provides } of groups) {

@@ -177,17 +177,20 @@ function remember(memory, value, copy) {
 
 function cloneArray(value, memory) {
   const length = value.length;
+  const keys = ownKeys(value);
+  // An index-only array without holes (the usual one) is built by push, which keeps the copy a
+  // dense array in JavaScriptCore; any other keeps its holes and extra properties.
+  if (keys.length === length && (length === 0 || keys[length - 1] === `${length - 1}`)) {
+    const copy = [];
+    memory.set(value, copy);
+    for (let i = 0; i < length; i++) copy.push(clone(value[i], memory));
+    return copy;
+  }
   const copy = new Array(length);
   memory.set(value, copy);
-  const keys = ownKeys(value);
-  // An index-only array (the usual one) reads its elements in order; holes stay holes.
-  if (keys.length === length && (length === 0 || keys[length - 1] === `${length - 1}`)) {
-    for (let i = 0; i < length; i++) copy[i] = clone(value[i], memory);
-  } else {
-    for (const key of keys) {
-      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-      copy[key] = clone(value[key], memory);
-    }
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    copy[key] = clone(value[key], memory);
   }
   return copy;
 }

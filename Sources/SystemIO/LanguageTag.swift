@@ -1,5 +1,5 @@
 /// A POSIX locale name turned into a BCP 47 language tag, as Capacitor's `Device.getLanguageTag`
-/// returns one.
+/// returns one: `device.languageTag`, and the web platform's `navigator.language`.
 ///
 /// The rule, in order:
 /// 1. The codeset (`.UTF-8`) is dropped; the modifier (`@latin`) is kept only where it names a
@@ -17,15 +17,15 @@
 /// LanguageTag.from(locale: "sr_RS@latin")   // "sr-Latn-RS"
 /// LanguageTag.from(locale: "C")             // "en-US"
 /// ```
-enum LanguageTag {
+public enum LanguageTag {
     /// The tag for the C locale and for names that cannot be read.
-    static let fallback = "en-US"
+    public static let fallback = "en-US"
 
     private static let scripts: [Substring: String] = ["latin": "Latn", "cyrillic": "Cyrl", "devanagari": "Deva"]
     private static let variants: Set<Substring> = ["valencia"]
     private static let retiredLanguages: [String: String] = ["iw": "he", "in": "id", "ji": "yi"]
 
-    static func from(locale: String) -> String {
+    public static func from(locale: String) -> String {
         var name = Substring(locale)
         var modifier: Substring = ""
         if let at = name.firstIndex(of: "@") {
