@@ -11,6 +11,8 @@ extension WebPlatform {
     /// Every group, in one list: a new global is a script under `js/web/` and a row here.
     static func groups(options: WebPlatformOptions) -> [WebGlobalGroup] {
         [
+            // The Web IDL helpers every other group's script shares; no global of its own.
+            WebGlobalGroup(name: "webidl", globals: [], provides: ["webidl"]),
             WebGlobalGroup(name: "dom-exception", globals: ["DOMException"], provides: ["isDOMException"]),
             WebGlobalGroup(name: "events",
                            globals: ["Event", "CustomEvent", "ErrorEvent", "EventTarget", "AbortController", "AbortSignal", "reportError",

@@ -58,16 +58,20 @@ struct WebBlobTests {
         let engine = JSEngine(options: EngineOptions(output: { _, text in printed.withLock { $0 += text } }))
         defer { engine.shutdown() }
         let blob = try #require(WebPlatformScripts.sources.first { $0.name == "blob.js" }?.source)
+        let webidl = try #require(WebPlatformScripts.sources.first { $0.name == "webidl.js" }?.source)
         try await engine.perform { context in
             try WebPlatform().install(into: context)
             try context.evaluate("""
                 const provided = {};
-                (function (native, define, internals) {\(blob)
-                })({}, (name, value) => { globalThis[name] = value; }, {
-                  get: (name) => globalThis[name],
+                const internals = {
+                  get: (name) => provided[name] ?? globalThis[name],
                   provide: (name, value) => { provided[name] = value; },
                   platformObjects: { register() {} },
-                });
+                };
+                (function (native, define, internals) {\(webidl)
+                })({}, () => {}, internals);
+                (function (native, define, internals) {\(blob)
+                })({}, (name, value) => { globalThis[name] = value; }, internals);
                 globalThis.encodeMultipart = provided.encodeMultipart;
                 """, url: "/virtual/web-blob-setup.js")
             try context.evaluate(script, url: "/virtual/web-blob-test.js")

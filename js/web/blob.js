@@ -14,28 +14,7 @@ const TextDecoder = internals.get("TextDecoder");
 
 // ---- Web IDL helpers -------------------------------------------------------------------------------
 
-// Web IDL attributes and operations are enumerable; class members are not.
-function enumerable(target, names) {
-  for (const name of names) Object.defineProperty(target, name, { enumerable: true });
-}
-
-function toStringTag(target, tag) {
-  Object.defineProperty(target, Symbol.toStringTag, { value: tag, configurable: true });
-}
-
-function requireArguments(count, needed, what) {
-  if (count < needed) {
-    throw new TypeError(`${what}: ${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present`);
-  }
-}
-
-function dictionary(value, what) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" && typeof value !== "function") {
-    throw new TypeError(`${what}: expected an object (a dictionary)`);
-  }
-  return value;
-}
+const { requireArguments, dictionary, enumerable, toStringTag, pairIterator } = internals.get("webidl");
 
 // USVString: ToString (a Symbol throws), then each lone surrogate becomes U+FFFD.
 function usvString(value) {
@@ -473,17 +452,17 @@ class FormData {
 
   entries() {
     formDataOf(this, "entries");
-    return new FormDataIterator(this, ENTRIES);
+    return formDataIterator(this, "entries");
   }
 
   keys() {
     formDataOf(this, "keys");
-    return new FormDataIterator(this, KEYS);
+    return formDataIterator(this, "keys");
   }
 
   values() {
     formDataOf(this, "values");
-    return new FormDataIterator(this, VALUES);
+    return formDataIterator(this, "values");
   }
 
   forEach(callback, thisArg = undefined) {
@@ -505,38 +484,7 @@ Object.defineProperty(FormData.prototype, Symbol.iterator, {
 });
 toStringTag(FormData.prototype, "FormData");
 
-const ENTRIES = 0;
-const KEYS = 1;
-const VALUES = 2;
-
-// Web IDL's default iterator for a pair iterable: live, reading the list afresh on each step.
-class FormDataIterator {
-  #target;
-  #kind;
-  #index = 0;
-
-  constructor(target, kind) {
-    this.#target = target;
-    this.#kind = kind;
-  }
-
-  next() {
-    if (this === null || typeof this !== "object" || !(#target in this)) {
-      throw new TypeError("FormData Iterator.prototype.next: 'this' is not a FormData Iterator");
-    }
-    const list = entriesOf(this.#target);
-    if (this.#index >= list.length) return { value: undefined, done: true };
-    const entry = list[this.#index++];
-    if (this.#kind === KEYS) return { value: entry[0], done: false };
-    if (this.#kind === VALUES) return { value: entry[1], done: false };
-    return { value: [entry[0], entry[1]], done: false };
-  }
-}
-const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
-Object.setPrototypeOf(FormDataIterator.prototype, IteratorPrototype);
-delete FormDataIterator.prototype.constructor;
-enumerable(FormDataIterator.prototype, ["next"]);
-toStringTag(FormDataIterator.prototype, "FormData Iterator");
+const formDataIterator = pairIterator("FormData", entriesOf);
 
 // ---- multipart/form-data -------------------------------------------------------------------------
 

@@ -10,28 +10,7 @@ const DOMException = internals.get("DOMException");
 
 // ---- Web IDL helpers -------------------------------------------------------------------------------
 
-// Web IDL attributes and operations are enumerable; class members are not.
-function enumerable(constructor, names) {
-  for (const name of names) Object.defineProperty(constructor.prototype, name, { enumerable: true });
-}
-
-function toStringTag(constructor, tag) {
-  Object.defineProperty(constructor.prototype, Symbol.toStringTag, { value: tag, configurable: true });
-}
-
-function requireArguments(count, needed, what) {
-  if (count < needed) {
-    throw new TypeError(`${what}: ${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present`);
-  }
-}
-
-function dictionary(value, what) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" && typeof value !== "function") {
-    throw new TypeError(`${what}: expected an object (a dictionary)`);
-  }
-  return value;
-}
+const { requireArguments, dictionary, enumerable, toStringTag } = internals.get("webidl");
 
 // Brand checks through the built-ins' own getters, which no program can replace once taken.
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
@@ -145,8 +124,8 @@ class TextDecoder {
   }
 }
 
-enumerable(TextDecoder, ["encoding", "fatal", "ignoreBOM", "decode"]);
-toStringTag(TextDecoder, "TextDecoder");
+enumerable(TextDecoder.prototype, ["encoding", "fatal", "ignoreBOM", "decode"]);
+toStringTag(TextDecoder.prototype, "TextDecoder");
 
 // Up to this many bytes or code units, ASCII is decoded and encoded in JS: a native call costs more.
 const SHORT = 16;
@@ -225,8 +204,8 @@ class TextEncoder {
   }
 }
 
-enumerable(TextEncoder, ["encoding", "encode", "encodeInto"]);
-toStringTag(TextEncoder, "TextEncoder");
+enumerable(TextEncoder.prototype, ["encoding", "encode", "encodeInto"]);
+toStringTag(TextEncoder.prototype, "TextEncoder");
 
 // ---- atob and btoa ------------------------------------------------------------------------------
 

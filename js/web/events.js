@@ -14,36 +14,7 @@ const CAPTURING_PHASE = 1;
 const AT_TARGET = 2;
 const BUBBLING_PHASE = 3;
 
-function webidlConstants(constructor, entries) {
-  for (const [name, value] of entries) {
-    const descriptor = { value, writable: false, enumerable: true, configurable: false };
-    Object.defineProperty(constructor, name, descriptor);
-    Object.defineProperty(constructor.prototype, name, descriptor);
-  }
-}
-
-// Web IDL attributes and operations are enumerable; class members are not.
-function enumerable(constructor, names) {
-  for (const name of names) Object.defineProperty(constructor.prototype, name, { enumerable: true });
-}
-
-function toStringTag(constructor, tag) {
-  Object.defineProperty(constructor.prototype, Symbol.toStringTag, { value: tag, configurable: true });
-}
-
-function requireArguments(count, needed, what) {
-  if (count < needed) {
-    throw new TypeError(`${what}: ${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present`);
-  }
-}
-
-function dictionary(value, what) {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" && typeof value !== "function") {
-    throw new TypeError(`${what}: expected an object (a dictionary)`);
-  }
-  return value;
-}
+const { requireArguments, dictionary, enumerable, toStringTag, constants } = internals.get("webidl");
 
 // ---- Event -------------------------------------------------------------------------------------
 
@@ -54,7 +25,7 @@ class Event {
 
   constructor(type, eventInitDict = undefined) {
     requireArguments(arguments.length, 1, "Failed to construct 'Event'");
-    const init = dictionary(eventInitDict, "Failed to construct 'Event'");
+    const init = dictionary(eventInitDict, "Failed to construct 'Event'") ?? {};
     this.#state = {
       type: `${type}`,
       bubbles: !!init.bubbles,
@@ -144,11 +115,11 @@ function cancel(s) {
   if (s.cancelable && !s.inPassiveListener) s.canceled = true;
 }
 
-webidlConstants(Event, [["NONE", NONE], ["CAPTURING_PHASE", CAPTURING_PHASE], ["AT_TARGET", AT_TARGET], ["BUBBLING_PHASE", BUBBLING_PHASE]]);
-enumerable(Event, ["type", "target", "srcElement", "currentTarget", "eventPhase", "bubbles", "cancelable", "composed",
+constants(Event, [["NONE", NONE], ["CAPTURING_PHASE", CAPTURING_PHASE], ["AT_TARGET", AT_TARGET], ["BUBBLING_PHASE", BUBBLING_PHASE]]);
+enumerable(Event.prototype, ["type", "target", "srcElement", "currentTarget", "eventPhase", "bubbles", "cancelable", "composed",
   "defaultPrevented", "timeStamp", "cancelBubble", "returnValue", "composedPath", "stopPropagation",
   "stopImmediatePropagation", "preventDefault", "initEvent"]);
-toStringTag(Event, "Event");
+toStringTag(Event.prototype, "Event");
 
 // ---- CustomEvent and ErrorEvent -----------------------------------------------------------------
 
@@ -158,7 +129,7 @@ class CustomEvent extends Event {
   constructor(type, eventInitDict = undefined) {
     requireArguments(arguments.length, 1, "Failed to construct 'CustomEvent'");
     super(type, eventInitDict);
-    const init = dictionary(eventInitDict, "Failed to construct 'CustomEvent'");
+    const init = dictionary(eventInitDict, "Failed to construct 'CustomEvent'") ?? {};
     this.#detail = init.detail === undefined ? null : init.detail;
   }
 
@@ -175,8 +146,8 @@ class CustomEvent extends Event {
     this.#detail = detail;
   }
 }
-enumerable(CustomEvent, ["detail", "initCustomEvent"]);
-toStringTag(CustomEvent, "CustomEvent");
+enumerable(CustomEvent.prototype, ["detail", "initCustomEvent"]);
+toStringTag(CustomEvent.prototype, "CustomEvent");
 
 class ErrorEvent extends Event {
   #init;
@@ -184,7 +155,7 @@ class ErrorEvent extends Event {
   constructor(type, eventInitDict = undefined) {
     requireArguments(arguments.length, 1, "Failed to construct 'ErrorEvent'");
     super(type, eventInitDict);
-    const init = dictionary(eventInitDict, "Failed to construct 'ErrorEvent'");
+    const init = dictionary(eventInitDict, "Failed to construct 'ErrorEvent'") ?? {};
     this.#init = {
       message: init.message === undefined ? "" : `${init.message}`,
       filename: init.filename === undefined ? "" : `${init.filename}`,
@@ -207,8 +178,8 @@ class ErrorEvent extends Event {
   get colno() { return ErrorEvent.#of(this, "colno").colno; }
   get error() { return ErrorEvent.#of(this, "error").error; }
 }
-enumerable(ErrorEvent, ["message", "filename", "lineno", "colno", "error"]);
-toStringTag(ErrorEvent, "ErrorEvent");
+enumerable(ErrorEvent.prototype, ["message", "filename", "lineno", "colno", "error"]);
+toStringTag(ErrorEvent.prototype, "ErrorEvent");
 
 // ---- EventTarget -------------------------------------------------------------------------------
 
@@ -286,8 +257,8 @@ class EventTarget {
     return dispatch(this, event, s);
   }
 }
-enumerable(EventTarget, ["addEventListener", "removeEventListener", "dispatchEvent"]);
-toStringTag(EventTarget, "EventTarget");
+enumerable(EventTarget.prototype, ["addEventListener", "removeEventListener", "dispatchEvent"]);
+toStringTag(EventTarget.prototype, "EventTarget");
 
 function targetListeners(target, member) {
   // The global scope dispatches through its own target (below).
@@ -459,9 +430,9 @@ class AbortSignal extends EventTarget {
     }
   }
 }
-enumerable(AbortSignal, ["aborted", "reason", "throwIfAborted", "onabort"]);
+enumerable(AbortSignal.prototype, ["aborted", "reason", "throwIfAborted", "onabort"]);
 for (const name of ["abort", "timeout", "any"]) Object.defineProperty(AbortSignal, name, { enumerable: true });
-toStringTag(AbortSignal, "AbortSignal");
+toStringTag(AbortSignal.prototype, "AbortSignal");
 
 function signalState(signal, member) {
   const s = abortState(signal);
@@ -542,8 +513,8 @@ class AbortController {
     signalAbort(AbortController.#of(this, "abort"), reason);
   }
 }
-enumerable(AbortController, ["signal", "abort"]);
-toStringTag(AbortController, "AbortController");
+enumerable(AbortController.prototype, ["signal", "abort"]);
+toStringTag(AbortController.prototype, "AbortController");
 
 define("Event", Event);
 define("CustomEvent", CustomEvent);

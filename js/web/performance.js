@@ -13,19 +13,8 @@ const structuredClone = (value) => internals.get("structuredClone")(value);
 const domException = (message, name) => new (internals.get("DOMException"))(message, name);
 const now = internals.now;
 const timeOrigin = internals.timeOrigin;
+const { requireArguments, dictionary, enumerable, toStringTag } = internals.get("webidl");
 const illegal = Symbol("Performance");
-
-function requireArguments(count, needed, what) {
-  if (count < needed) {
-    throw new TypeError(`${what}: ${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present.`);
-  }
-}
-
-function dictionary(value, what) {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" && typeof value !== "function") throw new TypeError(`${what}: expected an object (a dictionary)`);
-  return value;
-}
 
 // Web IDL's double (DOMHighResTimeStamp): a finite number.
 function toDouble(value, what) {
@@ -37,14 +26,6 @@ function toDouble(value, what) {
 // (DOMString or DOMHighResTimeStamp): a number stays one, anything else is a string.
 function toMarkOrTime(value, what) {
   return typeof value === "number" ? toDouble(value, what) : `${value}`;
-}
-
-function enumerable(constructor, names) {
-  for (const name of names) Object.defineProperty(constructor.prototype, name, { enumerable: true });
-}
-
-function toStringTag(constructor, tag) {
-  Object.defineProperty(constructor.prototype, Symbol.toStringTag, { value: tag, configurable: true });
 }
 
 // ---- PerformanceEntry, PerformanceMark, PerformanceMeasure --------------------------------------
@@ -79,8 +60,8 @@ function state(entry, member) {
   if (s === undefined) throw new TypeError(`PerformanceEntry.prototype.${member}: 'this' is not a PerformanceEntry`);
   return s;
 }
-enumerable(PerformanceEntry, ["name", "entryType", "startTime", "duration", "toJSON"]);
-toStringTag(PerformanceEntry, "PerformanceEntry");
+enumerable(PerformanceEntry.prototype, ["name", "entryType", "startTime", "duration", "toJSON"]);
+toStringTag(PerformanceEntry.prototype, "PerformanceEntry");
 
 // User Timing's "serialize then deserialize" of a detail; null stays null.
 function cloneDetail(detail) {
@@ -95,7 +76,7 @@ class PerformanceMark extends PerformanceEntry {
     requireArguments(arguments.length, 1, what);
     const name = `${markName}`;
     // Dictionary members are read in the order of their names.
-    const options = dictionary(markOptions, what);
+    const options = dictionary(markOptions, what) ?? {};
     const detail = options.detail;
     const given = options.startTime;
     let startTime;
@@ -116,8 +97,8 @@ class PerformanceMark extends PerformanceEntry {
     return this.#detail;
   }
 }
-enumerable(PerformanceMark, ["detail"]);
-toStringTag(PerformanceMark, "PerformanceMark");
+enumerable(PerformanceMark.prototype, ["detail"]);
+toStringTag(PerformanceMark.prototype, "PerformanceMark");
 
 class PerformanceMeasure extends PerformanceEntry {
   #detail;
@@ -135,8 +116,8 @@ class PerformanceMeasure extends PerformanceEntry {
     return this.#detail;
   }
 }
-enumerable(PerformanceMeasure, ["detail"]);
-toStringTag(PerformanceMeasure, "PerformanceMeasure");
+enumerable(PerformanceMeasure.prototype, ["detail"]);
+toStringTag(PerformanceMeasure.prototype, "PerformanceMeasure");
 
 // ---- Performance -------------------------------------------------------------------------------
 
@@ -225,7 +206,7 @@ class Performance extends EventTarget {
     let options = {};
     let startMark;
     if (isOptions) {
-      const given = dictionary(startOrMeasureOptions, what);
+      const given = dictionary(startOrMeasureOptions, what) ?? {};
       // Read in the order of the members' names: detail, duration, end, start.
       const detail = given.detail;
       const duration = given.duration === undefined ? undefined : toDouble(given.duration, `${what}: duration`);
@@ -284,9 +265,9 @@ class Performance extends EventTarget {
     return filtered(`${name}`, type === undefined ? undefined : `${type}`);
   }
 }
-enumerable(Performance, ["now", "timeOrigin", "toJSON", "mark", "clearMarks", "measure", "clearMeasures",
+enumerable(Performance.prototype, ["now", "timeOrigin", "toJSON", "mark", "clearMarks", "measure", "clearMeasures",
   "getEntries", "getEntriesByType", "getEntriesByName"]);
-toStringTag(Performance, "Performance");
+toStringTag(Performance.prototype, "Performance");
 
 performanceObject = new Performance(illegal);
 define("PerformanceEntry", PerformanceEntry);

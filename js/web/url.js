@@ -19,6 +19,8 @@
 //   that needed UTS #46: only those cross to native code (native.domainToASCII: ICU).
 // - Strings are compared by length where they may be ropes, and nothing reads a slice's text.
 
+const { requireArguments, enumerable, toStringTag, pairIterator } = internals.get("webidl");
+
 const domainToASCIINative = native.domainToASCII;
 
 const EOF = -1;
@@ -1529,21 +1531,6 @@ function usv(value) {
   return text.isWellFormed() ? text : text.toWellFormed();
 }
 
-function requireArguments(count, needed, what) {
-  if (count < needed) {
-    throw new TypeError(`${what}: ${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present`);
-  }
-}
-
-// Web IDL attributes and operations are enumerable; class members are not.
-function enumerable(target, names) {
-  for (const name of names) Object.defineProperty(target, name, { enumerable: true });
-}
-
-function toStringTag(target, tag) {
-  Object.defineProperty(target, Symbol.toStringTag, { value: tag, configurable: true });
-}
-
 function quoted(text) {
   return JSON.stringify(text.length > 200 ? text.slice(0, 200) + "..." : text);
 }
@@ -1797,9 +1784,6 @@ let paramsOf; // (params, member) => the params, or a TypeError when it is not a
 let isSearchParams;
 let listOf; // (params) => its current list
 
-const ENTRIES = 0;
-const KEYS = 1;
-const VALUES = 2;
 
 function isObject(value) {
   return value !== null && (typeof value === "object" || typeof value === "function");
@@ -1946,15 +1930,15 @@ class URLSearchParams {
   }
 
   entries() {
-    return new URLSearchParamsIterator(paramsOf(this, "entries"), ENTRIES);
+    return paramsIterator(paramsOf(this, "entries"), "entries");
   }
 
   keys() {
-    return new URLSearchParamsIterator(paramsOf(this, "keys"), KEYS);
+    return paramsIterator(paramsOf(this, "keys"), "keys");
   }
 
   values() {
-    return new URLSearchParamsIterator(paramsOf(this, "values"), VALUES);
+    return paramsIterator(paramsOf(this, "values"), "values");
   }
 
   forEach(callback, thisArg = undefined) {
@@ -1981,34 +1965,7 @@ Object.defineProperty(URLSearchParams.prototype, Symbol.iterator, {
 });
 toStringTag(URLSearchParams.prototype, "URLSearchParams");
 
-// Web IDL's default iterator for a pair iterable: live, reading the list afresh on each step.
-class URLSearchParamsIterator {
-  #target;
-  #kind;
-  #index = 0;
-
-  constructor(target, kind) {
-    this.#target = target;
-    this.#kind = kind;
-  }
-
-  next() {
-    if (this === null || typeof this !== "object" || !(#target in this)) {
-      throw new TypeError("URLSearchParams Iterator.prototype.next: 'this' is not a URLSearchParams Iterator");
-    }
-    const list = listOf(this.#target);
-    if (this.#index >= list.length) return { value: undefined, done: true };
-    const pair = list[this.#index++];
-    if (this.#kind === KEYS) return { value: pair[0], done: false };
-    if (this.#kind === VALUES) return { value: pair[1], done: false };
-    return { value: [pair[0], pair[1]], done: false };
-  }
-}
-const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
-Object.setPrototypeOf(URLSearchParamsIterator.prototype, IteratorPrototype);
-delete URLSearchParamsIterator.prototype.constructor;
-enumerable(URLSearchParamsIterator.prototype, ["next"]);
-toStringTag(URLSearchParamsIterator.prototype, "URLSearchParams Iterator");
+const paramsIterator = pairIterator("URLSearchParams", listOf);
 
 define("URL", URL);
 define("URLSearchParams", URLSearchParams);
