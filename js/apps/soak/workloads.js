@@ -105,7 +105,10 @@ async function view({ ledger, running, counters }) {
   try {
     while (running()) {
       round += 1;
-      await ledger.track("view", "update", () => dashboard.update(data(round)));
+      // The label this round's data carries: a patch may land while the update or a frame is
+      // awaited, so the frame is checked against what was rendered, not what runs afterwards.
+      const rendered = data(round);
+      await ledger.track("view", "update", () => dashboard.update(rendered));
       if (round % 10 === 0) await ledger.track("view", "patch", () => dashboard.patch([{ op: "replace", path: "/title", value: `Soak ${round}` }]));
       if (round % 25 === 0) {
         await ledger.track("view", "press", () => dashboard.press("bump"));
@@ -113,7 +116,7 @@ async function view({ ledger, running, counters }) {
       }
       if (round % 50 === 0) {
         const { text } = await ledger.track("view", "frame", () => dashboard.frame());
-        const shown = label.label();
+        const shown = rendered.version;
         check(text.includes(`round ${round}`) && text.includes(shown), `view.frame of round ${round} does not show "${shown}":\n${text}`);
       }
       await nextTurn();
