@@ -10,7 +10,8 @@ import SystemIO
 
 /// Options fixed when an engine starts.
 public struct EngineOptions: Sendable {
-    /// A synchronous run of JS (one task) longer than this many seconds is stopped with an error.
+    /// A synchronous run of JS (one task) that uses more than this many seconds of the JS thread's CPU
+    /// time is stopped with an error (JavaScriptCore's watchdog counts CPU time, not wall time).
     public var timeLimitSeconds: Double?
     /// How far the process's resident memory may grow past what it was when the engine started
     /// before the run is stopped with a `MemoryLimitError` (``MemoryGuard``); nil for no limit.

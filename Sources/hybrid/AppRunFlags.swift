@@ -10,7 +10,7 @@ struct AppRunFlags: ParsableArguments {
     @Option(name: .customLong("grant"), help: "Targets to grant, comma-separated: storage,network:127.0.0.1 or all.")
     var grants: [String] = []
 
-    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that takes longer than this many seconds.")
+    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that uses more than this many seconds of CPU time.")
     var timeLimit: Double?
 
     @Argument(parsing: .postTerminator, help: "Arguments for the app (after --).")

@@ -26,7 +26,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("grant"), help: "Grants for files without their own @grants line (default: all).")
     var grants: [String] = []
 
-    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS longer than this many seconds.")
+    @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that uses more than this many seconds of CPU time.")
     var timeLimit: Double?
 
     @Option(name: .customLong("arg"), help: "A value for Hybrid.args in every test file (repeatable), such as a test server's URL.")

@@ -162,15 +162,13 @@ struct EventLoopTests {
 
     @Test("the time limit stops a runaway loop and the outcome says so")
     func timeLimit() async throws {
-        let clock = ContinuousClock()
-        let started = clock.now
+        // No bound on the wall time: the watchdog counts the JS thread's CPU time, which a loaded
+        // machine hands out slowly. That the run ended as a time limit is the point.
         try await withEngine(timeLimit: 0.5) { (host) async throws in
             host.start("setTimeout(function spin() { while (true) {} }, 0);")
             let failure = try #require(await host.idle().failure)
             #expect(failure.isTimeLimit)
         }
-        // An upper bound only: the point is that the loop did not run forever.
-        #expect(clock.now - started < .seconds(30))
     }
 
     @Test("the time limit stops a runaway loop in the main script too")

@@ -116,12 +116,14 @@ struct RunCommandTests {
 
     @Test("a runaway loop under --time-limit 0.5 exits 1 and says time limit")
     func runawayLoop() async throws {
-        let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/runaway.js"), "--time-limit", "0.5"])
+        // The limit counts the JS thread's CPU time, so on a loaded machine the wall time is longer
+        // (a CI run took 38 s): the message proves the watchdog stopped it, and the kill after
+        // 10 minutes only keeps a broken watchdog from hanging the suite.
+        let result = try await HybridProcess.run(["run", HybridProcess.fixture("scripts/runaway.js"), "--time-limit", "0.5"],
+                                                 timeLimit: .seconds(600))
         #expect(result.status == 1, "\(result)")
         #expect(result.standardError.contains("--time-limit"), "\(result)")
         #expect(result.standardError.contains("0.5 s"), "\(result)")
-        // An upper bound only: what matters is that it stopped at all.
-        #expect(result.elapsed < .seconds(30))
     }
 
     @Test("usage errors exit 2 with a message on stderr", arguments: [
