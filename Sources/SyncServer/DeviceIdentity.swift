@@ -37,6 +37,11 @@ public struct DeviceIdentity: Sendable, Equatable {
         SyncServerError(.forbidden, "deviceId: no device \(deviceId) for this token's user", path: "/deviceId")
     }
 
+    /// The refusal of a packet, pushed or settled, of a device the store has no row of.
+    static func unknown(_ deviceId: String) -> SyncServerError {
+        SyncServerError(.forbidden, "deviceId: unknown device \(deviceId)", path: "/deviceId")
+    }
+
     /// The log keys this device pulls (see ``LogKey``), or nil for the whole log.
     var logKeys: [String]? {
         scopes.map { $0.map(LogKey.scope) + [LogKey.user(user)] }

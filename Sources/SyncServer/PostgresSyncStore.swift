@@ -25,7 +25,7 @@ import SyncProtocol
 /// let outcome = try await store.push(packet, now: Date().timeIntervalSince1970)
 /// await store.close()
 /// ```
-public final class PostgresSyncStore: SyncStore {
+public final class PostgresSyncStore: SyncStoreBackend {
     let client: PostgresClient
     let address: PostgresAddress
     let logger: Logger
@@ -362,26 +362,41 @@ public final class PostgresSyncStore: SyncStore {
     /// The device's identity as its row says, for a packet settled without a request.
     func identity(deviceId: String, on connection: PostgresConnection) async throws -> DeviceIdentity {
         guard let row = try await rows("SELECT id, user_id, scopes FROM sync_device WHERE id = \(deviceId)", on: connection).first else {
-            throw SyncServerError(.forbidden, "deviceId: unknown device \(deviceId)", path: "/deviceId")
+            throw DeviceIdentity.unknown(deviceId)
         }
         return try Self.identity(row)
     }
 
-    // MARK: Packets
+    // MARK: Packets: the algorithm's steps (``SyncStoreBackend``), each one transaction under ``writeLock``
 
     public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
-        let outcome = try await writing { connection in try await self.receive(packet, now: now, on: connection) }
-        if case .applied = outcome {
-            try await settle(deviceId: packet.deviceId, now: now)
-        }
-        return outcome
+        try await receiveAndSettle(packet, now: now)
     }
 
     public func sweep(now: Double, holdSeconds: Double) async throws {
-        // Every push sweeps, and almost always nothing is held: a read answers that without the lock.
-        let anyHeld = try await client.query("SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held')", logger: logger)
-            .collect().first?.decode(Bool.self) ?? false
-        guard anyHeld else { return }
+        try await sweepHeld(now: now, holdSeconds: holdSeconds)
+    }
+
+    func receive(_ packet: PushPacket, now: Double) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
+        try await writing { connection in try await self.receive(packet, now: now, on: connection) }
+    }
+
+    func anyHeld(deviceId: String?) async throws -> Bool {
+        let query: PostgresQuery = deviceId == nil
+            ? "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held')"
+            : "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND (\(deviceId)::text IS NULL OR device_id = \(deviceId)))"
+        return try await client.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
+    }
+
+    func settleNext(deviceId: String?, now: Double) async throws -> LogGrowth? {
+        try await writing { connection in try await self.settleNext(deviceId: deviceId, now: now, on: connection) }
+    }
+
+    /// Nothing to do: a commit that logged ops notifies every instance itself, in the statement
+    /// that advances `lastSeq` (``apply(_:device:packetId:now:on:)``), and one rolled back never does.
+    func announce(keys: [String]?) {}
+
+    func rejectOverdue(now: Double, holdSeconds: Double) async throws {
         try await writing { connection in
             let deadline = now - holdSeconds
             let overdue = try await self.rows("""
@@ -402,112 +417,92 @@ public final class PostgresSyncStore: SyncStore {
                 try await self.reject(deviceId: rejection.deviceId, packetId: rejection.packetId, reason: rejection.reason, now: now, on: connection)
             }
         }
-        try await settle(deviceId: nil, now: now)
     }
 
     public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {
         try await client.withConnection { connection in try await self.record(deviceId: deviceId, packetId: packetId, on: connection) }
     }
 
-    /// Applies or rejects, one transaction each and in arrival order, held packets (of one device, or
-    /// all) whose dependency has settled, until none is left; any instance may finish what another
-    /// started, since each step holds the write lock and re-reads what is held.
-    func settle(deviceId: String?, now: Double) async throws {
-        // Almost always nothing is held: a read outside the lock answers that. A packet held by a
-        // push that committed before ours is visible to it; one received after ours saw its
-        // dependency applied and was not held.
-        let anyHeld = try await client.query("""
-            SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND (\(deviceId)::text IS NULL OR device_id = \(deviceId)))
-            """, logger: logger).collect().first?.decode(Bool.self) ?? false
-        guard anyHeld else { return }
-        while true {
-            let progressed = try await writing { connection -> Bool in
-                var sql = """
-                    SELECT p.device_id, p.packet_id, p.dependency, p.ops, d.state
-                    FROM sync_packet p JOIN sync_packet d ON d.device_id = p.device_id AND d.packet_id = p.dependency
-                    WHERE p.state = 'held' AND d.state != 'held'
-                    """
-                var binds = PostgresBindings()
-                if let deviceId {
-                    sql += " AND p.device_id = $1"
-                    binds.append(deviceId)
-                }
-                sql += " ORDER BY p.device_id, p.seq LIMIT 1"
-                guard let ready = try await self.rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection).first else { return false }
-                let (readyDevice, packetId, dependency, opsText, dependencyState) = try ready.decode((String, String, String, String?, String).self)
-                guard dependencyState == PacketState.applied.rawValue else {
-                    try await self.reject(deviceId: readyDevice, packetId: packetId, reason: HeldPacketExpiry.rejected(dependency),
-                                          now: now, on: connection)
-                    return true
-                }
-                let ops = try StoredText.heldOps(opsText, packetId: packetId)
-                let device = try await self.identity(deviceId: readyDevice, on: connection)
-                let result: (applied: [String], duplicates: [String], cursor: Int)
-                // A savepoint, so that a refused op leaves nothing of the packet behind.
-                try await self.rows("SAVEPOINT held_packet", on: connection)
-                do {
-                    result = try await self.apply(ops, device: device, packetId: packetId, now: now, on: connection)
-                } catch let refusal as SyncServerError where refusal.code == .forbidden || refusal.code == .badRequest {
-                    try await self.rows("ROLLBACK TO SAVEPOINT held_packet", on: connection)
-                    try await self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, refusedOpId: refusal.opId,
-                                          now: now, on: connection)
-                    return true
-                }
-                let (applied, duplicates) = (StoredText.list(result.applied), StoredText.list(result.duplicates))
-                try await self.rows("""
-                    UPDATE sync_packet SET state = 'applied', ops = NULL, applied = \(applied), duplicates = \(duplicates),
-                        cursor = \(result.cursor), settled_at = \(now)
-                    WHERE device_id = \(readyDevice) AND packet_id = \(packetId)
-                    """, on: connection)
-                return true
+    /// Settles the first held packet (of `deviceId`, or of any device) whose dependency has
+    /// settled, as ``HeldPacket`` decides; nil when there is none. Under the write lock, so any
+    /// instance may finish settling a chain another started.
+    func settleNext(deviceId: String?, now: Double, on connection: PostgresConnection) async throws -> LogGrowth? {
+        var sql = """
+            SELECT p.device_id, p.packet_id, p.dependency, p.ops, d.state
+            FROM sync_packet p JOIN sync_packet d ON d.device_id = p.device_id AND d.packet_id = p.dependency
+            WHERE p.state = 'held' AND d.state != 'held'
+            """
+        var binds = PostgresBindings()
+        if let deviceId {
+            sql += " AND p.device_id = $1"
+            binds.append(deviceId)
+        }
+        sql += " ORDER BY p.device_id, p.seq LIMIT 1"
+        guard let row = try await rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection).first else { return nil }
+        let (readyDevice, packetId, dependency, opsText, dependencyState) = try row.decode((String, String, String, String?, String).self)
+        let ready = HeldPacket(deviceId: readyDevice, packetId: packetId, dependency: dependency, ops: opsText, dependencyState: dependencyState)
+        switch try ready.settlement() {
+        case .reject(let reason):
+            try await reject(deviceId: readyDevice, packetId: packetId, reason: reason, now: now, on: connection)
+            return LogGrowth.nothing
+        case .apply(let ops):
+            let device = try await identity(deviceId: readyDevice, on: connection)
+            let result: AppliedOps
+            // A savepoint, so that a refused op leaves nothing of the packet behind.
+            try await rows("SAVEPOINT held_packet", on: connection)
+            do {
+                result = try await apply(ops, device: device, packetId: packetId, now: now, on: connection)
+            } catch let refusal as SyncServerError where HeldPacket.rejects(refusal) {
+                try await rows("ROLLBACK TO SAVEPOINT held_packet", on: connection)
+                try await reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, refusedOpId: refusal.opId, now: now,
+                                 on: connection)
+                return LogGrowth.nothing
             }
-            if !progressed { return }
+            let (applied, duplicates) = (StoredText.list(result.applied), StoredText.list(result.duplicates))
+            try await rows("""
+                UPDATE sync_packet SET state = 'applied', ops = NULL, applied = \(applied), duplicates = \(duplicates),
+                    cursor = \(result.cursor), settled_at = \(now)
+                WHERE device_id = \(readyDevice) AND packet_id = \(packetId)
+                """, on: connection)
+            return result.growth(by: device)
         }
     }
 
-    /// Records a packet's arrival and applies it when it can: the first half of a push, one
-    /// transaction that holds the write lock.
-    func receive(_ packet: PushPacket, now: Double, on connection: PostgresConnection) async throws -> PushOutcome {
-        if let known = try await record(deviceId: packet.deviceId, packetId: packet.packetId, on: connection) { return known.outcome }
+    /// Records a packet's arrival and applies it when it can, as ``PacketArrival`` decides: the
+    /// first half of a push, under the write lock.
+    func receive(_ packet: PushPacket, now: Double, on connection: PostgresConnection) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
+        if let known = try await record(deviceId: packet.deviceId, packetId: packet.packetId, on: connection) { return (known.outcome, .nothing) }
         // The packet's number and the device's grant as recorded, in one round trip.
         guard let counted = try await rows("""
             UPDATE sync_device SET packet_count = packet_count + 1 WHERE id = \(packet.deviceId) RETURNING packet_count, id, user_id, scopes
             """, on: connection).first else {
-            throw SyncServerError(.forbidden, "deviceId: unknown device \(packet.deviceId)", path: "/deviceId")
+            throw DeviceIdentity.unknown(packet.deviceId)
         }
         let (seq, id, user, scopes) = try counted.decode((Int, String, String, String?).self)
         let device = DeviceIdentity(deviceId: id, user: user, scopes: try StoredText.strings(scopes))
+        var dependencyState: PacketState?
         if let dependency = packet.dependencyIdentifier {
-            let dependencyState = try await rows("""
+            let state = try await rows("""
                 SELECT state FROM sync_packet WHERE device_id = \(packet.deviceId) AND packet_id = \(dependency)
                 """, on: connection).first?.decode(String.self)
-            switch dependencyState.flatMap(PacketState.init(rawValue:)) {
-            case nil, .held?:
-                try await insertPacket(packet, seq: seq, state: .held, ops: StoredText.ops(packet.ops), now: now, on: connection)
-                return .held(waitingFor: dependency)
-            case .rejected?:
-                let reason = HeldPacketExpiry.rejected(dependency)
-                try await insertPacket(packet, seq: seq, state: .rejected, reason: reason, settledAt: now, now: now, on: connection)
-                return .rejected(reason: reason)
-            case .applied?:
-                break
-            }
+            dependencyState = state.flatMap(PacketState.init(rawValue:))
+        }
+        if case .recorded(let record, let heldOps) = PacketArrival.of(packet, seq: seq, dependencyState: dependencyState, now: now) {
+            try await insert(record, heldOps: heldOps, on: connection)
+            return (record.outcome, .nothing)
         }
         let result = try await apply(packet.ops, device: device, packetId: packet.packetId, now: now, on: connection)
-        try await insertPacket(packet, seq: seq, state: .applied, result: result, settledAt: now, now: now, on: connection)
-        return .applied(applied: result.applied, duplicates: result.duplicates, cursor: result.cursor)
+        try await insert(PacketArrival.applied(packet, seq: seq, ops: result, now: now), heldOps: nil, on: connection)
+        return (result.outcome, result.growth(by: device))
     }
 
-    func insertPacket(_ packet: PushPacket, seq: Int, state: PacketState, reason: String? = nil, ops: String? = nil,
-                      result: (applied: [String], duplicates: [String], cursor: Int)? = nil, settledAt: Double? = nil, now: Double,
-                      on connection: PostgresConnection) async throws {
-        let applied = result.map { StoredText.list($0.applied) }
-        let duplicates = result.map { StoredText.list($0.duplicates) }
-        let cursor = result?.cursor
+    func insert(_ record: PacketRecord, heldOps: String?, on connection: PostgresConnection) async throws {
+        let applied = record.applied.map(StoredText.list)
+        let duplicates = record.duplicates.map(StoredText.list)
         try await rows("""
             INSERT INTO sync_packet (device_id, packet_id, seq, state, dependency, reason, ops, applied, duplicates, cursor, received_at, settled_at)
-            VALUES (\(packet.deviceId), \(packet.packetId), \(seq), \(state.rawValue), \(packet.dependencyIdentifier), \(reason), \(ops),
-                    \(applied), \(duplicates), \(cursor), \(now), \(settledAt))
+            VALUES (\(record.deviceId), \(record.packetId), \(record.seq), \(record.state.rawValue), \(record.dependencyIdentifier), \(record.reason),
+                    \(heldOps), \(applied), \(duplicates), \(record.cursor), \(record.receivedAt), \(record.settledAt))
             """, on: connection)
     }
 
@@ -540,9 +535,8 @@ public final class PostgresSyncStore: SyncStore {
     /// ``ScopedFold`` decides; returns what was applied, what was skipped, and the log's last seq.
     /// Runs under the write lock, so `lastSeq` is read and advanced by one transaction at a time.
     func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
-               on connection: PostgresConnection) async throws -> (applied: [String], duplicates: [String], cursor: Int) {
-        var applied: [String] = []
-        var duplicates: [String] = []
+               on connection: PostgresConnection) async throws -> AppliedOps {
+        var result = AppliedOps()
         // One round trip for the last seq and what is logged already, and one per table for its
         // scope column: a push costs a few statements per op, not one per question.
         let opIds = ops.map(\.opId)
@@ -558,7 +552,7 @@ public final class PostgresSyncStore: SyncStore {
         var scopeColumns: [ByteString: String?] = [:]
         for (index, op) in ops.enumerated() {
             if logged.contains(ByteString(op.opId)) {
-                duplicates.append(op.opId)
+                result.duplicates.append(op.opId)
                 continue
             }
             let pointer = "/ops/\(index)"
@@ -570,14 +564,7 @@ public final class PostgresSyncStore: SyncStore {
                 scopeColumns[ByteString(op.table)] = .some(scopeColumn)
             }
             let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
-            let folded: ScopedFold.Folded
-            do {
-                folded = try await fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer, on: connection)
-            } catch var refusal as SyncServerError where refusal.reason == "scope" {
-                // Named, so that the device fails this op alone and sends the others again.
-                refusal.opId = op.opId
-                throw refusal
-            }
+            let folded = try await fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer, on: connection)
             lastSeq += 1
             let data = op.data.map { JSONWriter.write(.object($0)) }
             let image = folded.image.map { JSONWriter.write($0.json) }
@@ -594,9 +581,9 @@ public final class PostgresSyncStore: SyncStore {
                                     type: op.type.rawValue, data: data, dependencyId: op.dependencyId, timestamp: op.timestamp,
                                     scopeBefore: folded.scopeBefore, image: image, keys: Set(folded.keys)))
             logged.insert(ByteString(op.opId))
-            applied.append(op.opId)
+            result.applied.append(op.opId)
         }
-        if !applied.isEmpty {
+        if !result.applied.isEmpty {
             // The notification leaves at commit (not at all on a rollback), to every instance's
             // ``watchCommits(_:)``, with the entries when they fit, so that no instance reads them
             // back; the FROM clause makes it one round trip with the update.
@@ -606,7 +593,8 @@ public final class PostgresSyncStore: SyncStore {
                 WHERE key = 'lastSeq'
                 """, on: connection)
         }
-        return (applied, duplicates, lastSeq)
+        result.cursor = lastSeq
+        return result
     }
 
     /// The scope column `op` declares for its table, checked against the one `user` first synced
@@ -624,8 +612,7 @@ public final class PostgresSyncStore: SyncStore {
     func fold(_ op: SyncOperation, partition: String, scopeColumn: String?, device: DeviceIdentity, at pointer: String,
               on connection: PostgresConnection) async throws -> ScopedFold.Folded {
         if op.type == .batch {
-            let change = try BatchChange(value: op.data.map(JSONValue.object), at: pointer + "/data")
-            let (scope, folded) = try ScopedFold.batch(change, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer)
+            let (change, scope, folded) = try ScopedFold.batch(op, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer)
             var binds = PostgresBindings()
             binds.append(partition)
             binds.append(op.table)
@@ -676,10 +663,7 @@ public final class PostgresSyncStore: SyncStore {
 
     public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage {
         let page = try await reading { connection in
-            let compacted = try await self.meta("compactedThrough", on: connection)
-            if after < compacted {
-                throw SyncServerError(.compacted, "after: ops up to \(compacted) were compacted; start again from GET /v1/snapshot", path: "/after")
-            }
+            try PullPage.check(after: after, compactedThrough: try await self.meta("compactedThrough", on: connection))
             let columns = "l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image"
             let found: [PostgresRow]
             if let keys = device.logKeys {
@@ -692,14 +676,13 @@ public final class PostgresSyncStore: SyncStore {
                 found = try await self.rows("SELECT \(unescaped: columns) FROM sync_log l WHERE l.seq > \(after) ORDER BY l.seq LIMIT \(limit + 1)",
                                             on: connection)
             }
-            let ops = try found.prefix(limit).map { row in
+            let entries = try found.map { row in
                 let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image)
                     = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?).self)
-                return try LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
-                                    dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: [])
-                    .operation(for: device)
+                return LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
+                                dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: [])
             }
-            return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: found.count > limit, scopes: device.scopes)
+            return try PullPage(found: entries, after: after, limit: limit, for: device)
         }
         _ = try await client.query("""
             UPDATE sync_device SET cursor = GREATEST(cursor, \(after)), last_seen_at = \(now) WHERE id = \(device.deviceId)
@@ -761,18 +744,15 @@ public final class PostgresSyncStore: SyncStore {
             binds.append(value)
             return "$\(binds.count)"
         }
-        switch part {
+        switch try SnapshotRows(part, for: device) {
         case .scope(let scope):
-            guard device.sees(scope: scope) else {
-                throw SyncServerError(.forbidden, "part: scope \(scope) is not granted by the token", path: "/part", reason: "scope")
-            }
             conditions.append("partition = '' AND scope = \(bind(scope))")
-        case .user:
-            conditions.append("partition = \(bind(device.user)) AND scope IS NULL")
+        case .user(let user):
+            conditions.append("partition = \(bind(user)) AND scope IS NULL")
+        case .granted(let scopes, let user):
+            conditions.append("((partition = '' AND scope = ANY(\(bind(scopes)))) OR (partition = \(bind(user)) AND scope IS NULL))")
         case .all:
-            if let scopes = device.scopes {
-                conditions.append("((partition = '' AND scope = ANY(\(bind(scopes)))) OR (partition = \(bind(device.user)) AND scope IS NULL))")
-            }
+            break
         }
         if let after {
             let table = bind(after.table)
@@ -780,25 +760,17 @@ public final class PostgresSyncStore: SyncStore {
         }
         var sql = "SELECT \(Self.rowColumns) FROM sync_row" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
             + " ORDER BY table_name, data_id"
-        if let limit { sql += " LIMIT \(bind(limit + 1))" }
+        let empty = SnapshotPage(limit: limit)
+        if let readLimit = empty.readLimit { sql += " LIMIT \(bind(readLimit))" }
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
         return try await reading { connection in
-            var tables: [String: [MaterializedRow]] = [:]
-            var count = 0
-            var last: RowPosition?
-            var more = false
+            var page = empty
             for row in try await self.rows(query, on: connection) {
-                if let limit, count == limit {
-                    more = true
-                    break
-                }
+                guard page.hasRoom() else { break }
                 let (materialized, _) = try Self.materialized(row)
-                let table = try row.decode(String.self)
-                tables[table, default: []].append(materialized)
-                last = RowPosition(table: table, dataId: materialized.dataId)
-                count += 1
+                page.add(materialized, table: try row.decode(String.self))
             }
-            return SyncSnapshot(cursor: try await self.meta("lastSeq", on: connection), tables: tables, next: more ? last : nil)
+            return page.snapshot(cursor: try await self.meta("lastSeq", on: connection))
         }
     }
 

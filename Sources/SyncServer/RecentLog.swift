@@ -203,8 +203,7 @@ final class RecentLog: Sendable {
             return found
         }
         guard let found else { return nil }
-        let ops = try found.prefix(limit).map { try $0.operation(for: device) }
-        return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: found.count > limit, scopes: device.scopes)
+        return try PullPage(found: found, after: after, limit: limit, for: device)
     }
 
     /// The index of the first entry with seq > `after` (binary search: entries ascend).

@@ -17,7 +17,7 @@ import SyncProtocol
 /// let store = try SQLiteSyncStore(path: "/var/lib/sync.sqlite")
 /// let outcome = try await store.push(packet, now: Date().timeIntervalSince1970)
 /// ```
-public final class SQLiteSyncStore: SyncStore {
+public final class SQLiteSyncStore: SyncStoreBackend {
     let pool: DatabasePool
     /// Every writer is in this process: commits are announced here, not through the database.
     private let commits = CommitSignal()
@@ -245,33 +245,43 @@ public final class SQLiteSyncStore: SyncStore {
     static func identity(deviceId: String, in db: Database) throws -> DeviceIdentity {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes FROM sync_device WHERE id = ?"),
                                          arguments: [deviceId]) else {
-            throw SyncServerError(.forbidden, "deviceId: unknown device \(deviceId)", path: "/deviceId")
+            throw DeviceIdentity.unknown(deviceId)
         }
         return try identity(row)
     }
 
-    // MARK: Packets
+    // MARK: Packets: the algorithm's steps (``SyncStoreBackend``), each one transaction of the writer
 
     public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
-        let (outcome, keys) = try await pool.write { db in
-            (try Self.receive(packet, now: now, in: db), try? Self.identity(deviceId: packet.deviceId, in: db).logKeys)
-        }
-        if case .applied(let applied, _, _, _) = outcome {
-            // What a device writes is filed under its own log keys (its scopes are checked before
-            // and after every op), so only pulls reading one of them need to look.
-            if !applied.isEmpty { commits.announce(keys: keys) }
-            try await settle(deviceId: packet.deviceId, now: now)
-        }
-        return outcome
+        try await receiveAndSettle(packet, now: now)
     }
 
     public func sweep(now: Double, holdSeconds: Double) async throws {
-        // Every push sweeps, and almost always nothing is held: a read answers that without
-        // queueing for the write lock.
-        let anyHeld = try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held')") ?? false
+        try await sweepHeld(now: now, holdSeconds: holdSeconds)
+    }
+
+    func receive(_ packet: PushPacket, now: Double) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
+        try await pool.write { db in try Self.receive(packet, now: now, in: db) }
+    }
+
+    func anyHeld(deviceId: String?) async throws -> Bool {
+        try await pool.read { db in
+            let arguments: StatementArguments = deviceId.map { [$0] } ?? []
+            return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held'"
+                                                            + (deviceId == nil ? ")" : " AND deviceId = ?)")), arguments: arguments) ?? false
         }
-        guard anyHeld else { return }
+    }
+
+    func settleNext(deviceId: String?, now: Double) async throws -> LogGrowth? {
+        try await pool.write { db in try Self.settleNext(deviceId: deviceId, now: now, in: db) }
+    }
+
+    /// Every writer is in this process: commits are announced here, after they land.
+    func announce(keys: [String]?) {
+        commits.announce(keys: keys)
+    }
+
+    func rejectOverdue(now: Double, holdSeconds: Double) async throws {
         try await pool.write { db in
             let overdue = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND receivedAt <= ?)",
                                             arguments: [now - holdSeconds]) ?? false
@@ -289,7 +299,6 @@ public final class SQLiteSyncStore: SyncStore {
                 try Self.reject(deviceId: rejection.deviceId, packetId: rejection.packetId, reason: rejection.reason, now: now, in: db)
             }
         }
-        try await settle(deviceId: nil, now: now)
     }
 
     /// In-process news, without entries: reading them back from the local file is cheap, and one
@@ -315,90 +324,75 @@ public final class SQLiteSyncStore: SyncStore {
         try await pool.read { db in try Self.record(deviceId: deviceId, packetId: packetId, in: db) }
     }
 
-    /// Applies or rejects, one transaction each and in arrival order, held packets (of one device, or
-    /// all) whose dependency has settled, until none is left. Applying one can unblock the next, so
-    /// a chain of any length unwinds here; after a crash between a commit and this loop, the next
-    /// sweep finishes the job.
-    func settle(deviceId: String?, now: Double) async throws {
-        while true {
-            let (progressed, keys) = try await pool.write { db -> (Bool, [String]?) in
-                let device = deviceId.map { _ in "AND p.deviceId = ?" } ?? ""
-                let arguments: StatementArguments = deviceId.map { [$0] } ?? []
-                guard let ready = try Row.fetchOne(db, sql: """
-                    SELECT p.deviceId, p.packetId, p.dependency, p.ops, d.state AS dependencyState
-                    FROM sync_packet p JOIN sync_packet d ON d.deviceId = p.deviceId AND d.packetId = p.dependency
-                    WHERE p.state = 'held' AND d.state != 'held' \(device)
-                    ORDER BY p.deviceId, p.seq LIMIT 1
-                    """, arguments: arguments)
-                else { return (false, nil) }
-                let readyDevice: String = ready["deviceId"]
-                let packetId: String = ready["packetId"]
-                let dependency: String = ready["dependency"]
-                if ready["dependencyState"] == PacketState.applied.rawValue {
-                    let ops = try StoredText.heldOps(ready["ops"], packetId: packetId)
-                    let device = try Self.identity(deviceId: readyDevice, in: db)
-                    var result: (applied: [String], duplicates: [String], cursor: Int) = ([], [], 0)
-                    do {
-                        // A savepoint, so that a refused op leaves nothing of the packet behind.
-                        try db.inSavepoint {
-                            result = try Self.apply(ops, device: device, packetId: packetId, now: now, in: db)
-                            return .commit
-                        }
-                    } catch let refusal as SyncServerError where refusal.code == .forbidden || refusal.code == .badRequest {
-                        try Self.reject(deviceId: readyDevice, packetId: packetId, reason: refusal.message, refusedOpId: refusal.opId, now: now, in: db)
-                        return (true, [])
-                    }
-                    try db.execute(sql: """
-                        UPDATE sync_packet SET state = 'applied', ops = NULL, applied = ?, duplicates = ?, cursor = ?, settledAt = ?
-                        WHERE deviceId = ? AND packetId = ?
-                        """, arguments: [StoredText.list(result.applied), StoredText.list(result.duplicates), result.cursor, now, readyDevice, packetId])
-                    return (true, result.applied.isEmpty ? [] : device.logKeys)
-                } else {
-                    try Self.reject(deviceId: readyDevice, packetId: packetId, reason: HeldPacketExpiry.rejected(dependency), now: now, in: db)
+    /// Settles the first held packet (of `deviceId`, or of any device) whose dependency has
+    /// settled, as ``HeldPacket`` decides; nil when there is none.
+    static func settleNext(deviceId: String?, now: Double, in db: Database) throws -> LogGrowth? {
+        let ofDevice = deviceId.map { _ in "AND p.deviceId = ?" } ?? ""
+        let arguments: StatementArguments = deviceId.map { [$0] } ?? []
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT p.deviceId, p.packetId, p.dependency, p.ops, d.state AS dependencyState
+            FROM sync_packet p JOIN sync_packet d ON d.deviceId = p.deviceId AND d.packetId = p.dependency
+            WHERE p.state = 'held' AND d.state != 'held' \(ofDevice)
+            ORDER BY p.deviceId, p.seq LIMIT 1
+            """, arguments: arguments)
+        else { return nil }
+        let ready = HeldPacket(deviceId: row["deviceId"], packetId: row["packetId"], dependency: row["dependency"], ops: row["ops"],
+                               dependencyState: row["dependencyState"])
+        switch try ready.settlement() {
+        case .reject(let reason):
+            try reject(deviceId: ready.deviceId, packetId: ready.packetId, reason: reason, now: now, in: db)
+            return LogGrowth.nothing
+        case .apply(let ops):
+            let device = try identity(deviceId: ready.deviceId, in: db)
+            var result = AppliedOps()
+            do {
+                // A savepoint, so that a refused op leaves nothing of the packet behind.
+                try db.inSavepoint {
+                    result = try apply(ops, device: device, packetId: ready.packetId, now: now, in: db)
+                    return .commit
                 }
-                return (true, [])
+            } catch let refusal as SyncServerError where HeldPacket.rejects(refusal) {
+                try reject(deviceId: ready.deviceId, packetId: ready.packetId, reason: refusal.message, refusedOpId: refusal.opId, now: now, in: db)
+                return LogGrowth.nothing
             }
-            if !progressed { return }
-            if keys?.isEmpty != true { commits.announce(keys: keys) }
+            try db.execute(sql: """
+                UPDATE sync_packet SET state = 'applied', ops = NULL, applied = ?, duplicates = ?, cursor = ?, settledAt = ?
+                WHERE deviceId = ? AND packetId = ?
+                """, arguments: [StoredText.list(result.applied), StoredText.list(result.duplicates), result.cursor, now, ready.deviceId,
+                                 ready.packetId])
+            return result.growth(by: device)
         }
     }
 
-    /// Records a packet's arrival and applies it when it can: the first half of a push, one
-    /// transaction.
-    static func receive(_ packet: PushPacket, now: Double, in db: Database) throws -> PushOutcome {
-        if let known = try record(deviceId: packet.deviceId, packetId: packet.packetId, in: db) { return known.outcome }
+    /// Records a packet's arrival and applies it when it can, as ``PacketArrival`` decides: the
+    /// first half of a push.
+    static func receive(_ packet: PushPacket, now: Double, in db: Database) throws -> (outcome: PushOutcome, growth: LogGrowth) {
+        if let known = try record(deviceId: packet.deviceId, packetId: packet.packetId, in: db) { return (known.outcome, .nothing) }
         try db.execute(sql: "UPDATE sync_device SET packetCount = packetCount + 1 WHERE id = ?", arguments: [packet.deviceId])
         guard let seq = try Int.fetchOne(db, sql: "SELECT packetCount FROM sync_device WHERE id = ?", arguments: [packet.deviceId]) else {
-            throw SyncServerError(.forbidden, "deviceId: unknown device \(packet.deviceId)", path: "/deviceId")
+            throw DeviceIdentity.unknown(packet.deviceId)
         }
-        let insert = """
-            INSERT INTO sync_packet (deviceId, packetId, seq, state, dependency, reason, ops, applied, duplicates, cursor, receivedAt, settledAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        if let dependency = packet.dependencyIdentifier {
-            let dependencyState = try String.fetchOne(db, sql: "SELECT state FROM sync_packet WHERE deviceId = ? AND packetId = ?",
-                                                      arguments: [packet.deviceId, dependency])
-            switch dependencyState.flatMap(PacketState.init(rawValue:)) {
-            case nil, .held?:
-                let ops = StoredText.ops(packet.ops)
-                try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.held.rawValue, dependency,
-                                                        nil, ops, nil, nil, nil, now, nil])
-                return .held(waitingFor: dependency)
-            case .rejected?:
-                let reason = HeldPacketExpiry.rejected(dependency)
-                try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.rejected.rawValue, dependency,
-                                                        reason, nil, nil, nil, nil, now, now])
-                return .rejected(reason: reason)
-            case .applied?:
-                break
-            }
+        let dependencyState = try packet.dependencyIdentifier.flatMap { dependency in
+            try String.fetchOne(db, sql: "SELECT state FROM sync_packet WHERE deviceId = ? AND packetId = ?", arguments: [packet.deviceId, dependency])
+                .flatMap(PacketState.init(rawValue:))
+        }
+        if case .recorded(let record, let heldOps) = PacketArrival.of(packet, seq: seq, dependencyState: dependencyState, now: now) {
+            try insert(record, heldOps: heldOps, in: db)
+            return (record.outcome, .nothing)
         }
         let device = try identity(deviceId: packet.deviceId, in: db)
         let result = try apply(packet.ops, device: device, packetId: packet.packetId, now: now, in: db)
-        try db.execute(sql: insert, arguments: [packet.deviceId, packet.packetId, seq, PacketState.applied.rawValue,
-                                                packet.dependencyIdentifier, nil, nil, StoredText.list(result.applied),
-                                                StoredText.list(result.duplicates), result.cursor, now, now])
-        return .applied(applied: result.applied, duplicates: result.duplicates, cursor: result.cursor)
+        try insert(PacketArrival.applied(packet, seq: seq, ops: result, now: now), heldOps: nil, in: db)
+        return (result.outcome, result.growth(by: device))
+    }
+
+    static func insert(_ record: PacketRecord, heldOps: String?, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_packet (deviceId, packetId, seq, state, dependency, reason, ops, applied, duplicates, cursor, receivedAt, settledAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [record.deviceId, record.packetId, record.seq, record.state.rawValue, record.dependencyIdentifier, record.reason,
+                             heldOps, record.applied.map(StoredText.list), record.duplicates.map(StoredText.list), record.cursor,
+                             record.receivedAt, record.settledAt])
     }
 
     static func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: Double, in db: Database) throws {
@@ -427,10 +421,8 @@ public final class SQLiteSyncStore: SyncStore {
     /// Logs each op its device has not logged before (by opId) and folds it into the rows; returns
     /// what was applied, what was skipped, and the log's last seq. Throws, leaving the transaction
     /// to be rolled back, at the first op outside the device's scopes.
-    static func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
-                      in db: Database) throws -> (applied: [String], duplicates: [String], cursor: Int) {
-        var applied: [String] = []
-        var duplicates: [String] = []
+    static func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double, in db: Database) throws -> AppliedOps {
+        var result = AppliedOps()
         let known = try db.cachedStatement(sql: "SELECT 1 FROM sync_log WHERE deviceId = ? AND opId = ?")
         let log = try db.cachedStatement(sql: """
             INSERT INTO sync_log (opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp, partition, scopeBefore, image, loggedAt)
@@ -439,27 +431,21 @@ public final class SQLiteSyncStore: SyncStore {
         let file = try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_log_key (key, seq) VALUES (?, ?)")
         for (index, op) in ops.enumerated() {
             if try Bool.fetchOne(known, arguments: [device.deviceId, op.opId]) != nil {
-                duplicates.append(op.opId)
+                result.duplicates.append(op.opId)
                 continue
             }
             let scopeColumn = try registeredScopeColumn(of: op, user: device.user, at: "/ops/\(index)", in: db)
             let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
-            let folded: ScopedFold.Folded
-            do {
-                folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
-            } catch var refusal as SyncServerError where refusal.reason == "scope" {
-                // Named, so that the device fails this op alone and sends the others again.
-                refusal.opId = op.opId
-                throw refusal
-            }
+            let folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
             try log.execute(arguments: [op.opId, device.deviceId, packetId, op.table, op.dataId, op.type.rawValue,
                                         op.data.map { JSONWriter.write(.object($0)) }, op.dependencyId, op.timestamp,
                                         partition, folded.scopeBefore, folded.image.map { JSONWriter.write($0.json) }, now])
             let seq = Int(db.lastInsertedRowID)
             for key in folded.keys { try file.execute(arguments: [key, seq]) }
-            applied.append(op.opId)
+            result.applied.append(op.opId)
         }
-        return (applied, duplicates, try cursor(in: db))
+        result.cursor = try cursor(in: db)
+        return result
     }
 
     /// The scope column `op` declares for its table, checked against the one `user` first synced
@@ -478,8 +464,7 @@ public final class SQLiteSyncStore: SyncStore {
     static func fold(_ op: SyncOperation, partition: String, scopeColumn: String?, device: DeviceIdentity, at pointer: String,
                      in db: Database) throws -> ScopedFold.Folded {
         if op.type == .batch {
-            let change = try BatchChange(value: op.data.map(JSONValue.object), at: pointer + "/data")
-            let (scope, folded) = try ScopedFold.batch(change, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer)
+            let (change, scope, folded) = try ScopedFold.batch(op, partition: partition, scopeColumn: scopeColumn, device: device, at: pointer)
             var sql = "SELECT * FROM sync_row WHERE partition = ? AND tableName = ? AND deleted = 0"
             var arguments: StatementArguments = [partition, op.table]
             if let scope {
@@ -527,10 +512,7 @@ public final class SQLiteSyncStore: SyncStore {
 
     public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage {
         let page = try await pool.read { db in
-            let compacted = try Self.compactedThrough(in: db)
-            if after < compacted {
-                throw SyncServerError(.compacted, "after: ops up to \(compacted) were compacted; start again from GET /v1/snapshot", path: "/after")
-            }
+            try PullPage.check(after: after, compactedThrough: try Self.compactedThrough(in: db))
             let rows: [Row]
             if let keys = device.logKeys {
                 let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
@@ -543,9 +525,7 @@ public final class SQLiteSyncStore: SyncStore {
                 rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM sync_log WHERE seq > ? ORDER BY seq LIMIT ?"),
                                         arguments: [after, limit + 1])
             }
-            let more = rows.count > limit
-            let ops = try rows.prefix(limit).map { try Self.logged($0, for: device) }
-            return PullPage(ops: ops, cursor: ops.last?.seq ?? after, more: more, scopes: device.scopes)
+            return try PullPage(found: rows.map { Self.entry($0) }, after: after, limit: limit, for: device)
         }
         try await pool.write { db in
             try db.cachedStatement(sql: "UPDATE sync_device SET cursor = MAX(cursor, ?), lastSeenAt = ? WHERE id = ?")
@@ -579,53 +559,40 @@ public final class SQLiteSyncStore: SyncStore {
     }
 
     public func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot {
-        try await pool.read { db in
+        let which = try SnapshotRows(part, for: device)
+        return try await pool.read { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
-            switch part {
+            switch which {
             case .scope(let scope):
-                guard device.sees(scope: scope) else {
-                    throw SyncServerError(.forbidden, "part: scope \(scope) is not granted by the token", path: "/part", reason: "scope")
-                }
                 conditions.append("partition = '' AND scope = ?")
                 arguments += [scope]
-            case .user:
+            case .user(let user):
                 conditions.append("partition = ? AND scope IS NULL")
-                arguments += [device.user]
+                arguments += [user]
+            case .granted(let scopes, let user):
+                let marks = Array(repeating: "?", count: scopes.count).joined(separator: ", ")
+                conditions.append("((partition = '' AND scope IN (\(marks))) OR (partition = ? AND scope IS NULL))")
+                arguments += StatementArguments(scopes) + [user]
             case .all:
-                if let scopes = device.scopes {
-                    let marks = Array(repeating: "?", count: scopes.count).joined(separator: ", ")
-                    conditions.append("((partition = '' AND scope IN (\(marks))) OR (partition = ? AND scope IS NULL))")
-                    arguments += StatementArguments(scopes) + [device.user]
-                }
+                break
             }
             if let after {
                 conditions.append("(tableName > ? OR (tableName = ? AND dataId > ?))")
                 arguments += [after.table, after.table, after.dataId]
             }
+            var page = SnapshotPage(limit: limit)
             var sql = "SELECT * FROM sync_row" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
                 + " ORDER BY tableName, dataId"
-            if let limit {
+            if let readLimit = page.readLimit {
                 sql += " LIMIT ?"
-                arguments += [limit + 1]
+                arguments += [readLimit]
             }
-            var tables: [String: [MaterializedRow]] = [:]
-            var count = 0
-            var last: RowPosition?
-            var more = false
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() {
-                if let limit, count == limit {
-                    more = true
-                    break
-                }
-                let table: String = row["tableName"]
-                let materialized = try Self.materialized(row)
-                tables[table, default: []].append(materialized)
-                last = RowPosition(table: table, dataId: materialized.dataId)
-                count += 1
+            while let row = try rows.next(), page.hasRoom() {
+                page.add(try Self.materialized(row), table: row["tableName"])
             }
-            return SyncSnapshot(cursor: try Self.cursor(in: db), tables: tables, next: more ? last : nil)
+            return page.snapshot(cursor: try Self.cursor(in: db))
         }
     }
 
@@ -650,10 +617,6 @@ public final class SQLiteSyncStore: SyncStore {
                 """, arguments: [through])
             return Compaction(removed: removed, compactedThrough: try Self.compactedThrough(in: db))
         }
-    }
-
-    static func logged(_ row: Row, for device: DeviceIdentity) throws -> LoggedOperation {
-        try entry(row).operation(for: device)
     }
 
     /// A `sync_log` row as a ``LogEntry`` (its `keys` read apart, from `sync_log_key`).

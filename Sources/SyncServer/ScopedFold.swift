@@ -81,31 +81,33 @@ enum ScopedFold {
                                 "expected the row's scope (\(scopeColumn), a string the token grants), got \(value?.typeName ?? "nothing")")
     }
 
-    /// A batch's filter and where it is filed: the live rows of `partition` in the table, of one
-    /// scope when the table is scoped (checked by ``batchScope(_:scopeColumn:device:at:)``).
-    static func batch(_ change: BatchChange, partition: String, scopeColumn: String?, device: DeviceIdentity,
-                      at pointer: String) throws -> (scope: String?, folded: Folded) {
-        guard let scopeColumn else { return (nil, Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil)) }
-        let scope = try batchScope(change, scopeColumn: scopeColumn, device: device, at: pointer)
-        return (scope, Folded(scopeBefore: nil, keys: [LogKey.scope(scope)], image: nil))
+    /// A batch op's change, its filter and where it is filed: the live rows of `partition` in the
+    /// table, of one scope when the table is scoped (checked by
+    /// ``batchScope(_:scopeColumn:device:opId:at:)``). Each store reads those rows, folds the change
+    /// into each with ``OperationFold``, and writes back the ones it changes, each in its scope.
+    static func batch(_ op: SyncOperation, partition: String, scopeColumn: String?, device: DeviceIdentity,
+                      at pointer: String) throws -> (change: BatchChange, scope: String?, folded: Folded) {
+        let change = try BatchChange(value: op.data.map(JSONValue.object), at: pointer + "/data")
+        guard let scopeColumn else { return (change, nil, Folded(scopeBefore: nil, keys: [LogKey.user(partition)], image: nil)) }
+        let scope = try batchScope(change, scopeColumn: scopeColumn, device: device, opId: op.opId, at: pointer)
+        return (change, scope, Folded(scopeBefore: nil, keys: [LogKey.scope(scope)], image: nil))
     }
 
     /// A batch on a scoped table must name its scope (`where: {SCOPE_COLUMN: "team:t1"}`), one the
     /// token grants, and leave it alone, so that it never touches a row outside it and every
     /// replica of that scope folds it to the same rows.
-    static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, at pointer: String) throws -> String {
+    static func batchScope(_ change: BatchChange, scopeColumn: String, device: DeviceIdentity, opId: String, at pointer: String) throws -> String {
         let path = JSONPointer.appending(pointer + "/data/where", key: scopeColumn)
         guard let condition = change.conditions.first(where: { ByteString($0.field) == ByteString(scopeColumn) && $0.comparison == .eq }),
               case .string(let scope) = condition.value else {
-            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality",
-                                  path: path, reason: "scope")
+            throw refusal("\(SyncServerError.readable(path)): a batch on a scoped table must select one scope by equality", path: path, opId: opId)
         }
         guard device.sees(scope: scope) else {
-            throw SyncServerError(.forbidden, "\(SyncServerError.readable(path)): scope \(scope) is not granted by the token", path: path, reason: "scope")
+            throw refusal("\(SyncServerError.readable(path)): scope \(scope) is not granted by the token", path: path, opId: opId)
         }
         if let moved = change.set[scopeColumn], !Self.isString(moved, scope) {
-            throw SyncServerError(.forbidden, "\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
-                                  path: JSONPointer.appending(pointer + "/data/set", key: scopeColumn), reason: "scope")
+            throw refusal("\(SyncServerError.readable(pointer))/data/set/\(scopeColumn): a batch may not move rows out of their scope",
+                          path: JSONPointer.appending(pointer + "/data/set", key: scopeColumn), opId: opId)
         }
         return scope
     }
@@ -130,8 +132,17 @@ enum ScopedFold {
     static func outOfScope(_ op: SyncOperation, at pointer: String) -> SyncServerError {
         let hint = op.type == .delete && op.scopeColumn != nil
             ? " (a delete of a row the server does not have names the row's scope: data.\(op.scopeColumn ?? ""))" : ""
-        return SyncServerError(.forbidden, "\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: "
-                               + "the row is not in a scope the token grants" + hint, path: pointer, reason: "scope")
+        return refusal("\(SyncServerError.readable(pointer)): op \(op.opId) on \(op.table)/\(op.dataId) refused: "
+                       + "the row is not in a scope the token grants" + hint, path: pointer, opId: op.opId)
+    }
+
+    /// A refusal for scope (`forbidden`, reason `scope`) that names the op refused, so that its
+    /// device fails that op alone and sends the packet's others again; inside a held packet, the
+    /// packet is rejected with it.
+    static func refusal(_ message: String, path: String, opId: String) -> SyncServerError {
+        var refusal = SyncServerError(.forbidden, message, path: path, reason: "scope")
+        refusal.opId = opId
+        return refusal
     }
 
     /// Whether `value` is the string `text`, byte for byte.

@@ -4,7 +4,8 @@ import SyncProtocol
 /// state and the per-device packet record.
 ///
 /// Two stores stand behind it: ``SQLiteSyncStore`` (one server, one file) and ``PostgresSyncStore``
-/// (any number of servers over one database). Whatever the backend, each packet is applied in one
+/// (any number of servers over one database), both running one algorithm (``SyncStoreBackend``),
+/// each in its own SQL. Whatever the backend, each packet is applied in one
 /// transaction, an op its device logged before is skipped by opId, state follows
 /// ``OperationFold``, a held packet is applied (in its own transaction) as soon as the packet it
 /// depends on is, or rejected when that one is, and no op touches a row outside its device's
