@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // WebCrypto's SPKI and PKCS#8 key containers (already in the build, under swift-crypto).
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Imported directly where Hummingbird servers are started and stopped (quiet logs, graceful shutdown).
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -55,6 +57,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // ICU: the converters TextEncodings builds the WHATWG multi-byte indexes from, UTS #46 for IDNA.
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        // zlib: CompressionStream and DecompressionStream (gzip, deflate, deflate-raw).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
@@ -96,7 +100,10 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "JSON"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
-        .target(name: "WebPlatform", dependencies: ["Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings"], plugins: ["EmbedSources"]),
+        .target(name: "WebPlatform", dependencies: ["CZlib", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
+                                                    .product(name: "Crypto", package: "swift-crypto"),
+                                                    .product(name: "_CryptoExtras", package: "swift-crypto"),
+                                                    .product(name: "SwiftASN1", package: "swift-asn1")], plugins: ["EmbedSources"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.

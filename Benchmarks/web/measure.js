@@ -26,4 +26,22 @@ function measure(name, size, round, seconds, extra = {}) {
   console.log(JSON.stringify({ name, ops, seconds: +(elapsed / 1000).toFixed(4), check: check % 1000, ...extra }));
 }
 
-module.exports = { args, measure };
+// `measure` for a round that returns a promise (WebCrypto, streams, Blob reads): each round is
+// awaited before the next starts.
+async function measureAsync(name, size, round, seconds, extra = {}) {
+  let check = 0;
+  let rounds = 0;
+  const warm = performance.now();
+  while (rounds < 3 || performance.now() - warm < seconds * 250) check += await round(rounds++);
+  const warmRounds = rounds;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    check += await round(rounds++);
+    elapsed = performance.now() - start;
+  } while (elapsed < seconds * 1000);
+  const ops = (rounds - warmRounds) * size;
+  console.log(JSON.stringify({ name, ops, seconds: +(elapsed / 1000).toFixed(4), check: check % 1000, ...extra }));
+}
+
+module.exports = { args, measure, measureAsync };

@@ -75,6 +75,31 @@ extension ScriptContext {
         return array
     }
 
+    /// A new `Uint8Array` over `count` bytes of `memory`, which came from `malloc` and which the
+    /// array now owns (freed when the collector frees it): for native code whose output grows as it
+    /// is written (zlib's), so that it cannot say its capacity up front.
+    public func makeUint8Array(adopting memory: UnsafeMutableRawPointer, count: Int) -> ScriptValue {
+        assertOnThread()
+        guard count > 0 else {
+            free(memory)
+            return JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, 0, nil) ?? undefined
+        }
+        guard let array = JSObjectMakeTypedArrayWithBytesNoCopy(ref, kJSTypedArrayTypeUint8Array, memory, count, { bytes, _ in free(bytes) }, nil, nil) else {
+            free(memory)
+            return undefined
+        }
+        return array
+    }
+
+    /// A new JS array of `elements`.
+    public func makeArray(_ elements: [ScriptValue]) -> ScriptValue {
+        assertOnThread()
+        let values: [JSValueRef?] = elements
+        return values.withUnsafeBufferPointer { buffer in
+            JSObjectMakeArray(ref, buffer.count, buffer.baseAddress, nil) ?? undefined
+        }
+    }
+
     /// The bytes `value` holds when it is an `ArrayBuffer` (shared or not) or a typed array of any
     /// element type (its view of its buffer), handed to `body`; nil for anything else, a `DataView`
     /// included (JavaScriptCore's C API does not see one). A detached buffer has no bytes.

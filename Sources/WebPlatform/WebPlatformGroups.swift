@@ -17,7 +17,7 @@ extension WebPlatform {
             WebGlobalGroup(name: "events",
                            globals: ["Event", "CustomEvent", "ErrorEvent", "EventTarget", "AbortController", "AbortSignal", "reportError",
                                      "addEventListener", "removeEventListener", "dispatchEvent"],
-                           provides: ["signalAbort", "addAbortAlgorithm", "isAbortSignal"],
+                           provides: ["signalAbort", "addAbortAlgorithm", "removeAbortAlgorithm", "isAbortSignal"],
                            natives: ["reportError": reportError]),
             WebGlobalGroup(name: "structured-clone", globals: ["structuredClone"]),
             WebGlobalGroup(name: "storage", globals: ["Storage", "localStorage", "sessionStorage"],
@@ -28,7 +28,21 @@ extension WebPlatform {
             WebGlobalGroup(name: "url", globals: ["URL", "URLSearchParams"], natives: URLFunctions.natives),
             WebGlobalGroup(name: "encoding", globals: ["TextEncoder", "TextDecoder", "atob", "btoa"],
                            natives: EncodingFunctions.natives),
+            // TextEncoderStream and TextDecoderStream: TransformStreams around the encoding group's codecs.
+            WebGlobalGroup(name: "encoding-streams", globals: ["TextEncoderStream", "TextDecoderStream"]),
+            WebGlobalGroup(name: "compression", globals: ["CompressionStream", "DecompressionStream"],
+                           natives: CompressionFunctions.natives),
             WebGlobalGroup(name: "blob", globals: ["Blob", "File", "FormData"], provides: ["encodeMultipart", "isBlob"]),
+            // WebCrypto: the frame in JS, the primitives over swift-crypto (WebCrypto*.swift).
+            WebGlobalGroup(name: "crypto", globals: ["Crypto", "SubtleCrypto", "CryptoKey", "crypto"], natives: WebCryptoFunctions.natives.merging(WebCryptoFunctions.asymmetricNatives) { first, _ in first }),
+            WebGlobalGroup(name: "streams",
+                           globals: ["ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader",
+                                     "ReadableStreamDefaultController", "ReadableByteStreamController", "ReadableStreamBYOBRequest",
+                                     "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
+                                     "TransformStream", "TransformStreamDefaultController",
+                                     "ByteLengthQueuingStrategy", "CountQueuingStrategy"],
+                           provides: ["isReadableStream", "isWritableStream", "isReadableStreamLocked", "isReadableStreamDisturbed",
+                                      "createReadableStream", "readableStreamFromIterable"]),
         ]
     }
 }

@@ -2407,6 +2407,298 @@ declare global {
   /** Encodes a string of bytes as base64; a char code above 255 is an "InvalidCharacterError" DOMException. */
   function btoa(data: string): string;
 
+  /** Strings in, their UTF-8 out; a surrogate pair split across two chunks is one character. */
+  class TextEncoderStream {
+    constructor();
+    readonly encoding: "utf-8";
+    readonly readable: ReadableStream<Uint8Array>;
+    readonly writable: WritableStream<string>;
+  }
+
+  /** Bytes in, text out, as a streaming TextDecoder: a character split across chunks is decoded whole. */
+  class TextDecoderStream {
+    constructor(label?: string, options?: TextDecoderOptions);
+    readonly encoding: string;
+    readonly fatal: boolean;
+    readonly ignoreBOM: boolean;
+    readonly readable: ReadableStream<string>;
+    readonly writable: WritableStream<BufferSource>;
+  }
+
+  // ---- Compression Standard ------------------------------------------------------------------------
+
+  /** "gzip" (RFC 1952), "deflate" (zlib's framing, RFC 1950) or "deflate-raw" (RFC 1951). */
+  type CompressionFormat = "deflate" | "deflate-raw" | "gzip";
+
+  /** Bytes in, compressed bytes out (zlib, level 6). */
+  class CompressionStream {
+    constructor(format: CompressionFormat);
+    readonly readable: ReadableStream<Uint8Array>;
+    readonly writable: WritableStream<BufferSource>;
+  }
+
+  /** Compressed bytes in, bytes out; corrupt data, data after the end and a stream cut short error it with a TypeError. */
+  class DecompressionStream {
+    constructor(format: CompressionFormat);
+    readonly readable: ReadableStream<Uint8Array>;
+    readonly writable: WritableStream<BufferSource>;
+  }
+
+  // ---- Streams Standard ----------------------------------------------------------------------------
+
+  interface QueuingStrategySize<T = any> {
+    (chunk: T): number;
+  }
+
+  interface QueuingStrategy<T = any> {
+    highWaterMark?: number;
+    size?: QueuingStrategySize<T>;
+  }
+
+  interface QueuingStrategyInit {
+    highWaterMark: number;
+  }
+
+  type ReadableStreamController<T> = ReadableStreamDefaultController<T> | ReadableByteStreamController;
+  type ReadableStreamReader<T> = ReadableStreamDefaultReader<T> | ReadableStreamBYOBReader;
+
+  interface UnderlyingSourceStartCallback<R> {
+    (controller: ReadableStreamController<R>): any;
+  }
+  interface UnderlyingSourcePullCallback<R> {
+    (controller: ReadableStreamController<R>): void | PromiseLike<void>;
+  }
+  interface UnderlyingSourceCancelCallback {
+    (reason?: any): void | PromiseLike<void>;
+  }
+
+  interface UnderlyingDefaultSource<R = any> {
+    cancel?: UnderlyingSourceCancelCallback;
+    pull?: (controller: ReadableStreamDefaultController<R>) => void | PromiseLike<void>;
+    start?: (controller: ReadableStreamDefaultController<R>) => any;
+    type?: undefined;
+  }
+
+  interface UnderlyingByteSource {
+    /** With it, a default reader's read() gets a view of a buffer this size through byobRequest. */
+    autoAllocateChunkSize?: number;
+    cancel?: UnderlyingSourceCancelCallback;
+    pull?: (controller: ReadableByteStreamController) => void | PromiseLike<void>;
+    start?: (controller: ReadableByteStreamController) => any;
+    type: "bytes";
+  }
+
+  interface UnderlyingSource<R = any> {
+    autoAllocateChunkSize?: number;
+    cancel?: UnderlyingSourceCancelCallback;
+    pull?: UnderlyingSourcePullCallback<R>;
+    start?: UnderlyingSourceStartCallback<R>;
+    type?: "bytes";
+  }
+
+  interface ReadableStreamGetReaderOptions {
+    mode?: "byob";
+  }
+
+  interface ReadableStreamIteratorOptions {
+    /** Leave the stream uncanceled when the loop ends early (break, return, throw). */
+    preventCancel?: boolean;
+  }
+
+  interface ReadableWritablePair<R = any, W = any> {
+    readable: ReadableStream<R>;
+    writable: WritableStream<W>;
+  }
+
+  interface StreamPipeOptions {
+    preventAbort?: boolean;
+    preventCancel?: boolean;
+    preventClose?: boolean;
+    signal?: AbortSignal;
+  }
+
+  interface ReadableStreamReadDoneResult<T> {
+    done: true;
+    value?: T;
+  }
+
+  interface ReadableStreamReadValueResult<T> {
+    done: false;
+    value: T;
+  }
+
+  type ReadableStreamReadResult<T> = ReadableStreamReadValueResult<T> | ReadableStreamReadDoneResult<T>;
+
+  interface ReadableStreamAsyncIterator<T> extends AsyncIterableIterator<T> {
+    [Symbol.asyncIterator](): ReadableStreamAsyncIterator<T>;
+  }
+
+  /** A source of chunks, read through one reader at a time, piped, teed or iterated with for await. */
+  class ReadableStream<R = any> {
+    constructor(underlyingSource: UnderlyingByteSource, strategy?: { highWaterMark?: number });
+    constructor(underlyingSource: UnderlyingDefaultSource<R>, strategy?: QueuingStrategy<R>);
+    constructor(underlyingSource?: UnderlyingSource<R>, strategy?: QueuingStrategy<R>);
+    /** A stream of an async iterable's (or an iterable's) values. */
+    static from<T>(asyncIterable: AsyncIterable<T> | Iterable<T | PromiseLike<T>>): ReadableStream<T>;
+    readonly locked: boolean;
+    cancel(reason?: any): Promise<void>;
+    getReader(options: { mode: "byob" }): ReadableStreamBYOBReader;
+    getReader(): ReadableStreamDefaultReader<R>;
+    getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<R>;
+    pipeThrough<T>(transform: ReadableWritablePair<T, R>, options?: StreamPipeOptions): ReadableStream<T>;
+    pipeTo(destination: WritableStream<R>, options?: StreamPipeOptions): Promise<void>;
+    tee(): [ReadableStream<R>, ReadableStream<R>];
+    values(options?: ReadableStreamIteratorOptions): ReadableStreamAsyncIterator<R>;
+    [Symbol.asyncIterator](options?: ReadableStreamIteratorOptions): ReadableStreamAsyncIterator<R>;
+  }
+
+  class ReadableStreamDefaultReader<R = any> {
+    constructor(stream: ReadableStream<R>);
+    readonly closed: Promise<undefined>;
+    cancel(reason?: any): Promise<void>;
+    read(): Promise<ReadableStreamReadResult<R>>;
+    releaseLock(): void;
+  }
+
+  interface ReadableStreamBYOBReaderReadOptions {
+    /** Wait until at least this many elements have been read (default 1). */
+    min?: number;
+  }
+
+  /** Reads a byte stream into the caller's buffer, which it transfers (detaches) and hands back filled. */
+  class ReadableStreamBYOBReader {
+    constructor(stream: ReadableStream);
+    readonly closed: Promise<undefined>;
+    cancel(reason?: any): Promise<void>;
+    read<T extends ArrayBufferView>(view: T, options?: ReadableStreamBYOBReaderReadOptions): Promise<ReadableStreamReadResult<T>>;
+    releaseLock(): void;
+  }
+
+  class ReadableStreamDefaultController<R = any> {
+    private constructor();
+    readonly desiredSize: number | null;
+    close(): void;
+    enqueue(chunk?: R): void;
+    error(e?: any): void;
+  }
+
+  class ReadableByteStreamController {
+    private constructor();
+    readonly byobRequest: ReadableStreamBYOBRequest | null;
+    readonly desiredSize: number | null;
+    close(): void;
+    /** The chunk's buffer is transferred: the view passed in is detached afterwards. */
+    enqueue(chunk: ArrayBufferView): void;
+    error(e?: any): void;
+  }
+
+  class ReadableStreamBYOBRequest {
+    private constructor();
+    readonly view: ArrayBufferView | null;
+    respond(bytesWritten: number): void;
+    respondWithNewView(view: ArrayBufferView): void;
+  }
+
+  interface UnderlyingSinkAbortCallback {
+    (reason?: any): void | PromiseLike<void>;
+  }
+  interface UnderlyingSinkCloseCallback {
+    (): void | PromiseLike<void>;
+  }
+  interface UnderlyingSinkStartCallback {
+    (controller: WritableStreamDefaultController): any;
+  }
+  interface UnderlyingSinkWriteCallback<W> {
+    (chunk: W, controller: WritableStreamDefaultController): void | PromiseLike<void>;
+  }
+
+  interface UnderlyingSink<W = any> {
+    abort?: UnderlyingSinkAbortCallback;
+    close?: UnderlyingSinkCloseCallback;
+    start?: UnderlyingSinkStartCallback;
+    type?: undefined;
+    write?: UnderlyingSinkWriteCallback<W>;
+  }
+
+  /** A destination for chunks, written through one writer at a time, with backpressure (writer.ready). */
+  class WritableStream<W = any> {
+    constructor(underlyingSink?: UnderlyingSink<W>, strategy?: QueuingStrategy<W>);
+    readonly locked: boolean;
+    abort(reason?: any): Promise<void>;
+    close(): Promise<void>;
+    getWriter(): WritableStreamDefaultWriter<W>;
+  }
+
+  class WritableStreamDefaultWriter<W = any> {
+    constructor(stream: WritableStream<W>);
+    readonly closed: Promise<undefined>;
+    readonly desiredSize: number | null;
+    readonly ready: Promise<undefined>;
+    abort(reason?: any): Promise<void>;
+    close(): Promise<void>;
+    releaseLock(): void;
+    write(chunk?: W): Promise<void>;
+  }
+
+  class WritableStreamDefaultController {
+    private constructor();
+    /** Aborted when the stream is aborted, so that a sink can stop a write in progress. */
+    readonly signal: AbortSignal;
+    error(e?: any): void;
+  }
+
+  interface TransformerFlushCallback<O> {
+    (controller: TransformStreamDefaultController<O>): void | PromiseLike<void>;
+  }
+  interface TransformerStartCallback<O> {
+    (controller: TransformStreamDefaultController<O>): any;
+  }
+  interface TransformerTransformCallback<I, O> {
+    (chunk: I, controller: TransformStreamDefaultController<O>): void | PromiseLike<void>;
+  }
+  interface TransformerCancelCallback {
+    (reason: any): void | PromiseLike<void>;
+  }
+
+  interface Transformer<I = any, O = any> {
+    /** Called when the readable side is canceled or the writable side aborted. */
+    cancel?: TransformerCancelCallback;
+    flush?: TransformerFlushCallback<O>;
+    readableType?: undefined;
+    start?: TransformerStartCallback<O>;
+    transform?: TransformerTransformCallback<I, O>;
+    writableType?: undefined;
+  }
+
+  /** A writable side and a readable side joined by a transform (the identity without one). */
+  class TransformStream<I = any, O = any> {
+    constructor(transformer?: Transformer<I, O>, writableStrategy?: QueuingStrategy<I>, readableStrategy?: QueuingStrategy<O>);
+    readonly readable: ReadableStream<O>;
+    readonly writable: WritableStream<I>;
+  }
+
+  class TransformStreamDefaultController<O = any> {
+    private constructor();
+    readonly desiredSize: number | null;
+    enqueue(chunk?: O): void;
+    error(reason?: any): void;
+    terminate(): void;
+  }
+
+  /** Counts a chunk by its byteLength. */
+  class ByteLengthQueuingStrategy implements QueuingStrategy<ArrayBufferView> {
+    constructor(init: QueuingStrategyInit);
+    readonly highWaterMark: number;
+    readonly size: QueuingStrategySize<ArrayBufferView>;
+  }
+
+  /** Counts every chunk as 1. */
+  class CountQueuingStrategy implements QueuingStrategy {
+    constructor(init: QueuingStrategyInit);
+    readonly highWaterMark: number;
+    readonly size: QueuingStrategySize;
+  }
+
   // ---- File API: Blob and File; XMLHttpRequest Standard: FormData ----------------------------------
 
   type BlobPart = BufferSource | Blob | string;
@@ -2424,6 +2716,8 @@ declare global {
     readonly size: number;
     readonly type: string;
     slice(start?: number, end?: number, contentType?: string): Blob;
+    /** The bytes as a byte stream, read 64 KB at a time (a BYOB reader is filled in place). */
+    stream(): ReadableStream<Uint8Array>;
     /** The bytes as UTF-8, a leading BOM dropped. */
     text(): Promise<string>;
     arrayBuffer(): Promise<ArrayBuffer>;
@@ -2461,6 +2755,92 @@ declare global {
     values(): IterableIterator<FormDataEntryValue>;
     [Symbol.iterator](): IterableIterator<[string, FormDataEntryValue]>;
   }
+
+  // ---- Web Cryptography API -----------------------------------------------------------------------
+
+  type KeyType = "public" | "private" | "secret";
+  type KeyUsage = "encrypt" | "decrypt" | "sign" | "verify" | "deriveKey" | "deriveBits" | "wrapKey" | "unwrapKey";
+  type KeyFormat = "raw" | "spki" | "pkcs8" | "jwk";
+  /** An algorithm's name ("AES-GCM", "SHA-256", "ECDSA", ..., in any case) or its parameters: `{ name: "AES-GCM", iv }`. */
+  type AlgorithmIdentifier = string | Algorithm;
+  type HashAlgorithmIdentifier = AlgorithmIdentifier;
+
+  interface Algorithm {
+    name: string;
+    /** The algorithm's parameters: iv, additionalData, tagLength, counter, length, hash, salt, info, iterations, namedCurve, public, saltLength, label, modulusLength, publicExponent. */
+    [parameter: string]: any;
+  }
+
+  interface KeyAlgorithm {
+    name: string;
+    [member: string]: any;
+  }
+
+  interface JsonWebKey {
+    kty?: string;
+    use?: string;
+    key_ops?: string[];
+    alg?: string;
+    ext?: boolean;
+    crv?: string;
+    x?: string;
+    y?: string;
+    d?: string;
+    n?: string;
+    e?: string;
+    p?: string;
+    q?: string;
+    dp?: string;
+    dq?: string;
+    qi?: string;
+    k?: string;
+  }
+
+  /** A key held in native memory: its bytes reach JS only through exportKey, and only when extractable. */
+  class CryptoKey {
+    private constructor();
+    readonly type: KeyType;
+    readonly extractable: boolean;
+    readonly algorithm: KeyAlgorithm;
+    readonly usages: KeyUsage[];
+  }
+
+  interface CryptoKeyPair {
+    privateKey: CryptoKey;
+    publicKey: CryptoKey;
+  }
+
+  /** Digests (SHA-1/256/384/512), HMAC, AES-GCM/CBC/CTR/KW, PBKDF2, HKDF, ECDSA and ECDH (P-256/384/521), Ed25519, X25519, RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP, over swift-crypto. Failures reject with the DOMException the specification names (NotSupportedError, InvalidAccessError, DataError, OperationError, SyntaxError) or a TypeError. */
+  class SubtleCrypto {
+    private constructor();
+    encrypt(algorithm: AlgorithmIdentifier, key: CryptoKey, data: BufferSource): Promise<ArrayBuffer>;
+    decrypt(algorithm: AlgorithmIdentifier, key: CryptoKey, data: BufferSource): Promise<ArrayBuffer>;
+    sign(algorithm: AlgorithmIdentifier, key: CryptoKey, data: BufferSource): Promise<ArrayBuffer>;
+    verify(algorithm: AlgorithmIdentifier, key: CryptoKey, signature: BufferSource, data: BufferSource): Promise<boolean>;
+    digest(algorithm: AlgorithmIdentifier, data: BufferSource): Promise<ArrayBuffer>;
+    generateKey(algorithm: AlgorithmIdentifier, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey | CryptoKeyPair>;
+    deriveKey(algorithm: AlgorithmIdentifier, baseKey: CryptoKey, derivedKeyType: AlgorithmIdentifier, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+    /** `length` in bits; null derives all of an ECDH or X25519 secret. */
+    deriveBits(algorithm: AlgorithmIdentifier, baseKey: CryptoKey, length: number | null): Promise<ArrayBuffer>;
+    importKey(format: "jwk", keyData: JsonWebKey, algorithm: AlgorithmIdentifier, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+    importKey(format: Exclude<KeyFormat, "jwk">, keyData: BufferSource, algorithm: AlgorithmIdentifier, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+    exportKey(format: "jwk", key: CryptoKey): Promise<JsonWebKey>;
+    exportKey(format: Exclude<KeyFormat, "jwk">, key: CryptoKey): Promise<ArrayBuffer>;
+    wrapKey(format: KeyFormat, key: CryptoKey, wrappingKey: CryptoKey, wrapAlgorithm: AlgorithmIdentifier): Promise<ArrayBuffer>;
+    unwrapKey(format: KeyFormat, wrappedKey: BufferSource, unwrappingKey: CryptoKey, unwrapAlgorithm: AlgorithmIdentifier,
+              unwrappedKeyAlgorithm: AlgorithmIdentifier, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+  }
+
+  class Crypto {
+    private constructor();
+    readonly subtle: SubtleCrypto;
+    /** Fills an integer typed array (at most 65536 bytes) with random bytes and returns it. */
+    getRandomValues<T extends Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array>(array: T): T;
+    /** A random (version 4) UUID, lowercase. */
+    randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
+  }
+
+  var crypto: Crypto;
 
   // ---- HTML Standard: Web Storage -----------------------------------------------------------------
 

@@ -7,7 +7,7 @@
 // a slice, a File made from a Blob, a FormData entry, a structured clone and a multipart body all
 // share them, and only reading (arrayBuffer(), bytes(), text()) copies them into one buffer. A
 // string part is UTF-8 encoded once, when the blob is made, and bytes are never carried in a JS
-// string. blob.stream() comes with ReadableStream (the streams issue).
+// string. blob.stream() is a byte stream that copies the chunks out 64 KB at a time.
 
 const TextEncoder = internals.get("TextEncoder");
 const TextDecoder = internals.get("TextDecoder");
@@ -274,6 +274,10 @@ class Blob {
     return makeBlob(chunks, Math.max(to - from, 0), type);
   }
 
+  stream() {
+    return blobStream(blobOf(this, "stream"));
+  }
+
   text() {
     // UTF-8 decode: a leading BOM is dropped, invalid bytes become U+FFFD.
     return read(this, "text", (bytes) => new TextDecoder().decode(bytes));
@@ -286,8 +290,74 @@ class Blob {
   bytes() {
     return read(this, "bytes", (bytes) => bytes);
   }
+
 }
-enumerable(Blob.prototype, ["size", "type", "slice", "text", "arrayBuffer", "bytes"]);
+enumerable(Blob.prototype, ["size", "type", "slice", "stream", "text", "arrayBuffer", "bytes"]);
+
+// At most this many bytes per chunk a blob's stream gives.
+const STREAM_CHUNK_SIZE = 64 << 10;
+
+// "get stream": a ReadableStream with byte reading support over the blob's chunks. Each pull copies
+// the next bytes, up to 64 KB, into a new Uint8Array (a chunk enqueued in a byte stream has its
+// buffer transferred, and a blob's chunks are shared), or straight into a BYOB reader's view.
+function blobStream(state) {
+  const ReadableStream = internals.get("ReadableStream");
+  const chunks = state.chunks;
+  let left = state.size;
+  // The next byte to read is chunks[index][offset].
+  let index = 0;
+  let offset = 0;
+  const copyInto = (target) => {
+    let written = 0;
+    while (written < target.length) {
+      const chunk = chunks[index];
+      const count = Math.min(chunk.length - offset, target.length - written);
+      target.set(offset === 0 && count === chunk.length ? chunk : chunk.subarray(offset, offset + count), written);
+      written += count;
+      offset += count;
+      if (offset === chunk.length) {
+        index++;
+        offset = 0;
+      }
+    }
+    left -= written;
+  };
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      const request = controller.byobRequest;
+      if (left === 0) {
+        controller.close();
+        if (request) request.respond(0);
+        return;
+      }
+      if (request) {
+        const view = request.view;
+        const count = Math.min(view.byteLength, left, STREAM_CHUNK_SIZE);
+        copyInto(new Uint8Array(view.buffer, view.byteOffset, count));
+        request.respond(count);
+      } else {
+        const count = Math.min(left, STREAM_CHUNK_SIZE);
+        const chunk = chunks[index];
+        // One chunk holding all these bytes is copied with one slice.
+        if (chunk.length - offset >= count) {
+          controller.enqueue(chunk.slice(offset, offset + count));
+          offset += count;
+          left -= count;
+          if (offset === chunk.length) {
+            index++;
+            offset = 0;
+          }
+        } else {
+          const bytes = new Uint8Array(count);
+          copyInto(bytes);
+          controller.enqueue(bytes);
+        }
+      }
+      if (left === 0) controller.close();
+    },
+  });
+}
 toStringTag(Blob.prototype, "Blob");
 
 // ---- File ----------------------------------------------------------------------------------------

@@ -457,6 +457,13 @@ function addAbortAlgorithm(signal, algorithm) {
   if (!s.aborted) s.algorithms.push(algorithm);
 }
 
+// The DOM Standard's "remove an algorithm" (a pipe that has finished stops following its signal).
+function removeAbortAlgorithm(signal, algorithm) {
+  const s = abortState(signal);
+  const index = s.algorithms.indexOf(algorithm);
+  if (index !== -1) s.algorithms.splice(index, 1);
+}
+
 // The DOM Standard's "signal abort": this signal and the dependents it aborts get their reason
 // first, then each runs its abort algorithms and fires "abort", in that order.
 function signalAbort(signal, reason) {
@@ -534,4 +541,5 @@ internals.platformObjects.register((value) => eventState(value) !== undefined ||
 internals.platformObjects.register(isAbortController, null);
 internals.provide("signalAbort", signalAbort);
 internals.provide("addAbortAlgorithm", addAbortAlgorithm);
+internals.provide("removeAbortAlgorithm", removeAbortAlgorithm);
 internals.provide("isAbortSignal", isAbortSignal);

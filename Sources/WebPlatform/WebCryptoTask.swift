@@ -1,0 +1,86 @@
+import Engine
+
+/// One SubtleCrypto operation's native work and how its promise hears the outcome. Small inputs
+/// run inline (a thread hop costs more than the work); larger ones run on a detached task while
+/// the engine is held, and the outcome is posted back to the JS thread, where `settle(value)` or
+/// `settle(undefined, name, message)` resolves or rejects the promise JS made.
+enum WebCryptoTask {
+    /// Inputs up to this many bytes are worked on inline.
+    static let inlineLimit = 16 * 1024
+
+    /// What an operation gives JS.
+    enum Outcome: Sendable {
+        case bytes([UInt8])
+        case boolean(Bool)
+        case key(WebCryptoKeyHandle)
+        case keyPair(privateKey: WebCryptoKeyHandle, publicKey: WebCryptoKeyHandle)
+
+        func value(in context: ScriptContext) -> ScriptValue {
+            switch self {
+            case .bytes(let bytes): WebCryptoTask.uint8Array(bytes, context)
+            case .boolean(let value): context.boolean(value)
+            case .key(let handle): context.makeHostObject(handle)
+            case .keyPair(let privateKey, let publicKey):
+                pair(context.makeHostObject(privateKey), context.makeHostObject(publicKey), context)
+            }
+        }
+
+        private func pair(_ privateKey: ScriptValue, _ publicKey: ScriptValue, _ context: ScriptContext) -> ScriptValue {
+            let object = context.makeObject()
+            context.set(object, "privateKey", privateKey)
+            context.set(object, "publicKey", publicKey)
+            return object
+        }
+    }
+
+    /// The settle function, kept alive (protected) while the work runs; touched on the JS thread only.
+    final class Settle: @unchecked Sendable {
+        let function: ScriptObject
+
+        init(_ function: ScriptObject) {
+            self.function = function
+        }
+    }
+
+    /// Runs `work` inline when `inline` (returning its outcome, or throwing its error for JS to
+    /// reject with), else off the JS thread, returning undefined: `args[settleIndex]` hears the outcome.
+    static func run(_ args: NativeArguments, settle settleIndex: Int, inline: Bool,
+                    _ work: @escaping @Sendable () throws(WebCryptoError) -> Outcome) throws -> ScriptValue? {
+        let context = args.context
+        guard !inline, let engine = context.engine, let function = context.object(args[settleIndex]) else {
+            do {
+                return try work().value(in: context)
+            } catch {
+                throw NativeFunctionError(error.message, name: error.name)
+            }
+        }
+        context.protect(function)
+        engine.hold()
+        let settle = Settle(function)
+        Task.detached {
+            let result: Result<Outcome, WebCryptoError>
+            do throws(WebCryptoError) { result = .success(try work()) } catch { result = .failure(error) }
+            engine.post { context in
+                defer {
+                    context.unprotect(settle.function)
+                    engine.release()
+                }
+                switch result {
+                case .success(let outcome):
+                    _ = try? context.call(settle.function, [outcome.value(in: context)])
+                case .failure(let error):
+                    _ = try? context.call(settle.function, [context.undefined, context.string(error.name), context.string(error.message)])
+                }
+            }
+        }
+        return context.undefined
+    }
+
+    /// A new Uint8Array holding a copy of `bytes`.
+    static func uint8Array(_ bytes: [UInt8], _ context: ScriptContext) -> ScriptValue {
+        context.makeUint8Array(capacity: bytes.count) { output in
+            bytes.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: $0.count) }
+            return bytes.count
+        }
+    }
+}
