@@ -1,4 +1,5 @@
 import Bridge
+import SyncProtocol
 import Synchronization
 
 /// When `sync.live` may try a server again after it was away (refused the connection, timed out,
@@ -47,8 +48,7 @@ final class SyncBackoff: Sendable {
         guard error.code == .failed, let reason = error.details?["reason"]?.stringValue else { return false }
         switch reason {
         case "server":
-            let status = error.details?["status"]?.intValue ?? 0
-            return status >= 500 || status == 429
+            return SyncServerError.isTransient(status: error.details?["status"]?.intValue ?? 0)
         case "not_connected", "not_synced", "unauthorized": return false
         default: return true
         }

@@ -3,6 +3,7 @@ import CurlTransport
 import JSON
 import Persistence
 import SyncClient
+import SyncProtocol
 
 /// One turn of `sync.live`: push what is waiting, then hold a pull open on the server
 /// (`waitMs`) while watching the database for local writes to synced tables; whichever comes
@@ -18,7 +19,7 @@ struct SyncLive {
     let waitMs: Int
     /// A sync run of this database (pulling first, or only pushing), serialized with every other
     /// run of it; given the held pull's answer, it starts from that page rather than asking again.
-    let run: @Sendable (_ pulls: Bool, _ prefetched: (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals
+    let run: @Sendable (_ pulls: Bool, _ prefetched: SyncRun.Prefetched?) async throws(BridgeError) -> SyncRun.Totals
 
     private enum Wake: Sendable {
         /// The held pull answered.
@@ -52,10 +53,12 @@ struct SyncLive {
                     switch wake {
                     case .remote(let answer):
                         group.cancelAll()
-                        guard answer.status != 200 || !(answer.body["ops"]?.arrayValue?.isEmpty ?? true) else { return SyncRun.Totals() }
+                        // Read once here, and handed to the run; one that does not read is the run's to report.
+                        let page = answer.status == 200 ? try? answer.decoded("pull page", PullPage.decode) : nil
+                        if page?.ops.isEmpty == true { return SyncRun.Totals() }
                         // Ops (or a refusal a run reports, such as 410 compacted): a run takes them
                         // from here.
-                        return try await run(true, (cursor, answer))
+                        return try await run(true, SyncRun.Prefetched(cursor: cursor, answer: answer, page: page))
                     case .local(let batch):
                         if batch.events.isEmpty {
                             if pulls { continue }

@@ -3,6 +3,7 @@ import CurlTransport
 import Foundation
 import JSON
 import SyncClient
+import SyncProtocol
 
 /// One sync run of one database: pull, execute, then push.
 ///
@@ -17,11 +18,18 @@ struct SyncRun {
     let pulls: Bool
     /// A first page already fetched after a cursor (the held pull of `sync.live`): used instead of
     /// asking again when the cursor is still that one.
-    var prefetched: (cursor: Int, answer: SyncServerClient.Answer)?
+    var prefetched: Prefetched?
     /// Operations per packet.
     var packetSize = 1000
     /// Pulled operations handed to the execution in memory, at most (about 1 KB each).
     static let executionHandOff = 100_000
+
+    /// The held pull's answer after `cursor`, and its page when it read as one.
+    struct Prefetched: Sendable {
+        var cursor: Int
+        var answer: SyncServerClient.Answer
+        var page: PullPage?
+    }
 
     struct Totals {
         var pushed = 0, pulled = 0, applied = 0, conflicts = 0, held = 0, failed = 0
@@ -48,10 +56,12 @@ struct SyncRun {
         var cursor = try bridged { try replica.cursor() }
         // What this run stored, handed to the execution so it need not parse it again (bounded:
         // a larger pull is read back from the to-execute table).
-        var stored: [Int: JSONValue] = [:]
+        var stored: [Int: LoggedOperation] = [:]
         var answer: SyncServerClient.Answer
+        var decoded: PullPage?
         if let prefetched, prefetched.cursor == cursor {
             answer = prefetched.answer
+            decoded = prefetched.page
         } else {
             answer = try await pullPage(after: cursor)
         }
@@ -60,8 +70,11 @@ struct SyncRun {
             // again from a snapshot of everything our scopes see, then the log after it.
             cursor = try await backfill(part: "all", resetCursor: true, into: &totals)
             answer = try await pullPage(after: cursor)
+            decoded = nil
         }
-        let scopes = answer.status == 200 ? answer.body["scopes"]?.arrayValue?.compactMap(\.stringValue) : nil
+        var page: PullPage
+        if let decoded { page = decoded } else { page = try pullPage(answer) }
+        let scopes = page.scopes
         if let scopes, let known = try bridged({ try replica.knownScopes() }) {
             // A newly granted scope: its rows as they are now; the log from our cursor brings the rest.
             for scope in scopes where !known.contains(scope) {
@@ -69,16 +82,13 @@ struct SyncRun {
             }
         }
         while true {
-            guard answer.status == 200, let ops = answer.body["ops"]?.arrayValue, let next = answer.body["cursor"]?.intValue else {
-                throw BridgeError.failed(reason: "server", "pull from \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
-                                         details: ["status": .number(Double(answer.status))])
-            }
-            let more = answer.body["more"]?.boolValue == true && !ops.isEmpty
+            let ops = page.ops, next = page.cursor
+            let more = page.more && !ops.isEmpty
             // The next page travels while this one is stored (cancelled with this scope on a throw).
             async let following = more ? pullPage(after: next) : nil
             try bridged { try replica.storePulled(ops, cursor: next) }
             if stored.count + ops.count <= Self.executionHandOff {
-                for op in ops { if let seq = op["seq"]?.intValue { stored[seq] = op } }
+                for op in ops { stored[op.seq] = op }
             }
             totals.pulled += ops.count
             let nextAnswer: SyncServerClient.Answer?
@@ -90,7 +100,7 @@ struct SyncRun {
                 throw BridgeError.failed(reason: "server", "pull from \(connection.server) failed: \(error)")
             }
             guard let nextAnswer else { break }
-            answer = nextAnswer
+            page = try pullPage(nextAnswer)
         }
         let execution = try bridged { try replica.executePulled(deviceId: connection.deviceId, stored: stored, scopes: scopes) }
         totals.applied += execution.applied
@@ -106,20 +116,13 @@ struct SyncRun {
         var answer = try await client.get(path)
         var first: Int?
         while true {
-            guard answer.status == 200, let tables = answer.body["tables"]?.objectValue, let cursor = answer.body["cursor"]?.intValue else {
-                throw BridgeError.failed(reason: "server", "snapshot from \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
-                                         details: ["status": .number(Double(answer.status))])
-            }
-            let start = first ?? cursor
+            let snapshot = try read(answer, "snapshot page", from: "snapshot", SyncSnapshot.decode)
+            let start = first ?? snapshot.cursor
             first = start
-            var after: String?
-            if answer.body["more"]?.boolValue == true, let next = answer.body["next"],
-               let table = next["table"]?.stringValue, let dataId = next["dataId"]?.stringValue {
-                after = "&afterTable=\(Self.escaped(table))&afterDataId=\(Self.escaped(dataId))"
-            }
+            let after = snapshot.next.map { "&afterTable=\(Self.escaped($0.table))&afterDataId=\(Self.escaped($0.dataId))" }
             async let following = page(after.map { path + $0 })
-            try bridged { try replica.applySnapshotRows(tables, cursor: resetCursor ? start : nil, deviceId: connection.deviceId) }
-            totals.backfilled += tables.reduce(0) { $0 + ($1.value.arrayValue?.count ?? 0) }
+            try bridged { try replica.applySnapshotRows(snapshot.tables, cursor: resetCursor ? start : nil, deviceId: connection.deviceId) }
+            totals.backfilled += snapshot.tables.values.reduce(0) { $0 + $1.count }
             let nextAnswer: SyncServerClient.Answer?
             do {
                 nextAnswer = try await following
@@ -147,9 +150,36 @@ struct SyncRun {
         try await client.get(Self.pullPath(deviceId: connection.deviceId, after: cursor))
     }
 
+    private func pullPage(_ answer: SyncServerClient.Answer) throws(BridgeError) -> PullPage {
+        try read(answer, "pull page", from: "pull", PullPage.decode)
+    }
+
+    /// A 200's body read as `what`; any other status is the server's refusal.
+    private func read<Message>(_ answer: SyncServerClient.Answer, _ what: String, from request: String,
+                               _ decode: (JSONValue) throws(SyncWireError) -> Message) throws(BridgeError) -> Message {
+        let asked = "\(request) from \(connection.server)"
+        guard answer.status == 200 else { throw SyncServerClient.failure(asked, answer) }
+        do {
+            return try answer.decoded(what, decode)
+        } catch {
+            throw SyncServerClient.failure(asked, answer, unreadable: error)
+        }
+    }
+
     /// One page of the log after `cursor`; `waitMs` holds it on the server while there is none.
     static func pullPath(deviceId: String, after cursor: Int, waitMs: Int? = nil) -> String {
         "/v1/pull?deviceId=\(deviceId)&after=\(cursor)&limit=1000" + (waitMs.map { "&waitMs=\($0)" } ?? "")
+    }
+
+    /// The push's answer, or nil for a refusal (read as the server's error). A 200 or 202 that does
+    /// not read is an error naming what it lacks; a 409 that is no JSON is a refusal.
+    private func pushAnswer(_ answer: SyncServerClient.Answer, asked: String) throws(BridgeError) -> PushAnswer? {
+        guard answer.status == 200 || answer.status == 202 || (answer.status == 409 && (try? answer.body.get()) != nil) else { return nil }
+        do {
+            return try answer.decoded("push answer") { body throws(SyncWireError) in try PushAnswer.decode(status: answer.status, body: body) }
+        } catch {
+            throw SyncServerClient.failure(asked, answer, unreadable: error)
+        }
     }
 
     private func push(into totals: inout Totals) async throws(BridgeError) {
@@ -160,34 +190,43 @@ struct SyncRun {
             guard !packets.isEmpty else { return }
             for packet in packets {
                 let answer = try await client.post("/v1/push", body: packet.body)
-                if answer.status == 403 || answer.status == 409, let opId = answer.body["error"]?["opId"]?.stringValue {
-                    // One op outside the token's scopes (refused now, or when the held packet
-                    // settled): it alone fails, "scope: ..."; the packet's other ops and the
-                    // packets after it go again, in a new packet.
-                    let message = answer.body["reason"]?.stringValue ?? SyncServerClient.message(answer)
-                    try bridged { try replica.packetRefused(packet, opId: opId, reason: "scope: " + message) }
-                    totals.failed += 1
-                    continue pushing
-                }
-                switch answer.status {
-                case 200:
+                let asked = "push to \(connection.server)"
+                switch try pushAnswer(answer, asked: asked) {
+                case .applied?:
                     try bridged { try replica.packetApplied(packet) }
                     totals.pushed += packet.opIds.count
-                case 202:
+                case .held?:
                     try bridged { try replica.packetHeld(packet) }
                     totals.held += 1
                     return
-                case 409 where answer.body["reason"]?.stringValue?.hasPrefix("dependency ") == true:
-                    // Refused only because a packet before it was: its ops go again, in a new packet.
-                    try bridged { try replica.packetRefused(packet, opId: nil, reason: answer.body["reason"]?.stringValue ?? "") }
-                    continue pushing
-                case 409, 400, 413, 403:
-                    let reason = answer.body["reason"]?.stringValue ?? SyncServerClient.message(answer)
-                    try bridged { try replica.packetRejected(packet, reason: reason) }
+                case .rejected(let rejection)?:
+                    switch rejection.cause {
+                    case .scope(let opId):
+                        // One op outside the token's scopes, found when the held packet settled: it
+                        // alone fails, "scope: ..."; the packet's other ops and the packets after it
+                        // go again, in a new packet.
+                        try bridged { try replica.packetRefused(packet, opId: opId, reason: "scope: " + rejection.reason) }
+                        totals.failed += 1
+                        continue pushing
+                    case .dependency:
+                        // Refused only because a packet before it was: its ops go again, in a new packet.
+                        try bridged { try replica.packetRefused(packet, opId: nil, reason: rejection.reason) }
+                        continue pushing
+                    case .refused:
+                        try bridged { try replica.packetRejected(packet, reason: rejection.reason) }
+                        totals.failed += packet.opIds.count
+                    }
+                case nil:
+                    let refusal = answer.refusal
+                    if answer.status == 403 || answer.status == 409, let refusal, let opId = refusal.opId {
+                        // One op outside the token's scopes, refused now: as above.
+                        try bridged { try replica.packetRefused(packet, opId: opId, reason: "scope: " + refusal.message) }
+                        totals.failed += 1
+                        continue pushing
+                    }
+                    guard [409, 400, 413, 403].contains(answer.status) else { throw SyncServerClient.failure(asked, answer) }
+                    try bridged { try replica.packetRejected(packet, reason: answer.message) }
                     totals.failed += packet.opIds.count
-                default:
-                    throw BridgeError.failed(reason: "server", "push to \(connection.server) answered \(answer.status): \(SyncServerClient.message(answer))",
-                                             details: ["status": .number(Double(answer.status))])
                 }
             }
         }

@@ -1,10 +1,11 @@
 import Bridge
 import CurlTransport
 import JSON
+import SyncProtocol
 
 /// The reference server's HTTP API as the client uses it, over the network module's transport
-/// (libcurl), not an HTTP stack of its own. Answers are JSON; a transfer that failed is the
-/// transport's error, with its reason.
+/// (libcurl), not an HTTP stack of its own. Answers are JSON, read with SyncProtocol's decoders, the
+/// server's own; a transfer that failed is the transport's error, with its reason.
 struct SyncServerClient: Sendable {
     let server: String
     let token: String?
@@ -13,7 +14,47 @@ struct SyncServerClient: Sendable {
 
     struct Answer: Sendable {
         var status: Int
-        var body: JSONValue
+        /// The body as JSON, or why it is none (empty, or not JSON), in a message that names it.
+        var body: Result<JSONValue, SyncWireError>
+
+        init(status: Int, body: Result<JSONValue, SyncWireError>) {
+            self.status = status
+            self.body = body
+        }
+
+        /// An answer whose body is `bytes`.
+        init(status: Int, bytes: [UInt8]) {
+            self.status = status
+            if bytes.isEmpty {
+                body = .failure(SyncWireError("body: expected JSON, got an empty body", path: ""))
+            } else {
+                do {
+                    body = .success(try JSONParser.parse(bytes))
+                } catch {
+                    body = .failure(SyncWireError("body: expected JSON, got text that is not JSON (\(error))", path: ""))
+                }
+            }
+        }
+
+        /// The body read as `what` by `decode`, or an error naming what was expected and where
+        /// the body is not that: `pull page: cursor: expected integer, missing`.
+        func decoded<Message>(_ what: String, _ decode: (JSONValue) throws(SyncWireError) -> Message) throws(SyncWireError) -> Message {
+            do {
+                return try decode(try body.get())
+            } catch {
+                throw SyncWireError("\(what): \(error.message)", path: error.path)
+            }
+        }
+
+        /// The server's refusal, when the body is one (a proxy's 502 page is not).
+        var refusal: SyncServerError? {
+            try? decoded("error", SyncServerError.decode)
+        }
+
+        /// The server's own words for a 4xx/5xx answer.
+        var message: String {
+            refusal?.message ?? "status \(status)"
+        }
     }
 
     func get(_ path: String) async throws(BridgeError) -> Answer {
@@ -37,8 +78,7 @@ struct SyncServerClient: Sendable {
         } catch {
             throw Self.bridgeError(error)
         }
-        let parsed = response.body.isEmpty ? JSONValue.null : ((try? JSONParser.parse(response.body)) ?? .null)
-        return Answer(status: response.status, body: parsed)
+        return Answer(status: response.status, bytes: response.body)
     }
 
     /// A transfer that produced no answer, as `sync` reports it: the server's host not granted is
@@ -52,8 +92,11 @@ struct SyncServerClient: Sendable {
         }
     }
 
-    /// The server's own words for a 4xx/5xx answer.
-    static func message(_ answer: Answer) -> String {
-        answer.body["error"]?["message"]?.stringValue ?? answer.body["reason"]?.stringValue ?? "status \(answer.status)"
+    /// An answer that is not what `request` (`pull from SERVER`) expected, as `sync` reports it:
+    /// `E_FAILED` with reason `server` and the status, and the server's words, or what its body
+    /// lacked (`answered 200: pull page: cursor: expected integer, missing`).
+    static func failure(_ request: String, _ answer: Answer, unreadable: SyncWireError? = nil) -> BridgeError {
+        BridgeError.failed(reason: "server", "\(request) answered \(answer.status): \(unreadable?.message ?? answer.message)",
+                           details: ["status": .number(Double(answer.status))])
     }
 }

@@ -7,6 +7,7 @@ import CurlTransport
 import JSON
 import Persistence
 import SyncClient
+import SyncProtocol
 
 /// The `sync` target (contract `services/sync.json`).
 ///
@@ -82,14 +83,24 @@ public struct SyncService: BridgeService {
         let client = SyncServerClient(server: server, token: params.token, allowHost: call.app.allowsHost)
         let name = params.deviceName ?? call.app.name
         let answer = try await client.post("/v1/devices", body: JSONWriter.write(["name": .string(name)]))
-        // A server with auth binds the device to the token's user, and the token is what later
-        // requests carry; an insecure one hands out a device token.
-        guard answer.status == 201 || answer.status == 200, let deviceId = answer.body["deviceId"]?.stringValue,
-              let token = params.token ?? answer.body["token"]?.stringValue else {
-            throw BridgeError.failed(reason: answer.status == 401 ? "unauthorized" : "server",
-                                     "registering with \(server) answered \(answer.status): \(SyncServerClient.message(answer))",
+        let asked = "registering with \(server)"
+        guard answer.status == 201 || answer.status == 200 else {
+            throw BridgeError.failed(reason: answer.status == 401 ? "unauthorized" : "server", "\(asked) answered \(answer.status): \(answer.message)",
                                      details: ["status": .number(Double(answer.status))])
         }
+        // A server with auth binds the device to the token's user, and the token is what later
+        // requests carry; an insecure one hands out a device token.
+        let registered: RegisteredDevice
+        do {
+            registered = try answer.decoded("device registration", RegisteredDevice.decode)
+        } catch {
+            throw SyncServerClient.failure(asked, answer, unreadable: error)
+        }
+        guard let token = params.token ?? registered.token else {
+            throw SyncServerClient.failure(asked, answer, unreadable: SyncWireError("device registration: token: expected a device token "
+                + "(the server has no auth, and sync.connect was given no token), missing", path: "/token"))
+        }
+        let deviceId = registered.deviceId
         try bridged { try replica.connect(SyncReplica.Connection(server: server, deviceId: deviceId, token: token)) }
         stateChanges.update(key(call, params.database))
         return ["deviceId": .string(deviceId), "server": .string(server), "registered": true]
@@ -108,8 +119,8 @@ public struct SyncService: BridgeService {
         // The held pull answers by waitMs; the transfer's own limit leaves room for a slow network.
         liveClient.timeoutMs += params.waitMs
         let client = liveClient
-        let run: @Sendable (Bool, (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals = {
-            (pulls: Bool, prefetched: (cursor: Int, answer: SyncServerClient.Answer)?) async throws(BridgeError) -> SyncRun.Totals in
+        let run: @Sendable (Bool, SyncRun.Prefetched?) async throws(BridgeError) -> SyncRun.Totals = {
+            (pulls: Bool, prefetched: SyncRun.Prefetched?) async throws(BridgeError) -> SyncRun.Totals in
             defer { stateChanges.update(runKey) }
             var totals = SyncRun.Totals()
             _ = try await runs.serialized(runKey) { () async throws(BridgeError) -> JSONValue in

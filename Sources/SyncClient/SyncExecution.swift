@@ -50,8 +50,8 @@ struct SyncExecution {
 
     private var db: Database { session.db }
 
-    /// `stored`: operations just stored in the to-execute table, by seq, as they were parsed.
-    mutating func run(stored: [Int: JSONValue] = [:]) throws -> SyncReplica.Execution {
+    /// `stored`: operations just stored in the to-execute table, by seq, as they were read.
+    mutating func run(stored: [Int: LoggedOperation] = [:]) throws -> SyncReplica.Execution {
         let seqs = try Int.fetchAll(db, sql: "SELECT seq FROM _hybrid_sync_inbox ORDER BY seq")
         guard let lastSeq = seqs.last else { return execution }
         var pulled: [(op: SyncOperation, remote: Bool)] = []
@@ -59,20 +59,21 @@ struct SyncExecution {
         var othersOps: Set<Int> = []
         let readOne = try db.cachedStatement(sql: "SELECT op FROM _hybrid_sync_inbox WHERE seq = ?")
         for seq in seqs {
-            let value: JSONValue
+            let logged: LoggedOperation
             if let known = stored[seq] {
-                value = known
+                logged = known
             } else {
-                value = try JSONParser.parse(try String.fetchOne(readOne, arguments: [seq]) ?? "null")
+                let value = try JSONParser.parse(try String.fetchOne(readOne, arguments: [seq]) ?? "null")
+                do {
+                    logged = try LoggedOperation.decode(value, at: "/ops")
+                } catch {
+                    throw PersistenceError.failed("protocol", "the server sent an operation this client cannot read: \(error)")
+                }
             }
             // Pushed by a device that is not this one (compared as bytes, as the server does): an op
             // id of ours in it is someone else's reuse, never our op coming back.
-            if let pusher = value["deviceId"]?.stringValue, !pusher.utf8.elementsEqual(deviceId.utf8) { othersOps.insert(pulled.count) }
-            do {
-                pulled.append((try SyncOperation.decode(value, at: "/ops"), value["deviceId"]?.stringValue != deviceId))
-            } catch {
-                throw PersistenceError.failed("protocol", "the server sent an operation this client cannot read: \(error)")
-            }
+            if !logged.deviceId.utf8.elementsEqual(deviceId.utf8) { othersOps.insert(pulled.count) }
+            pulled.append((logged.operation, logged.deviceId != deviceId))
         }
         try db.execute(sql: "DELETE FROM _hybrid_sync_inbox WHERE seq <= ?", arguments: [lastSeq])
         return try execute(pulled, pushedByOthers: othersOps)

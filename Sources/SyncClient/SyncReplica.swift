@@ -133,7 +133,7 @@ public final class SyncReplica: Sendable {
             let pending = try Row.fetchAll(db, sql: "SELECT seq, op_id, table_name, data_id, type, data, timestamp FROM _hybrid_sync_outbox WHERE state = 'pending' ORDER BY seq LIMIT ?",
                                            arguments: [maxOps])
             guard !pending.isEmpty else { return packets }
-            var ops: [JSONValue] = []
+            var ops: [SyncOperation] = []
             var opIds: [String] = []
             var seqs: [Int64] = []
             var oneWayRows: Set<String> = []
@@ -150,14 +150,14 @@ public final class SyncReplica: Sendable {
                         ?? (type == .insert ? SyncJournal.deferredData(table, dataId: dataId, db: db) : nil)
                     let op = SyncOperation(opId: row["op_id"], dataId: dataId, table: tableName, type: type, data: data, timestamp: row["timestamp"],
                                            scopeColumn: sync.scope)
-                    ops.append(.object(op.json))
+                    ops.append(op)
                     opIds.append(op.opId)
                 case .oneWay:
                     // The DirtyList names rows; the row goes as it is now, once, however often it changed.
                     let dataId: String = row["data_id"]
                     guard oneWayRows.insert(tableName + "\n" + dataId).inserted,
                           let op = try Self.oneWayOperation(table: table, dataId: dataId, db: db) else { continue }
-                    ops.append(.object(op.json))
+                    ops.append(op)
                     opIds.append(op.opId)
                 }
             }
@@ -166,9 +166,7 @@ public final class SyncReplica: Sendable {
             let packetId = SyncJournal.newIdentifier()
             let dependency = state["lastPacket"]
             let sequence = (Int(state["packetSeq"] ?? "0") ?? 0) + 1
-            let body: JSONValue = ["deviceId": .string(deviceId), "packetId": .string(packetId),
-                                   "dependencyIdentifier": dependency.map(JSONValue.string) ?? .null, "ops": .array(ops)]
-            let text = JSONWriter.write(body)
+            let text = JSONWriter.write(PushPacket(deviceId: deviceId, packetId: packetId, dependencyIdentifier: dependency, ops: ops).json)
             try db.execute(sql: "INSERT INTO _hybrid_sync_packets (packet_id, seq, dependency, body, op_ids, state, created_at) VALUES (?, ?, ?, ?, ?, 'sending', ?)",
                            arguments: [packetId, sequence, dependency, text, JSONWriter.write(.array(opIds.map(JSONValue.string))), Date().timeIntervalSince1970])
             try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'sending', packet_id = ? WHERE state = 'pending' AND seq <= ?",
@@ -200,13 +198,13 @@ public final class SyncReplica: Sendable {
             let db = session.db
             try db.execute(sql: "UPDATE _hybrid_sync_packets SET state = 'applied' WHERE packet_id = ?", arguments: [packet.packetId])
             try db.execute(sql: "UPDATE _hybrid_sync_outbox SET state = 'acked' WHERE packet_id = ? AND state = 'sending'", arguments: [packet.packetId])
-            guard let body = try? JSONParser.parse(packet.body), let ops = body["ops"]?.arrayValue else { return }
-            for op in ops {
-                guard let tableName = op["table"]?.stringValue, let table = schema.tables[tableName], table.sync?.mode == .oneWay,
-                      let dataId = op["dataId"]?.stringValue, let opId = op["opId"]?.stringValue else { continue }
+            // The packet as this client wrote it, which the server read with the same decoder.
+            guard let sent = try? PushPacket.decode(try JSONParser.parse(packet.body)) else { return }
+            for op in sent.ops {
+                guard let table = schema.tables[op.table], table.sync?.mode == .oneWay else { continue }
                 let quoted = Identifier.quote(table.name), key = Identifier.quote(table.primaryKey[0])
-                try db.execute(sql: "DELETE FROM \(quoted) WHERE \(key) = ? AND \"_identifier\" = ? AND \"_deleted\" = 1", arguments: [dataId, opId])
-                try db.execute(sql: "UPDATE \(quoted) SET \"_dirty\" = 0 WHERE \(key) = ? AND \"_identifier\" = ?", arguments: [dataId, opId])
+                try db.execute(sql: "DELETE FROM \(quoted) WHERE \(key) = ? AND \"_identifier\" = ? AND \"_deleted\" = 1", arguments: [op.dataId, op.opId])
+                try db.execute(sql: "UPDATE \(quoted) SET \"_dirty\" = 0 WHERE \(key) = ? AND \"_identifier\" = ?", arguments: [op.dataId, op.opId])
             }
             // The one-way DirtyList entries this packet carried (two-way ones wait, acknowledged, for the pull).
             let oneWay = schema.tables.values.filter { $0.sync?.mode == .oneWay }.map(\.name)
@@ -311,34 +309,30 @@ public final class SyncReplica: Sendable {
     // MARK: - Pulling and executing
 
     /// Keeps a page of pulled operations in the to-execute table and moves the cursor, together.
-    public func storePulled(_ ops: [JSONValue], cursor: Int) throws(Persistence.PersistenceError) {
+    public func storePulled(_ ops: [LoggedOperation], cursor: Int) throws(Persistence.PersistenceError) {
         try center.writeNow { session in
             let insert = try session.db.cachedStatement(sql: "INSERT OR IGNORE INTO _hybrid_sync_inbox (seq, op) VALUES (?, ?)")
             for op in ops {
-                guard let seq = op["seq"]?.intValue else { continue }
-                try insert.execute(arguments: [seq, JSONWriter.write(op)])
+                try insert.execute(arguments: [op.seq, JSONWriter.write(op.json)])
             }
             try Self.setState(["cursor": String(cursor)], in: session.db)
         }
     }
 
-    /// Applies one page of a snapshot (`{table: [row]}`, as `GET /v1/snapshot` sends it) in one
+    /// Applies one page of a snapshot (its rows by table, ``SyncSnapshot/tables``) in one
     /// transaction: each row is folded into the server state as an insert (a delete for a
     /// tombstone) stamped as the row is, so a row the replica already has in a newer state keeps
     /// it, and the app's rows are rebased on it. That is what executing the rows before any pulled
     /// operation would do, without the round trip through the to-execute table. `cursor`, when
     /// given, becomes the pull cursor (a start from a snapshot).
-    public func applySnapshotRows(_ tables: JSONObject, cursor: Int?, deviceId: String) throws(Persistence.PersistenceError) {
+    public func applySnapshotRows(_ tables: [String: [MaterializedRow]], cursor: Int?, deviceId: String) throws(Persistence.PersistenceError) {
         let schema = try self.schema
         try center.writeNow { session in
             var images: [(op: SyncOperation, remote: Bool)] = []
             for (table, rows) in tables {
-                for row in rows.arrayValue ?? [] {
-                    guard let dataId = row["dataId"]?.stringValue, let opId = row["opId"]?.stringValue,
-                          let timestamp = row["timestamp"]?.numberValue else { continue }
-                    let deleted = row["deleted"]?.boolValue == true
-                    images.append((SyncOperation(opId: opId, dataId: dataId, table: table, type: deleted ? .delete : .insert,
-                                                 data: deleted ? nil : row["data"]?.objectValue ?? [:], timestamp: timestamp), true))
+                for row in rows {
+                    images.append((SyncOperation(opId: row.opId, dataId: row.dataId, table: table, type: row.deleted ? .delete : .insert,
+                                                 data: row.deleted ? nil : row.data, timestamp: row.timestamp), true))
                 }
             }
             var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)
@@ -369,7 +363,7 @@ public final class SyncReplica: Sendable {
     /// `scopes`, when the server named them, are the scopes the device now holds: rows of scoped
     /// tables outside them (a scope revoked, or a row moved out of one) leave the replica in the
     /// same transaction, as the server's doing, not the app's (no operation is journaled for them).
-    public func executePulled(deviceId: String, stored: [Int: JSONValue] = [:], scopes: [String]? = nil) throws(Persistence.PersistenceError) -> Execution {
+    public func executePulled(deviceId: String, stored: [Int: LoggedOperation] = [:], scopes: [String]? = nil) throws(Persistence.PersistenceError) -> Execution {
         let schema = try self.schema
         return try center.writeNow { session in
             var execution = SyncExecution(schema: schema, session: session, deviceId: deviceId)

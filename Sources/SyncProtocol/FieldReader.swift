@@ -73,4 +73,60 @@ public struct FieldReader {
         }
         return elements
     }
+
+    // Answers are read with the same reader: their texts (messages, reasons) may be anything, and
+    // their numbers are counts and cursors.
+
+    /// A required string, of any content.
+    public func text(_ key: String) throws(SyncWireError) -> String {
+        guard case .string(let text)? = object[key] else {
+            throw SyncWireError.field(path(key), expected: "string", got: object[key])
+        }
+        return text
+    }
+
+    /// A string of any content, null or absent.
+    public func optionalText(_ key: String) throws(SyncWireError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw SyncWireError.field(path(key), expected: "string or null", got: other)
+        }
+    }
+
+    /// A required whole number, at most 2^53 (what JSON carries exactly).
+    public func integer(_ key: String) throws(SyncWireError) -> Int {
+        guard case .number(let number)? = object[key] else {
+            throw SyncWireError.field(path(key), expected: "integer", got: object[key])
+        }
+        guard number == number.rounded(), abs(number) <= 9_007_199_254_740_992 else {
+            throw SyncWireError.invalid(path(key), "expected an integer, got \(number)")
+        }
+        return Int(number)
+    }
+
+    /// A required boolean.
+    public func bool(_ key: String) throws(SyncWireError) -> Bool {
+        guard case .bool(let value)? = object[key] else {
+            throw SyncWireError.field(path(key), expected: "boolean", got: object[key])
+        }
+        return value
+    }
+
+    /// A required array of strings.
+    public func texts(_ key: String) throws(SyncWireError) -> [String] {
+        var texts: [String] = []
+        for (index, element) in try array(key).enumerated() {
+            guard case .string(let text) = element else {
+                throw SyncWireError.field(JSONPointer.appending(path(key), index: index), expected: "string", got: element)
+            }
+            texts.append(text)
+        }
+        return texts
+    }
+
+    /// An array of strings, or absent (nil).
+    public func optionalTexts(_ key: String) throws(SyncWireError) -> [String]? {
+        object[key] == nil ? nil : try texts(key)
+    }
 }

@@ -21,4 +21,15 @@ public struct LoggedOperation: Sendable, Equatable {
         object["deviceId"] = .string(deviceId)
         return .object(object)
     }
+
+    /// Reads one op of a pull page; `pointer` (`/ops/3`) prefixes the path of any field at fault.
+    /// The log writes `data` and `dependencyId` always (null for none), so they must be there.
+    public static func decode(_ value: JSONValue, at pointer: String) throws(SyncWireError) -> LoggedOperation {
+        let operation = try SyncOperation.decode(value, at: pointer)
+        let fields = try FieldReader(value, at: pointer)
+        for key in ["data", "dependencyId"] where fields.object[key] == nil {
+            throw SyncWireError.field(fields.path(key), expected: key == "data" ? "object or null" : "string or null", got: nil)
+        }
+        return LoggedOperation(seq: try fields.integer("seq"), deviceId: try fields.text("deviceId"), operation: operation)
+    }
 }

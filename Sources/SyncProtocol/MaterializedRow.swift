@@ -24,4 +24,12 @@ public struct MaterializedRow: Sendable, Equatable {
         ["dataId": .string(dataId), "data": .object(data), "deleted": .bool(deleted),
          "timestamp": .number(timestamp), "opId": .string(opId)]
     }
+
+    /// Reads one row of a snapshot; `pointer` (`/tables/tasks/3`) prefixes the path of any field at fault.
+    public static func decode(_ value: JSONValue, at pointer: String) throws(SyncWireError) -> MaterializedRow {
+        let fields = try FieldReader(value, at: pointer)
+        let data = try FieldReader(fields.object["data"], at: fields.path("data")).object
+        return MaterializedRow(dataId: try fields.text("dataId"), data: data, deleted: try fields.bool("deleted"),
+                               timestamp: try fields.number("timestamp"), opId: try fields.text("opId"))
+    }
 }

@@ -23,6 +23,12 @@ public struct PushPacket: Sendable, Equatable {
         self.ops = ops
     }
 
+    /// The wire form, as a client sends it.
+    public var json: JSONValue {
+        ["deviceId": .string(deviceId), "packetId": .string(packetId), "dependencyIdentifier": dependencyIdentifier.map(JSONValue.string) ?? .null,
+         "ops": .array(ops.map { .object($0.json) })]
+    }
+
     /// Reads a push body, refusing it whole with a ``SyncWireError`` at the first field at fault: a
     /// field that does not read, a packet depending on itself, or one of too many ops (`tooLarge`).
     public static func decode(_ body: JSONValue) throws -> PushPacket {

@@ -1,6 +1,7 @@
 // The SyncProtocol module: what the sync server and its clients must agree on, and nothing else:
-// the operations on the wire, the rule that folds them into state, batch filters. Pure values over
-// JSON; it never does I/O.
+// the operations on the wire, the rule that folds them into state, batch filters, and each message
+// with its one encoder and one decoder, used by both sides. Pure values over JSON; it never does
+// I/O, and knows nothing of HTTP frameworks or JS.
 import JSON
 
 /// One two-way sync operation as a client pushes it and as the log hands it back.

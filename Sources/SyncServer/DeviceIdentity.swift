@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// Who a request speaks for, once its token has been checked: the device, the user it belongs to,
 /// and the scopes that user's token grants.
 ///

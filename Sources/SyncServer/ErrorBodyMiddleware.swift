@@ -1,4 +1,5 @@
 import Hummingbird
+import SyncProtocol
 
 /// Gives the answers Hummingbird makes itself the API's error body, so that a client (and the
 /// OpenAPI document) sees one shape for every refusal: a path the server does not have is 404, a

@@ -25,7 +25,7 @@ struct HeldPacket {
 
     /// Applied after an applied dependency, rejected after a rejected one.
     func settlement() throws -> Settlement {
-        guard dependencyState == PacketState.applied.rawValue else { return .reject(reason: HeldPacketExpiry.rejected(dependency)) }
+        guard dependencyState == PacketState.applied.rawValue else { return .reject(reason: PushRejection.dependencyRejected(dependency)) }
         return .apply(try StoredText.heldOps(ops, packetId: packetId))
     }
 

@@ -1,7 +1,9 @@
+import SyncProtocol
+
 /// Which held packets a sweep rejects, and why, decided without a database: each store reads every
 /// held packet with its dependency's state, in arrival order, asks here, and rejects what it is
-/// told in one transaction. It also holds every reason a packet is rejected for its dependency,
-/// each starting with "dependency " (clients match that prefix to send the packet's ops again).
+/// told in one transaction. The reasons are SyncProtocol's (``PushRejection``), whose `cause` tells
+/// a client that the packet's ops go again.
 ///
 /// A packet held past the hold is rejected when its dependency never arrived, was rejected, or is
 /// itself held past the hold with nothing ahead of it but packets held past the hold (two packets
@@ -41,20 +43,6 @@ enum HeldPacketExpiry {
         var packetId: ByteString
     }
 
-    // MARK: Reasons
-
-    static func notReceived(_ dependency: String, holdSeconds: Double) -> String {
-        "dependency \(dependency) not received within \(StoredText.seconds(holdSeconds)) s"
-    }
-
-    static func rejected(_ dependency: String) -> String {
-        "dependency \(dependency) was rejected"
-    }
-
-    static func stillHeld(_ dependency: String, holdSeconds: Double) -> String {
-        "dependency \(dependency) still held after \(StoredText.seconds(holdSeconds)) s"
-    }
-
     // MARK: Deciding
 
     /// The rejections `held` (every held packet, oldest first) calls for at `now`, in the order
@@ -82,15 +70,15 @@ enum HeldPacketExpiry {
                 rejections.append(Rejection(deviceId: held[next].deviceId, packetId: held[next].packetId, reason: why))
                 let key = Key(deviceId: ByteString(held[next].deviceId), packetId: ByteString(held[next].packetId))
                 for behind in (waitingOn[key] ?? []).reversed() where !rejected[behind] {
-                    pending.append((behind, Self.rejected(held[next].packetId)))
+                    pending.append((behind, PushRejection.dependencyRejected(held[next].packetId)))
                 }
             }
         }
         let expired = held.indices.filter { held[$0].receivedAt <= deadline }
         for position in expired where !rejected[position] {
             switch held[position].dependencyState {
-            case nil: reject(position, notReceived(held[position].dependency, holdSeconds: holdSeconds))
-            case .rejected?: reject(position, Self.rejected(held[position].dependency))
+            case nil: reject(position, PushRejection.dependencyNotReceived(held[position].dependency, holdSeconds: holdSeconds))
+            case .rejected?: reject(position, PushRejection.dependencyRejected(held[position].dependency))
             case .held?, .applied?: break
             }
         }
@@ -116,7 +104,7 @@ enum HeldPacketExpiry {
             if waiting {
                 for step in path { waits[step] = true }
             } else {
-                reject(position, stillHeld(held[position].dependency, holdSeconds: holdSeconds))
+                reject(position, PushRejection.dependencyStillHeld(held[position].dependency, holdSeconds: holdSeconds))
             }
         }
         return rejections

@@ -1,7 +1,7 @@
 import SyncProtocol
 
 /// What becomes of a pushed packet as it arrives, decided without a database: each store, under its
-/// writer, answers a re-push from the packet's record (``PacketRecord/outcome``), counts the packet
+/// writer, answers a re-push from the packet's record (``StoredPacket/outcome``), counts the packet
 /// (its `seq`), reads its dependency's state, asks here, and writes what it is told.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import SyncProtocol
 enum PacketArrival: Equatable {
     /// Recorded without applying anything: held until its dependency settles (its ops kept, as
     /// stored text, to apply then), or rejected for good because its dependency was.
-    case recorded(PacketRecord, heldOps: String?)
+    case recorded(StoredPacket, heldOps: String?)
     /// No dependency, or an applied one: its ops apply now, in the same transaction.
     case apply
 
@@ -23,12 +23,12 @@ enum PacketArrival: Equatable {
         guard let dependency = packet.dependencyIdentifier else { return .apply }
         switch dependencyState {
         case nil, .held?:
-            return .recorded(PacketRecord(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .held,
+            return .recorded(StoredPacket(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .held,
                                           dependencyIdentifier: dependency, receivedAt: now),
                              heldOps: StoredText.ops(packet.ops))
         case .rejected?:
-            return .recorded(PacketRecord(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .rejected,
-                                          dependencyIdentifier: dependency, reason: HeldPacketExpiry.rejected(dependency),
+            return .recorded(StoredPacket(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .rejected,
+                                          dependencyIdentifier: dependency, reason: PushRejection.dependencyRejected(dependency),
                                           receivedAt: now, settledAt: now),
                              heldOps: nil)
         case .applied?:
@@ -37,8 +37,8 @@ enum PacketArrival: Equatable {
     }
 
     /// The record of a packet whose ops applied as it arrived.
-    static func applied(_ packet: PushPacket, seq: Int, ops: AppliedOps, now: Double) -> PacketRecord {
-        PacketRecord(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .applied,
+    static func applied(_ packet: PushPacket, seq: Int, ops: AppliedOps, now: Double) -> StoredPacket {
+        StoredPacket(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .applied,
                      dependencyIdentifier: packet.dependencyIdentifier, applied: ops.applied, duplicates: ops.duplicates,
                      cursor: ops.cursor, receivedAt: now, settledAt: now)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncProtocol
 
 /// Where a PostgreSQL store lives, as `--db` names it: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
 /// (or `postgresql://`). A password absent from the URL comes from `PGPASSWORD`, so that it need

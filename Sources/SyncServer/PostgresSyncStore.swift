@@ -87,11 +87,11 @@ public final class PostgresSyncStore: SyncStoreBackend {
 
     /// A failure of the disk under the database, by the name SQLite's store gives it (see
     /// `SyncEndpoints.storageReason`): `disk_full`, `io` or `read_only`; nil for any other error.
-    static func storageReason(_ error: any Error) -> String? {
+    static func storageReason(_ error: any Error) -> SyncServerError.Reason? {
         switch (error as? PSQLError)?.serverInfo?[.sqlState] {
-        case "53100"?: "disk_full"
-        case "58030"?: "io"
-        case "25006"?: "read_only"
+        case "53100"?: .diskFull
+        case "58030"?: .io
+        case "25006"?: .readOnly
         default: nil
         }
     }
@@ -419,7 +419,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
         }
     }
 
-    public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {
+    public func packet(deviceId: String, packetId: String) async throws -> StoredPacket? {
         try await client.withConnection { connection in try await self.record(deviceId: deviceId, packetId: packetId, on: connection) }
     }
 
@@ -496,7 +496,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
         return (result.outcome, result.growth(by: device))
     }
 
-    func insert(_ record: PacketRecord, heldOps: String?, on connection: PostgresConnection) async throws {
+    func insert(_ record: StoredPacket, heldOps: String?, on connection: PostgresConnection) async throws {
         let applied = record.applied.map(StoredText.list)
         let duplicates = record.duplicates.map(StoredText.list)
         try await rows("""
@@ -514,7 +514,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
             """, on: connection)
     }
 
-    func record(deviceId: String, packetId: String, on connection: PostgresConnection) async throws -> PacketRecord? {
+    func record(deviceId: String, packetId: String, on connection: PostgresConnection) async throws -> StoredPacket? {
         guard let row = try await rows("""
             SELECT device_id, packet_id, seq, state, dependency, reason, refused_op_id, applied, duplicates, cursor, received_at, settled_at
             FROM sync_packet WHERE device_id = \(deviceId) AND packet_id = \(packetId)
@@ -524,7 +524,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
         guard let state = PacketState(rawValue: stateName) else {
             throw SyncServerError(.internalError, "packet \(packetId) has an unknown state \(stateName)")
         }
-        return PacketRecord(deviceId: device, packetId: packet, seq: seq, state: state, dependencyIdentifier: dependency, reason: reason,
+        return StoredPacket(deviceId: device, packetId: packet, seq: seq, state: state, dependencyIdentifier: dependency, reason: reason,
                             refusedOpId: refusedOpId, applied: try StoredText.strings(applied), duplicates: try StoredText.strings(duplicates),
                             cursor: cursor, receivedAt: receivedAt, settledAt: settledAt)
     }

@@ -1,4 +1,5 @@
 import Logging
+import SyncProtocol
 import Synchronization
 
 /// The op log's newest entries, in memory, so that a held pull is answered without the store.

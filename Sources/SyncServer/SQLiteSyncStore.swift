@@ -320,7 +320,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         }
     }
 
-    public func packet(deviceId: String, packetId: String) async throws -> PacketRecord? {
+    public func packet(deviceId: String, packetId: String) async throws -> StoredPacket? {
         try await pool.read { db in try Self.record(deviceId: deviceId, packetId: packetId, in: db) }
     }
 
@@ -386,7 +386,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         return (result.outcome, result.growth(by: device))
     }
 
-    static func insert(_ record: PacketRecord, heldOps: String?, in db: Database) throws {
+    static func insert(_ record: StoredPacket, heldOps: String?, in db: Database) throws {
         try db.execute(sql: """
             INSERT INTO sync_packet (deviceId, packetId, seq, state, dependency, reason, ops, applied, duplicates, cursor, receivedAt, settledAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -401,7 +401,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
             """, arguments: [reason, refusedOpId, now, deviceId, packetId])
     }
 
-    static func record(deviceId: String, packetId: String, in db: Database) throws -> PacketRecord? {
+    static func record(deviceId: String, packetId: String, in db: Database) throws -> StoredPacket? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_packet WHERE deviceId = ? AND packetId = ?",
                                          arguments: [deviceId, packetId])
         else { return nil }
@@ -409,7 +409,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         guard let state = PacketState(rawValue: stateName) else {
             throw SyncServerError(.internalError, "packet \(packetId) has an unknown state \(stateName)")
         }
-        return PacketRecord(
+        return StoredPacket(
             deviceId: row["deviceId"], packetId: row["packetId"], seq: row["seq"], state: state,
             dependencyIdentifier: row["dependency"], reason: row["reason"], refusedOpId: row["refusedOpId"],
             applied: try StoredText.strings(row["applied"]), duplicates: try StoredText.strings(row["duplicates"]), cursor: row["cursor"],

@@ -140,7 +140,7 @@ enum ScopedFold {
     /// device fails that op alone and sends the packet's others again; inside a held packet, the
     /// packet is rejected with it.
     static func refusal(_ message: String, path: String, opId: String) -> SyncServerError {
-        var refusal = SyncServerError(.forbidden, message, path: path, reason: "scope")
+        var refusal = SyncServerError(.forbidden, message, path: path, reason: .scope)
         refusal.opId = opId
         return refusal
     }

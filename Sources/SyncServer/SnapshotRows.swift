@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// Which rows of the materialized state a snapshot reads, ``SnapshotPart`` for one device, decided
 /// without a database; each store writes it as its SQL condition on `sync_row`.
 enum SnapshotRows: Sendable, Equatable {
@@ -15,7 +17,7 @@ enum SnapshotRows: Sendable, Equatable {
         switch part {
         case .scope(let scope):
             guard device.sees(scope: scope) else {
-                throw SyncServerError(.forbidden, "part: scope \(scope) is not granted by the token", path: "/part", reason: "scope")
+                throw SyncServerError(.forbidden, "part: scope \(scope) is not granted by the token", path: "/part", reason: .scope)
             }
             self = .scope(scope)
         case .user:

@@ -1,4 +1,5 @@
 import JSON
+import SyncProtocol
 import Synchronization
 
 /// What `GET /v1/health` says of the store: its kind and how long one trivial round trip through

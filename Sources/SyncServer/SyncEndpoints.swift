@@ -164,7 +164,7 @@ struct SyncEndpoints: Sendable {
             let devices = try await store.deviceCount(user: claims.subject)
             guard devices < configuration.maxDevicesPerUser else {
                 throw refused(by: "devices", "user \(claims.subject) has \(devices) devices, the most allowed on this server; "
-                    + "a device the user no longer uses keeps its place", retryAfter: 3600, reason: "devices")
+                    + "a device the user no longer uses keeps its place", retryAfter: 3600, reason: .devices)
             }
         }
         let bytes = try await body(of: request)
@@ -175,8 +175,7 @@ struct SyncEndpoints: Sendable {
         let token = DeviceToken.generate()
         let deviceId = try await store.registerDevice(name: name, tokenDigest: DeviceToken.digest(token), user: claims?.subject ?? "",
                                                       scopes: claims?.scopes, now: Self.now())
-        guard claims == nil else { return (201, ["deviceId": .string(deviceId)]) }
-        return (201, ["deviceId": .string(deviceId), "token": .string(token)])
+        return (201, RegisteredDevice(deviceId: deviceId, token: claims == nil ? token : nil).json)
     }
 
     /// `POST /v1/push` → 200 applied, 202 held, 409 rejected, 403 an op outside the token's scopes.
@@ -195,27 +194,24 @@ struct SyncEndpoints: Sendable {
         let outcome: PushOutcome
         do {
             outcome = try await store.push(packet, now: now)
-        } catch let refusal as SyncServerError where refusal.code == .forbidden && refusal.reason == "scope" {
+        } catch let refusal as SyncServerError where refusal.code == .forbidden && refusal.reason == .scope {
             metrics.pushed("refused", ops: [("refused", packet.ops.count)])
             throw refusal
         }
+        let answer: PushAnswer
         switch outcome {
         case .applied(let applied, let duplicates, let cursor, let replayed):
             // A replay's ops were counted when it was first applied.
             metrics.pushed(replayed ? "replayed" : "applied", ops: replayed ? [] : [("applied", applied.count), ("duplicate", duplicates.count)])
-            return (200, ["applied": .array(applied.map(JSONValue.string)), "duplicates": .array(duplicates.map(JSONValue.string)),
-                          "cursor": .number(Double(cursor))])
+            answer = .applied(applied: applied, duplicates: duplicates, cursor: cursor)
         case .held(let dependency):
             metrics.pushed("held", ops: [])
-            return (202, ["held": true, "packetId": .string(packet.packetId), "waitingFor": .string(dependency)])
+            answer = .held(packetId: packet.packetId, waitingFor: dependency)
         case .rejected(let reason, let opId):
             metrics.pushed("rejected", ops: [("refused", packet.ops.count)])
-            var error = SyncServerError(.conflict, "packet \(packet.packetId) was rejected: \(reason)", reason: opId == nil ? nil : "scope")
-            error.opId = opId
-            var answer: JSONObject = ["rejected": true, "packetId": .string(packet.packetId), "reason": .string(reason), "error": error.json["error"] ?? .null]
-            if let opId { answer["opId"] = .string(opId) }
-            return (409, .object(answer))
+            answer = .rejected(PushRejection(packetId: packet.packetId, reason: reason, opId: opId))
         }
+        return (answer.status, answer.json)
     }
 
     /// `GET /v1/pull?deviceId&after&limit&waitMs` → `{"ops", "cursor", "more", "scopes"?}`: the ops
@@ -271,7 +267,7 @@ struct SyncEndpoints: Sendable {
         guard let record = try await store.packet(deviceId: device, packetId: packetId) else {
             throw SyncServerError(.notFound, "no packet \(packetId) from device \(device)")
         }
-        return (200, record.json)
+        return (200, record.record.json)
     }
 
     /// `GET /v1/snapshot?deviceId&part&afterTable&afterDataId&limit` → the materialized state the
@@ -390,7 +386,7 @@ struct SyncEndpoints: Sendable {
     }
 
     /// A 429 from `limit` (a label of ``SyncMetrics/refusals``), counted there, with its `Retry-After`.
-    func refused(by limit: String, _ message: String, retryAfter: Int, path: String? = nil, reason: String? = nil) -> SyncServerError {
+    func refused(by limit: String, _ message: String, retryAfter: Int, path: String? = nil, reason: SyncServerError.Reason? = nil) -> SyncServerError {
         metrics.refused(by: limit)
         var refusal = SyncServerError(.rateLimited, message, path: path, reason: reason)
         refusal.retryAfter = retryAfter
@@ -433,17 +429,17 @@ struct SyncEndpoints: Sendable {
         do {
             return try verifier.verify(token, now: Int64(Self.now()))
         } catch {
-            throw SyncServerError(.unauthorized, "Authorization: \(error.message)", reason: error.reason.rawValue)
+            throw SyncServerError(.unauthorized, "Authorization: \(error.message)", reason: SyncServerError.Reason(error.reason))
         }
     }
 
     func bearer(_ request: Request, hint: String) throws -> String {
         guard let header = request.headers[.authorization] else {
-            throw SyncServerError(.unauthorized, "missing Authorization header, expected \"Bearer TOKEN\" (\(hint))", reason: "missing")
+            throw SyncServerError(.unauthorized, "missing Authorization header, expected \"Bearer TOKEN\" (\(hint))", reason: .missing)
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw SyncServerError(.unauthorized, "Authorization: expected \"Bearer TOKEN\"", reason: "malformed")
+            throw SyncServerError(.unauthorized, "Authorization: expected \"Bearer TOKEN\"", reason: .malformed)
         }
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
@@ -526,8 +522,7 @@ struct SyncEndpoints: Sendable {
         } catch let error as SyncServerError {
             return Self.response(error)
         } catch let error as SyncWireError {
-            let refusal = SyncServerError(error.tooLarge ? .tooLarge : .badRequest, error.message, path: error.path)
-            return Self.response(refusal.status, refusal.json)
+            return Self.response(SyncServerError(error.tooLarge ? .tooLarge : .badRequest, error.message, path: error.path))
         } catch {
             let failure = SyncServerError(.internalError, "the server failed: \(PostgresSyncStore.describe(error))", reason: Self.storageReason(error))
             return Self.response(failure.status, failure.json)
@@ -536,12 +531,12 @@ struct SyncEndpoints: Sendable {
 
     /// A failure of the disk under the database, by name (the request may be sent again once the
     /// operator has made room): `disk_full`, `io` or `read_only`; nil for any other error.
-    static func storageReason(_ error: any Error) -> String? {
+    static func storageReason(_ error: any Error) -> SyncServerError.Reason? {
         guard let error = error as? DatabaseError else { return PostgresSyncStore.storageReason(error) }
         switch error.resultCode {
-        case .SQLITE_FULL: return "disk_full"
-        case .SQLITE_IOERR, .SQLITE_CANTOPEN: return "io"
-        case .SQLITE_READONLY: return "read_only"
+        case .SQLITE_FULL: return .diskFull
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN: return .io
+        case .SQLITE_READONLY: return .readOnly
         default: return nil
         }
     }

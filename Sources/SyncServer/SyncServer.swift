@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
+import SyncProtocol
 import SystemIO
 
 /// The reference sync server: devices push packets of ops, the server applies them in dependency

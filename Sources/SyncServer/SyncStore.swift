@@ -38,7 +38,7 @@ public protocol SyncStore: Sendable {
     func sweep(now: Double, holdSeconds: Double) async throws
 
     /// The record of one packet of a device, or nil when the server never saw it.
-    func packet(deviceId: String, packetId: String) async throws -> PacketRecord?
+    func packet(deviceId: String, packetId: String) async throws -> StoredPacket?
 
     /// Up to `limit` logged ops with seq > `after` that `device` may see, in seq order, and records
     /// `after` as what the device holds (for compaction). Refused (`compacted`) when ops after

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import SyncAuth
+import SyncProtocol
 import SyncServer
 import SystemIO
 

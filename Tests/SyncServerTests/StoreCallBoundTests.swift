@@ -1,3 +1,4 @@
+import SyncProtocol
 @testable import SyncServer
 import Testing
 

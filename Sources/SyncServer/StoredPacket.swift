@@ -1,11 +1,9 @@
-import JSON
+import SyncProtocol
 
-/// The server's durable record of one pushed packet, kept for good (there is no 100-packet window),
-/// so a client can learn what became of a held packet however long it was away.
-///
-/// Wire form (`GET /v1/packets/{packetId}`): `{"packetId", "state", "seq", "dependencyIdentifier",
-/// "reason"?, "applied"?, "duplicates"?, "cursor"?}`.
-public struct PacketRecord: Sendable, Equatable {
+/// The server's durable record of one pushed packet, kept for good (there is no 100-packet window):
+/// what the device reads of it (``record``, SyncProtocol's ``PacketRecord``) and what only the
+/// server keeps (whose it is, the op refused for its scope, when it arrived and settled).
+public struct StoredPacket: Sendable, Equatable {
     public var deviceId: String
     public var packetId: String
     /// The device's packet count when this one first arrived: monotonic per device.
@@ -42,20 +40,14 @@ public struct PacketRecord: Sendable, Equatable {
         self.settledAt = settledAt
     }
 
-    public var json: JSONValue {
-        var object: JSONObject = [
-            "packetId": .string(packetId), "state": .string(state.rawValue), "seq": .number(Double(seq)),
-            "dependencyIdentifier": dependencyIdentifier.map(JSONValue.string) ?? .null,
-        ]
-        if let reason { object["reason"] = .string(reason) }
-        if let applied { object["applied"] = .array(applied.map(JSONValue.string)) }
-        if let duplicates { object["duplicates"] = .array(duplicates.map(JSONValue.string)) }
-        if let cursor { object["cursor"] = .number(Double(cursor)) }
-        return .object(object)
+    /// What `GET /v1/packets/{packetId}` answers.
+    public var record: PacketRecord {
+        PacketRecord(packetId: packetId, seq: seq, state: state, dependencyIdentifier: dependencyIdentifier, reason: reason,
+                     applied: applied, duplicates: duplicates, cursor: cursor)
     }
 }
 
-extension PacketRecord {
+extension StoredPacket {
     /// The answer a re-push of this packet gets: the one it got the first time, or what became of it since.
     var outcome: PushOutcome {
         switch state {
