@@ -77,16 +77,21 @@ public struct BridgeBenchmark {
     }
 }
 
-/// Runs a benchmark script as a single-file app with every grant, and returns what it reported
-/// through `__benchReport(jsonText)`.
+/// Runs a benchmark script as a single-file app with every grant (or, given `appJSON`, as an app
+/// folder whose `app.json` that is, `"main": "bench.js"`), and returns what it reported through
+/// `__benchReport(jsonText)`.
 enum BenchmarkApp {
-    static func run(script: String, arguments: [String], options: AppRunOptions = AppRunOptions(),
+    static func run(script: String, arguments: [String], options: AppRunOptions = AppRunOptions(), appJSON: String? = nil,
                     prepare: @escaping (ScriptContext) -> Void) -> JSONValue? {
         let directory = TemporaryFolder(prefix: "hybrid-bench").path
         defer { FileSystem.removeTree(directory) }
-        let path = directory + "/bench.js"
+        var path = directory + "/bench.js"
         do {
             try FileSystem.write(script, to: path)
+            if let appJSON {
+                try FileSystem.write(appJSON, to: directory + "/app.json")
+                path = directory
+            }
         } catch {
             print("bench: cannot write \(path): \(error)")
             return nil

@@ -94,7 +94,11 @@ public struct NetworkBenchmark {
         for round in 0..<rounds {
             let curlRate = curlParallel(base: base, round: "c\(round)").map { Double(requests) / $0 }
             if let curlRate { curlRates.append(curlRate) }
-            if let report = BenchmarkApp.run(script: Self.throughputScript, arguments: [base, "\(requests)", "\(inFlight)", "j\(round)"], prepare: { _ in }),
+            // As many connections to the server as curl's --parallel-max: the app's per-host limit
+            // (network.connectionsPerHost, 6 by default, as a browser's) raised to the calls in flight.
+            let appJSON = #"{"name": "bench", "main": "bench.js", "network": {"connectionsPerHost": \#(inFlight)}}"#
+            if let report = BenchmarkApp.run(script: Self.throughputScript, arguments: [base, "\(requests)", "\(inFlight)", "j\(round)"],
+                                             appJSON: appJSON, prepare: { _ in }),
                let elapsed = report["elapsed"]?.numberValue {
                 let jsRate = Double(requests) / (elapsed / 1000)
                 jsRates.append(jsRate)

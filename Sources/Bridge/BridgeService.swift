@@ -170,6 +170,8 @@ public final class AppContext: Sendable {
     public let arguments: [String]
     /// What the app may use (`app.json` `quotas`).
     public let quotas: AppQuotas
+    /// How its requests run per host (`app.json` `network`).
+    public let network: AppNetworkSettings
 
     /// Whether the app may reach `host` over the network (its `network:HOST` grants): the policy
     /// every service that talks HTTP passes to the transport, checked at every redirect. `host` is
@@ -181,12 +183,13 @@ public final class AppContext: Sendable {
     }
 
     public init(name: String, version: String, dataDirectory: String, grants: Grants, arguments: [String] = [],
-                quotas: AppQuotas = .defaults) {
+                quotas: AppQuotas = .defaults, network: AppNetworkSettings = .defaults) {
         self.name = name
         self.version = version
         self.dataDirectory = dataDirectory
         self.grants = grants
         self.arguments = arguments
         self.quotas = quotas
+        self.network = network
     }
 }

@@ -35,10 +35,14 @@ public struct TransferTiming: Sendable, Equatable {
     public var connectMs: Double
     /// Until the final hop's first response byte.
     public var firstByteMs: Double
+    /// How long the caller waited before the transfer began, behind limits of its own (the network
+    /// service's queue): not part of `totalMs`. The transport leaves it 0.
+    public var queuedMs: Double
 
-    public init(totalMs: Double, connectMs: Double, firstByteMs: Double) {
+    public init(totalMs: Double, connectMs: Double, firstByteMs: Double, queuedMs: Double = 0) {
         self.totalMs = totalMs
         self.connectMs = connectMs
         self.firstByteMs = firstByteMs
+        self.queuedMs = queuedMs
     }
 }

@@ -26,6 +26,13 @@ public struct URLTarget: Sendable, Equatable {
     public let scheme: String
     /// The canonical host: what grants are compared with.
     public let host: String
+    /// The port connected to: the URL's, else the scheme's (80, 443).
+    public let port: Int
+
+    /// Scheme, host and port, `http://127.0.0.1:8080`: what connections are kept and limited by.
+    public var origin: String {
+        "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
 
     public init(_ text: String) throws(TransferError) {
         self = try Self.parse(text).0
@@ -56,13 +63,15 @@ public struct URLTarget: Sendable, Equatable {
             }
         }
         guard !host.isEmpty else { throw TransferError(.badURL, "\"\(text)\" names no host", url: text) }
-        return (URLTarget(url: handle.part(CURLUPART_URL) ?? text, scheme: scheme, host: host), handle)
+        let port = handle.part(CURLUPART_PORT).flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80)
+        return (URLTarget(url: handle.part(CURLUPART_URL) ?? text, scheme: scheme, host: host, port: port), handle)
     }
 
-    private init(url: String, scheme: String, host: String) {
+    private init(url: String, scheme: String, host: String, port: Int) {
         self.url = url
         self.scheme = scheme
         self.host = host
+        self.port = port
     }
 
     /// Refuses the target unless `allowHost` grants its host: the one check every hop, every

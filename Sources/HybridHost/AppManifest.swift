@@ -18,13 +18,15 @@ public struct AppManifest: Sendable, Equatable {
     public var grantSource: String
     /// What the app may use (`quotas`; the defaults for a single file).
     public var quotas: AppQuotas = .defaults
+    /// How its requests run per host (`network`; the defaults for a single file).
+    public var network: AppNetworkSettings = .defaults
 
     /// The extensions of a module file an app may start from (`hybrid run cart.ts`).
     public static let moduleExtensions = [".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"]
 
     /// Reads an app folder (with `app.json`) or a single module file (`.js`, `.ts`, `.mjs`, ...).
     /// The keys app.json may hold; any other is refused, naming the nearest of these.
-    static let knownKeys = ["name", "version", "main", "grants", "patchKeys", "quotas"]
+    static let knownKeys = ["name", "version", "main", "grants", "patchKeys", "quotas", "network"]
 
     public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
         let absolute = FileSystem.absolute(path)
@@ -108,6 +110,7 @@ public struct AppManifest: Sendable, Equatable {
                                    grants: grants, patchKeys: try strings("patchKeys"), grantSource: "\(file): grants")
         do {
             manifest.quotas = try AppQuotas.parse(root["quotas"], source: "\(file): quotas")
+            manifest.network = try AppNetworkSettings.parse(root["network"], source: "\(file): network")
         } catch {
             throw AppLoadError(error.description)
         }

@@ -81,7 +81,8 @@ public final class AppSession: @unchecked Sendable {
             throw AppLoadError("--data-dir: cannot create \(dataDirectory): \(error.reason)")
         }
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
-                             grants: grants, arguments: options.arguments, quotas: manifest.quotas)
+                             grants: grants, arguments: options.arguments, quotas: manifest.quotas,
+                             network: manifest.network)
         let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
                                                      output: options.output, uncaught: options.uncaught,
                                                      hotReload: options.hotReload))

@@ -19,6 +19,11 @@ struct NetworkRequest: ActionParams {
     /// nil: decided by the response's content type (json for JSON media types, else text).
     var responseType: ResponseType?
     var useCache: Bool
+    /// The `timeoutMs` asked for, counted from the call (`calledAtMs`): the transfer's is what is
+    /// left of it after waiting to start (``TransferQueue``).
+    let timeoutMs: Int?
+    /// When the call was made, on ``CurlClient/nowMs()``'s clock.
+    let calledAtMs = CurlClient.nowMs()
 
     init(from params: ParamsReader) throws(BridgeError) {
         let url: String = try params.required("url")
@@ -51,8 +56,9 @@ struct NetworkRequest: ActionParams {
         if body != nil, method == "GET" || method == "HEAD" {
             throw BridgeError.badParams("/\(bodyField!)", "a \(method) request cannot carry a body; use POST, PUT or PATCH")
         }
+        timeoutMs = try params.optional("timeoutMs")
         transfer = TransferRequest(url: url, method: method, headers: headers, body: body,
-                                   timeoutMs: try params.optional("timeoutMs"), connectTimeoutMs: try params.optional("connectTimeoutMs"),
+                                   timeoutMs: timeoutMs, connectTimeoutMs: try params.optional("connectTimeoutMs"),
                                    followRedirects: try params.optional("followRedirects") ?? true)
         maxBytes = try params.optional("maxBytes")
         responseType = try params.optional("responseType")
@@ -81,7 +87,8 @@ struct NetworkRequest: ActionParams {
         for (name, value) in transfer.headers.sorted(by: { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) }) {
             key += "\n\(name.lowercased()): \(value)"
         }
-        key += "\n#\(transfer.timeoutMs ?? -1),\(transfer.connectTimeoutMs ?? -1),\(transfer.maxBytes ?? -1),\(transfer.followRedirects)"
+        // The timeout asked for, not what waiting left of it: calls that waited still share.
+        key += "\n#\(timeoutMs ?? -1),\(transfer.connectTimeoutMs ?? -1),\(transfer.maxBytes ?? -1),\(transfer.followRedirects)"
         return key
     }
 }

@@ -26,7 +26,7 @@ public struct NetworkService: BridgeService {
     private let progress = ProgressBoard()
     private let transfers = SharedTransfers()
     private let caches = HTTPCaches()
-    private let slots = TransferSlots()
+    private let queue = TransferQueue()
     /// What downloads may not write into: the host's own entries of the data folder.
     private let hostEntries: HostEntries
 
@@ -41,14 +41,10 @@ public struct NetworkService: BridgeService {
             // A request only awaits the curl thread, so it runs on the JS thread's executor and
             // hands no work to a worker; a cached request does its file work on the pool.
             "request": .nonBlocking(NetworkRequest.self) { call, request in
-                try await slots.holding(limit: call.app.quotas.transfers, action: "request") { () async throws(BridgeError) in
-                    try await self.request(call, request.capped(at: call.app.quotas.responseBytes))
-                }
+                try await self.request(call, request.capped(at: call.app.quotas.responseBytes))
             },
             "download": .worker(NetworkDownloadParams.self) { call, params in
-                try await slots.holding(limit: call.app.quotas.transfers, action: "download") { () async throws(BridgeError) in
-                    try await download(call, params)
-                }
+                try await download(call, params)
             },
             "progress": .worker(NetworkProgressParams.self) { call, params in
                 let snapshot = await progress.wait(scoped(params.requestId, call), since: params.since, timeoutMs: params.timeoutMs)
@@ -65,9 +61,8 @@ public struct NetworkService: BridgeService {
     }
 
     private func request(_ call: ServiceCall, _ request: NetworkRequest) async throws(BridgeError) -> JSONValue {
-        let allowHost = call.app.allowsHost
         guard request.useCache, let key = request.sharingKey else {
-            return try ResponseEncoder.json(try await fetch(request, sharingKey: request.sharingKey, allowHost: allowHost), as: request.responseType)
+            return try ResponseEncoder.json(try await fetch(request, sharingKey: request.sharingKey, app: call.app), as: request.responseType)
         }
         return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
             try await cachedRequest(request, key: key, call: call)
@@ -90,7 +85,7 @@ public struct NetworkService: BridgeService {
             }
             if let etag = entry.etag { revalidation.transfer.headers.append(("If-None-Match", etag)) }
             if let modified = entry.lastModified { revalidation.transfer.headers.append(("If-Modified-Since", modified)) }
-            let response = try await fetch(revalidation, sharingKey: key + "\n#revalidate", allowHost: allowHost)
+            let response = try await fetch(revalidation, sharingKey: key + "\n#revalidate", app: call.app)
             if response.status == 304 {
                 entry.revalidated(by: response, now: HTTPDate.now())
                 cache.save(entry)
@@ -101,7 +96,7 @@ public struct NetworkService: BridgeService {
             store(response, key: key, in: cache)
             return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
         }
-        let response = try await fetch(request, sharingKey: key, allowHost: allowHost)
+        let response = try await fetch(request, sharingKey: key, app: call.app)
         store(response, key: key, in: cache)
         return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
     }
@@ -114,17 +109,41 @@ public struct NetworkService: BridgeService {
         }
     }
 
-    private func fetch(_ request: NetworkRequest, sharingKey: String?, allowHost: @escaping @Sendable (String) -> Bool) async throws(BridgeError) -> TransferResponse {
-        let transfer = request.transfer
+    /// Runs `transfer` (by default `request`'s) once the app's running limits let it start
+    /// (``TransferQueue``), its timeout lowered by the time it waited. An identical GET in flight
+    /// is joined at once instead: it opens no connection, so it takes no slot. The host's grant is
+    /// checked first, so an ungranted call neither waits nor joins what another caller started.
+    private func fetch(_ request: NetworkRequest, transfer: TransferRequest? = nil, sharingKey: String?, app: AppContext,
+                       action: String = "request") async throws(BridgeError) -> TransferResponse {
+        let allowHost = app.allowsHost
+        let target: URLTarget
         do {
-            guard let sharingKey else { return try await CurlClient.shared.perform(transfer, allowHost: allowHost) }
-            // The grant is checked before joining a shared transfer, not only by whoever started it.
-            try URLTarget(transfer.url).checkGranted(allowHost)
-            return try await transfers.fetch(key: sharingKey) { () async throws(TransferError) -> TransferResponse in
-                try await CurlClient.shared.perform(transfer, allowHost: allowHost)
-            }
+            target = try URLTarget(request.transfer.url)
+            try target.checkGranted(allowHost)
+            if let sharingKey, let flight = transfers.join(key: sharingKey) { return try await transfers.wait(for: flight, key: sharingKey) }
         } catch {
             throw error.bridgeError(responseQuota: request.responseQuota)
+        }
+        return try await queue.holding(origin: target.origin, limits: TransferQueue.Limits(app), started: request.calledAtMs,
+                                       timeoutMs: request.timeoutMs, action: action, url: target.url) { queuedMs throws(BridgeError) in
+            var transfer = transfer ?? request.transfer
+            if queuedMs > 0, let timeout = request.timeoutMs {
+                transfer.timeoutMs = max(1, timeout - Int((CurlClient.nowMs() - request.calledAtMs).rounded(.up)))
+            }
+            do throws(TransferError) {
+                var response: TransferResponse
+                if let sharingKey {
+                    response = try await transfers.fetch(key: sharingKey) { [transfer] () async throws(TransferError) -> TransferResponse in
+                        try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+                    }
+                } else {
+                    response = try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+                }
+                response.timing.queuedMs = queuedMs
+                return response
+            } catch {
+                throw error.bridgeError(responseQuota: request.responseQuota)
+            }
         }
     }
 
@@ -147,13 +166,13 @@ public struct NetworkService: BridgeService {
         progress.update(key) { $0 = ProgressBoard.Snapshot(state: .running) }
         let response: TransferResponse
         do {
-            response = try await CurlClient.shared.perform(transfer, allowHost: call.app.allowsHost)
+            response = try await fetch(request, transfer: transfer, sharingKey: nil, app: call.app, action: "download")
         } catch {
             close(fd)
             unlink(partial)
-            let failure = error.bridgeError(responseQuota: request.responseQuota)
-            progress.update(key) { $0.state = .failed; $0.error = "\(error.reason.rawValue): \(failure.message)" }
-            throw failure
+            let reason = error.details?["reason"]?.stringValue ?? error.code.rawValue
+            progress.update(key) { $0.state = .failed; $0.error = "\(reason): \(error.message)" }
+            throw error
         }
         let saved = (200..<300).contains(response.status)
         let synced = fsync(fd) == 0

@@ -28,9 +28,10 @@ enum ResponseEncoder {
         return object
     }
 
+    /// `queuedMs` is how long the call waited to start (``TransferQueue``), beside the transfer's own times.
     static func timing(_ timing: TransferTiming) -> JSONValue {
         ["totalMs": .number(rounded(timing.totalMs)), "connectMs": .number(rounded(timing.connectMs)),
-         "firstByteMs": .number(rounded(timing.firstByteMs))]
+         "firstByteMs": .number(rounded(timing.firstByteMs)), "queuedMs": .number(rounded(timing.queuedMs))]
     }
 
     private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }

@@ -6,7 +6,8 @@ import Synchronization
 /// every caller waiting for it has gone.
 final class SharedTransfers: Sendable {
 
-    private final class Flight: @unchecked Sendable {
+    /// One transfer and the callers waiting for it.
+    final class Flight: @unchecked Sendable {
         let id: Int
         /// Guarded by the table's lock.
         var waiters = 1
@@ -24,6 +25,17 @@ final class SharedTransfers: Sendable {
     /// How many distinct transfers are running (for tests).
     var inFlight: Int { table.withLock { $0.flights.count } }
 
+    /// The transfer in flight for `key`, joined (counted as one more caller waiting for it), or
+    /// nil when there is none. A caller that joins must `wait(for:key:)` it.
+    func join(key: String) -> Flight? {
+        table.withLock { state in
+            guard let flight = state.flights[key] else { return nil }
+            flight.waiters += 1
+            return flight
+        }
+    }
+
+    /// Joins the transfer in flight for `key`, or starts one with `perform`, and waits for it.
     func fetch(key: String, perform: @escaping @Sendable () async throws(TransferError) -> TransferResponse) async throws(TransferError) -> TransferResponse {
         let flight: Flight = table.withLock { state in
             if let flight = state.flights[key] {
@@ -43,6 +55,12 @@ final class SharedTransfers: Sendable {
             state.flights[key] = flight
             return flight
         }
+        return try await wait(for: flight, key: key)
+    }
+
+    /// Waits for a joined `flight`; a caller that goes (its task cancelled) stops waiting, and the
+    /// last one to go cancels the transfer.
+    func wait(for flight: Flight, key: String) async throws(TransferError) -> TransferResponse {
         do {
             return try await withTaskCancellationHandler {
                 try await flight.task.value

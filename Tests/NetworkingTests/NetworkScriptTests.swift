@@ -14,7 +14,7 @@ struct NetworkScriptTests {
         let (totals, tap) = await runner.runCapturing(files: [file])
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
         #expect(totals.skipped == 0)
-        #expect(totals.passed == 11)
+        #expect(totals.passed == 12)
     }
 
     @Test("js/tests/grants.test.js: bypass attempts from a script granted api.example.test never reach the server")

@@ -75,6 +75,14 @@ live("identical GETs at once share one transfer", async () => {
   expect(answers.map((a) => a.body.hit)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
 });
 
+live("300 requests at once all answer: past the running limits they wait, they are not refused", async () => {
+  const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => net("request", { url: `${base}/echo?i=${i}` })));
+  expect(answers.filter((a) => a.status === 200).length).toBe(300);
+  // Past 6 at once to one host (network.connectionsPerHost), calls waited, and say how long.
+  expect(answers.some((a) => a.timing.queuedMs > 0)).toBe(true);
+  expect(answers.every((a) => a.timing.queuedMs >= 0)).toBe(true);
+});
+
 live("cache: true answers a fresh GET from the data folder", async () => {
   const url = `${base}/cached/js-${Date.now()}?maxAge=60`;
   const first = await net("request", { url, cache: true });

@@ -471,8 +471,10 @@ export interface NetworkDownloadParams {
    */
   headers?: NetworkHeaders;
   /**
-   * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
-   * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+   * Limit for the whole call, counted from when it was made: waiting to start (timing.queuedMs) and
+   * the transfer, connection included; E_FAILED reason timeout after it (a call that times out
+   * while it waits is never sent). The bridge's own per-call timeout (Hybrid.call options) also
+   * aborts the transfer.
    */
   timeoutMs?: NetworkTimeoutMs;
   /** Limit for establishing the connection. */
@@ -559,8 +561,10 @@ export interface NetworkRequestParams {
    */
   headers?: NetworkHeaders;
   /**
-   * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
-   * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+   * Limit for the whole call, counted from when it was made: waiting to start (timing.queuedMs) and
+   * the transfer, connection included; E_FAILED reason timeout after it (a call that times out
+   * while it waits is never sent). The bridge's own per-call timeout (Hybrid.call options) also
+   * aborts the transfer.
    */
   timeoutMs?: NetworkTimeoutMs;
   /** Limit for establishing the connection. */
@@ -629,8 +633,10 @@ export interface NetworkHeaders {
 }
 
 /**
- * Limit for the whole transfer (connection included); E_FAILED reason timeout after it. The
- * bridge's own per-call timeout (Hybrid.call options) also aborts the transfer.
+ * Limit for the whole call, counted from when it was made: waiting to start (timing.queuedMs) and
+ * the transfer, connection included; E_FAILED reason timeout after it (a call that times out while
+ * it waits is never sent). The bridge's own per-call timeout (Hybrid.call options) also aborts the
+ * transfer.
  */
 export type NetworkTimeoutMs = number;
 
@@ -663,6 +669,11 @@ export interface NetworkTiming {
   connectMs: number;
   /** Until the final hop's first response byte. */
   firstByteMs: number;
+  /**
+   * How long the call waited to start, behind the app's running limits (quotas.transfers,
+   * network.connectionsPerHost), before totalMs began; 0 when it started at once.
+   */
+  queuedMs: number;
 }
 
 // patch 1.0.0 (services/patch.json)
@@ -1608,8 +1619,12 @@ export interface HybridActions {
    * timeout, tls, too_many_redirects, body_too_large, cancelled, protocol, io. Hosts outside the
    * app's network:HOST grants are E_DENIED, checked again at every redirect. A call cancelled or
    * timed out through the bridge aborts its transfer and closes its connection. A request or
-   * download past the app's quotas.transfers (256 running at once unless app.json says otherwise)
-   * is E_TOO_MANY at once, with details.limit.
+   * download past the app's running limits (quotas.transfers, 256 at once unless app.json says
+   * otherwise, and network.connectionsPerHost, 6 at once to one scheme, host and port) waits to
+   * start, in order for its host, the hosts taking turns, and starts as others end; while it waits,
+   * its cancellation and timeoutMs apply (it then fails as a running transfer does, and is never
+   * sent). Only a call past quotas.transfersQueued waiting ones (10,000) is E_TOO_MANY, with
+   * details.quota "transfersQueued" and details.limit.
    */
   network: {
     /**
@@ -1628,9 +1643,10 @@ export interface HybridActions {
     progress: { params: NetworkProgressParams; result: NetworkProgressResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_TIMEOUT" | "E_CANCELLED" };
     /**
      * Sends one HTTP request and answers with the response. Identical GETs in flight at the same
-     * time share one transfer. With cache: true, a GET is answered from a small HTTP cache in the
-     * data folder while fresh (Cache-Control max-age, Expires) and revalidated with If-None-Match /
-     * If-Modified-Since when stale.
+     * time share one transfer; one that joins a transfer in flight does not wait for a slot. With
+     * cache: true, a GET is answered from a small HTTP cache in the data folder while fresh
+     * (Cache-Control max-age, Expires) and revalidated with If-None-Match / If-Modified-Since when
+     * stale.
      */
     request: { params: NetworkRequestParams; result: NetworkRequestResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
   };
