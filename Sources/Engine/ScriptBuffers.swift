@@ -91,6 +91,24 @@ extension ScriptContext {
         return array
     }
 
+    /// A new `Uint8Array` over `bytes`, memory that `owner` keeps alive and unchanged (a Swift
+    /// `Data`'s heap storage, boxed): the array holds `owner` until the collector frees it. No copy,
+    /// for a large result a library already wrote where it chose (swift-crypto's ciphertext).
+    public func makeUint8Array(over bytes: UnsafeRawBufferPointer, keeping owner: AnyObject) -> ScriptValue {
+        assertOnThread()
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            return JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, 0, nil) ?? undefined
+        }
+        let retained = Unmanaged.passRetained(owner).toOpaque()
+        let array = JSObjectMakeTypedArrayWithBytesNoCopy(ref, kJSTypedArrayTypeUint8Array, UnsafeMutableRawPointer(mutating: base), bytes.count,
+                                                          { _, owner in owner.map { Unmanaged<AnyObject>.fromOpaque($0).release() } }, retained, nil)
+        guard let array else {
+            Unmanaged<AnyObject>.fromOpaque(retained).release()
+            return undefined
+        }
+        return array
+    }
+
     /// A new JS array of `elements`.
     public func makeArray(_ elements: [ScriptValue]) -> ScriptValue {
         assertOnThread()

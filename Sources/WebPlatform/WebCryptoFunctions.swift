@@ -93,18 +93,18 @@ enum WebCryptoFunctions {
         switch name {
         case "AES-GCM":
             work = { () throws(WebCryptoError) in
-                .bytes(decrypt
+                .data(decrypt
                     ? try WebCryptoSymmetric.gcmDecrypt(key: key, iv: iv, additionalData: additionalData, tagLength: length, ciphertext: data)
                     : try WebCryptoSymmetric.gcmEncrypt(key: key, iv: iv, additionalData: additionalData, tagLength: length, plaintext: data))
             }
         case "AES-CBC":
             work = { () throws(WebCryptoError) in
-                .bytes(decrypt
+                .data(decrypt
                     ? try WebCryptoSymmetric.cbcDecrypt(key: key, iv: iv, ciphertext: data)
                     : try WebCryptoSymmetric.cbcEncrypt(key: key, iv: iv, plaintext: data))
             }
         case "AES-CTR":
-            work = { () throws(WebCryptoError) in .bytes(try WebCryptoSymmetric.ctr(key: key, counter: iv, length: length, data: data)) }
+            work = { () throws(WebCryptoError) in .data(try WebCryptoSymmetric.ctr(key: key, counter: iv, length: length, data: data)) }
         default:
             throw NativeFunctionError("aesEncrypt: expected AES-GCM, AES-CBC or AES-CTR, got \(name)")
         }

@@ -38,24 +38,27 @@ enum WebCryptoSymmetric {
     }
 
     static func gcmEncrypt(key: WebCryptoKeyHandle.Secret, iv: [UInt8], additionalData: [UInt8], tagLength: Int,
-                           plaintext: [UInt8]) throws(WebCryptoError) -> [UInt8] {
+                           plaintext: [UInt8]) throws(WebCryptoError) -> Data {
         try gcmCheck(key, tagLength: tagLength)
         let nonce = try gcmNonce(iv)
         let box: AES.GCM.SealedBox
         do { box = try AES.GCM.seal(plaintext, using: key.key, nonce: nonce, authenticating: additionalData) } catch {
             throw .operation("AES-GCM: encryption failed: \(error)")
         }
-        // The ciphertext, then the tag's first tagLength bits, copied once each.
-        let ciphertext = box.ciphertext
-        let tag = box.tag.prefix(tagLength / 8)
-        return [UInt8](unsafeUninitializedCapacity: ciphertext.count + tag.count) { buffer, count in
-            count = ciphertext.copyBytes(to: buffer)
-            count += tag.copyBytes(to: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+        // The ciphertext, then the tag's first tagLength bits. With a 12-byte iv the sealed box's
+        // combined bytes (iv, ciphertext, tag) hold exactly that run: a slice of them, not a copy.
+        let cut = 16 - tagLength / 8  // swift-crypto's tag is 16 bytes
+        if let combined = box.combined {
+            return combined[(combined.startIndex + iv.count)..<(combined.endIndex - cut)]
         }
+        var output = Data(capacity: box.ciphertext.count + tagLength / 8)
+        output.append(box.ciphertext)
+        output.append(box.tag.prefix(tagLength / 8))
+        return output
     }
 
     static func gcmDecrypt(key: WebCryptoKeyHandle.Secret, iv: [UInt8], additionalData: [UInt8], tagLength: Int,
-                           ciphertext data: [UInt8]) throws(WebCryptoError) -> [UInt8] {
+                           ciphertext data: [UInt8]) throws(WebCryptoError) -> Data {
         try gcmCheck(key, tagLength: tagLength)
         let tagCount = tagLength / 8
         guard data.count >= tagCount else {
@@ -67,7 +70,7 @@ enum WebCryptoSymmetric {
         if tagCount == 16 {
             do {
                 let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
-                return Array(try AES.GCM.open(box, using: key.key, authenticating: additionalData))
+                return try AES.GCM.open(box, using: key.key, authenticating: additionalData)
             } catch {
                 throw .operation("AES-GCM: the data is not authentic (the tag does not match)")
             }
@@ -83,7 +86,7 @@ enum WebCryptoSymmetric {
             guard constantTimeEqual(Array(sealed.tag.prefix(tagCount)), Array(tag)) else {
                 throw WebCryptoError.operation("AES-GCM: the data is not authentic (the tag does not match)")
             }
-            return plaintext
+            return Data(plaintext)
         } catch let error as WebCryptoError {
             throw error
         } catch {
@@ -98,21 +101,21 @@ enum WebCryptoSymmetric {
         do { return try AES._CBC.IV(ivBytes: iv) } catch { throw .operation("AES-CBC: the iv was refused: \(error)") }
     }
 
-    static func cbcEncrypt(key: WebCryptoKeyHandle.Secret, iv: [UInt8], plaintext: [UInt8]) throws(WebCryptoError) -> [UInt8] {
+    static func cbcEncrypt(key: WebCryptoKeyHandle.Secret, iv: [UInt8], plaintext: [UInt8]) throws(WebCryptoError) -> Data {
         try aesKeyCheck(key, "AES-CBC")
         let iv = try cbcIV(iv)
-        do { return Array(try AES._CBC.encrypt(plaintext, using: key.key, iv: iv)) } catch {
+        do { return try AES._CBC.encrypt(plaintext, using: key.key, iv: iv) } catch {
             throw .operation("AES-CBC: encryption failed: \(error)")
         }
     }
 
-    static func cbcDecrypt(key: WebCryptoKeyHandle.Secret, iv: [UInt8], ciphertext: [UInt8]) throws(WebCryptoError) -> [UInt8] {
+    static func cbcDecrypt(key: WebCryptoKeyHandle.Secret, iv: [UInt8], ciphertext: [UInt8]) throws(WebCryptoError) -> Data {
         try aesKeyCheck(key, "AES-CBC")
         let iv = try cbcIV(iv)
         guard ciphertext.count % 16 == 0, !ciphertext.isEmpty else {
             throw .operation("AES-CBC: expected a ciphertext of whole 16-byte blocks, got \(ciphertext.count) bytes")
         }
-        do { return Array(try AES._CBC.decrypt(ciphertext, using: key.key, iv: iv)) } catch {
+        do { return try AES._CBC.decrypt(ciphertext, using: key.key, iv: iv) } catch {
             throw .operation("AES-CBC: decryption failed (bad padding)")
         }
     }
@@ -121,7 +124,7 @@ enum WebCryptoSymmetric {
 
     /// AES-CTR where only the counter block's rightmost `length` bits count (and wrap to zero), as
     /// AesCtrParams says; swift-crypto increments all 128, so the data is cut where those bits wrap.
-    static func ctr(key: WebCryptoKeyHandle.Secret, counter: [UInt8], length: Int, data: [UInt8]) throws(WebCryptoError) -> [UInt8] {
+    static func ctr(key: WebCryptoKeyHandle.Secret, counter: [UInt8], length: Int, data: [UInt8]) throws(WebCryptoError) -> Data {
         try aesKeyCheck(key, "AES-CTR")
         guard counter.count == 16 else { throw .operation("AES-CTR: expected a counter of 16 bytes, got \(counter.count)") }
         guard (1...128).contains(length) else { throw .operation("AES-CTR: expected a length of 1 to 128 bits, got \(length)") }
@@ -142,9 +145,9 @@ enum WebCryptoSymmetric {
             }
         }
         do {
-            var output = Array(try AES._CTR.encrypt(data[..<first], using: key.key, nonce: AES._CTR.Nonce(nonceBytes: counter)))
+            var output = try AES._CTR.encrypt(data[..<first], using: key.key, nonce: AES._CTR.Nonce(nonceBytes: counter))
             if first < data.count {
-                output += try AES._CTR.encrypt(data[first...], using: key.key, nonce: AES._CTR.Nonce(nonceBytes: restart))
+                output.append(try AES._CTR.encrypt(data[first...], using: key.key, nonce: AES._CTR.Nonce(nonceBytes: restart)))
             }
             return output
         } catch {

@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 
 /// One SubtleCrypto operation's native work and how its promise hears the outcome. Small inputs
 /// run inline (a thread hop costs more than the work); larger ones run on a detached task while
@@ -11,6 +12,8 @@ enum WebCryptoTask {
     /// What an operation gives JS.
     enum Outcome: Sendable {
         case bytes([UInt8])
+        /// Bytes a library returned as `Data` (a cipher's output), handed to JS without a copy.
+        case data(Data)
         case boolean(Bool)
         case key(WebCryptoKeyHandle)
         case keyPair(privateKey: WebCryptoKeyHandle, publicKey: WebCryptoKeyHandle)
@@ -18,6 +21,7 @@ enum WebCryptoTask {
         func value(in context: ScriptContext) -> ScriptValue {
             switch self {
             case .bytes(let bytes): WebCryptoTask.uint8Array(bytes, context)
+            case .data(let data): WebCryptoTask.uint8Array(sharing: data, context)
             case .boolean(let value): context.boolean(value)
             case .key(let handle): context.makeHostObject(handle)
             case .keyPair(let privateKey, let publicKey):
@@ -74,6 +78,28 @@ enum WebCryptoTask {
             }
         }
         return context.undefined
+    }
+
+    /// Outputs up to this many bytes are copied rather than shared: a small `Data` may hold its
+    /// bytes inline, where no pointer to them outlives the call that lends it.
+    static let sharingThreshold = 1024
+
+    /// A `Data` kept alive by the Uint8Array over its bytes.
+    private final class DataOwner {
+        let data: Data
+
+        init(_ data: Data) {
+            self.data = data
+        }
+    }
+
+    /// A new Uint8Array over the bytes of `data`, which it keeps: a megabyte of ciphertext is not
+    /// copied again on its way to JS. `data` is never mutated after this, so its heap storage
+    /// stays where it is.
+    static func uint8Array(sharing data: Data, _ context: ScriptContext) -> ScriptValue {
+        guard data.count > sharingThreshold else { return uint8Array([UInt8](data), context) }
+        let owner = DataOwner(data)
+        return owner.data.withUnsafeBytes { context.makeUint8Array(over: $0, keeping: owner) }
     }
 
     /// A new Uint8Array holding a copy of `bytes`.

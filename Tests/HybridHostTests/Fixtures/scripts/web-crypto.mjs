@@ -47,6 +47,26 @@ const counter = new Uint8Array(16).fill(0xff);
 counter[0] = 1;
 console.log("aes-ctr wrapping 8-bit counter", hex(await subtle.encrypt({ name: "AES-CTR", counter, length: 8 }, ctrKey, new Uint8Array(40))));
 console.log("aes-ctr 128-bit counter", hex(await subtle.encrypt({ name: "AES-CTR", counter, length: 128 }, ctrKey, new Uint8Array(40))));
+// Outputs on both sides of the size from which native code shares its ciphertext with JS instead of
+// copying it, and of the size from which it works off the JS thread: each an ArrayBuffer of its own,
+// the same bytes as node's, and each decrypting to its input.
+const gcmKey = await subtle.importKey("raw", new Uint8Array(16).fill(9), "AES-GCM", false, ["encrypt", "decrypt"]);
+const ciphers = [
+  [gcmKey, { name: "AES-GCM", iv }],
+  [gcmKey, { name: "AES-GCM", iv, tagLength: 96, additionalData: encoder.encode("order 42") }],
+  [gcmKey, { name: "AES-GCM", iv: new Uint8Array(16).fill(4) }],
+  [cbcKey, { name: "AES-CBC", iv: new Uint8Array(16).fill(7) }],
+  [ctrKey, { name: "AES-CTR", counter, length: 64 }],
+];
+for (const size of [1000, 1008, 1009, 1024, 1025, 20000, 300000]) {
+  const input = megabyte.subarray(0, size);
+  for (const [key, params] of ciphers) {
+    const output = await subtle.encrypt(params, key, input);
+    const opened = await subtle.decrypt(params, key, output);
+    console.log("cipher", params.name, params.tagLength ?? "", params.iv?.byteLength ?? "", size, output.byteLength, Object.prototype.toString.call(output),
+      hex(await subtle.digest("SHA-256", output)).slice(0, 24), hex(await subtle.digest("SHA-256", opened)) === hex(await subtle.digest("SHA-256", input)));
+  }
+}
 
 const password = await subtle.importKey("raw", encoder.encode("correct horse"), "PBKDF2", false, ["deriveBits", "deriveKey"]);
 console.log("pbkdf2", hex(await subtle.deriveBits({ name: "PBKDF2", salt: encoder.encode("salt"), iterations: 1000, hash: "SHA-256" }, password, 256)));
