@@ -1,6 +1,6 @@
 // Internationalized domain names: UTS #46 processing over ICU, for the URL Standard's host parser
 // (WebPlatform's URL). UTF-16 or strings in and out; nothing of JS.
-internal import CICU
+@_implementationOnly import CICU
 
 /// UTS #46 ToASCII with the parameters the URL Standard's "domain to ASCII" gives it (beStrict
 /// false): CheckHyphens=false, CheckBidi=true, CheckJoiners=true, UseSTD3ASCIIRules=false,

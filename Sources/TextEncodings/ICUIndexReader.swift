@@ -1,4 +1,4 @@
-internal import CICU
+@_implementationOnly import CICU
 
 /// Builds the standard's multi-byte indexes from ICU's converters: every byte sequence an index
 /// has a pointer for is decoded once by ICU, and ``ICUIndexCorrections`` puts right what ICU maps
