@@ -6,7 +6,7 @@
 // (RFC 1952), compressed at zlib's level 6 as node does.
 
 const TransformStream = internals.get("TransformStream");
-const { requireArguments, enumerable, toStringTag } = internals.get("webidl");
+const { requireArguments, enumerable, toStringTag, unserializable } = internals.get("webidl");
 
 // ---- Web IDL helpers -------------------------------------------------------------------------------
 
@@ -181,22 +181,7 @@ enumerable(DecompressionStream.prototype, ["readable", "writable"]);
 toStringTag(DecompressionStream.prototype, "DecompressionStream");
 
 // Neither is serializable: structuredClone refuses them with a DataCloneError.
-internals.platformObjects.register((value) => {
-  try {
-    compressionTransform(value, "");
-    return true;
-  } catch {
-    return false;
-  }
-}, null);
-internals.platformObjects.register((value) => {
-  try {
-    decompressionTransform(value, "");
-    return true;
-  } catch {
-    return false;
-  }
-}, null);
+unserializable(compressionTransform, decompressionTransform);
 
 define("CompressionStream", CompressionStream);
 define("DecompressionStream", DecompressionStream);

@@ -8,7 +8,7 @@
 const TransformStream = internals.get("TransformStream");
 const TextEncoder = internals.get("TextEncoder");
 const TextDecoder = internals.get("TextDecoder");
-const { dictionary, enumerable, toStringTag } = internals.get("webidl");
+const { dictionary, enumerable, toStringTag, unserializable } = internals.get("webidl");
 
 const encoder = new TextEncoder();
 const encode = TextEncoder.prototype.encode;
@@ -148,16 +148,7 @@ enumerable(TextDecoderStream.prototype, ["encoding", "fatal", "ignoreBOM", "read
 toStringTag(TextDecoderStream.prototype, "TextDecoderStream");
 
 // Neither is serializable: structuredClone refuses them with a DataCloneError.
-for (const slots of [encoderTransform, decoderSlots]) {
-  internals.platformObjects.register((value) => {
-    try {
-      slots(value, "");
-      return true;
-    } catch {
-      return false;
-    }
-  }, null);
-}
+unserializable(encoderTransform, decoderSlots);
 
 define("TextEncoderStream", TextEncoderStream);
 define("TextDecoderStream", TextDecoderStream);

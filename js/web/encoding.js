@@ -10,7 +10,7 @@ const DOMException = internals.get("DOMException");
 
 // ---- Web IDL helpers -------------------------------------------------------------------------------
 
-const { requireArguments, dictionary, enumerable, toStringTag } = internals.get("webidl");
+const { requireArguments, dictionary, enumerable, toStringTag, unserializable } = internals.get("webidl");
 
 // Brand checks through the built-ins' own getters, which no program can replace once taken.
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
@@ -229,22 +229,7 @@ function atob(data) {
 }
 
 // Neither interface is serializable: structuredClone refuses them with a DataCloneError.
-internals.platformObjects.register((value) => {
-  try {
-    decoderFlags(value, "");
-    return true;
-  } catch {
-    return false;
-  }
-}, null);
-internals.platformObjects.register((value) => {
-  try {
-    checkEncoder(value, "");
-    return true;
-  } catch {
-    return false;
-  }
-}, null);
+unserializable(decoderFlags, checkEncoder);
 
 define("TextDecoder", TextDecoder);
 define("TextEncoder", TextEncoder);

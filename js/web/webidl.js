@@ -76,4 +76,20 @@ function pairIterator(name, listOf) {
   return (target, kind) => new PairIterator(target, kinds[kind]);
 }
 
-internals.provide("webidl", Object.freeze({ requireArguments, dictionary, enumerable, toStringTag, constants, pairIterator }));
+// Registers an interface as a platform object that is not serializable, so that structuredClone
+// refuses its instances with a DataCloneError. `brand(value, member)` throws unless `value` is one
+// (each script's own brand check, as its getters use it).
+function unserializable(...brands) {
+  for (const brand of brands) {
+    internals.platformObjects.register((value) => {
+      try {
+        brand(value, "");
+        return true;
+      } catch {
+        return false;
+      }
+    }, null);
+  }
+}
+
+internals.provide("webidl", Object.freeze({ requireArguments, dictionary, enumerable, toStringTag, constants, pairIterator, unserializable }));
