@@ -47,13 +47,16 @@ demo: release
 # The tests run beside a throwaway PostgreSQL cluster (scripts/with-postgres), so that the sync
 # server's tests run against both of its stores; the cluster is removed however they end.
 # scripts/wpt checks the web-platform-tests subset against Tests/WebPlatformTests/expectations.json.
+# The Swift tests take 2 to 6 minutes; scripts/with-deadline stops a run that hangs at SWIFT_TEST_SECONDS
+# and names the tests still running, instead of leaving it to CI's limit.
+SWIFT_TEST_SECONDS ?= 1500
 test: deps
 	SWIFT=$(SWIFT) scripts/check-imports
 	$(SWIFT) build --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) contracts check
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts --check
 	scripts/fuzz-sync-server $(DEBUG_BIN)
-	scripts/with-postgres $(SWIFT) test --explicit-target-dependency-import-check=error
+	scripts/with-postgres scripts/with-deadline $(SWIFT_TEST_SECONDS) $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	scripts/wpt --self-test
 	scripts/wpt --runtime hybrid --hybrid $(DEBUG_BIN) --quiet

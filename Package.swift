@@ -59,11 +59,14 @@ let package = Package(
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
         // zlib: CompressionStream and DecompressionStream (gzip, deflate, deflate-raw).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The C library's GNU extensions for spawning a child (closefrom, chdir, pipe2), which
+        // Swift's Glibc module does not declare.
+        .target(name: "CSpawn"),
 
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
         // Files, the monotonic clock, standard streams and the environment, over the C library.
-        .target(name: "SystemIO"),
+        .target(name: "SystemIO", dependencies: ["CSpawn"]),
         // How app source files become the JavaScript that runs: Node's module resolution, the
         // TypeScript/ES module transform (esbuild) and its cache, source maps. No engine here.
         .target(name: "ScriptSources", dependencies: ["JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
@@ -177,29 +180,30 @@ let package = Package(
         .testTarget(name: "TextEncodingsTests", dependencies: ["TextEncodings"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
-        .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "Bridge", "Engine", "JSON", "WebPlatform"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
-        .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "ContractTools", "Bridge", "JSON"]),
+        .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "SystemIO", "Bridge", "Engine", "JSON", "WebPlatform"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
+        .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "SystemIO", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
         .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO", "WebPlatform",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures", "tmux-repl.sh"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "JSON", "HostTesting", "SystemIO"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Bridge", "JSON", "Persistence", "HostTesting"]),
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting"], exclude: ["Goldens", "tmux-interactive.sh"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "SystemIO", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting"]),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", .product(name: "GRDB", package: "GRDB.swift"),
+        .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),
-        .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", .product(name: "Hummingbird", package: "hummingbird")]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
+        .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", "SystemIO", .product(name: "Hummingbird", package: "hummingbird")]),
     ]
 )

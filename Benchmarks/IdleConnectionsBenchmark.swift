@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// `hybrid-bench idle-connections`: an attacker's 20,000 TCP connections that send nothing or half
 /// a request head, against a release `hybrid sync-server serve` with its default limits, while a
@@ -49,22 +50,18 @@ struct IdleConnectionsBenchmark {
         let probe = HealthProbe(port: server.port)
         probe.start()
         let opening = Date()
-        var attackers: [Process] = []
+        var attackers: [SpawnedProcess] = []
         var shares = Array(repeating: Self.perAttacker, count: connections / Self.perAttacker)
         if connections % Self.perAttacker > 0 { shares.append(connections % Self.perAttacker) }
         for share in shares {
-            let attacker = Process()
-            attacker.executableURL = URL(fileURLWithPath: MeasuredProcess.ownExecutable)
-            attacker.arguments = ["idle-connections", "--serve", "--devices", String(share), "--port", String(server.port)]
-            attacker.standardInput = Pipe()
-            attacker.standardOutput = Pipe()
-            try attacker.run()
-            attackers.append(attacker)
+            attackers.append(try SpawnedProcess(MeasuredProcess.ownExecutable,
+                                                ["idle-connections", "--serve", "--devices", String(share), "--port", String(server.port)],
+                                                input: .pipe, output: .pipe))
         }
         var failedConnects = 0
         for attacker in attackers {
             // "opened N of M"
-            let line = Self.readLine((attacker.standardOutput as! Pipe).fileHandleForReading)
+            let line = attacker.readOutputLine() ?? ""
             let numbers = line.split(separator: " ").compactMap { Int($0) }
             if numbers.count == 2 { failedConnects += numbers[1] - numbers[0] }
         }
@@ -77,8 +74,8 @@ struct IdleConnectionsBenchmark {
         }
         let underAttack = probe.stop()
         for attacker in attackers {
-            try? (attacker.standardInput as! Pipe).fileHandleForWriting.close()
-            attacker.waitUntilExit()
+            attacker.closeInput()
+            attacker.waitForExit()
         }
         let closedAt = Date()
         var afterRSS = server.residentMiB
@@ -114,12 +111,6 @@ struct IdleConnectionsBenchmark {
         FileHandle.standardOutput.write(Data("opened \(held.count) of \(count)\n".utf8))
         while (try? FileHandle.standardInput.read(upToCount: 1))??.isEmpty == false {}
         for fd in held { close(fd) }
-    }
-
-    static func readLine(_ handle: FileHandle) -> String {
-        var line: [UInt8] = []
-        while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") { line.append(first) }
-        return String(decoding: line, as: UTF8.self)
     }
 
     /// Latencies of `count` health checks, each on a new connection, `interval` apart.

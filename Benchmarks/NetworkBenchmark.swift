@@ -2,6 +2,7 @@ import CurlTransport
 import Foundation
 import HostTesting
 import JSON
+import SystemIO
 
 /// `hybrid-bench network`: 2,000 small GETs against a local server with 64 in flight, from JS
 /// through the bridge (the path apps use) and from Swift on the transport alone, against
@@ -172,51 +173,33 @@ public struct NetworkBenchmark {
     private func curlVersion() -> String? { runCurl(["--version"]) }
 
     private func runCurl(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            print("bench network: curl exited with \(process.terminationStatus)")
+        guard let result = try? ChildProcess.run("curl", arguments) else { return nil }
+        guard result.status == 0 else {
+            print("bench network: curl exited with \(result.status)")
             return nil
         }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: result.output, as: UTF8.self)
     }
 }
 
 /// `hybrid-bench network --serve` as a child: its base URL, and stdin, whose closing stops it.
 struct BenchServerProcess {
-    let process: Process
-    let input: Pipe
+    let process: SpawnedProcess
     let base: String
 
     static func start() -> BenchServerProcess? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: MeasuredProcess.ownExecutable)
-        process.arguments = ["network", "--serve"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        var line: [UInt8] = []
-        let reader = output.fileHandleForReading
-        while let byte = try? reader.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") { line.append(first) }
-        let base = String(decoding: line, as: UTF8.self)
+        guard let process = try? SpawnedProcess(MeasuredProcess.ownExecutable, ["network", "--serve"], input: .pipe, output: .pipe, error: .null)
+        else { return nil }
+        let base = process.readOutputLine() ?? ""
         guard base.hasPrefix("http://") else {
-            process.terminate()
+            process.signal(SIGTERM)
             return nil
         }
-        return BenchServerProcess(process: process, input: input, base: base)
+        return BenchServerProcess(process: process, base: base)
     }
 
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.closeInput()
+        process.waitForExit()
     }
 }

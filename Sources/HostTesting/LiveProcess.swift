@@ -24,38 +24,29 @@ public final class LiveProcess: @unchecked Sendable {
         public var standardError = ""
         public var outputLines: [Line] = []
         public var errorLines: [Line] = []
+        /// The exit status once it has ended (128 + the signal number when a signal ended it).
         public var exitStatus: Int32?
     }
 
-    private let process = Process()
+    private let child: SpawnedProcess
     private let state = Locked(Output())
     private let readers = DispatchGroup()
-    private var launched = false
 
     /// Starts `executable` with `arguments`; `environment` is added to this process's own.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.terminationHandler = { [state] finished in
-            state.withLock { $0.exitStatus = finished.terminationStatus }
-        }
-        try process.run()
-        launched = true
-        read(out.fileHandleForReading, standardError: false)
-        read(err.fileHandleForReading, standardError: true)
+        child = try SpawnedProcess(executable, arguments, environment: environment, directory: directory, output: .pipe, error: .pipe)
+        child.onExit { [state] status in state.withLock { $0.exitStatus = status } }
+        read(child.output!, standardError: false)
+        read(child.errorOutput!, standardError: true)
     }
 
     deinit { stop() }
 
     public var output: Output { state.value }
-    public var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { child.pid }
+
+    /// Sends `signal` to the child if it still runs.
+    public func signal(_ signal: Int32) { child.signal(signal) }
 
     /// Waits until `condition` holds of the output, checking every 5 ms, for up to `timeout`
     /// seconds; returns whether it held.
@@ -81,18 +72,16 @@ public final class LiveProcess: @unchecked Sendable {
     /// Kills the child (SIGKILL: a child inherits the test process's signal mask, in which
     /// SIGTERM may be blocked) and waits for it and its output. Idempotent.
     public func stop() {
-        guard launched else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        child.waitForExit()
         readers.wait()
     }
 
-    private func read(_ handle: FileHandle, standardError: Bool) {
+    private func read(_ fd: Int32, standardError: Bool) {
         readers.enter()
-        let thread = Thread { [state, readers] in
+        DetachedThread.start { [state, readers] in
             var partial = [UInt8]()
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let fd = handle.fileDescriptor
             while true {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
@@ -115,9 +104,8 @@ public final class LiveProcess: @unchecked Sendable {
                     }
                 }
             }
-            try? handle.close()
+            close(fd)
             readers.leave()
         }
-        thread.start()
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Runs a program to completion with its standard input given and its output collected, without
-/// Foundation: `posix_spawn`, three pipes and `poll`, so a child that writes much to both streams
+/// Foundation: a ``SpawnedProcess`` with three pipes, and `poll`, so a child that writes much to both streams
 /// never blocks on a full pipe while we write its input.
 ///
 /// ```swift
@@ -16,63 +16,23 @@ public enum ChildProcess {
         public let errorOutput: [UInt8]
     }
 
-    public struct LaunchError: Error, CustomStringConvertible {
-        public let executable: String
-        public let code: Int32
-        public var description: String { "cannot run \(executable): \(String(cString: strerror(code)))" }
-    }
+    public typealias LaunchError = SpawnedProcess.LaunchError
 
     public static func run(_ executable: String, _ arguments: [String], input: [UInt8] = []) throws(LaunchError) -> Result {
-        var stdinPipe: [Int32] = [0, 0], stdoutPipe: [Int32] = [0, 0], stderrPipe: [Int32] = [0, 0]
-        for index in 0..<3 {
-            var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else { throw LaunchError(executable: executable, code: errno) }
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            switch index {
-            case 0: stdinPipe = ends
-            case 1: stdoutPipe = ends
-            default: stderrPipe = ends
-            }
+        let child = try SpawnedProcess(executable, arguments, input: input.isEmpty ? .null : .pipe, output: .pipe, error: .pipe)
+        return SpawnedProcess.withoutPipeSignal {
+            let (output, errorOutput) = exchange(with: child, input: input)
+            return Result(status: child.waitForExit(), output: output, errorOutput: errorOutput)
         }
+    }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
-        for fd in [stdinPipe[0], stdoutPipe[1], stderrPipe[1]] { close(fd) }
-        guard spawned == 0 else {
-            for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] { close(fd) }
-            throw LaunchError(executable: executable, code: spawned)
-        }
-
-        // A child that exits before reading all its input must not kill us with SIGPIPE: block it
-        // on this thread while we write, and take a pending one off the queue afterwards.
-        var pipeSignal = sigset_t(), previousMask = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
-        defer {
-            var pending = sigset_t()
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 {
-                var zero = timespec(tv_sec: 0, tv_nsec: 0)
-                _ = sigtimedwait(&pipeSignal, nil, &zero)
-            }
-            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-        }
-
+    /// Writes `input` and reads both outputs as each is ready, until the child has closed them.
+    private static func exchange(with child: SpawnedProcess, input: [UInt8]) -> (output: [UInt8], errorOutput: [UInt8]) {
+        let stdoutFD = child.output!, stderrFD = child.errorOutput!
         var output: [UInt8] = [], errorOutput: [UInt8] = []
-        var inputFD = stdinPipe[1], written = 0
-        if input.isEmpty { close(inputFD); inputFD = -1 }
-        _ = fcntl(inputFD, F_SETFL, O_NONBLOCK)
-        var open: [Int32] = [stdoutPipe[0], stderrPipe[0]]
+        var inputFD = child.input ?? -1, written = 0
+        if inputFD >= 0 { _ = fcntl(inputFD, F_SETFL, O_NONBLOCK) }
+        var open: [Int32] = [stdoutFD, stderrFD]
         var chunk = [UInt8](repeating: 0, count: 65536)
         while !open.isEmpty || inputFD >= 0 {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -93,16 +53,13 @@ public enum ChildProcess {
                 }
                 let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, 65536) }
                 if count > 0 {
-                    if entry.fd == stdoutPipe[0] { output.append(contentsOf: chunk[0..<count]) } else { errorOutput.append(contentsOf: chunk[0..<count]) }
+                    if entry.fd == stdoutFD { output.append(contentsOf: chunk[0..<count]) } else { errorOutput.append(contentsOf: chunk[0..<count]) }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     close(entry.fd)
                     open.removeAll { $0 == entry.fd }
                 }
             }
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: exit, output: output, errorOutput: errorOutput)
+        return (output, errorOutput)
     }
 }

@@ -2,6 +2,7 @@ import Bridge
 import Foundation
 import HostTesting
 import JSON
+import SystemIO
 import Testing
 
 /// The schema validator against Python's jsonschema (draft 2020-12) over a corpus of schemas and
@@ -70,23 +71,11 @@ struct SchemaDifferentialTests {
 
     /// Runs `python3 scripts/schema-differential.py CORPUS` and parses its verdicts.
     private func runOracle() throws -> JSONValue {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Corpus.repositoryRoot + "/scripts/schema-differential.py", Corpus.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting, so that a full pipe cannot stall the script.
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let message = String(decoding: stderr, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw OracleFailure(description: "schema-differential.py exited \(process.terminationStatus): \(message)")
+        let result = try ChildProcess.run("python3", [Corpus.repositoryRoot + "/scripts/schema-differential.py", Corpus.path])
+        guard result.status == 0 else {
+            throw OracleFailure(description: "schema-differential.py exited \(result.status): \(String(decoding: result.errorOutput, as: UTF8.self))")
         }
-        return try JSONParser.parse(String(decoding: stdout, as: UTF8.self))
+        return try JSONParser.parse(String(decoding: result.output, as: UTF8.self))
     }
 
     private struct OracleFailure: Error, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Bridge
 import Foundation
 import HostTesting
 import JSON
+import SystemIO
 import Testing
 
 @testable import ContractTools
@@ -274,18 +275,11 @@ struct TypeScriptDeclarationsTests {
 
             """#.write(to: directory.appendingPathComponent("uses.ts"), atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.typeScriptCompiler))
-        process.arguments = ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
-                             "hybrid.d.ts", "uses.ts"]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let process = try SpawnedProcess(try #require(Self.typeScriptCompiler),
+                                         ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022", "hybrid.d.ts", "uses.ts"],
+                                         directory: directory.path, output: .pipe, error: .sameAsOutput)
+        let text = String(decoding: process.readOutput(), as: UTF8.self)
+        #expect(process.waitForExit() == 0, "\(text)")
     }
 
     @Test("an output with no contracts still declares the Hybrid global")

@@ -1,6 +1,7 @@
 import Bridge
 import Foundation
 import JSON
+import SystemIO
 import Testing
 
 @testable import Device
@@ -211,13 +212,6 @@ struct DeviceIdentifierTests {
 
 /// What a command prints, without its final line break.
 func shell(_ arguments: String...) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    guard (try? process.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let result = try? ChildProcess.run("/usr/bin/env", arguments) else { return nil }
+    return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

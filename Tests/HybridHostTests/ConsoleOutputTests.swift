@@ -39,26 +39,11 @@ struct ConsoleOutputTests {
         defer { folder.remove() }
         let script = try folder.write("spin.js", "console.log(\"start\");\nwhile (true) {}\n")
         let outputPath = try folder.write("stdout", "")
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = HybridProcess.binary
-        process.arguments = ["run", script, "--data-dir", folder.path + "/data"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        // A child inherits the spawning thread's signal mask, in which the test process may block
-        // SIGTERM: unblocked for the spawn, so the child meets SIGTERM as a user's process does.
-        var unblocked = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, &previous)
-        do {
-            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-            try process.run()
-        }
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // SpawnedProcess starts the child with no signal blocked, whatever the test process
+        // blocks: it meets SIGTERM as a user's process does.
+        let process = try SpawnedProcess(HybridProcess.binary.path, ["run", script, "--data-dir", folder.path + "/data"],
+                                         output: .file(outputPath), error: .null)
+        defer { process.signal(SIGKILL) }
         // The loop never ends: "start" is in the file only if it was written as it was logged.
         var written = ""
         for _ in 0..<400 where written.isEmpty {
@@ -67,11 +52,11 @@ struct ConsoleOutputTests {
         }
         #expect(written == "start\n")
         #expect(process.isRunning, "still in its loop")
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         for _ in 0..<400 where process.isRunning { try await Task.sleep(for: .milliseconds(25)) }
         #expect(!process.isRunning, "SIGTERM ended it")
         if !process.isRunning {
-            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+            #expect(process.exitStatus == 128 + SIGTERM)
         }
         #expect(try String(contentsOfFile: outputPath, encoding: .utf8) == "start\n")
     }

@@ -1,25 +1,19 @@
 import Foundation
+import Glibc
+import SystemIO
 
 /// `hybrid sync-server --port 0 --db FILE` as a child process, as a user starts it beside an app
 /// (scripts/with-sync-server does the same for `make demo`).
 struct SyncServerChild: Sendable {
-    private let process: Process
+    private let process: SpawnedProcess
     /// Where it listens: `http://127.0.0.1:PORT`.
     let base: String
 
     /// Starts the server on `database` and returns once it says where it listens.
     static func start(database: String) async throws -> SyncServerChild {
         let log = database + ".log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = HybridProcess.binary
-        process.arguments = ["sync-server", "--port", "0", "--db", database, "--insecure-no-auth"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess(HybridProcess.binary.path, ["sync-server", "--port", "0", "--db", database, "--insecure-no-auth"],
+                                         output: .file(log), error: .sameAsOutput)
         for _ in 0..<300 {
             let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let url = said.firstMatch(of: /sync-server listening on (http\S+)/)?.1 {
@@ -28,7 +22,7 @@ struct SyncServerChild: Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
         let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         throw SyncServerChildError(message: "hybrid sync-server did not say where it listens:\n\(said)")
     }
@@ -36,10 +30,10 @@ struct SyncServerChild: Sendable {
     /// Stops it as a user would, with SIGTERM, and waits for it to exit; kills it if it has not
     /// after 10 s.
     func stop() async {
-        guard process.isRunning else { return }
-        process.terminate()
+        process.signal(SIGTERM)
         for _ in 0..<500 where process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
+        await process.exit()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HostTesting
+import SystemIO
 import Testing
 
 /// `hybrid patch keygen | sign | verify | apply | list | rollback`, run as a user runs them.
@@ -17,17 +18,9 @@ struct PatchCommandTests {
     }
 
     func hybrid(_ arguments: [String], in folder: String) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let process = try SpawnedProcess(Self.binary, arguments, directory: folder, output: .pipe, error: .sameAsOutput)
+        let data = process.readOutput()
+        return Run(status: process.waitForExit(), output: String(decoding: data, as: UTF8.self))
     }
 
     @Test("keygen, sign, verify, apply, list and rollback: refusals exit 1 and say why; the history keeps the reasons")

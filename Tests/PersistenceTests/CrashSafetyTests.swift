@@ -39,23 +39,12 @@ struct CrashSafetyTests {
         let data = directory.path + "/data"
         var totalAcknowledged = 0
         for run in 0..<50 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.hybrid!)
-            process.arguments = ["run", script, "--data-dir", data, "--grant", "storage", "--", String(run)]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // Sleeping and waiting without holding one of Swift's few cooperative threads, which
-            // the tests running beside this one need.
+            // Its output is read on threads of LiveProcess's own, and the sleep holds none of
+            // Swift's few cooperative threads, which the tests running beside this one need.
+            let process = try LiveProcess(Self.hybrid!, ["run", script, "--data-dir", data, "--grant", "storage", "--", String(run)])
             try await Task.sleep(for: .milliseconds(Int.random(in: 80...500)))
-            kill(process.processIdentifier, SIGKILL)
-            let output = await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    process.waitUntilExit()
-                    continuation.resume(returning: String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-                }
-            }
+            process.stop()
+            let output = process.output.standardOutput
             // Only whole lines count: a line cut by the kill was not fully acknowledged.
             let acknowledged = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                 .compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }

@@ -2,6 +2,7 @@ import Foundation
 import HostTesting
 import JSON
 import SyncServer
+import SystemIO
 import Testing
 
 /// `GET /v1/health` names the store and times a round trip through it, and answers 503 within its
@@ -50,14 +51,7 @@ struct HealthTests {
 
     /// The listening socket's backlog as the kernel reports it (`ss`: Send-Q of a LISTEN socket).
     static func backlog(port: Int) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ss", "-Hltn", "sport = :\(port)"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = String(decoding: try ChildProcess.run("ss", ["-Hltn", "sport = :\(port)"]).output, as: UTF8.self)
         let columns = text.split(whereSeparator: \.isWhitespace)
         guard columns.count >= 3, columns[0] == "LISTEN", let backlog = Int(columns[2]) else { throw TestFailure("ss: \(text)") }
         return backlog

@@ -70,45 +70,14 @@ struct SyncCrashTests {
     /// slow start on a loaded machine does not use up the time: every round writes something), or
     /// after a minute without one; with no `killAfter`, waits for it to end.
     static func run(_ script: String, folder: String, arguments: [String], killAfter: Duration?) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: hybrid!)
-        process.arguments = ["run", script, "--data-dir", folder + "/data", "--grant", "storage,sync,network:127.0.0.1", "--"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let output = Locked(Data())
-        let acknowledged = AsyncStream<Void>.makeStream()
-        try process.run()
-        // Read with plain blocking reads on a thread of its own, not a readabilityHandler: that
-        // is a dispatch source, cancelled asynchronously while the FileHandle closes its
-        // descriptor, and with sockets opened and closed all around (the server tests) the
-        // number was reused under the source's registration, which crashed libdispatch's event loop.
-        let reader = pipe.fileHandleForReading
-        Thread.detachNewThread {
-            while true {
-                let chunk = (try? reader.read(upToCount: 64 * 1024)) ?? nil
-                guard let chunk, !chunk.isEmpty else { break }
-                let seen = output.withLock { data -> Bool in
-                    data.append(chunk)
-                    return data.range(of: Data("ack ".utf8)) != nil
-                }
-                if seen { acknowledged.continuation.yield() }
-            }
-            acknowledged.continuation.finish()
-        }
-        var events = acknowledged.stream.makeAsyncIterator()
+        let process = try LiveProcess(hybrid!, ["run", script, "--data-dir", folder + "/data", "--grant", "storage,sync,network:127.0.0.1", "--"] + arguments)
         if let killAfter {
-            let deadline = Task {
-                try await Task.sleep(for: .seconds(60))
-                acknowledged.continuation.finish()
-            }
-            _ = await events.next()
-            deadline.cancel()
+            _ = await process.wait(timeout: 60) { $0.standardOutput.contains("ack ") || $0.exitStatus != nil }
             try await Task.sleep(for: killAfter)
-            kill(process.processIdentifier, SIGKILL)
+        } else {
+            _ = await process.wait(timeout: 600) { $0.exitStatus != nil }
         }
-        process.waitUntilExit()
-        while await events.next() != nil {}
-        return String(decoding: output.withLock { $0 }, as: UTF8.self)
+        process.stop()
+        return process.output.standardOutput
     }
 }
