@@ -188,9 +188,12 @@ struct JSValueWalker {
         }
         if JSValueIsArray(ctx, value) {
             let length = Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, object, context.propertyName("length"), nil), nil))
-            // Every element takes a byte at least, so the length alone may refuse the array, before
-            // anything is written out: a sparse `new Array(2 ** 32 - 1)` costs nothing to make, and
-            // seconds and gigabytes to write as text.
+            // Its text is at least "[", "]", a byte per element and a comma between two, so the
+            // length alone may refuse the array before anything is written out: a sparse
+            // `new Array(2 ** 32 - 1)` costs nothing to make, and seconds and gigabytes to write as text.
+            let least = length == 0 ? 2 : 2 * length + 1
+            if bytes &+ least > JSValueLimits.maximumBytes { throw failure(.tooLarge) }
+            // The brackets and the commas; the walk below charges each element.
             try charge(2 + length)
             // A long array (records to insert, items to set) crosses as JSON text: one engine call
             // instead of a dozen per element. One level short of the limit, so the walk decides there.

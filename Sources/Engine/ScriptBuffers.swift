@@ -109,13 +109,17 @@ extension ScriptContext {
         return array
     }
 
-    /// A new JS array of `elements`.
-    public func makeArray(_ elements: [ScriptValue]) -> ScriptValue {
+    /// A new JS array of `count` elements, `element(index)` each, made in order and put in the
+    /// array as each is made. (Not made first into a Swift array: the collector finds values on
+    /// the stack, not in Swift's heap, so the first of them could be collected while the next is
+    /// made. That crashed a 100 MB gzip round trip in the collector's marking.)
+    public func makeArray(count: Int, _ element: (Int) -> ScriptValue) -> ScriptValue {
         assertOnThread()
-        let values: [JSValueRef?] = elements
-        return values.withUnsafeBufferPointer { buffer in
-            JSObjectMakeArray(ref, buffer.count, buffer.baseAddress, nil) ?? undefined
+        guard let array = JSObjectMakeArray(ref, 0, nil, nil) else { return undefined }
+        for index in 0..<count {
+            JSObjectSetPropertyAtIndex(ref, array, UInt32(index), element(index), nil)
         }
+        return array
     }
 
     /// The bytes `value` holds when it is an `ArrayBuffer` (shared or not) or a typed array of any

@@ -66,7 +66,11 @@ public final class ReplSession: @unchecked Sendable {
                         try context.runPrelude(source, url: "hybrid:\(name)", native: native)
                     }
                     let isProxy = context.makeFunction { args in args.context.boolean(args.context.isProxy(args[0])) }
-                    try self.call("start", [context.string(folder), context.string(main), self.callback(completion, in: context), isProxy], in: context)
+                    // Each value in a local while the next is made: the collector sees the stack, not
+                    // an array literal's heap buffer.
+                    let folderValue = context.string(folder), mainValue = context.string(main)
+                    let callback = self.callback(completion, in: context)
+                    try self.call("start", [folderValue, mainValue, callback, isProxy], in: context)
                 } catch {
                     completion(Result(text: "Uncaught " + error.description, failed: true))
                 }

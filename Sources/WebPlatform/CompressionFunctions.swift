@@ -56,9 +56,11 @@ enum CompressionFunctions {
         switch output {
         case .success(let (pieces, trailingData)):
             guard trailingData else { return values(pieces, context) }
-            var elements = pieces.map { context.makeUint8Array(adopting: $0.memory, count: $0.count) }
-            elements.append(context.string("The compressed data goes on after the end of its \(stream.format.rawValue) stream (trailing data)"))
-            return context.makeArray(elements)
+            return context.makeArray(count: pieces.count + 1) { index in
+                index < pieces.count
+                    ? context.makeUint8Array(adopting: pieces[index].memory, count: pieces[index].count)
+                    : context.string("The compressed data goes on after the end of its \(stream.format.rawValue) stream (trailing data)")
+            }
         case .failure(let failure):
             return context.string(failure.message)
         }
@@ -104,7 +106,7 @@ enum CompressionFunctions {
         switch pieces.count {
         case 0: return nil
         case 1: return context.makeUint8Array(adopting: pieces[0].memory, count: pieces[0].count)
-        default: return context.makeArray(pieces.map { context.makeUint8Array(adopting: $0.memory, count: $0.count) })
+        default: return context.makeArray(count: pieces.count) { context.makeUint8Array(adopting: pieces[$0].memory, count: pieces[$0].count) }
         }
     }
 }

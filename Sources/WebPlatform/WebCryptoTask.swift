@@ -73,7 +73,10 @@ enum WebCryptoTask {
                 case .success(let outcome):
                     _ = try? context.call(settle.function, [outcome.value(in: context)])
                 case .failure(let error):
-                    _ = try? context.call(settle.function, [context.undefined, context.string(error.name), context.string(error.message)])
+                    // Each string in a local while the next is made: the collector sees the stack,
+                    // not an array literal's heap buffer.
+                    let name = context.string(error.name), message = context.string(error.message)
+                    _ = try? context.call(settle.function, [context.undefined, name, message])
                 }
             }
         }
