@@ -112,9 +112,14 @@ let package = Package(
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
         .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
+        // What every HTTP server of the product serves with, in Hummingbird's shapes: a typed request
+        // context, errors that render their JSON body, authentication and per-route metrics as
+        // middleware, the OpenAPI route. Knows no server's rules (the sync server is the first on it).
+        .target(name: "HTTPServing", dependencies: ["JSON", .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "NIOCore", package: "swift-nio")]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
-        .target(name: "SyncServer", dependencies: ["JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "SyncServer", dependencies: ["HTTPServing", "JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "HummingbirdCore", package: "hummingbird"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
@@ -143,8 +148,9 @@ let package = Package(
 
         // Not in the product. What tests and benchmarks share: servers on 127.0.0.1 (a Hummingbird
         // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
-        // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts.
-        .target(name: "HostTesting", dependencies: ["ScriptSources", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts, the
+        // sync server every test and benchmark starts (in this process or as a child).
+        .target(name: "HostTesting", dependencies: ["ScriptSources", "SyncAuth", "SyncServer", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -199,6 +205,8 @@ let package = Package(
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
+        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
+                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),

@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import SystemIO
 
 /// `hybrid-bench idle-connections`: an attacker's 20,000 TCP connections that send nothing or half
@@ -36,8 +37,10 @@ struct IdleConnectionsBenchmark {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let secretFile = folder + "/secret"
         try "an idle-connections benchmark secret".write(toFile: secretFile, atomically: true, encoding: .utf8)
-        let server = try SyncServerProcess.start(executable: hybrid, database: folder + "/sync.sqlite", secretFile: secretFile, limits: [])
-        defer { server.stop() }
+        let started = Locked<LocalSyncServer?>(nil)
+        try blocking { started.value = try await LocalSyncServer.startChild(executable: hybrid, database: folder + "/sync.sqlite", authSecretFile: secretFile) }
+        guard let server = started.value else { throw BenchError("the sync server did not start") }
+        defer { server.stopProcess() }
 
         // Warm: the first requests fault in the code paths.
         _ = Self.healthLatencies(port: server.port, count: 50, interval: 0)

@@ -34,8 +34,9 @@ struct LongPollCapacityRun: Sendable {
     }
 
     func run(database: String, store: String) async throws {
-        let server = try SyncServerProcess.start(executable: hybrid, database: database, secretFile: secretFile)
-        defer { server.stop() }
+        let server = try await LocalSyncServer.startChild(executable: hybrid, database: database, authSecretFile: secretFile, rateLimit: .off,
+                                                    arguments: LocalSyncServer.unlimited)
+        defer { server.stopProcess() }
         let client = LoadHTTPClient(host: "127.0.0.1", port: server.port, group: group)
         defer { client.close() }
         let population = try await SyncServerLoadBenchmark.register(

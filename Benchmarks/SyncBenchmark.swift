@@ -47,12 +47,13 @@ public struct SyncBenchmark: Sendable {
     }
 
     private func measure(folder: String) async throws {
-        let server = try SyncServer(configuration: .benchmark(databasePath: folder + "/server.sqlite"))
-        let port = try await server.start()
-        let rawServer = try SyncServer(configuration: .benchmark(databasePath: folder + "/raw-server.sqlite"))
-        let rawPort = try await rawServer.start()
+        // The rate limit off: a benchmark's one device pushes and pulls as fast as the server
+        // answers, and it is the server being measured.
+        let server = try await LocalSyncServer.start(database: folder + "/server.sqlite", rateLimit: .off)
+        let rawServer = try await LocalSyncServer.start(database: folder + "/raw-server.sqlite", rateLimit: .off)
+        let rawPort = rawServer.port
         defer { Task { await server.stop(); await rawServer.stop() } }
-        let base = "http://127.0.0.1:\(port)"
+        let base = server.base
         print("bench sync: \(operations) operations, 8 columns each; reference server on loopback (\(base)); writes best of 5")
 
         // 1. Tracked vs untracked writes, 100 rows per transaction, alternating, best of 5 each
@@ -201,14 +202,4 @@ func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
     }
     done.wait()
     if let message = failure.value { throw BenchError(message) }
-}
-
-extension SyncServerConfiguration {
-    /// A server for a benchmark: the defaults, without the rate limit, since a benchmark's one
-    /// device pushes and pulls as fast as the server answers, and it is the server being measured.
-    static func benchmark(databasePath: String, tokenVerifier: TokenVerifier? = nil) -> SyncServerConfiguration {
-        var configuration = SyncServerConfiguration(databasePath: databasePath, tokenVerifier: tokenVerifier)
-        configuration.rateLimit = .off
-        return configuration
-    }
 }

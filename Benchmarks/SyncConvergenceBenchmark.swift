@@ -13,8 +13,8 @@ struct SyncConvergenceBenchmark {
     let seed: UInt64 = 7
 
     func run(folder: String) async throws {
-        let server = try SyncServer(configuration: .benchmark(databasePath: folder + "/converge-server.sqlite"))
-        let port = try await server.start()
+        let server = try await LocalSyncServer.start(database: folder + "/converge-server.sqlite", rateLimit: .off)
+        let port = server.port
         defer { Task { await server.stop() } }
         var proxies: [FaultProxy] = []
         var clients: [BenchDevice] = []
@@ -70,7 +70,7 @@ struct SyncConvergenceBenchmark {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - healed) / 1e9
         var counts: [Int] = []
         for client in clients { counts.append(try await client.storage("count", ["table": "tracked"])["count"]?.intValue ?? -1) }
-        let remote = try await server.store.snapshot().tables["tracked"]?.filter { !$0.deleted }.count ?? 0
+        let remote = try await server.server.store.snapshot().tables["tracked"]?.filter { !$0.deleted }.count ?? 0
         let agree = counts.allSatisfy { $0 == remote }
         print("convergence: \(devices) devices x \(operations) operations under faults (\(faults) injected while writing, \(BenchmarkTable.format(written)) s)")
         print(BenchmarkTable.row("  time from healing to converged", seconds * 1000, unit: "ms (\(rounds) rounds of runs; every device \(agree ? "equals" : "DIFFERS FROM") the server's \(remote) rows)"))

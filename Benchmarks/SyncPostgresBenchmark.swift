@@ -45,13 +45,9 @@ public struct SyncPostgresBenchmark: Sendable {
     /// Starts one server per entry of `databases`, pushes every device's packets round-robin over
     /// them, and returns ops per second.
     private func pushRate(databases: [String]) async throws -> Double {
-        var servers: [SyncServer] = []
-        var bases: [String] = []
-        for database in databases {
-            let server = try await SyncServer.open(configuration: .benchmark(databasePath: database))
-            bases.append("http://127.0.0.1:\(try await server.start())")
-            servers.append(server)
-        }
+        var servers: [LocalSyncServer] = []
+        for database in databases { servers.append(try await LocalSyncServer.start(database: database, rateLimit: .off)) }
+        let bases = servers.map(\.base)
         var registered: [(id: String, token: String)] = []
         for d in 0..<devices {
             let answer = try await CurlClient.shared.perform(TransferRequest(url: bases[d % bases.count] + "/v1/devices", method: "POST", body: Array("{}".utf8)))

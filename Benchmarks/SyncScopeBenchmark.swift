@@ -40,9 +40,8 @@ struct SyncScopeBenchmark {
     }
 
     func start(_ path: String) async throws -> (SyncServer, String) {
-        let server = try SyncServer(configuration: .benchmark(databasePath: path, tokenVerifier: TokenVerifier(secret: Self.secret)))
-        let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        let server = try await LocalSyncServer.start(database: path, rateLimit: .off, tokenVerifier: TokenVerifier(secret: Self.secret))
+        return (server.server, server.base)
     }
 
     /// Pushes straight into the store, in packets of 10k: `scopeOf(i)` names op i's scope.

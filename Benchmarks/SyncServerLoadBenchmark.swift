@@ -152,10 +152,11 @@ public struct SyncServerLoadBenchmark: Sendable {
 
     private func run(_ setup: Setup, hybrid: String, secretFile: String, signer: TokenSigner, group: any EventLoopGroup,
                      postmaster: Int32?) async throws -> Figures {
-        var servers: [SyncServerProcess] = []
-        defer { servers.forEach { $0.stop() } }
+        var servers: [LocalSyncServer] = []
+        defer { servers.forEach { $0.stopProcess() } }
         for database in setup.databases {
-            servers.append(try SyncServerProcess.start(executable: hybrid, database: database, secretFile: secretFile))
+            servers.append(try await LocalSyncServer.startChild(executable: hybrid, database: database, authSecretFile: secretFile, rateLimit: .off,
+                                                          arguments: LocalSyncServer.unlimited))
         }
         let clients = servers.map { LoadHTTPClient(host: "127.0.0.1", port: $0.port, group: group) }
         defer { clients.forEach { $0.close() } }
@@ -194,7 +195,7 @@ public struct SyncServerLoadBenchmark: Sendable {
 
         // A server that stops answering (nothing for stallSeconds) is killed, which fails every
         // request in flight at once, and the run reports what it had until then.
-        let pids = servers.map(\.pid)
+        let pids = servers.compactMap(\.processIdentifier)
         let watchdog = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 250_000_000)

@@ -86,7 +86,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     }
 
     /// A failure of the disk under the database, by the name SQLite's store gives it (see
-    /// `SyncEndpoints.storageReason`): `disk_full`, `io` or `read_only`; nil for any other error.
+    /// `SyncRefusal.storageReason`): `disk_full`, `io` or `read_only`; nil for any other error.
     static func storageReason(_ error: any Error) -> SyncServerError.Reason? {
         switch (error as? PSQLError)?.serverInfo?[.sqlState] {
         case "53100"?: .diskFull

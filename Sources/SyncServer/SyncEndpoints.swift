@@ -1,12 +1,14 @@
 import Foundation
-import GRDB
+import HTTPServing
 import Hummingbird
 import JSON
 import SyncAuth
 import SyncProtocol
 
-/// The HTTP face of a ``SyncStore``: routes, authentication, body limits, and the mapping of every
-/// outcome and refusal to a status and a JSON body.
+/// The sync API's routes over a ``SyncStore``, in route collections by concern (devices, the log,
+/// the snapshot, operations, the OpenAPI document) on the serving layer (HTTPServing): its
+/// middleware times each request under its route's name, authenticates the routes that want a
+/// caller (``SyncAuthenticator``) and makes every error the API's error body (``SyncRefusal``).
 ///
 /// Bodies are read and written with our JSON module, not Codable, so that refusals name the field at
 /// fault by its path. Checks run cheapest and most fundamental first (token, size, syntax, device,
@@ -18,9 +20,6 @@ struct SyncEndpoints: Sendable {
     /// The most ops one pull may return, whatever `limit` asks for.
     static let maximumPullLimit = 10_000
     static let defaultPullLimit = 1_000
-    /// The largest cursor or limit taken (2^53 - 1): a JavaScript client holds every integer up to
-    /// it exactly, so a cursor it sends back is the one it was given.
-    static let maximumInteger = 9_007_199_254_740_991
 
     /// The longest a pull may be held open (`waitMs`): a minute, below the idle timeouts of
     /// common proxies.
@@ -30,12 +29,8 @@ struct SyncEndpoints: Sendable {
     /// far in the future would win every later write to its row.
     static let maximumFutureSeconds = 86_400.0
 
-    /// One bucket of requests per user (per device token on an insecure server), for the server's
-    /// life (see ``admit(_:)``).
-    let limiter: RequestRateLimiter
-    /// One bucket of failed authentications per peer address: past it, that address's requests get
-    /// 429 before their token is looked at.
-    let authFailures: RequestRateLimiter
+    /// Who a request speaks for (``SyncAuthenticator``), before anything else it costs.
+    let authentication: (registration: SyncAuthenticator, device: SyncAuthenticator)
     /// Held pulls per user, bounded by ``SyncServerConfiguration/maxHeldPullsPerUser``.
     let heldByUser: HeldPullQuota
     /// The server's connections, where a held pull learns that its client has gone.
@@ -50,6 +45,8 @@ struct SyncEndpoints: Sendable {
     let known = KnownDevices()
     /// The server's metrics, which every answer moves.
     let metrics: SyncMetrics
+    /// The body, query and path, read within the server's limits.
+    let fields: SyncRequestFields
 
     init(store: any SyncStore, configuration: SyncServerConfiguration, held: HeldPulls, recent: RecentLog, cursors: PulledCursors,
          metrics: SyncMetrics, connections: ConnectionTable) {
@@ -60,9 +57,14 @@ struct SyncEndpoints: Sendable {
         self.cursors = cursors
         self.metrics = metrics
         self.connections = connections
-        limiter = RequestRateLimiter(configuration.rateLimit)
-        authFailures = RequestRateLimiter(configuration.authFailureLimit)
         heldByUser = HeldPullQuota(limit: configuration.maxHeldPullsPerUser)
+        fields = SyncRequestFields(maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
+        let (limiter, authFailures, known) = (RequestRateLimiter(configuration.rateLimit), RequestRateLimiter(configuration.authFailureLimit), known)
+        let authenticator = { (admission: SyncAuthenticator.Admission) in
+            SyncAuthenticator(admission: admission, store: store, verifier: configuration.tokenVerifier, limiter: limiter,
+                              authFailures: authFailures, known: known, metrics: metrics)
+        }
+        authentication = (authenticator(.registration), authenticator(.device))
     }
 
     /// The API, one route per case; Sources/SyncServer/openapi.json describes each.
@@ -97,35 +99,67 @@ struct SyncEndpoints: Sendable {
             let have = path.split(separator: "/")
             return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
         }
+
+        /// The routes by their path as the router reports a match (`/v1/packets/{packetId}`), for
+        /// the metrics' labels.
+        static let byRouterPath = Dictionary(uniqueKeysWithValues: allCases.map { (RouterPath($0.path).description, $0) })
     }
 
+    /// The API: the serving layer's middleware first (metrics outermost, so that they count the
+    /// status the error middleware renders, Hummingbird's own 404s included), then one route
+    /// collection per concern, each with the authentication it wants.
     func router() -> Router<SyncRequestContext> {
         let router = Router(context: SyncRequestContext.self)
-        router.add(middleware: ErrorBodyMiddleware(metrics: metrics))
-        for route in Route.allCases {
-            router.on(RouterPath(route.path), method: route.method) { request, context in
-                let started = ContinuousClock.now
-                var held = Duration.zero
-                let response = await respond(route, request, context, held: &held)
-                metrics.answered(route.rawValue, status: response.status.code, took: ContinuousClock.now - started - held)
-                return response
-            }
-        }
+        router.add(middleware: RequestMetricsMiddleware(metrics))
+        router.add(middleware: ErrorResponseMiddleware { error, request in SyncRefusal(translating: error, request: request) })
+        router.addRoutes(operationRoutes())
+        router.addRoutes(OpenAPIRoute(document: OpenAPIDocument.sources[0].source).routes(at: RouterPath(Route.openAPI.path), context: SyncRequestContext.self))
+        router.addRoutes(deviceRoutes())
+        router.addRoutes(logRoutes())
+        router.addRoutes(snapshotRoutes())
         return router
     }
 
-    /// The route's answer; `held` grows by the time a pull spent waiting for a commit, which the
-    /// request's latency leaves out (a long poll's minute is no slow answer).
-    func respond(_ route: Route, _ request: Request, _ context: SyncRequestContext, held: inout Duration) async -> Response {
-        switch route {
-        case .health: await health()
-        case .metrics: await metricsResponse()
-        case .openAPI: Self.openAPIResponse()
-        case .registerDevice: await respond { try await registerDevice(request, context) }
-        case .push: await respond { try await push(request, context) }
-        case .pull: await respond { try await pull(request, context, held: &held) }
-        case .packet: await respond { try await packet(request, context, packetId: context.parameters.get("packetId") ?? "") }
-        case .snapshot: await respond { try await snapshot(request, context) }
+    /// A route collection for `routes`, each answered by `respond`, behind `authenticator` when given.
+    func routes(_ routes: [Route], authenticator: SyncAuthenticator? = nil,
+                _ respond: @escaping @Sendable (Route, Request, SyncRequestContext) async throws -> Response) -> RouteCollection<SyncRequestContext> {
+        let collection = RouteCollection(context: SyncRequestContext.self)
+        if let authenticator { collection.add(middleware: AuthenticationMiddleware(authenticator)) }
+        for route in routes {
+            collection.on(RouterPath(route.path), method: route.method) { request, context in try await respond(route, request, context) }
+        }
+        return collection
+    }
+
+    /// The server's state for its operators: health and metrics, no token.
+    func operationRoutes() -> RouteCollection<SyncRequestContext> {
+        routes([.health, .metrics]) { route, _, _ in
+            route == .health ? await health() : await metricsResponse()
+        }
+    }
+
+    /// Registration: a token's user's on a secure server, anyone's on an insecure one.
+    func deviceRoutes() -> RouteCollection<SyncRequestContext> {
+        routes([.registerDevice], authenticator: authentication.registration) { _, request, context in
+            try Self.answer(try await registerDevice(request, context))
+        }
+    }
+
+    /// The log: push, pull and packet records, for a device of the caller's.
+    func logRoutes() -> RouteCollection<SyncRequestContext> {
+        routes([.push, .pull, .packet], authenticator: authentication.device) { route, request, context in
+            switch route {
+            case .pull: try Self.answer(try await pull(request, context))
+            case .packet: try Self.answer(try await packet(request, context, packetId: context.parameters.get("packetId") ?? ""))
+            default: try Self.answer(try await push(request, context))
+            }
+        }
+    }
+
+    /// The materialized state, in pages.
+    func snapshotRoutes() -> RouteCollection<SyncRequestContext> {
+        routes([.snapshot], authenticator: authentication.device) { _, request, context in
+            try Self.answer(try await snapshot(request, context))
         }
     }
 
@@ -137,7 +171,7 @@ struct SyncEndpoints: Sendable {
     func health() async -> Response {
         let health = await StoreHealth.check(store, timeout: healthTimeout)
         metrics.storeChecked(latency: health.latency)
-        return Self.response(health.latency == nil ? 503 : 200, ["ok": .bool(health.latency != nil), "store": health.json])
+        return Response.json(HTTPResponse.Status(code: health.latency == nil ? 503 : 200), ["ok": .bool(health.latency != nil), "store": health.json])
     }
 
     /// `GET /v1/metrics` → this server's metrics in Prometheus' text format (``SyncMetrics``), with
@@ -158,19 +192,19 @@ struct SyncEndpoints: Sendable {
     /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
     func registerDevice(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
-        let claims = try await authenticate(request, context)
+        let claims = context.identity?.claims
         if let claims {
             // A bound, not a count kept exact under concurrent registrations: two at once may both pass at the edge.
             let devices = try await store.deviceCount(user: claims.subject)
             guard devices < configuration.maxDevicesPerUser else {
-                throw refused(by: "devices", "user \(claims.subject) has \(devices) devices, the most allowed on this server; "
+                throw metrics.refusal(by: "devices", "user \(claims.subject) has \(devices) devices, the most allowed on this server; "
                     + "a device the user no longer uses keeps its place", retryAfter: 3600, reason: .devices)
             }
         }
-        let bytes = try await body(of: request)
+        let bytes = try await fields.body(of: request)
         var name: String?
         if !bytes.isEmpty {
-            name = try FieldReader(try parse(bytes), at: "").optionalString("name")  // SyncWireError → 400 in respond
+            name = try FieldReader(try SyncRequestFields.parse(bytes), at: "").optionalString("name")  // SyncWireError → 400 (SyncRefusal)
         }
         let token = DeviceToken.generate()
         let deviceId = try await store.registerDevice(name: name, tokenDigest: DeviceToken.digest(token), user: claims?.subject ?? "",
@@ -180,13 +214,11 @@ struct SyncEndpoints: Sendable {
 
     /// `POST /v1/push` → 200 applied, 202 held, 409 rejected, 403 an op outside the token's scopes.
     func push(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
-        let claims = try await authenticate(request, context)
-        // On an insecure server the device token is the caller: looked up (and counted) before the
-        // body is read, as a token is.
-        let tokenDevice = claims == nil ? try await deviceOfToken(request, context) : nil
-        let body = try parse(try await body(of: request))
+        // The caller (on an insecure server, its device token's device) was looked up and counted
+        // before the body is read.
+        let body = try SyncRequestFields.parse(try await fields.body(of: request))
         _ = try FieldReader(body, at: "")  // a body that is no object is refused as such, before the device is looked for
-        _ = try await identify(request, claims: claims, tokenDevice: tokenDevice, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
+        _ = try await identify(context.identity, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
         let packet = try PushPacket.decode(body)
         let now = Self.now()
         try checkShapes(packet, now: now)
@@ -220,14 +252,23 @@ struct SyncEndpoints: Sendable {
     /// new read finds something, or `waitMs` pass, or the server shuts down: then an empty page.
     /// Such a pull reads the log's newest entries from memory (``RecentLog``) when they reach back
     /// to its cursor, and the store otherwise.
-    func pull(_ request: Request, _ context: SyncRequestContext, held heldFor: inout Duration) async throws -> (Int, JSONValue) {
+    ///
+    /// The time held goes to the request's waits, which its latency in the metrics leaves out (a
+    /// long poll's minute is no slow answer).
+    func pull(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
         let device = try await identify(request, context)
         let query = request.uri.queryParameters
-        let after = try Self.integer(query["after"], name: "after", default: 0, minimum: 0)
-        let limit = try Self.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
-        let waitMs = try Self.integer(query["waitMs"], name: "waitMs", default: 0, minimum: 0, maximum: Self.maximumWaitMs)
+        let after = try SyncRequestFields.integer(query["after"], name: "after", default: 0, minimum: 0)
+        let limit = try SyncRequestFields.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
+        let waitMs = try SyncRequestFields.integer(query["waitMs"], name: "waitMs", default: 0, minimum: 0, maximum: Self.maximumWaitMs)
         let deadline = ContinuousClock.now + .milliseconds(waitMs)
-        defer { if heldFor > .zero { metrics.pullHeld(heldFor) } }
+        var heldFor = Duration.zero
+        defer {
+            if heldFor > .zero {
+                metrics.pullHeld(heldFor)
+                context.waits.add(heldFor)
+            }
+        }
         // A held pull counts against its user's bound while it lasts, and ends when its client goes.
         let holder = waitMs > 0 ? try holdPull(for: device) : nil
         defer { if let holder { heldByUser.release(holder) } }
@@ -261,7 +302,7 @@ struct SyncEndpoints: Sendable {
     /// `GET /v1/packets/{packetId}?deviceId` → the packet's record, 404 when unknown.
     func packet(_ request: Request, _ context: SyncRequestContext, packetId rawPacketId: String) async throws -> (Int, JSONValue) {
         let device = try await identify(request, context).deviceId
-        let packetId = try Self.pathParameter(rawPacketId, name: "packetId")
+        let packetId = try SyncRequestFields.pathParameter(rawPacketId, name: "packetId")
         let now = Self.now()
         try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
         guard let record = try await store.packet(deviceId: device, packetId: packetId) else {
@@ -275,36 +316,33 @@ struct SyncEndpoints: Sendable {
     func snapshot(_ request: Request, _ context: SyncRequestContext) async throws -> (Int, JSONValue) {
         let device = try await identify(request, context, required: false)
         let query = request.uri.queryParameters
-        let partText = try Self.text(query["part"], name: "part") ?? "all"
+        let partText = try SyncRequestFields.text(query["part"], name: "part") ?? "all"
         guard let part = SnapshotPart(query: partText) else {
             throw SyncServerError(.badRequest, "part: expected all, user or scope:NAME, got \"\(partText)\"", path: "/part")
         }
-        let (afterTable, afterDataId) = (try Self.text(query["afterTable"], name: "afterTable"), try Self.text(query["afterDataId"], name: "afterDataId"))
+        let (afterTable, afterDataId) = (try SyncRequestFields.text(query["afterTable"], name: "afterTable"),
+                                         try SyncRequestFields.text(query["afterDataId"], name: "afterDataId"))
         let after = afterTable.map { RowPosition(table: $0, dataId: afterDataId ?? "") }
-        let limit = try query["limit"].map { try Self.integer($0, name: "limit", default: 0, minimum: 1) }
+        let limit = try query["limit"].map { try SyncRequestFields.integer($0, name: "limit", default: 0, minimum: 1) }
         return (200, try await store.snapshot(for: device, part: part, after: after, limit: limit.map { min($0, Self.maximumPullLimit) }).json)
     }
 
     // MARK: Checks
 
-    /// The device a GET speaks for: its token, and the `deviceId` of the query.
+    /// The device a GET speaks for: its caller, and the `deviceId` of the query.
     func identify(_ request: Request, _ context: SyncRequestContext, required: Bool = true) async throws -> DeviceIdentity {
-        let claims = try await authenticate(request, context)
-        let tokenDevice = claims == nil ? try await deviceOfToken(request, context) : nil
-        return try await identify(request, claims: claims, tokenDevice: tokenDevice,
-                                  claimed: try Self.text(request.uri.queryParameters["deviceId"], name: "deviceId"), path: "/deviceId", required: required)
+        try await identify(context.identity, claimed: try SyncRequestFields.text(request.uri.queryParameters["deviceId"], name: "deviceId"),
+                           path: "/deviceId", required: required)
     }
 
     /// With a verified token, the device `claimed` if it is the token's user's; on an insecure
-    /// server, the device whose device token the request carries (`tokenDevice`), which must be
-    /// the one claimed (`required` says whether the request must claim one: a snapshot need not
-    /// there).
-    func identify(_ request: Request, claims: TokenClaims?, tokenDevice: DeviceIdentity?, claimed: String?, path: String,
-                  required: Bool = true) async throws -> DeviceIdentity {
+    /// server, the device whose device token the request carries, which must be the one claimed
+    /// (`required` says whether the request must claim one: a snapshot need not there).
+    func identify(_ caller: SyncCaller?, claimed: String?, path: String, required: Bool = true) async throws -> DeviceIdentity {
         let missing = SyncServerError(.badRequest, "deviceId: expected the device's id, missing", path: path)
         // Empty is not absent: `?deviceId=` names no device, so it is refused even where one may be left out.
         let empty = SyncServerError(.badRequest, "deviceId: expected the device's id, got an empty string", path: path)
-        if let claims {
+        if case .user(let claims) = caller {
             guard let claimed else { throw missing }
             guard !claimed.isEmpty else { throw empty }
             let now = Self.now()
@@ -317,7 +355,7 @@ struct SyncEndpoints: Sendable {
             guard let device else { throw SyncServerError(.forbidden, "deviceId: no device \(claimed) for this token's user", path: path) }
             return device
         }
-        guard let device = tokenDevice else { throw SyncServerError(.unauthorized, "Authorization: unknown token") }
+        guard case .device(let device) = caller else { throw SyncServerError(.unauthorized, "Authorization: unknown token") }
         guard claimed != "" else { throw empty }
         guard let claimed else {
             if required { throw missing }
@@ -327,78 +365,14 @@ struct SyncEndpoints: Sendable {
         return device
     }
 
-    /// The caller's verified token, counted against its user's rate limit; nil on an insecure
-    /// server. Runs before anything else a request costs (its body, the store): an address whose
-    /// authentications keep failing gets 429 before its token is even looked at.
-    func authenticate(_ request: Request, _ context: SyncRequestContext) async throws -> TokenClaims? {
-        guard let verifier = configuration.tokenVerifier else { return nil }
-        let claims = try await failingAuthentication(from: context.address) { try verify(request, with: verifier) }
-        try admit(RateKey.user(claims.subject))
-        return claims
-    }
-
-    /// On an insecure server, the device whose device token the request carries (401 for an
-    /// unknown one), counted against that device's rate limit.
-    func deviceOfToken(_ request: Request, _ context: SyncRequestContext) async throws -> DeviceIdentity {
-        let device = try await failingAuthentication(from: context.address) {
-            let digest = DeviceToken.digest(try bearer(request, hint: "POST /v1/devices gives one"))
-            guard let device = try await known.device(.token(digest: digest), now: Self.now(), lookUp: { try await store.device(tokenDigest: digest) }) else {
-                throw SyncServerError(.unauthorized, "Authorization: unknown token")
-            }
-            return device
-        }
-        try admit(RateKey.device(device))
-        return device
-    }
-
-    /// Runs an authentication: refused with 429 while `address` is over its failed
-    /// authentications, which a 401 from `authentication` counts against.
-    func failingAuthentication<Result>(from address: String, _ authentication: () async throws -> Result) async throws -> Result {
-        try refuseOverFailedAuthentications(address)
-        do {
-            return try await authentication()
-        } catch let error as SyncServerError where error.code == .unauthorized {
-            _ = authFailures.admit(address)
-            throw error
-        }
-    }
-
-    func refuseOverFailedAuthentications(_ address: String) throws {
-        guard let wait = authFailures.wait(address) else { return }
-        throw refused(by: "auth_failures", "too many failed authentications from \(address): at most \(authFailures.limit) allowed; try again in \(wait) s",
-                      retryAfter: wait)
-    }
-
-    /// Counts one request against `key`'s bucket: 429 with `Retry-After` once it is empty.
-    func admit(_ key: String) throws {
-        guard let wait = limiter.admit(key) else { return }
-        throw refused(by: "rate", "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s", retryAfter: wait)
-    }
-
     /// A held pull's place in its user's bound: 429 when the user holds as many as allowed.
     func holdPull(for device: DeviceIdentity) throws -> String {
         let holder = device.user.isEmpty ? "device " + device.deviceId : device.user
         guard heldByUser.take(holder) else {
-            throw refused(by: "held_pulls", "waitMs: \(holder) holds \(heldByUser.limit) pulls open already, the most allowed; pull without waitMs, or wait for one to end",
+            throw metrics.refusal(by: "held_pulls", "waitMs: \(holder) holds \(heldByUser.limit) pulls open already, the most allowed; pull without waitMs, or wait for one to end",
                           retryAfter: 1, path: "/waitMs")
         }
         return holder
-    }
-
-    /// A 429 from `limit` (a label of ``SyncMetrics/refusals``), counted there, with its `Retry-After`.
-    func refused(by limit: String, _ message: String, retryAfter: Int, path: String? = nil, reason: SyncServerError.Reason? = nil) -> SyncServerError {
-        metrics.refused(by: limit)
-        var refusal = SyncServerError(.rateLimited, message, path: path, reason: reason)
-        refusal.retryAfter = retryAfter
-        return refusal
-    }
-
-    /// What a request is counted against: the token's user; on an insecure server, the device
-    /// token's device (a registration there is not counted: anyone may register, by design).
-    enum RateKey {
-        static func user(_ subject: String) -> String { "user \(subject)" }
-
-        static func device(_ device: DeviceIdentity) -> String { "device \(device.deviceId)" }
     }
 
     /// Refuses, before the store sees them, ops the store must not judge: a table declared in the
@@ -422,146 +396,16 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    /// The request's token, verified: 401 with the reason (`missing`, `expired`, `signature`, ...)
-    /// otherwise.
-    func verify(_ request: Request, with verifier: TokenVerifier) throws -> TokenClaims {
-        let token = try bearer(request, hint: "a JSON Web Token from the app's auth server")
-        do {
-            return try verifier.verify(token, now: Int64(Self.now()))
-        } catch {
-            throw SyncServerError(.unauthorized, "Authorization: \(error.message)", reason: SyncServerError.Reason(error.reason))
-        }
-    }
-
-    func bearer(_ request: Request, hint: String) throws -> String {
-        guard let header = request.headers[.authorization] else {
-            throw SyncServerError(.unauthorized, "missing Authorization header, expected \"Bearer TOKEN\" (\(hint))", reason: .missing)
-        }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw SyncServerError(.unauthorized, "Authorization: expected \"Bearer TOKEN\"", reason: .malformed)
-        }
-        return parts[1].trimmingCharacters(in: .whitespaces)
-    }
-
     static func otherDevice(_ claimed: String, path: String) -> SyncServerError {
         SyncServerError(.forbidden, "deviceId: \(claimed) is not the device this token belongs to", path: path)
     }
 
-    /// The request body, refused with 413 past ``SyncServerConfiguration/maxBodyBytes``: by its
-    /// Content-Length when it declares one, else while it is read.
-    func body(of request: Request) async throws -> [UInt8] {
-        let limit = configuration.maxBodyBytes
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            metrics.refused(by: "body")
-            throw Self.tooLarge(limit)
-        }
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            metrics.refused(by: "body")
-            throw Self.tooLarge(limit)
-        }
-    }
-
-    static func tooLarge(_ limit: Int) -> SyncServerError {
-        SyncServerError(.tooLarge, "request body larger than \(limit) bytes")
-    }
-
-    func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(bytes)
-        } catch let error as JSONSyntaxError {
-            throw SyncServerError(.badRequest, "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
-        }
-    }
-
-    /// A whole-number query parameter, at most `maximum` (``maximumInteger`` unless told); `name`
-    /// and what was expected appear in the refusal.
-    static func integer(_ text: Substring?, name: String, default value: Int, minimum: Int, maximum: Int = maximumInteger) throws -> Int {
-        guard let text else { return value }
-        guard let number = Int(text), number >= minimum, number <= maximum else {
-            throw SyncServerError(.badRequest, "\(name): expected an integer from \(minimum) to \(maximum), got \"\(text)\"", path: "/\(name)")
-        }
-        return number
-    }
-
-    /// A path parameter, percent-decoded (Hummingbird hands it over as sent, unlike the query's):
-    /// a packet pushed as `p 1` is asked for as `/v1/packets/p%201`.
-    static func pathParameter(_ raw: String, name: String) throws -> String {
-        guard let text = raw.removingPercentEncoding else {
-            throw SyncServerError(.badRequest, "\(name): malformed percent-encoding in \"\(raw)\"", path: "/" + name)
-        }
-        try refuseNUL(text, name: name, at: "/" + name)
-        return text
-    }
-
-    /// A text query parameter (nil when absent), refused when it holds U+0000 (see ``refuseNUL(_:name:at:)``).
-    static func text(_ value: Substring?, name: String) throws -> String? {
-        guard let value else { return nil }
-        try refuseNUL(value, name: name, at: "/" + name)
-        return String(value)
-    }
-
-    /// Ids are stored as SQLite text, which ends at U+0000: `a\u0000b` would be taken for `a`.
-    static func refuseNUL(_ text: some StringProtocol, name: String, at path: String) throws {
-        guard !text.utf8.contains(0) else {
-            throw SyncServerError(.badRequest, "\(name): expected no U+0000 character", path: path)
-        }
-    }
-
     // MARK: Responses
 
-    /// Runs an endpoint, turning its refusals into error bodies. Other errors (the database's) are
-    /// 500s that say what failed, so a client may retry the same request.
-    func respond(_ endpoint: () async throws -> (Int, JSONValue)) async -> Response {
-        do {
-            let (status, body) = try await endpoint()
-            return Self.response(status, body)
-        } catch let error as SyncServerError {
-            return Self.response(error)
-        } catch let error as SyncWireError {
-            return Self.response(SyncServerError(error.tooLarge ? .tooLarge : .badRequest, error.message, path: error.path))
-        } catch {
-            let failure = SyncServerError(.internalError, "the server failed: \(PostgresSyncStore.describe(error))", reason: Self.storageReason(error))
-            return Self.response(failure.status, failure.json)
-        }
+    /// A route's answer, its JSON body written by the wire type's encoder.
+    static func answer(_ answer: (status: Int, body: JSONValue)) throws -> Response {
+        Response.json(HTTPResponse.Status(code: answer.status), answer.body)
     }
-
-    /// A failure of the disk under the database, by name (the request may be sent again once the
-    /// operator has made room): `disk_full`, `io` or `read_only`; nil for any other error.
-    static func storageReason(_ error: any Error) -> SyncServerError.Reason? {
-        guard let error = error as? DatabaseError else { return PostgresSyncStore.storageReason(error) }
-        switch error.resultCode {
-        case .SQLITE_FULL: return .diskFull
-        case .SQLITE_IOERR, .SQLITE_CANTOPEN: return .io
-        case .SQLITE_READONLY: return .readOnly
-        default: return nil
-        }
-    }
-
-    static func response(_ status: Int, _ body: JSONValue, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: HTTPResponse.Status(code: status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
-    }
-
-    /// A refusal, with the header its status calls for (`Retry-After` for 429).
-    static func response(_ error: SyncServerError, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        if let wait = error.retryAfter { headers[.retryAfter] = String(wait) }
-        return response(error.status, error.json, headers: headers)
-    }
-
-    /// `GET /v1/openapi.json`: Sources/SyncServer/openapi.json, embedded at build time (the
-    /// EmbedSources plugin; its one entry).
-    static func openAPIResponse() -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: openAPIBody))
-    }
-
-    static let openAPIBody = ByteBuffer(string: OpenAPIDocument.sources[0].source)
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HostTesting
 import Testing
 
 /// Documentation that runs: every ```js block of the READMEs is run by the real `hybrid`, so an
@@ -58,7 +59,7 @@ struct DocumentationTests {
                 code = code.replacingOccurrences(of: DocumentationBlock.exampleServer, with: server.base)
             }
             if code.contains(DocumentationBlock.syncServer) {
-                let server = try await SyncServerChild.start(database: folder.appendingPathComponent("sync-server.sqlite").path)
+                let server = try await LocalSyncServer.startChild(executable: HybridProcess.binary.path, database: folder.appendingPathComponent("sync-server.sqlite").path)
                 stops.append { await server.stop() }
                 code = code.replacingOccurrences(of: DocumentationBlock.syncServer, with: server.base)
             }

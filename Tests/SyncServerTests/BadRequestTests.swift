@@ -7,7 +7,7 @@ import Testing
 
 @Suite("bad requests")
 struct BadRequestTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("a bad request gets a clear 4xx and changes nothing", arguments: TestStore.allCases, BadRequest.table)
     func refused(store: TestStore, _ bad: BadRequest) async throws {

@@ -11,7 +11,7 @@ import Testing
 /// to the other.
 @Suite("scopes and users compared as bytes")
 struct ByteExactTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let composed = "team:caf\u{E9}"
     static let decomposed = "team:cafe\u{301}"

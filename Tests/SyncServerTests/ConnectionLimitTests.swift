@@ -10,7 +10,7 @@ import Testing
 /// test: a timeout is asserted to have closed a connection within a generous bound, never to
 /// have waited a given time.
 @Suite struct ConnectionLimitTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static func limits(_ change: @escaping (inout ConnectionLimits) -> Void) -> (inout SyncServerConfiguration) -> Void {
         { configuration in change(&configuration.connections) }

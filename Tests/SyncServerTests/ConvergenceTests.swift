@@ -6,7 +6,7 @@ import Testing
 
 @Suite("convergence")
 struct ConvergenceTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("devices pushing at once each land in their own order, and every seq is used once", arguments: TestStore.allCases)
     func concurrentDevices(store: TestStore) async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("durability")
 struct DurabilityTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("a server restarted on the same database keeps state, cursor, tokens and packet records", arguments: TestStore.allCases)
     func restart(store: TestStore) async throws {

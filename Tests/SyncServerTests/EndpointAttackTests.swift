@@ -9,7 +9,7 @@ import Testing
 /// An attacker's pass at the endpoints, each attack against a real server over loopback: what
 /// costs the server before it refuses, and what a token may be made to reach.
 @Suite struct EndpointAttackTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let secret = Array("a secret of the app's auth server".utf8)
     static let verifier = TokenVerifier(secret: secret)

@@ -9,7 +9,7 @@ import Testing
 /// timeout when the store cannot answer; the listen backlog is the configuration's.
 @Suite("health")
 struct HealthTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("health names the store and its latency, without a token; so do the metrics", arguments: TestStore.allCases)
     func storeKindAndLatency(store: TestStore) async throws {
@@ -72,8 +72,8 @@ struct HealthTests {
         // And from the command line.
         let database = NSTemporaryDirectory() + "sync-backlog-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
-        let process = try await SyncServerProcess.start(database: database, options: ["--backlog", "900"])
-        defer { process.stop() }
+        let process = try await LocalSyncServer.startChild(database: database, rateLimit: .off, arguments: ["--backlog", "900"])
+        defer { process.stopProcess() }
         #expect(try Self.backlog(port: process.port) == min(900, somaxconn))
     }
 }

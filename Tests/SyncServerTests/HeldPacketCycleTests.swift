@@ -10,7 +10,7 @@ import Testing
 /// "dependency " that clients match.
 @Suite("held packets that wait on held packets")
 struct HeldPacketCycleTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("two packets that depend on each other are both rejected once held past holdSeconds", arguments: TestStore.allCases)
     func cycle(store: TestStore) async throws {
@@ -23,7 +23,7 @@ struct HeldPacketCycleTests {
             let second = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t2", [:], at: 1)])
             #expect([202, 409].contains(second.status), "\(second)")
             // A few sweeps of the timer (one a second), not the 7 minutes of a 30 s hold it took.
-            let settled = try await server.eventually(within: 5) {
+            let settled = try await eventually(within: .seconds(5)) {
                 let states = try await [server.packetState(device, "A"), server.packetState(device, "B")].map { $0.body["state"] }
                 return states == ["rejected", "rejected"]
             }
@@ -49,7 +49,7 @@ struct HeldPacketCycleTests {
                 let reply = try await server.push(device, packetId: packet, dependency: dependency, ops: [Server.insert("op-\(packet)", packet, [:], at: 1)])
                 #expect(reply.status == 202, "\(packet): \(reply)")
             }
-            let settled = try await server.eventually(within: 30) {
+            let settled = try await eventually(within: .seconds(30)) {
                 try await ["B", "C", "D"].asyncMap { try await server.packetState(device, $0).body["state"] } == ["rejected", "rejected", "rejected"]
             }
             #expect(settled)

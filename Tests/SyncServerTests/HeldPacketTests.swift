@@ -6,7 +6,7 @@ import Testing
 
 @Suite("held packets")
 struct HeldPacketTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("a held packet whose dependency never arrives is rejected after holdSeconds, with the reason", arguments: TestStore.allCases)
     func heldPacketExpires(store: TestStore) async throws {
@@ -16,7 +16,7 @@ struct HeldPacketTests {
             let held = try await server.push(device, packetId: "B", dependency: "A", ops: ops)
             #expect(held.status == 202)
 
-            let rejected = try await server.eventually {
+            let rejected = try await eventually {
                 try await server.packetState(device, "B").body["state"] == "rejected"
             }
             #expect(rejected)
@@ -38,7 +38,7 @@ struct HeldPacketTests {
         try await Server.with(store: store, holdSeconds: 0.2) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)])
-            let rejected = try await server.eventually {
+            let rejected = try await eventually {
                 try await server.server.store.packet(deviceId: device.id, packetId: "B")?.state == .rejected
             }
             #expect(rejected)
@@ -53,7 +53,7 @@ struct HeldPacketTests {
             #expect(try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)]).status == 202)
             // Held (202), or already refused (409) when a loaded machine let B's limit pass first.
             #expect([202, 409].contains(try await server.push(device, packetId: "C", dependency: "B", ops: [Server.insert("op-c", "t2", [:], at: 1)]).status))
-            let settled = try await server.eventually {
+            let settled = try await eventually {
                 try await server.packetState(device, "C").body["state"] == "rejected"
             }
             #expect(settled)

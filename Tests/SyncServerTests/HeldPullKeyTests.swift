@@ -1,3 +1,4 @@
+import HostTesting
 @testable import SyncServer
 import Testing
 
@@ -22,13 +23,5 @@ struct HeldPullKeyTests {
         held.wake(keys: nil)
         await other.value
         #expect(held.count == 0)
-    }
-
-    private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<2_000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 }

@@ -11,10 +11,10 @@ import Testing
 /// the push; it answered with the op after), with generous upper bounds only.
 @Suite("live pulls")
 struct LivePullTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     /// A pull of `device` after `after` holding up to `waitMs`, started now; its reply, and when it came.
-    static func heldPull(_ server: any SyncServerEndpoint, _ device: TestDevice, after: Int = 0, waitMs: Int)
+    static func heldPull(_ server: LocalSyncServer, _ device: TestDevice, after: Int = 0, waitMs: Int)
         -> Task<(reply: HTTPReply, at: ContinuousClock.Instant), any Error> {
         Task {
             let reply = try await server.get("/v1/pull?deviceId=\(device.id)&after=\(after)&waitMs=\(waitMs)", token: device.token)
@@ -24,7 +24,7 @@ struct LivePullTests {
 
     /// Waits until `server` holds `count` pulls open.
     static func holding(_ server: Server, _ count: Int) async throws {
-        let held = try await server.eventually(within: 10) { server.server.heldPulls == count }
+        let held = try await eventually(within: .seconds(10)) { server.server.heldPulls == count }
         guard held else { throw TestFailure("the server holds \(server.server.heldPulls) pulls, expected \(count)") }
     }
 
@@ -127,7 +127,7 @@ struct LivePullTests {
             let before = try await MetricsText.take(server)[memoryReads]
             let again = readers.map { Self.heldPull(server, $0, after: 1, waitMs: 12_000) }
             try await Self.holding(server, readers.count)
-            let recorded = try await server.eventually(within: 20) {
+            let recorded = try await eventually(within: .seconds(20)) {
                 try await Self.storedCursors(server, readers.map(\.id)).allSatisfy { $0 == 1 }
             }
             #expect(recorded)
@@ -152,7 +152,7 @@ struct LivePullTests {
             let byId = Dictionary(uniqueKeysWithValues: rows.map { ($0[0] ?? "", Int($0[1] ?? "") ?? -1) })
             return devices.map { byId[$0] ?? -1 }
         }
-        let database = try DatabaseQueue(path: server.databasePath)
+        let database = try DatabaseQueue(path: server.database)
         return try await database.read { db in
             try devices.map { try Int.fetchOne(db, sql: "SELECT cursor FROM sync_device WHERE id = ?", arguments: [$0]) ?? -1 }
         }
@@ -190,7 +190,7 @@ struct LivePullTests {
 struct ManyDevicesTests {
     @Test("120 devices long-polling and pushing at once all get their answers", arguments: TestStore.allCases)
     func manyDevicesAtOnce(store: TestStore) async throws {
-        try await LiveSyncServer.with(store: store) { server in
+        try await LocalSyncServer.with(store: store) { server in
             var devices: [TestDevice] = []
             for index in 0..<120 { devices.append(try await server.register(name: "d\(index)")) }
             let answered = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -198,7 +198,7 @@ struct ManyDevicesTests {
                     group.addTask {
                         let pull = LivePullTests.heldPull(server, device, after: 0, waitMs: 1_500)
                         let pushed = try await server.push(device, packetId: "p\(index)", dependency: nil,
-                                                           ops: [LiveSyncServer.insert("op-\(index)", "t\(index)", ["x": .number(Double(index))], at: 1)])
+                                                           ops: [LocalSyncServer.insert("op-\(index)", "t\(index)", ["x": .number(Double(index))], at: 1)])
                         let pulled = try await pull.value.reply
                         return (pushed.status == 200 ? 1 : 0) + (pulled.status == 200 ? 1 : 0)
                     }

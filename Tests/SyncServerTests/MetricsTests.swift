@@ -10,7 +10,7 @@ import Testing
 /// parallel and beside every other server test.
 @Suite("metrics")
 struct MetricsTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static func requests(_ scrape: MetricsText, _ endpoint: String, _ status: Int) -> Double {
         scrape["hybrid_sync_requests_total", ["endpoint": endpoint, "status": String(status)]]
@@ -81,7 +81,7 @@ struct MetricsTests {
         try await Server.with(store: store, holdSeconds: 0.3) { server in
             let device = try await server.register()
             #expect(try await server.push(device, packetId: "q2", dependency: "q1", ops: [Server.insert("op-2", "t2", [:], at: 2)]).status == 202)
-            let rejected = try await server.eventually(within: 20) {
+            let rejected = try await eventually(within: .seconds(20)) {
                 try await server.packetState(device, "q2").body["state"] == "rejected"
             }
             #expect(rejected)
@@ -105,7 +105,7 @@ struct MetricsTests {
             let ops = [Server.insert("op-1", "t1", [:], at: 1), Server.insert("op-2", "t2", [:], at: 2)]
             #expect(try await server.push(device, packetId: "p1", dependency: nil, ops: ops).status == 200)
             var scrape = try await MetricsText.take(server)
-            let compacted = try await server.eventually(within: 20) {
+            let compacted = try await eventually(within: .seconds(20)) {
                 // The gauges are read from the store before the counters are written out: a scrape
                 // during a compaction may count it and still show the entries it removed.
                 scrape = try await MetricsText.take(server)

@@ -9,7 +9,7 @@ import Testing
 /// request, as behind a round-robin load balancer.
 @Suite("several instances over one PostgreSQL database")
 struct MultiInstanceTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     /// Packet `p` of pusher `d`: an insert of its own row, and an update of one of four rows that
     /// every pusher updates, so that transactions from both instances contend for the same rows.
@@ -22,7 +22,7 @@ struct MultiInstanceTests {
 
     /// Pulls from the instances in turn, 7 ops at a time, folding what arrives, until `done` was
     /// set before a pull that found nothing more; returns the seqs and opIds in arrival order.
-    static func read(as reader: TestDevice, from instances: [any SyncServerEndpoint], until done: Locked<Bool>)
+    static func read(as reader: TestDevice, from instances: [LocalSyncServer], until done: Locked<Bool>)
         async throws -> (seqs: [Int], opIds: [String], replica: ReplicaFold) {
         var seqs: [Int] = []
         var opIds: [String] = []
@@ -48,7 +48,7 @@ struct MultiInstanceTests {
     @Test("pushers on two instances while readers pull from both: every reader gets every op exactly once, in seq order, and folds to the snapshot")
     func concurrentPushersAndReaders() async throws {
         let first = try await Server.start(store: .postgres, rateLimit: .off)
-        let second: LiveSyncServer
+        let second: LocalSyncServer
         do {
             second = try await first.anotherInstance()
         } catch {
@@ -56,7 +56,7 @@ struct MultiInstanceTests {
             throw error
         }
         do {
-            let instances: [any SyncServerEndpoint] = [first, second]
+            let instances: [LocalSyncServer] = [first, second]
             let seeder = try await first.register(name: "seeder")
             #expect(try await first.push(seeder, packetId: "seed", dependency: nil, ops: Self.sharedRows).status == 200)
             var registered: [TestDevice] = []
@@ -110,11 +110,11 @@ struct MultiInstanceTests {
           .enabled(if: BuiltHybrid.path != nil, "needs the hybrid binary beside the tests (swift build first)"))
     func killedInstance() async throws {
         let database = try await PostgresTestDatabase.create()
-        var processes: [SyncServerProcess] = []
+        var processes: [LocalSyncServer] = []
         do {
-            let doomed = try await SyncServerProcess.start(database: database.url)
+            let doomed = try await LocalSyncServer.startChild(database: database.url, rateLimit: .off)
             processes.append(doomed)
-            let survivor = try await SyncServerProcess.start(database: database.url)
+            let survivor = try await LocalSyncServer.startChild(database: database.url, rateLimit: .off)
             processes.append(survivor)
             var registered: [TestDevice] = []
             for d in 0..<8 { registered.append(try await (d % 2 == 0 ? doomed : survivor).register(name: "device-\(d)")) }
@@ -176,11 +176,11 @@ struct MultiInstanceTests {
                 #expect(try await survivor.packetState(device, "p\(packets - 1)").body["state"] == "applied")
             }
         } catch {
-            for process in processes { process.stop() }
+            for process in processes { await process.stop() }
             await database.drop()
             throw error
         }
-        for process in processes { process.stop() }
+        for process in processes { await process.stop() }
         await database.drop()
     }
 }

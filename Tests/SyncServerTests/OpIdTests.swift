@@ -9,7 +9,7 @@ import Testing
 /// it first and have the victim's op answered as a duplicate, never applied.
 @Suite("op ids per device")
 struct OpIdTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let alice = TestUser("alice", scopes: ["user:alice"])
     static let mallory = TestUser("mallory", scopes: ["user:mallory"])

@@ -11,7 +11,7 @@ import Testing
 /// `scripts/fuzz-sync-server` (in `make test`) holds every answer to it; these hold its outline.
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static func document() throws -> JSONValue {
         try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Repository.path("Sources/SyncServer/openapi.json")))))

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("rate limit")
 struct RateLimitTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("a bucket lets its burst through at once, then one request per 1/rate seconds")
     func bucket() {

@@ -60,12 +60,4 @@ struct RecentLogTests {
         await held.wait(after: longAgo, keys: ["s:team:t1"], until: deadline)
         #expect(held.count == 0)
     }
-
-    private func eventually(_ condition: () throws -> Bool) async throws -> Bool {
-        for _ in 0..<2_000 {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return try condition()
-    }
 }

@@ -9,7 +9,7 @@ import Testing
 /// and a row that is not there are refused alike, and so are another user's device and no device.
 @Suite("refusals that tell tenants nothing")
 struct RefusalMessageTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let alice = TestUser("alice", scopes: ["user:alice", "team:t1"])
     static let mallory = TestUser("mallory", scopes: ["user:mallory"])
@@ -72,7 +72,7 @@ struct RefusalMessageTests {
             let requests: [(String, @Sendable (String) async throws -> HTTPReply)] = [
                 ("pull", { device in try await server.get("/v1/pull?deviceId=\(device)&after=0", token: Self.mallory.token) }),
                 ("push", { device in
-                    try await server.post("/v1/push", token: Self.mallory.token, json: LiveSyncServer.packet(device, "p1", nil, []))
+                    try await server.post("/v1/push", token: Self.mallory.token, json: LocalSyncServer.packet(device, "p1", nil, []))
                 }),
                 ("packet", { device in try await server.get("/v1/packets/p1?deviceId=\(device)", token: Self.mallory.token) }),
             ]

@@ -11,7 +11,7 @@ import Testing
 /// `applied` and never appear.
 @Suite("deletes of rows the server does not have")
 struct ScopedDeleteTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let alice = TestUser("alice", scopes: ["user:alice", "team:t1"])
     static let bob = TestUser("bob", scopes: ["user:bob", "team:t1"])

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("materialized state over HTTP")
 struct StateFoldTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("an update older than the row's last write is logged but changes nothing", arguments: TestStore.allCases)
     func olderUpdateLoses(store: TestStore) async throws {

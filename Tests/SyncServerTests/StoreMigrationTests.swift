@@ -11,7 +11,7 @@ import Testing
 /// each device logged.
 @Suite("store migrations")
 struct StoreMigrationTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let alice = TestUser("alice", scopes: ["user:alice", "team:t1"])
     static let bob = TestUser("bob", scopes: ["user:bob", "team:t1"])
@@ -108,7 +108,7 @@ struct StoreMigrationTests {
     func upgrade(store: TestStore) async throws {
         let (location, postgres) = try await Self.oldDatabase(store)
         do {
-            let server = try await Server.start(store: store, databasePath: location, tokenVerifier: TestUser.verifier)
+            let server = try await Server.start(store: store, database: location, tokenVerifier: TestUser.verifier)
             do {
                 try await Self.check(server)
             } catch {

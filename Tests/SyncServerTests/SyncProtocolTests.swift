@@ -6,7 +6,7 @@ import Testing
 
 @Suite("sync protocol")
 struct SyncProtocolTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     @Test("registering a device returns a UUID and a 32-byte hex token", arguments: TestStore.allCases)
     func registration(store: TestStore) async throws {

@@ -14,7 +14,7 @@ struct SyncServerDiskFullTests {
     func diskFull() async throws {
         let disk = try SmallDisk(kilobytes: 512)
         defer { disk.remove() }
-        let server = try await LiveSyncServer.start(databasePath: disk.path + "/sync.sqlite")
+        let server = try await LocalSyncServer.start(database: disk.path + "/sync.sqlite")
         let device = try await server.register(name: "filler")
         let body = String(repeating: "x", count: 2000)
         var full: HTTPReply?
@@ -48,7 +48,7 @@ struct SyncServerDiskFullTests {
         FaultingVFS.install()
         let folder = TemporaryFolder(prefix: "sync-server-io")
         defer { FaultingVFS.clear(); folder.remove() }
-        let server = try await LiveSyncServer.start(databasePath: folder.path + "/sync.sqlite")
+        let server = try await LocalSyncServer.start(database: folder.path + "/sync.sqlite")
         let device = try await server.register(name: "writer")
         func ops(_ packet: Int) -> [SyncOperation] {
             (0..<5).map { i in

@@ -9,7 +9,7 @@ import Testing
 /// syncing it with one.
 @Suite("table shapes per user")
 struct TableRegistrationTests {
-    typealias Server = LiveSyncServer
+    typealias Server = LocalSyncServer
 
     static let alice = TestUser("alice", scopes: ["user:alice"])
     static let bob = TestUser("bob", scopes: ["user:bob", "team:t1"])

@@ -22,9 +22,9 @@ struct TestUser: Sendable {
     }
 }
 
-extension LiveSyncServer {
+extension LocalSyncServer {
     /// Runs `body` against a new server of `store` that verifies ``TestUser`` tokens.
-    static func withUsers(store: TestStore, holdSeconds: Double = 30, _ body: (LiveSyncServer) async throws -> Void) async throws {
+    static func withUsers(store: TestStore, holdSeconds: Double = 30, _ body: (LocalSyncServer) async throws -> Void) async throws {
         try await with(store: store, holdSeconds: holdSeconds, tokenVerifier: TestUser.verifier, body)
     }
 
@@ -36,7 +36,7 @@ extension LiveSyncServer {
     }
 }
 
-extension SyncServerEndpoint {
+extension LocalSyncServer {
     /// A new device of `user`; its requests carry the user's token.
     func register(_ user: TestUser) async throws -> TestDevice {
         let reply = try await post("/v1/devices", token: user.token, json: [:])

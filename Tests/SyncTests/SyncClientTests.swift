@@ -1,14 +1,15 @@
 import CurlTransport
 import Foundation
 import GRDB
+import HostTesting
 import JSON
 import Persistence
 import SyncClient
 import Testing
 
 /// Creates devices against a fresh server, runs `body`, removes everything.
-func withSync(devices names: [String], holdSeconds: Double = 30, _ body: (RunningSyncServer, [SyncDevice]) async throws -> Void) async throws {
-    let server = try await RunningSyncServer.start(holdSeconds: holdSeconds)
+func withSync(devices names: [String], holdSeconds: Double = 30, _ body: (LocalSyncServer, [SyncDevice]) async throws -> Void) async throws {
+    let server = try await LocalSyncServer.start(holdSeconds: holdSeconds)
     var devices: [SyncDevice] = []
     do {
         for name in names {
@@ -19,11 +20,11 @@ func withSync(devices names: [String], holdSeconds: Double = 30, _ body: (Runnin
         try await body(server, devices)
     } catch {
         devices.forEach { $0.remove() }
-        await server.stop()
+        await server.finish()
         throw error
     }
     devices.forEach { $0.remove() }
-    await server.stop()
+    await server.finish()
 }
 
 @Suite("sync: two-way tables")
@@ -324,7 +325,7 @@ struct SyncTwoWayTests {
         }
     }
 
-    private func post(_ server: RunningSyncServer, _ packet: SyncReplica.Packet, token: String) async throws -> Int {
+    private func post(_ server: LocalSyncServer, _ packet: SyncReplica.Packet, token: String) async throws -> Int {
         let request = TransferRequest(url: server.base + "/v1/push", method: "POST",
                                       headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")], body: Array(packet.body.utf8))
         return try await CurlClient.shared.perform(request).status

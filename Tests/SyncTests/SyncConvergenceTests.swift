@@ -31,7 +31,7 @@ struct SyncConvergenceTests {
 /// One seeded convergence scenario (also what `hybrid bench sync`'s test-like sibling would run).
 enum SyncConvergence {
     static func check(seed: UInt64, devices count: Int, steps: Int, rate: Double) async throws {
-        let server = try await RunningSyncServer.start()
+        let server = try await LocalSyncServer.start()
         var devices: [SyncDevice] = []
         var proxies: [FaultProxy] = []
         defer {
@@ -90,7 +90,7 @@ enum SyncConvergence {
             let fromDevice = log.filter { $0["deviceId"] == status["deviceId"] && $0["table"] == "tasks" }.count
             #expect(fromDevice == expectedOps[index], "device \(index) made \(expectedOps[index]) operations, the log has \(fromDevice); \(replay)")
         }
-        await server.stop()
+        await server.finish()
     }
 
     /// One random write; returns how many operations it journaled.
@@ -132,7 +132,7 @@ enum SyncConvergence {
     }
 
     /// The server's whole log, as a device pulls it.
-    static func serverLog(_ server: RunningSyncServer, _ device: SyncDevice) async throws -> [JSONValue] {
+    static func serverLog(_ server: LocalSyncServer, _ device: SyncDevice) async throws -> [JSONValue] {
         let connection = try device.replica.connection()!
         var ops: [JSONValue] = []
         var cursor = 0

@@ -35,7 +35,7 @@ struct SyncCrashTests {
     @Test("killed 8 times at random while writing and syncing, the device converges with the server after a restart",
           .enabled(if: hybrid != nil, "needs the hybrid binary beside the tests (swift build first)"))
     func killed() async throws {
-        let server = try await RunningSyncServer.start()
+        let server = try await LocalSyncServer.start()
         let folder = NSTemporaryDirectory() + "sync-crash-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -53,7 +53,7 @@ struct SyncCrashTests {
         guard let line = settled.split(separator: "\n").first(where: { $0.hasPrefix("ROWS ") }),
               let rows = try JSONParser.parse(String(line.dropFirst(5))).arrayValue else {
             Issue.record("the settling run printed no rows: \(settled)")
-            await server.stop()
+            await server.finish()
             return
         }
         var device: [String: JSONObject] = [:]
@@ -63,7 +63,7 @@ struct SyncCrashTests {
         #expect(acknowledged.isSubset(of: Set(device.keys)), "acknowledged writes missing: \(acknowledged.subtracting(device.keys).sorted())")
         #expect(device.count == remote.count)
         for (id, row) in device { #expect(remote[id] == row, "\(id): device \(row), server \(String(describing: remote[id]))") }
-        await server.stop()
+        await server.finish()
     }
 
     /// Runs the client; kills it with SIGKILL `killAfter` after its first acknowledged write (so a

@@ -15,20 +15,20 @@ struct SyncLiveTests {
     func writeReachesOtherDevice(store: TestStore) async throws {
         // Writes back to back, each waiting for the last to arrive, are 50 to 100 a second: past
         // the standard per-device limit (100 requests/s), whose 429s sync.live would wait out.
-        let first = try await RunningSyncServer.start(store: store, rateLimit: .off)
+        let first = try await LocalSyncServer.start(store: store, rateLimit: .off)
         // SQLite is one server per file; over PostgreSQL, B's held pulls wake through NOTIFY from A's instance.
-        let second: RunningSyncServer
+        let second: LocalSyncServer
         do {
             second = store == .postgres ? try await first.anotherInstance() : first
         } catch {
-            await first.stop()
+            await first.finish()
             throw error
         }
         var runner = TestRunner()
         runner.arguments = [first.base, second.base, String(Self.writes), store == .postgres ? "PostgreSQL, two instances" : "SQLite, one server"]
         let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/sync-live.test.js")])
         if store == .postgres { await second.server.stop() }
-        await first.stop()
+        await first.finish()
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
         #expect(totals.skipped == 0)
         #expect(totals.passed == 1)
@@ -39,7 +39,7 @@ struct SyncLiveTests {
 struct SyncLiveBackoffTests {
     @Test("a live turn against a stopped server answers online: false, and a later turn pushes once it is back on the same address")
     func serverAwayThenBack() async throws {
-        let server = try await RunningSyncServer.start()
+        let server = try await LocalSyncServer.start()
         let device = try SyncDevice("live-away")
         defer { device.remove() }
         try await device.start(server: server.base)
@@ -65,28 +65,24 @@ struct SyncLiveBackoffTests {
             pushed += turn["online"] == true ? turn["pushed"]?.intValue ?? 0 : 0
         }
         await restarted.stop()
-        await server.stop()
+        await server.finish()
         #expect(pushed == 1)
     }
 
     @Test("cancelling a live turn (the subscription stopped) ends its held pull at once")
     func cancelledTurnEnds() async throws {
-        let server = try await RunningSyncServer.start()
+        let server = try await LocalSyncServer.start()
         let device = try SyncDevice("live-cancel")
         defer { device.remove() }
         try await device.start(server: server.base)
         let turn = Task { try await device.sync("live", ["waitMs": 20_000]) }
-        var waited = 0
-        while server.server.heldPulls == 0 && waited < 200 {
-            try await Task.sleep(for: .milliseconds(50))
-            waited += 1
-        }
+        _ = try await eventually(within: .seconds(10)) { server.server.heldPulls > 0 }
         #expect(server.server.heldPulls == 1)
         let cancelled = ContinuousClock.now
         turn.cancel()
         _ = await turn.result
         // Well before the 20 s the server would have held it.
         #expect(ContinuousClock.now - cancelled < .seconds(10))
-        await server.stop()
+        await server.finish()
     }
 }

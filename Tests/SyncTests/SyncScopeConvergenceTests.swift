@@ -44,7 +44,7 @@ enum SyncScopeConvergence {
     /// With `servers` > 1, the others run over the same database and the devices are dealt out
     /// among them (a device keeps its server: MultiInstanceTests switches them request by request).
     static func check(seed: UInt64, steps: Int, rate: Double, store: TestStore = .sqlite, servers: Int = 1) async throws {
-        let server = try await RunningSyncServer.start(store: store, tokenVerifier: TokenVerifier(secret: SyncScopeTests.secret))
+        let server = try await LocalSyncServer.start(store: store, tokenVerifier: TokenVerifier(secret: SyncScopeTests.secret))
         var instances = [server]
         var members: [Member] = []
         var proxies: [FaultProxy] = []
@@ -57,14 +57,14 @@ enum SyncScopeConvergence {
             try await check(seed: seed, steps: steps, rate: rate, server: server, instances: instances, members: &members, proxies: &proxies)
         } catch {
             for other in instances.dropFirst() { await other.server.stop() }
-            await server.stop()
+            await server.finish()
             throw error
         }
         for other in instances.dropFirst() { await other.server.stop() }
-        await server.stop()
+        await server.finish()
     }
 
-    static func check(seed: UInt64, steps: Int, rate: Double, server: RunningSyncServer, instances: [RunningSyncServer],
+    static func check(seed: UInt64, steps: Int, rate: Double, server: LocalSyncServer, instances: [LocalSyncServer],
                       members: inout [Member], proxies: inout [FaultProxy]) async throws {
         let people = [("alice-phone", "alice"), ("alice-laptop", "alice"), ("bob-phone", "bob")]
         for (index, (name, user)) in people.enumerated() {
@@ -183,7 +183,7 @@ enum SyncScopeConvergence {
     }
 
     /// The server's whole log, read from its database (no device may pull all of it).
-    static func serverLog(_ server: RunningSyncServer) async throws -> [Entry] {
+    static func serverLog(_ server: LocalSyncServer) async throws -> [Entry] {
         if let postgres = server.postgres {
             return try await postgres.rows("""
                 SELECT op_id, device_id, partition, table_name, data_id, type, data, timestamp::text FROM sync_log ORDER BY seq
@@ -198,7 +198,7 @@ enum SyncScopeConvergence {
         }
         var configuration = Configuration()
         configuration.readonly = true
-        let database = try DatabaseQueue(path: server.path, configuration: configuration)
+        let database = try DatabaseQueue(path: server.database, configuration: configuration)
         return try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT opId, deviceId, partition, tableName, dataId, type, data, timestamp FROM sync_log ORDER BY seq").map { row in
                 let data: String? = row["data"]

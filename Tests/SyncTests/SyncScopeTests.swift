@@ -22,16 +22,16 @@ struct SyncScopeTests {
     static let bob = token("bob", ["user:bob", "team:t1"])
 
     /// Runs `body` with a server with auth and fresh devices, removing all of it afterwards.
-    func withServer(_ store: TestStore, _ body: (RunningSyncServer) async throws -> Void) async throws {
-        let server = try await RunningSyncServer.start(store: store, tokenVerifier: TokenVerifier(secret: Self.secret))
+    func withServer(_ store: TestStore, _ body: (LocalSyncServer) async throws -> Void) async throws {
+        let server = try await LocalSyncServer.start(store: store, tokenVerifier: TokenVerifier(secret: Self.secret))
         do { try await body(server) } catch {
-            await server.stop()
+            await server.finish()
             throw error
         }
-        await server.stop()
+        await server.finish()
     }
 
-    func device(_ name: String, _ server: RunningSyncServer, token: String) async throws -> SyncDevice {
+    func device(_ name: String, _ server: LocalSyncServer, token: String) async throws -> SyncDevice {
         let device = try SyncDevice(name)
         try await device.start(server: server.base, token: token)
         return device
@@ -39,7 +39,7 @@ struct SyncScopeTests {
 
     func ids(_ device: SyncDevice) async throws -> [String] { try await device.rows("board").keys.sorted() }
 
-    func raw(_ server: RunningSyncServer, _ method: String, _ path: String, token: String?, body: JSONValue? = nil) async throws -> (status: Int, body: JSONValue) {
+    func raw(_ server: LocalSyncServer, _ method: String, _ path: String, token: String?, body: JSONValue? = nil) async throws -> (status: Int, body: JSONValue) {
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         let request = TransferRequest(url: server.base + path, method: method, headers: headers, body: body.map { JSONWriter.bytes($0) })

@@ -7,8 +7,8 @@ import Testing
 struct SyncScriptTests {
     @Test("every JS sync test passes through the real bridge")
     func scripts() async throws {
-        let server = try await RunningSyncServer.start()
-        defer { Task { await server.stop() } }
+        let server = try await LocalSyncServer.start()
+        defer { Task { await server.finish() } }
         let file = Repository.path("js/tests/sync.test.js")
         var runner = TestRunner()
         runner.arguments = [server.base]

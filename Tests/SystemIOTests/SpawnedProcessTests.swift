@@ -11,7 +11,13 @@ struct SpawnedProcessTests {
         defer { for fd in ends { close(fd) } }
         let child = try SpawnedProcess("/bin/sleep", ["30"], output: .null, error: .null)
         defer { child.signal(SIGKILL); child.waitForExit() }
-        let open = try descriptors(of: child.pid)
+        // sleep may hold a file of its own for a moment as it starts (its locale); an inherited
+        // pipe would stay for good.
+        var open = try descriptors(of: child.pid)
+        for _ in 0..<500 where open != [0, 1, 2] {
+            usleep(10_000)
+            open = try descriptors(of: child.pid)
+        }
         #expect(open == [0, 1, 2], "the child holds \(open)")
     }
 

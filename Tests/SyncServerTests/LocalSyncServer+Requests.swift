@@ -1,16 +1,13 @@
 import Foundation
+import HostTesting
 import Hummingbird
 import HummingbirdTesting
 import JSON
 import SyncProtocol
 
-/// A sync server reachable on a loopback port, in this process or another: what a device's
-/// requests need, step by step over real HTTP.
-protocol SyncServerEndpoint: Sendable {
-    var port: Int { get }
-}
-
-extension SyncServerEndpoint {
+/// A device's requests to a sync server on a loopback port, in this process or a child, step by
+/// step over real HTTP.
+extension LocalSyncServer {
     // MARK: Requests
 
     func request(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, body: String? = nil) async throws -> HTTPReply {
@@ -46,7 +43,7 @@ extension SyncServerEndpoint {
     }
 
     func push(_ device: TestDevice, packetId: String, dependency: String?, ops: [SyncOperation]) async throws -> HTTPReply {
-        try await post("/v1/push", token: device.token, json: LiveSyncServer.packet(device.id, packetId, dependency, ops))
+        try await post("/v1/push", token: device.token, json: Self.packet(device.id, packetId, dependency, ops))
     }
 
     func pull(_ device: TestDevice, after: Int = 0, limit: Int? = nil) async throws -> HTTPReply {
@@ -75,15 +72,5 @@ extension SyncServerEndpoint {
             cursor = page.body["cursor"]?.intValue ?? cursor
             if page.body["more"]?.boolValue != true { return ids }
         }
-    }
-
-    /// Waits until `condition` holds, checking every 50 ms, for at most `seconds`.
-    func eventually(within seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
     }
 }
