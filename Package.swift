@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "Bridge", dependencies: ["Engine", "JSON"], plugins: ["EmbedSources"]),
         // SQLite through GRDB, below the services that share it (storage, sync): the database layer,
         // with its one write path open to a journal that follows a table's writes (WriteJournal).
-        .target(name: "Persistence", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Persistence", dependencies: ["JSON", "SystemIO", .product(name: "GRDB", package: "GRDB.swift")]),
         // A key-value store over one Persistence database: buckets, metadata, expiry, indexes, a cache.
         .target(name: "KeyValueStore", dependencies: ["JSON", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "SyncClient", dependencies: ["JSON", "Persistence", "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
-        .target(name: "CurlTransport", dependencies: ["CCurl", "JSON"]),
+        .target(name: "CurlTransport", dependencies: ["CCurl", "JSON", "SystemIO"]),
         // The WHATWG Encoding Standard: every encoding's decoder and encoder, labels, base64 for
         // atob/btoa. Bytes and UTF-16 in and out; nothing of JS.
         .target(name: "TextEncodings", dependencies: ["CICU"]),
@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "tmux-interactive.sh"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
+        .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "SystemIO", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]),

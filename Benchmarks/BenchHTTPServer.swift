@@ -1,6 +1,7 @@
 import Dispatch
 import HostTesting
 import Hummingbird
+import SystemIO
 
 /// The server `hybrid-bench network` measures against: Hummingbird on 127.0.0.1, an ephemeral
 /// port, one small answer per URL. Ours and curl's requests go to the same server in the same run.

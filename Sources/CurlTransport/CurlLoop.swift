@@ -1,5 +1,6 @@
 import CCurl
 import Synchronization
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,15 +45,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         multi = hh_multi_init()
         // Up to 256 idle connections stay open for reuse (curl's default grows with the handles).
         hh_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 256)
-        let unmanaged = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            let loop = Unmanaged<CurlLoop>.fromOpaque(argument!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, unmanaged.toOpaque())
-        precondition(created == 0, "could not start the curl thread: \(created)")
-        pthread_detach(thread)
+        let started = DetachedThread.start { [self] in run() }
+        precondition(started, "could not start the curl thread")
     }
 
     func start(_ transfer: CurlTransfer) { send(.start(transfer)) }

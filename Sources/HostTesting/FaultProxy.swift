@@ -7,6 +7,7 @@
 
 import Dispatch
 import Foundation
+import SystemIO
 
 /// A proxy on 127.0.0.1 and an ephemeral port that forwards each request to
 /// 127.0.0.1:`upstreamPort`, faulting it on a seeded schedule.
@@ -49,7 +50,7 @@ public final class FaultProxy: Sendable {
         _ = registry.add(listener)
         // The accept loop holds the proxy's parts, never the proxy itself, so that dropping the
         // last reference to the proxy runs `deinit`, which stops it.
-        Thread.detachNewThread { [registry, schedule, acceptLoopEnded, connections] in
+        DetachedThread.start { [registry, schedule, acceptLoopEnded, connections] in
             defer {
                 registry.remove(listener)
                 listener.close()
@@ -63,7 +64,7 @@ public final class FaultProxy: Sendable {
                 client.setReceiveTimeout(milliseconds: ProxyConnection.receiveTimeoutMs)
                 let connection = ProxyConnection(client: client, upstreamPort: upstreamPort, schedule: schedule, registry: registry)
                 connections.enter()
-                Thread.detachNewThread {
+                DetachedThread.start {
                     connection.serve()
                     connections.leave()
                 }

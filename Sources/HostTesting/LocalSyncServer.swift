@@ -1,6 +1,7 @@
 import Foundation
 import SyncAuth
 import SyncServer
+import SystemIO
 
 /// A sync server for one test or benchmark, on 127.0.0.1 and a free port, over a SQLite file or a
 /// PostgreSQL database: a ``SyncServer`` in this process (``start(store:database:holdSeconds:maxBodyBytes:rateLimit:tokenVerifier:configure:)``,
@@ -203,7 +204,7 @@ public final class LocalSyncServer: Sendable {
     /// cooperative pool that tests and in-process servers share.
     private static func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
+            DetachedThread.start { continuation.resume(returning: body()) }
         }
     }
 }

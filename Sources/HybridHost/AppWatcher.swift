@@ -193,7 +193,7 @@ public final class AppWatcher: @unchecked Sendable {
         finished = done
         let run = generation
         let holder = SessionHolder(made)
-        Thread.detachNewThread { [self] in
+        DetachedThread.start { [self] in
             let outcome = holder.session?.run() ?? .idle
             holder.session = nil
             post(.ended(generation: run, outcome))

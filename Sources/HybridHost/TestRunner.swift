@@ -74,7 +74,7 @@ public struct TestRunner: Sendable {
         runner.writeSummary = runner.write
         let configured = runner
         let totals = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: configured.run(files: files)) }
+            DetachedThread.start { continuation.resume(returning: configured.run(files: files)) }
         }
         return (totals, output.text.withLock { $0 })
     }

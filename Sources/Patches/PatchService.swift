@@ -2,6 +2,7 @@ import Bridge
 import CurlTransport
 import Foundation
 import JSON
+import SystemIO
 
 /// The `patch` target (`services/patch.json`): JS confirms the patch it runs on (`ready`), asks
 /// which one that is (`current`) and what happened before (`history`), and fetches patches from
@@ -80,7 +81,7 @@ public struct PatchService: BridgeService {
         }
         // apply blocks while the JS thread swaps: keep it off the cooperative pool.
         let outcome: Result<Int, PatchError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            DetachedThread.start {
                 do throws(PatchError) { continuation.resume(returning: .success(try loader.apply(patch))) } catch { continuation.resume(returning: .failure(error)) }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// The committed changes of one database, kept in a bounded buffer, and the watchers waiting for
 /// them. Only the write path publishes, after its transaction commits and before the next write

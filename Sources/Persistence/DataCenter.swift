@@ -6,6 +6,7 @@
 import Foundation
 import GRDB
 import JSON
+import SystemIO
 
 /// One database: its pool, its schema, and the change log its one write path feeds. The generic
 /// DataCenter (strong business) that composes the database's ``Table``s; a business DataCenter

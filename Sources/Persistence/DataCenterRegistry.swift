@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// An app run's open databases, one ``DataCenter`` (one pool, one write path) per file, kept open
 /// across calls and closed when the registry goes. Every service that writes a database of the

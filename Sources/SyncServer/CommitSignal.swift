@@ -27,6 +27,11 @@ final class CommitSignal: Sendable {
             return watchers.next
         }
         defer { _ = watchers.withLock { $0.all.removeValue(forKey: id) } }
-        while true { try await Task.sleep(for: .seconds(3600)) }
+        // Waits for the cancellation, holding no thread: iterating a stream that never yields
+        // ends when the task is cancelled.
+        let (cancelled, continuation) = AsyncStream<Never>.makeStream()
+        for await _ in cancelled {}
+        withExtendedLifetime(continuation) {}
+        throw CancellationError()
     }
 }

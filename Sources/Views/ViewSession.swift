@@ -1,6 +1,7 @@
 import Glibc
 import JSON
 import Synchronization
+import SystemIO
 
 /// The view one app has mounted, its output and its events. Mount, update and simulate arrive on
 /// the JS thread, keys on the key reader's thread, so the document is behind a lock; events reach
@@ -198,14 +199,7 @@ final class ViewSession: @unchecked Sendable {
     private func startKeyReader() {
         guard !keyReaderRunning else { return }
         keyReaderRunning = true
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
-            let session = Unmanaged<ViewSession>.fromOpaque(raw!).takeRetainedValue()
-            session.readKeys()
-            return nil
-        }, context)
-        pthread_detach(thread)
+        DetachedThread.start { [self] in readKeys() }
     }
 
     private func readKeys() {

@@ -3,8 +3,9 @@ import Engine
 import Foundation
 import HostTesting
 import JSON
-import WebPlatform
+import SystemIO
 import Testing
+import WebPlatform
 
 // Every E_* code reached from JS through a real engine, a real BridgeDispatcher and a test
 // service ("probe") registered with a contract written here.

@@ -1,5 +1,6 @@
 import Foundation
 import HostTesting
+import SystemIO
 import Testing
 
 /// The one sync server launcher and the one `eventually` that every test and benchmark uses.

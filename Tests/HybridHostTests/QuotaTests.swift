@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import Hummingbird
+import SystemIO
 import Testing
 
 /// `app.json` `quotas`, through `hybrid run` of a real app: a quota hit is a clear error the app

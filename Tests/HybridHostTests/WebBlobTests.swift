@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import HostTesting
+import SystemIO
 import Testing
 @testable import WebPlatform
 
@@ -21,7 +22,7 @@ struct WebBlobTests {
               return { contentType: response.headers.get("content-type"), bytes: new Uint8Array(await response.arrayBuffer()) };
             });
             """
-        let node = try HybridProcess.tool(["node", "-e", nodeRunner, fixture], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", "-e", nodeRunner, fixture], mergingErrors: true)
         try #require(node.status == 0, "node: \(node.output)")
         let ours = try await encodeInEngine(String(contentsOfFile: fixture, encoding: .utf8) + """
 

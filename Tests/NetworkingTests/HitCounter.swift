@@ -1,4 +1,5 @@
 import HostTesting
+import SystemIO
 
 /// Hits per route name, read by tests that count what reached the server.
 final class HitCounter: Sendable {

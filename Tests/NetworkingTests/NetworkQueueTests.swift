@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import Hummingbird
+import SystemIO
 import Testing
 
 /// Requests past the app's running limits wait instead of failing (`TransferQueue`), through the

@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import Hummingbird
+import SystemIO
 
 /// An HTTP patch endpoint on 127.0.0.1 for `patch.check`: answers 204 until a test gives it a
 /// patch file to serve, and remembers the headers of the last request.

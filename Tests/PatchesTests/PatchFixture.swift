@@ -4,6 +4,7 @@ import HostTesting
 import HybridHost
 import JSON
 import Patches
+import SystemIO
 
 /// An app folder with a patch key, its data dir, and a running session, for one test. Removed
 /// (and the session shut down) by ``withPatchApp(_:_:)``.

@@ -3,6 +3,7 @@ import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
+import SystemIO
 import Testing
 
 /// Several servers over one PostgreSQL database, a device talking to any of them request by
