@@ -7,7 +7,7 @@
 /// let held = try await eventually(within: .seconds(10)) { server.server.heldPulls == 2 }
 /// #expect(held)
 /// ```
-public func eventually(within limit: Duration = .seconds(30), every interval: Duration = .milliseconds(10),
+public func eventually(within limit: Duration = .seconds(120), every interval: Duration = .milliseconds(10),
                        _ condition: () async throws -> Bool) async throws -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: limit)

@@ -214,6 +214,14 @@ public final class SpawnedProcess: Sendable {
     /// Reads the child's standard output to its end and closes it.
     public func readOutput() -> [UInt8] { output.map(Self.readToEnd) ?? [] }
 
+    /// Reads the child's standard output to its end on a thread of its own, and closes it: for a
+    /// task, which must not hold one of Swift's few pool threads in a blocking read.
+    public func collectOutput() async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            DetachedThread.start { [self] in continuation.resume(returning: readOutput()) }
+        }
+    }
+
     /// Reads the child's standard error to its end and closes it.
     public func readErrorOutput() -> [UInt8] { errorOutput.map(Self.readToEnd) ?? [] }
 

@@ -71,14 +71,15 @@ enum HybridProcess {
     }
 
     /// Runs another program the tests compare with or check through (node, tsc), found on PATH,
-    /// to its end: its exit status and its stdout (with stderr too when `mergingErrors`).
+    /// to its end: its exit status and its stdout (with stderr too when `mergingErrors`). Waits
+    /// without holding one of Swift's few pool threads (tsc takes seconds).
     static func tool(_ arguments: [String], input: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:],
-                     mergingErrors: Bool = false) throws -> (status: Int32, output: String) {
+                     mergingErrors: Bool = false) async throws -> (status: Int32, output: String) {
         let process = try SpawnedProcess("/usr/bin/env", arguments, environment: extra, directory: directory?.path,
                                          input: input == nil ? .null : .pipe, output: .pipe, error: mergingErrors ? .sameAsOutput : .null)
         if let input { DetachedThread.start { process.writeInput(Array(input.utf8)) } }
-        let data = process.readOutput()
-        let status = process.waitForExit()
+        let data = await process.collectOutput()
+        let status = await process.exit()
         #expect(status != 127, "\(arguments[0]) is not installed (scripts/install-deps installs it)")
         return (status, String(decoding: data, as: UTF8.self))
     }

@@ -24,12 +24,12 @@ import Testing
         #expect(tested.status == 0, "\(tested)")
         #expect(tested.standardOutput.contains("    ok 2 - kv keeps what the app stores\n"), "\(tested)")
         if typescript {
-            let checked = try HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
+            let checked = try await HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
             #expect(checked.status == 0, "tsc -p: \(checked.output)")
         } else {
             // Its imports are node's too (`./greeting.js`, not `./greeting`): node loads the app
             // and stops only at `Hybrid`, which only the host defines.
-            let node = try HybridProcess.tool(["node", "main.js"], directory: URL(fileURLWithPath: app), mergingErrors: true)
+            let node = try await HybridProcess.tool(["node", "main.js"], directory: URL(fileURLWithPath: app), mergingErrors: true)
             #expect(node.output.contains("ReferenceError: Hybrid is not defined"), "node main.js: \(node.output)")
         }
     }
@@ -57,7 +57,7 @@ import Testing
             export {};
 
             """)
-        let checked = try HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
+        let checked = try await HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
         #expect(checked.status == 0, "tsc -p: \(checked.output)")
         let ran = try await HybridProcess.run(["run", app + "/web.ts"], timeLimit: .seconds(60))
         #expect(ran.status == 0, "\(ran)")
@@ -69,7 +69,7 @@ import Testing
             export {};
 
             """)
-        let refused = try HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
+        let refused = try await HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
         #expect(refused.status != 0, "tsc -p accepted document: \(refused.output)")
         #expect(refused.output.contains("page.ts(1,1): error TS2584: Cannot find name 'document'."), "\(refused.output)")
         #expect(refused.output.contains("page.ts(2,1): error TS2304: Cannot find name 'window'."), "\(refused.output)")

@@ -33,7 +33,7 @@ import Testing
             #expect(ours.status == 0, "\(ours)")
             #expect(ours.standardOutput == expected, "\(ours)")
         } else {
-            let node = try HybridProcess.tool(["node", main], directory: directory)
+            let node = try await HybridProcess.tool(["node", main], directory: directory)
             #expect(ours.status == node.status, "hybrid: \(ours)\nnode: \(node.output)")
             #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
         }
@@ -173,7 +173,7 @@ import Testing
             """)
         try folder.write("load.cjs", "exports.load = (name) => require(name);\n")
         let ours = try await HybridProcess.run(["run", folder.path + "/main.mjs"], timeLimit: .seconds(120))
-        let node = try HybridProcess.tool(["node", "main.mjs"], directory: URL(fileURLWithPath: folder.path))
+        let node = try await HybridProcess.tool(["node", "main.mjs"], directory: URL(fileURLWithPath: folder.path))
         #expect(ours.status == 0, "\(ours)")
         #expect(node.status == 0, "node: \(node.output)")
         #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
@@ -202,7 +202,7 @@ import Testing
         let directory = FileSystem.realPath(folder.path) ?? folder.path
         let environment = ["NODE_PATH": directory + "/global"]
         let ours = try await HybridProcess.run(["run", directory + "/app/main.cjs"], environment: environment)
-        let node = try HybridProcess.tool(["node", "main.cjs"], directory: URL(fileURLWithPath: directory + "/app"), environment: environment,
+        let node = try await HybridProcess.tool(["node", "main.cjs"], directory: URL(fileURLWithPath: directory + "/app"), environment: environment,
                                           mergingErrors: true)
         #expect(node.output == "hello node_modules/greet.js\nthe file\nNODE_PATH from NODE_PATH's settings.json\nERR_MODULE_NOT_FOUND\n", "node: \(node.output)")
         #expect(ours.status == 0, "\(ours)")
@@ -231,13 +231,13 @@ import Testing
 
             """)
         let ours = try await HybridProcess.run(["run", directory + "/main.cjs"], timeLimit: .seconds(120))
-        let node = try HybridProcess.tool(["node", "--conditions=worker", "main.cjs"], directory: URL(fileURLWithPath: directory), mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", "--conditions=worker", "main.cjs"], directory: URL(fileURLWithPath: directory), mergingErrors: true)
         #expect(node.output == "/node_modules/jose/dist/browser/index.js\n{\"sub\":\"alice\",\"iat\":1516239022} {\"alg\":\"HS256\"}\naHlicmlk hybrid\n",
                 "node: \(node.output)")
         #expect(ours.status == 0, "\(ours)")
         #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")
         // Without the condition node takes the Node build, which needs node's crypto module.
-        let plain = try HybridProcess.tool(["node", "-p", "require.resolve('jose')"], directory: URL(fileURLWithPath: directory))
+        let plain = try await HybridProcess.tool(["node", "-p", "require.resolve('jose')"], directory: URL(fileURLWithPath: directory))
         #expect(plain.output == directory + "/node_modules/jose/dist/node/cjs/index.js\n")
     }
 

@@ -10,7 +10,7 @@ struct NodeTimerTests {
     @Test("ref, unref, hasRef, refresh, close and the numeric id behave as node's, and unref'd timers alone let the app end")
     func sameAsNode() async throws {
         let script = HybridProcess.fixture("scripts/node-timers.js")
-        let node = try HybridProcess.tool(["node", script], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
         #expect(node.status == 0, "node: \(node.output)")
         #expect(node.output.hasSuffix("last line: unref'd timers alone let the app end\n"), "node: \(node.output)")
         // The unref'd timers would print "wrong: ..." (and an interval never end) if they kept the app alive.
@@ -30,7 +30,7 @@ struct NodeTimerTests {
         try #require(made.status == 0, "\(made)")
         try folder.write("timers/timers.ts", """
             const poll: NodeJS.Timeout = setInterval((label: string) => console.log(label), 1000, "tick").unref();
-            const idle: NodeJS.Timeout = setTimeout(() => console.log("idle ran"), 20);
+            const idle: NodeJS.Timeout = setTimeout(() => console.log("idle ran"), 1000);  // after the two 1 ms waits, even on a loaded machine
             const handle: ReturnType<typeof setTimeout> = setTimeout(() => {}, 1);
             handle.unref().ref().close();
             const id: number = +idle;
@@ -43,7 +43,7 @@ struct NodeTimerTests {
             export {};
 
             """)
-        let checked = try HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
+        let checked = try await HybridProcess.tool(["tsc", "-p", app], mergingErrors: true)
         #expect(checked.status == 0, "tsc -p: \(checked.output)")
         let ran = try await HybridProcess.run(["run", app + "/timers.ts"], timeLimit: .seconds(60))
         #expect(ran.status == 0, "\(ran)")

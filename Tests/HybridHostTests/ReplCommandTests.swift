@@ -167,7 +167,7 @@ struct ReplCommandTests {
     @Test(".help lists the REPL's commands in node's words (without .editor, which needs a terminal, as node's piped REPL does)")
     func help() async throws {
         let result = try await repl([".help"])
-        let node = try HybridProcess.tool(["node", "-i"], input: ".help\n")
+        let node = try await HybridProcess.tool(["node", "-i"], input: ".help\n")
         // node -i prints a welcome and a "> " prompt before each line read.
         let nodeHelp = node.output.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2)
             .map { $0.hasPrefix("> ") ? $0.dropFirst(2) : $0 }.filter { $0 != ">" && $0 != "> " }.joined(separator: "\n")
@@ -241,7 +241,7 @@ struct ReplCommandTests {
         let result = try await repl(inputs + ["const { y } = await import(\"./x.mjs\"); y", "app.ready",
                                               "await import(\"./missing.js\").catch((error) => error.message.includes(\"missing.js\"))"],
                                     [folder.path, "--data-dir", folder.path + "/data"])
-        let node = try HybridProcess.tool(["node", "node-check.mjs"], directory: URL(fileURLWithPath: folder.path))
+        let node = try await HybridProcess.tool(["node", "node-check.mjs"], directory: URL(fileURLWithPath: folder.path))
         #expect(node.status == 0, "node: \(node.output)")
         #expect(result.standardOutput == node.output + "2\ntrue\ntrue\n", "hybrid: \(result)\nnode: \(node.output)")
         #expect(node.output.hasPrefix("[Module: null prototype] { default: { x: 1 }, x: 1 }\n"), "node: \(node.output)")

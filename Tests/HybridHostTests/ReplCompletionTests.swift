@@ -44,7 +44,7 @@ struct ReplCompletionTests {
     }
 
     /// Node's REPL completer (`repl.start(...).complete`) after `setup`, for each of `lines`.
-    private func nodeCompletions(setup: String, lines: [String]) throws -> [ReplSession.Completion] {
+    private func nodeCompletions(setup: String, lines: [String]) async throws -> [ReplSession.Completion] {
         let folder = TemporaryFolder(prefix: "repl-complete-node")
         defer { folder.remove() }
         try folder.write("complete.js", """
@@ -61,14 +61,14 @@ struct ReplCompletionTests {
             });
             """)
         let input = String(decoding: try JSONSerialization.data(withJSONObject: [setup, lines]), as: UTF8.self)
-        let node = try HybridProcess.tool(["node", folder.path + "/complete.js"], input: input)
+        let node = try await HybridProcess.tool(["node", folder.path + "/complete.js"], input: input)
         #expect(node.status == 0, "node: \(node.output)")
         let answers = try #require(try JSONSerialization.jsonObject(with: Data(node.output.utf8)) as? [[Any]], "node: \(node.output)")
         return answers.map { ReplSession.Completion(completions: $0[0] as? [String] ?? [], completeOn: $0[1] as? String ?? "") }
     }
 
     @Test("the properties of a value complete as node's REPL completes them: own last, prototypes first, matched without case")
-    func membersAsInNode() throws {
+    func membersAsInNode() async throws {
         let setup = """
             const o = { apple: 1, banana: [2] }; class Cart { add() {} static of() {} }; const cart = new Cart(); var list = [1]; let s = "x y"
             """
@@ -78,7 +78,7 @@ struct ReplCompletionTests {
         defer { repl.close() }
         repl.run(setup)
         let ours = try lines.map { try repl.complete($0) }
-        let node = try nodeCompletions(setup: setup, lines: lines)
+        let node = try await nodeCompletions(setup: setup, lines: lines)
         for (line, (mine, theirs)) in zip(lines, zip(ours, node)) {
             #expect(mine == theirs, "\(line)")
         }

@@ -30,7 +30,7 @@ struct TestCommandTests {
             let count = suite.hasSuffix("passing") ? 3 : 2
             #expect(result.standardError.hasSuffix("js: \(count) tests: \(count) passed, 0 failed, 0 skipped, 0 todo; 2 files: 2 passed, 0 failed\n"), "\(result)")
             #expect(result.standardOutput.contains("\n1..2\n# tests \(count)\n# pass \(count)\n# fail 0\n"), "\(result)")
-            let verdict = try Self.strictTAPVerdict(result.standardOutput)
+            let verdict = try await Self.strictTAPVerdict(result.standardOutput)
             #expect(verdict == "ok", "\(verdict)\n\(result)")
         }
     }
@@ -47,7 +47,7 @@ struct TestCommandTests {
 
     /// "ok", or what a strict TAP 14 consumer (node's tap-parser, Debian's node-tap-parser)
     /// found wrong with `tap`.
-    static func strictTAPVerdict(_ tap: String) throws -> String {
+    static func strictTAPVerdict(_ tap: String) async throws -> String {
         let script = """
             const Parser = require("tap-parser");
             const parser = new Parser({ strict: true }, (result) => {
@@ -56,7 +56,7 @@ struct TestCommandTests {
             });
             process.stdin.pipe(parser);
             """
-        let result = try HybridProcess.tool(["node", "-e", script], input: tap, environment: ["NODE_PATH": "/usr/share/nodejs"])
+        let result = try await HybridProcess.tool(["node", "-e", script], input: tap, environment: ["NODE_PATH": "/usr/share/nodejs"])
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -80,7 +80,7 @@ struct TestCommandTests {
         #expect(Array(tail.prefix(8)) == ["1..4", "# tests 6", "# pass 4", "# fail 2", "# skipped 0", "# todo 0", "# files 4", "# files failed 2"], "\(result)")
         #expect(tail.last?.hasPrefix("# duration_ms ") == true, "\(result)")
         #expect(result.standardError.hasSuffix("js: 6 tests: 4 passed, 2 failed, 0 skipped, 0 todo; 4 files: 2 passed, 2 failed\n"), "\(result)")
-        let verdict = try Self.strictTAPVerdict(result.standardOutput)
+        let verdict = try await Self.strictTAPVerdict(result.standardOutput)
         // The failures are reported as TAP failures, not as TAP that does not parse.
         #expect(!verdict.contains("tapError") && verdict != "ok", "\(verdict)")
     }

@@ -17,7 +17,7 @@ struct TestMockTests {
         let ours = try await HybridProcess.run(["test", Self.folder + "/mock-api.test.js"])
         #expect(ours.status == 0, "\(ours)")
         #expect(ours.standardOutput.contains("# pass 6\n"), "\(ours)")
-        let node = try HybridProcess.tool(["node", "--import", "./node-globals.mjs", "mock-api.test.js"],
+        let node = try await HybridProcess.tool(["node", "--import", "./node-globals.mjs", "mock-api.test.js"],
                                           directory: URL(fileURLWithPath: Self.folder))
         #expect(node.status == 0, "node: \(node.output)")
         let expected = Self.observations(node.output)
@@ -73,7 +73,7 @@ struct TestMockTests {
               setTimeout(done, 1);
             });
             """.write(to: folder.appendingPathComponent("mocks.test.ts"), atomically: true, encoding: .utf8)
-        let checked = try HybridProcess.tool(["tsc", "-p", folder.path], mergingErrors: true)
+        let checked = try await HybridProcess.tool(["tsc", "-p", folder.path], mergingErrors: true)
         #expect(checked.status == 0, "tsc -p: \(checked.output)")
         let result = try await HybridProcess.run(["test", folder.path])
         #expect(result.status == 0, "\(result)")

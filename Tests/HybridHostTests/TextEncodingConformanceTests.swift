@@ -13,7 +13,7 @@ import Testing
     @Test("labels, UTF-8 and UTF-16, single-byte and CJK text, streaming, fatal errors, encodeInto, atob and btoa print what node prints")
     func matchesNode() async throws {
         let ours = try await HybridProcess.run(["run", Self.scripts.appendingPathComponent("text-encoding.js").path], timeLimit: .seconds(120))
-        let node = try HybridProcess.tool(["node", "text-encoding.js"], directory: Self.scripts)
+        let node = try await HybridProcess.tool(["node", "text-encoding.js"], directory: Self.scripts)
         #expect(ours.status == 0, "\(ours)")
         #expect(node.status == 0, "node: \(node.output)")
         #expect(ours.standardOutput == node.output, "hybrid: \(ours)\nnode: \(node.output)")

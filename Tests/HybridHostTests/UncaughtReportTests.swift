@@ -25,7 +25,7 @@ struct UncaughtReportTests {
 
     @Test("a module that awaits at top level, run from two folders by relative and absolute paths, names each run's own file",
           .enabled(if: Esbuild.path != nil, "esbuild is not installed (scripts/install-deps)"))
-    func topLevelAwaitNamesTheRealFile() throws {
+    func topLevelAwaitNamesTheRealFile() async throws {
         let folder = TemporaryFolder(prefix: "uncaught-tla")
         defer { folder.remove() }
         let root = FileSystem.realPath(folder.path) ?? folder.path
@@ -43,7 +43,7 @@ struct UncaughtReportTests {
             (root + "/two", "tla.mjs", root + "/two/tla.mjs"),
         ]
         for (directory, path, file) in runs {
-            let result = try HybridProcess.tool([HybridProcess.binary.path, "run", path], directory: URL(fileURLWithPath: directory),
+            let result = try await HybridProcess.tool([HybridProcess.binary.path, "run", path], directory: URL(fileURLWithPath: directory),
                                                 environment: environment, mergingErrors: true)
             let run = "hybrid run \(path) in \(directory):\n\(result.output)"
             #expect(result.status == 1, "\(run)")
@@ -111,7 +111,7 @@ struct UncaughtReportTests {
         // Thrown after a top-level await: the main module's evaluation rejects with it.
         if Esbuild.path != nil { files.append(try folder.write("thrown.mjs", "await 0;\nthrow \(value);\n")) }
         for file in files {
-            let node = try HybridProcess.tool(["node", file], directory: URL(fileURLWithPath: root), mergingErrors: true)
+            let node = try await HybridProcess.tool(["node", file], directory: URL(fileURLWithPath: root), mergingErrors: true)
             let ours = try await HybridProcess.run(["run", file], timeLimit: .seconds(120), environment: ["HYBRID_CACHE_DIR": root + "/cache"])
             #expect(node.status == 1 && ours.status == 1, "hybrid: \(ours)\nnode: \(node.output)")
             #expect(ours.standardError == "Uncaught \(Self.nodeValue(node.output))\n", "hybrid: \(ours)\nnode: \(node.output)")
@@ -127,7 +127,7 @@ struct UncaughtReportTests {
             throw Object.assign(new RangeError("no tea"), { code: "E_STOCK", details: { sku: "tea", shelves: [[1, { left: 0 }]] } });
 
             """)
-        let node = try HybridProcess.tool(["node", file], directory: URL(fileURLWithPath: root), mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", file], directory: URL(fileURLWithPath: root), mergingErrors: true)
         let ours = try await HybridProcess.run(["run", file], timeLimit: .seconds(120))
         #expect(ours.status == 1, "\(ours)")
         // After the last frame: ` {`, the properties one a line, `}`.

@@ -17,7 +17,7 @@ struct WebAcceptanceTests {
         try FileManager.default.copyItem(atPath: "/usr/share/nodejs/jose", toPath: directory + "/node_modules/jose")
         try FileManager.default.copyItem(atPath: HybridProcess.fixture("scripts/web-jose.mjs"), toPath: directory + "/main.mjs")
         let ours = try await HybridProcess.run(["run", directory + "/main.mjs"], timeLimit: .seconds(300))
-        let node = try HybridProcess.tool(["node", "--conditions=worker", "main.mjs"], directory: URL(fileURLWithPath: directory), mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", "--conditions=worker", "main.mjs"], directory: URL(fileURLWithPath: directory), mergingErrors: true)
         #expect(node.status == 0, "node: \(node.output)")
         #expect(node.output.contains("ES256 verified {\"sub\":\"order-service\""), "node: \(node.output)")
         #expect(ours.status == 0, "\(ours)")
@@ -28,7 +28,7 @@ struct WebAcceptanceTests {
     func orderModule() async throws {
         let script = HybridProcess.fixture("scripts/web-order.mjs")
         let ours = try await HybridProcess.run(["run", script], timeLimit: .seconds(300))
-        let node = try HybridProcess.tool(["node", script], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
         #expect(node.status == 0, "node: \(node.output)")
         #expect(node.output.contains("round trip true"), "node: \(node.output)")
         #expect(ours.status == 0, "\(ours)")

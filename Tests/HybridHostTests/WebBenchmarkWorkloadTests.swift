@@ -32,7 +32,7 @@ struct WebBenchmarkWorkloadTests {
             // hybrid-bench web writes the same input with python3 (node cannot encode gb18030).
             let fixture = folder.appendingPathComponent("gb18030.json").path
             let script = "import base64, json, sys; json.dump({'base64': base64.b64encode(('中文编码 abc 😀 ' * 50000).encode('gb18030')).decode()}, open(sys.argv[1], 'w'))"
-            let python = try HybridProcess.tool(["python3", "-c", script, fixture], mergingErrors: true)
+            let python = try await HybridProcess.tool(["python3", "-c", script, fixture], mergingErrors: true)
             try #require(python.status == 0, "python3 could not write the gb18030 input: \(python.output)")
             arguments.append(fixture)
         }
@@ -41,7 +41,7 @@ struct WebBenchmarkWorkloadTests {
         try #require(ours.status == 0, "\(ours)")
         try expectResultLine(ours.standardOutput, workload)
         if workload.node {
-            let node = try HybridProcess.tool(["node", path] + arguments, mergingErrors: true)
+            let node = try await HybridProcess.tool(["node", path] + arguments, mergingErrors: true)
             try #require(node.status == 0, "node: \(node.output)")
             try expectResultLine(node.output, workload)
         }

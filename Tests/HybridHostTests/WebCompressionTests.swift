@@ -12,7 +12,7 @@ struct WebCompressionTests {
     @Test("the fixture prints what node prints: zlib's bytes where both zlibs agree, round trips, node's own gzip, deflate and raw data decompressed, the errors")
     func sameAsNode() async throws {
         let script = HybridProcess.fixture("scripts/web-compression.js")
-        let node = try HybridProcess.tool(["node", script], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
         #expect(node.status == 0, "node: \(node.output)")
         #expect(node.output.contains("gzip node's bytes 3500 true true"), "node: \(node.output)")
         let ours = try await HybridProcess.run(["run", script], timeLimit: .seconds(300))

@@ -12,7 +12,7 @@ struct WebCryptoTests {
     @Test("the fixture prints what node prints: a hand-made JWS, AES-GCM with a fixed key and iv, the other ciphers' and KDFs' bytes, the errors")
     func sameAsNode() async throws {
         let script = HybridProcess.fixture("scripts/web-crypto.mjs")
-        let node = try HybridProcess.tool(["node", script], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
         #expect(node.status == 0, "node: \(node.output)")
         #expect(node.output.contains("aes-gcm open ship 3 widgets to Leeds"), "node: \(node.output)")
         let ours = try await HybridProcess.run(["run", script], timeLimit: .seconds(300))

@@ -12,7 +12,7 @@ struct WebStreamsTests {
     @Test("a streaming app prints what node prints: lines through TransformStreams, BYOB reads, tee, from(), an aborted pipe, the order of callbacks, errors")
     func sameAsNode() async throws {
         let script = HybridProcess.fixture("scripts/web-streams.js")
-        let node = try HybridProcess.tool(["node", script], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
         #expect(node.status == 0, "node: \(node.output)")
         #expect(node.output.contains(#"warnings: ["disk 91%","disk 97%","(closed)"]"#), "node: \(node.output)")
         let ours = try await HybridProcess.run(["run", script], timeLimit: .seconds(120))

@@ -11,7 +11,7 @@ struct WebURLTests {
     @Test("every case parses, serializes and changes as under node")
     func sameAsNode() async throws {
         let script = HybridProcess.fixture("scripts/web-url.js")
-        let node = try HybridProcess.tool(["node", script], mergingErrors: true)
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
         try #require(node.status == 0, "node: \(node.output)")
         let hybrid = try await HybridProcess.run(["run", script], timeLimit: .seconds(60))
         #expect(hybrid.status == 0, "\(hybrid)")

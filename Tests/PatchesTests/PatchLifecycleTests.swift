@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import HostTesting
 import JSON
 import Patches
 import ScriptSources
@@ -62,7 +63,7 @@ struct PatchLifecycleTests {
             // Without a map, the patch's own line and column (line 1 less the module wrapper).
             try await app.apply(try app.patch(2, ["lib.js": (.amend, "exports.greet = (n) => { throw new Error('bad greet ' + n); };")]))
             for i in 0..<3 { _ = try await app.js("try { app.greet('\(i)') } catch (e) {}") }
-            try await waitUntil { app.session!.patches.current.patchVersion == nil }
+            #expect(try await eventually { app.session!.patches.current.patchVersion == nil })
             let fault = try #require(try app.ledger().record(2)?.reason)
             #expect(fault.contains("(last: Error: bad greet 2 at \(app.appDirectory)/lib.js?patch=2:1:"), "\(fault)")
         }
@@ -76,7 +77,7 @@ struct PatchLifecycleTests {
             for i in 0..<3 {
                 #expect(try await app.js("try { app.greet('\(i)'); 'no throw' } catch (e) { e.message }") == .string("bad greet \(i)"))
             }
-            try await waitUntil { app.session!.patches.current.patchVersion == nil }
+            #expect(try await eventually { app.session!.patches.current.patchVersion == nil })
             #expect(try await app.js("app.greet('z')") == "hello z")
             let record = try #require(try app.ledger().record(1))
             #expect(record.state == .rolledBack)
@@ -161,12 +162,12 @@ struct PatchLifecycleTests {
             let good = try app.patch(1, ["lib.js": (.amend, "exports.greet = (n) => 'dropped ' + n;")])
             try good.text.write(toFile: folder + "/.incoming", atomically: true, encoding: .utf8)
             try FileManager.default.moveItem(atPath: folder + "/.incoming", toPath: folder + "/p1.json")
-            try await waitUntil { app.session!.patches.current.patchVersion == 1 }
+            #expect(try await eventually { app.session!.patches.current.patchVersion == 1 })
             #expect(try await app.js("app.greet('a')") == "dropped a")
             #expect(!FileManager.default.fileExists(atPath: folder + "/p1.json"))
 
             try good.text.write(toFile: folder + "/again.json", atomically: true, encoding: .utf8)
-            try await waitUntil { FileManager.default.fileExists(atPath: folder + "/again.json.refused") }
+            #expect(try await eventually { FileManager.default.fileExists(atPath: folder + "/again.json.refused") })
             let reason = try String(contentsOfFile: folder + "/again.json.refused.txt", encoding: .utf8)
             #expect(reason.contains("a downgrade or a replay"))
         }
@@ -182,7 +183,7 @@ struct PatchLifecycleTests {
             let good = try app.patch(1, ["lib.js": (.amend, "exports.greet = (n) => 'linked ' + n;")])
             try good.text.write(toFile: outside, atomically: true, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: folder + "/linked.json", withDestinationPath: outside)
-            try await waitUntil { FileManager.default.fileExists(atPath: folder + "/linked.json.refused.txt") }
+            #expect(try await eventually { FileManager.default.fileExists(atPath: folder + "/linked.json.refused.txt") })
             let reason = try String(contentsOfFile: folder + "/linked.json.refused.txt", encoding: .utf8)
             #expect(reason.contains("symbolic link"))
             #expect(app.session!.patches.current.patchVersion == nil)
@@ -205,15 +206,4 @@ struct PatchLifecycleTests {
             #expect(try await app.jsAwait("Hybrid.call('patch', 'check', {url: 'http://127.0.0.1:1/'}).catch(e => [e.code, e.details.reason])") == ["E_DENIED", "host"])
         }
     }
-}
-
-/// Polls `condition` every 10 ms for up to `seconds` (generous: a loaded machine may be slow, and
-/// a condition that holds returns at once).
-func waitUntil(seconds: Double = 30, _ condition: () throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition not met within \(seconds) s")
 }

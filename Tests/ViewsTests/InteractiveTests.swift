@@ -11,7 +11,7 @@ enum Tmux {
     /// Opt-in (`VIEWS_TMUX=1`); `Tests/ViewsTests/tmux-interactive.sh` runs the same checks from a
     /// shell in `make test`. They used to hang under `swift test`: Foundation's `Process` never saw
     /// the tmux client end, because the tmux server had inherited the socket it watches. Started
-    /// through SpawnedProcess they finish, but the Ctrl-C check does not pass from here yet.
+    /// through SpawnedProcess they finish.
     static var available: Bool {
         ProcessInfo.processInfo.environment["VIEWS_TMUX"] == "1" && hybrid != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
     }
@@ -26,13 +26,14 @@ enum Tmux {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A tmux server of our own, with one 80×24 window running `command` in a shell.
+    /// A tmux server of our own, with one 80×24 window running `command` in a shell, which then
+    /// prints EXIT=status, the stty check, and TTY-CHECKED once that check is on the screen.
     struct Session {
         let socket = "hybrid-views-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
 
         init(_ command: String) throws {
             try Tmux.run(["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-c", Tmux.root.path,
-                          "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 " + command + "; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 30"])
+                          "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 " + command + "; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; echo TTY-CHECKED; sleep 30"])
         }
 
         func keys(_ keys: String...) throws { try Tmux.run(["-L", socket, "send-keys", "-t", "0"] + keys) }
@@ -71,7 +72,7 @@ struct InteractiveTests {
         try session.keys("BTab", "BTab", "Space")      // back to task 3 ("Call mum"), untick it
         try await session.waitFor("1/4 done")
         try session.keys("q")
-        screen = try await session.waitFor("EXIT=")
+        screen = try await session.waitFor("TTY-CHECKED")  // EXIT= alone comes before the stty check
         #expect(screen.contains("tasks-view: quit; 1 of 4 tasks done"))
         #expect(screen.contains("EXIT=0"))
         #expect(screen.contains("\nicanon"), "canonical input restored")
@@ -83,7 +84,7 @@ struct InteractiveTests {
         defer { session.close() }
         try await session.waitFor("1/3 done")
         try session.keys("C-c")
-        let screen = try await session.waitFor("EXIT=")
+        let screen = try await session.waitFor("TTY-CHECKED")
         #expect(screen.contains("EXIT=130"))
         #expect(screen.contains("\nicanon"), "canonical input restored")
         #expect(!screen.contains("Buy milk"), "the alternate screen was left")
