@@ -92,23 +92,15 @@ final class ChildServerProcess: Sendable {
     }
 
     private func read(_ fd: Int32, standardError: Bool) {
-        DetachedThread.start { [output] in
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                output.withLock { output in
-                    if standardError {
-                        output.standardError += chunk[0..<count]
-                        if output.standardError.count > Self.errorTail { output.standardError.removeFirst(output.standardError.count - Self.errorTail) }
-                    } else {
-                        output.standardOutput += chunk[0..<count]
-                    }
+        SpawnedProcess.readAsItArrives(fd, chunk: { [output] chunk in
+            output.withLock { output in
+                if standardError {
+                    output.standardError += chunk
+                    if output.standardError.count > Self.errorTail { output.standardError.removeFirst(output.standardError.count - Self.errorTail) }
+                } else {
+                    output.standardOutput += chunk
                 }
             }
-            close(fd)
-            output.withLock { $0.closedStreams += 1 }
-        }
+        }, end: { [output] in output.withLock { $0.closedStreams += 1 } })
     }
 }

@@ -79,33 +79,28 @@ public final class LiveProcess: @unchecked Sendable {
 
     private func read(_ fd: Int32, standardError: Bool) {
         readers.enter()
-        DetachedThread.start { [state, readers] in
-            var partial = [UInt8]()
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                let now = MonotonicClock.now()
-                partial += chunk[0..<count]
+        let partial = Locked([UInt8]())  // a line not yet ended (one reader thread: never contended)
+        SpawnedProcess.readAsItArrives(fd, chunk: { [state] chunk in
+            let now = MonotonicClock.now()
+            let lines: [Line] = partial.withLock { partial in
+                partial += chunk
                 var lines: [Line] = []
                 while let newline = partial.firstIndex(of: 10) {
                     lines.append(Line(text: String(decoding: partial[..<newline], as: UTF8.self), at: now))
                     partial.removeSubrange(...newline)
                 }
-                let text = String(decoding: chunk[0..<count], as: UTF8.self)
-                state.withLock { output in
-                    if standardError {
-                        output.standardError += text
-                        output.errorLines += lines
-                    } else {
-                        output.standardOutput += text
-                        output.outputLines += lines
-                    }
+                return lines
+            }
+            let text = String(decoding: chunk, as: UTF8.self)
+            state.withLock { output in
+                if standardError {
+                    output.standardError += text
+                    output.errorLines += lines
+                } else {
+                    output.standardOutput += text
+                    output.outputLines += lines
                 }
             }
-            close(fd)
-            readers.leave()
-        }
+        }, end: { [readers] in readers.leave() })
     }
 }

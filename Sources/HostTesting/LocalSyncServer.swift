@@ -134,7 +134,7 @@ public final class LocalSyncServer: Sendable {
         }
         let child = try ChildServerProcess(executable: executable, arguments: flags + arguments)
         // "sync-server listening on http://127.0.0.1:PORT (auth: ...)"
-        let line = await Self.offThePool { child.firstLine(timeout: timeout) } ?? ""
+        let line = await DetachedThread.run { child.firstLine(timeout: timeout) } ?? ""
         guard let range = line.range(of: "listening on http://127.0.0.1:"),
               let port = Int(line[range.upperBound...].prefix(while: \.isNumber)) else {
             child.kill()
@@ -185,7 +185,7 @@ public final class LocalSyncServer: Sendable {
     public func stop() async {
         switch running {
         case .inProcess(let server): await server.stop()
-        case .child(let child): await Self.offThePool { child.stop() }
+        case .child(let child): await DetachedThread.run { child.stop() }
         }
     }
 
@@ -200,13 +200,6 @@ public final class LocalSyncServer: Sendable {
         }
     }
 
-    /// Runs blocking work (waiting for a child to exit) on a thread of its own, off the small
-    /// cooperative pool that tests and in-process servers share.
-    private static func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            DetachedThread.start { continuation.resume(returning: body()) }
-        }
-    }
 }
 
 /// Why a ``LocalSyncServer`` could not start.

@@ -73,9 +73,7 @@ public struct TestRunner: Sendable {
         runner.write = { text in output.text.withLock { $0 += text } }
         runner.writeSummary = runner.write
         let configured = runner
-        let totals = await withCheckedContinuation { continuation in
-            DetachedThread.start { continuation.resume(returning: configured.run(files: files)) }
-        }
+        let totals = await DetachedThread.run { configured.run(files: files) }
         return (totals, output.text.withLock { $0 })
     }
 

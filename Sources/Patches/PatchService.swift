@@ -80,10 +80,8 @@ public struct PatchService: BridgeService {
             return Self.current(loader, outcome: "upToDate")
         }
         // apply blocks while the JS thread swaps: keep it off the cooperative pool.
-        let outcome: Result<Int, PatchError> = await withCheckedContinuation { continuation in
-            DetachedThread.start {
-                do throws(PatchError) { continuation.resume(returning: .success(try loader.apply(patch))) } catch { continuation.resume(returning: .failure(error)) }
-            }
+        let outcome: Result<Int, PatchError> = await DetachedThread.run {
+            do throws(PatchError) { return .success(try loader.apply(patch)) } catch { return .failure(error) }
         }
         if case .failure(let error) = outcome { throw BridgeError.failed(reason: error.code.rawValue, error.message) }
         return Self.current(loader, outcome: "applied")

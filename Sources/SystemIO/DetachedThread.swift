@@ -26,6 +26,14 @@ public enum DetachedThread {
         return true
     }
 
+    /// Runs `body` on a new detached thread and returns its result: blocking work (a read to the
+    /// end of a pipe, a wait on another thread) kept off Swift's few pool threads.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            start { continuation.resume(returning: body()) }
+        }
+    }
+
     private final class Body {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

@@ -217,13 +217,28 @@ public final class SpawnedProcess: Sendable {
     /// Reads the child's standard output to its end on a thread of its own, and closes it: for a
     /// task, which must not hold one of Swift's few pool threads in a blocking read.
     public func collectOutput() async -> [UInt8] {
-        await withCheckedContinuation { continuation in
-            DetachedThread.start { [self] in continuation.resume(returning: readOutput()) }
-        }
+        await DetachedThread.run { [self] in readOutput() }
     }
 
     /// Reads the child's standard error to its end and closes it.
     public func readErrorOutput() -> [UInt8] { errorOutput.map(Self.readToEnd) ?? [] }
+
+    /// Reads `fd` on a thread of its own as data arrives, handing each chunk to `chunk`, then
+    /// closes it and calls `end`: a child's output collected while it runs, so that it never
+    /// blocks on a full pipe.
+    public static func readAsItArrives(_ fd: Int32, chunk: @escaping @Sendable (ArraySlice<UInt8>) -> Void, end: @escaping @Sendable () -> Void) {
+        DetachedThread.start {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                chunk(buffer[0..<count])
+            }
+            close(fd)
+            end()
+        }
+    }
 
     /// Reads `fd` until end of file, then closes it.
     public static func readToEnd(_ fd: Int32) -> [UInt8] {
