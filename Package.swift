@@ -66,7 +66,7 @@ let package = Package(
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
         // Files, the monotonic clock, standard streams and the environment, over the C library.
-        .target(name: "SystemIO", dependencies: ["CSpawn"]),
+        .target(name: "SystemIO", dependencies: ["CSpawn", .product(name: "OrderedCollections", package: "swift-collections")]),
         // How app source files become the JavaScript that runs: Node's module resolution, the
         // TypeScript/ES module transform (esbuild) and its cache, source maps. No engine here.
         .target(name: "ScriptSources", dependencies: ["JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
@@ -74,7 +74,7 @@ let package = Package(
         // only user of the C module.
         .target(name: "Engine", dependencies: ["CJavaScriptCore", "JSON", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // Envelopes, the service registry, contracts and their schema validator, grants.
-        .target(name: "Bridge", dependencies: ["Engine", "JSON"], plugins: ["EmbedSources"]),
+        .target(name: "Bridge", dependencies: ["Engine", "JSON", "SystemIO"], plugins: ["EmbedSources"]),
         // SQLite through GRDB, below the services that share it (storage, sync): the database layer,
         // with its one write path open to a journal that follows a table's writes (WriteJournal).
         .target(name: "Persistence", dependencies: ["JSON", "SystemIO", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO",
                                                  .product(name: "DequeModule", package: "swift-collections")]),
-        .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON"]),
+        .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
         .target(name: "WebPlatform", dependencies: ["CZlib", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
@@ -211,7 +211,7 @@ let package = Package(
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),
-        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO", "HostTesting"]),
         .testTarget(name: "HostTestingTests", dependencies: ["HostTesting", "SystemIO", .product(name: "Hummingbird", package: "hummingbird")]),
     ]
 )

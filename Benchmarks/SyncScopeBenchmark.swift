@@ -48,7 +48,7 @@ struct SyncScopeBenchmark {
     /// `rowOf(i)` names its row within the scope.
     func seed(_ store: any SyncStore, ops count: Int, scopeOf: (Int) -> String, rowOf: (Int) -> Int) async throws {
         let all = (0..<100).map { "scope:\($0)" }
-        let device = try await store.registerDevice(name: "seed", tokenDigest: "seed", user: "bench", scopes: all, now: Date().timeIntervalSince1970)
+        let device = try await store.registerDevice(name: "seed", tokenDigest: "seed", user: "bench", scopes: all, now: SystemClock().wallTime)
         var previous: String?
         for start in stride(from: 0, to: count, by: 10_000) {
             let ops = (start..<min(count, start + 10_000)).map { i -> SyncOperation in
@@ -60,10 +60,10 @@ struct SyncScopeBenchmark {
             }
             let packet = PushPacket(deviceId: device, packetId: "seed-\(start)", dependencyIdentifier: previous, ops: ops)
             previous = packet.packetId
-            guard case .applied = try await store.push(packet, now: Date().timeIntervalSince1970) else { throw BenchError("seeding was not applied") }
+            guard case .applied = try await store.push(packet, now: SystemClock().wallTime) else { throw BenchError("seeding was not applied") }
         }
         _ = try await store.pull(for: DeviceIdentity(deviceId: device, user: "bench", scopes: all), after: try await store.snapshot().cursor,
-                                 limit: 1, now: Date().timeIntervalSince1970)
+                                 limit: 1, now: SystemClock().wallTime)
     }
 
     func measure(folder: String) async throws {
@@ -97,7 +97,7 @@ struct SyncScopeBenchmark {
         // Initial sync from a compacted snapshot.
         let (compacted, compactedBase) = try await start(folder + "/compacted.sqlite")
         try await seed(compacted.store, ops: snapshotRows, scopeOf: { _ in mine }, rowOf: { $0 })
-        let compaction = try await compacted.store.compact(now: Date().timeIntervalSince1970 + 1, retainSeconds: 0)
+        let compaction = try await compacted.store.compact(now: SystemClock().wallTime + .seconds(1), retain: .zero)
         let token = Self.token([mine])
         let rawDevice = try BenchDevice(folder: folder + "/raw")
         _ = try await rawDevice.storage("open", ["schema": Self.schema])

@@ -4,8 +4,8 @@ import SyncServer
 import SystemIO
 
 /// A sync server for one test or benchmark, on 127.0.0.1 and a free port, over a SQLite file or a
-/// PostgreSQL database: a ``SyncServer`` in this process (``start(store:database:holdSeconds:maxBodyBytes:rateLimit:tokenVerifier:configure:)``,
-/// ``with(store:holdSeconds:maxBodyBytes:rateLimit:tokenVerifier:configure:_:)``), or `hybrid
+/// PostgreSQL database: a ``SyncServer`` in this process (``start(store:database:hold:maxBodyBytes:rateLimit:tokenVerifier:configure:)``,
+/// ``with(store:hold:maxBodyBytes:rateLimit:tokenVerifier:configure:_:)``), or `hybrid
 /// sync-server` as a child process (``startChild(executable:database:authSecretFile:rateLimit:arguments:)``)
 /// for what needs a process of its own: a SIGKILL mid-push, the command line's flags, CPU time
 /// and memory read from /proc.
@@ -44,13 +44,13 @@ public final class LocalSyncServer: Sendable {
     /// file in the temporary directory, or a new PostgreSQL database). Without a `tokenVerifier`,
     /// the server is insecure (devices register freely). `configure` sets what the other
     /// parameters do not.
-    public static func start(store: TestStore = .sqlite, database: String? = nil, holdSeconds: Double = 30,
+    public static func start(store: TestStore = .sqlite, database: String? = nil, hold: Duration = .seconds(30),
                              maxBodyBytes: Int = 8 * 1024 * 1024, rateLimit: RateLimit = .standard,
                              tokenVerifier: TokenVerifier? = nil,
                              configure: (inout SyncServerConfiguration) -> Void = { _ in }) async throws -> LocalSyncServer {
         let (location, postgres): (String, PostgresTestDatabase?) =
             if let database { (database, nil) } else { try await store.freshDatabase(prefix: "sync-server-test") }
-        var configuration = SyncServerConfiguration(databasePath: location, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
+        var configuration = SyncServerConfiguration(database: location, hold: hold, maxBodyBytes: maxBodyBytes,
                                                     tokenVerifier: tokenVerifier)
         configuration.rateLimit = rateLimit
         configure(&configuration)
@@ -64,11 +64,11 @@ public final class LocalSyncServer: Sendable {
 
     /// Runs `body` against a new server in this process, then stops it and deletes its database,
     /// whatever `body` did.
-    public static func with(store: TestStore = .sqlite, holdSeconds: Double = 30, maxBodyBytes: Int = 8 * 1024 * 1024,
+    public static func with(store: TestStore = .sqlite, hold: Duration = .seconds(30), maxBodyBytes: Int = 8 * 1024 * 1024,
                             rateLimit: RateLimit = .standard, tokenVerifier: TokenVerifier? = nil,
                             configure: (inout SyncServerConfiguration) -> Void = { _ in },
                             _ body: (LocalSyncServer) async throws -> Void) async throws {
-        let server = try await start(store: store, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit,
+        let server = try await start(store: store, hold: hold, maxBodyBytes: maxBodyBytes, rateLimit: rateLimit,
                                      tokenVerifier: tokenVerifier, configure: configure)
         do {
             try await body(server)
@@ -99,7 +99,7 @@ public final class LocalSyncServer: Sendable {
             await server.stop()
             throw error
         }
-        return LocalSyncServer(port: port, database: configuration.databasePath, postgres: postgres, running: .inProcess(server))
+        return LocalSyncServer(port: port, database: configuration.database, postgres: postgres, running: .inProcess(server))
     }
 
     /// The server, for a server started in this process (its store, its held pulls, its

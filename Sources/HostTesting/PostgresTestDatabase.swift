@@ -12,7 +12,7 @@ import PostgresNIO
 /// ```swift
 /// let database = try await PostgresTestDatabase.create()
 /// defer { Task { await database.drop() } }
-/// let server = try await SyncServer.open(configuration: SyncServerConfiguration(databasePath: database.url))
+/// let server = try await SyncServer.open(configuration: SyncServerConfiguration(database: database.url))
 /// ```
 public struct PostgresTestDatabase: Sendable {
     public static let variable = "HYBRID_TEST_POSTGRES_URL"

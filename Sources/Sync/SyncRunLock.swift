@@ -1,38 +1,19 @@
 import Bridge
 import JSON
-import Synchronization
+import SystemIO
 
 /// Runs of one database one at a time, in arrival order: two runs at once would both send the
 /// same pending operations.
 final class SyncRunLock: Sendable {
-    private struct Queue {
-        var busy: Set<String> = []
-        var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
-    }
+    /// The databases with a run in progress.
+    private let busy = WaitingBoard(Set<String>())
 
-    private let queue = Mutex(Queue())
-
+    /// Runs `body` once no other run of `key` is in progress; a caller cancelled while it waits
+    /// does not run, and gets `E_CANCELLED`.
     func serialized(_ key: String, _ body: () async throws(BridgeError) -> JSONValue) async throws(BridgeError) -> JSONValue {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = queue.withLock { queue -> Bool in
-                if queue.busy.insert(key).inserted { return true }
-                queue.waiting[key, default: []].append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-        defer {
-            let next = queue.withLock { queue -> CheckedContinuation<Void, Never>? in
-                if var waiting = queue.waiting[key], !waiting.isEmpty {
-                    let next = waiting.removeFirst()
-                    queue.waiting[key] = waiting.isEmpty ? nil : waiting
-                    return next
-                }
-                queue.busy.remove(key)
-                return nil
-            }
-            next?.resume()
-        }
+        let turn = await busy.wait({ busy in busy.insert(key).inserted ? true : nil }, otherwise: { _ in false })
+        guard turn else { throw BridgeError(.cancelled, "the sync run was cancelled while another run of the same database was in progress") }
+        defer { busy.update { $0.remove(key) } }
         return try await body()
     }
 }

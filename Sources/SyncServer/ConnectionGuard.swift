@@ -112,12 +112,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(_ wait: Wait, context: ChannelHandlerContext) {
         timer?.cancel()
-        let seconds = switch wait {
+        let timeout = switch wait {
         case .head: table.limits.headTimeout
         case .body: table.limits.bodyTimeout
         case .idle: table.limits.idleTimeout
         }
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(min(max(seconds, 0), 86_400) * 1e9))) { [metrics] in
+        // On the event loop's clock: a connection's timers are the network's, not the server's time.
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(min(max(timeout.seconds, 0), 86_400) * 1e9))) { [metrics] in
             metrics.connectionClosed(reason: wait.rawValue)
             context.close(promise: nil)
         }

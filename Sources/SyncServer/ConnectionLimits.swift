@@ -10,16 +10,16 @@
 ///
 /// ```swift
 /// var limits = ConnectionLimits()
-/// limits.headTimeout = 5            // seconds for a new connection's first request head
+/// limits.headTimeout = .seconds(5)  // for a new connection's first request head
 /// limits.maxConnectionsPerAddress = 64
 /// ```
 public struct ConnectionLimits: Sendable, Equatable {
-    /// Seconds a new connection has to send its first request head, whole.
-    public var headTimeout: Double = 10
-    /// Seconds a request body may go without a byte arriving.
-    public var bodyTimeout: Double = 30
-    /// Seconds a keep-alive connection may wait, after a response, for its next request head, whole.
-    public var idleTimeout: Double = 60
+    /// How long a new connection has to send its first request head, whole.
+    public var headTimeout: Duration = .seconds(10)
+    /// How long a request body may go without a byte arriving.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// How long a keep-alive connection may wait, after a response, for its next request head, whole.
+    public var idleTimeout: Duration = .seconds(60)
     /// Connections open at once. A server keeps it below its open-file limit (``capped(openFiles:)``),
     /// so that accepting never fails for want of a descriptor.
     public var maxConnections = 10_000

@@ -1,4 +1,5 @@
 import SyncProtocol
+import SystemIO
 
 /// Which held packets a sweep rejects, and why, decided without a database: each store reads every
 /// held packet with its dependency's state, in arrival order, asks here, and rejects what it is
@@ -15,7 +16,7 @@ import SyncProtocol
 /// which its packets arrived.
 ///
 /// ```swift
-/// for rejection in HeldPacketExpiry.rejections(held, now: now, holdSeconds: 30) {
+/// for rejection in HeldPacketExpiry.rejections(held, now: now, hold: .seconds(30)) {
 ///     // reject rejection.deviceId / rejection.packetId with rejection.reason
 /// }
 /// ```
@@ -26,7 +27,7 @@ enum HeldPacketExpiry {
         var packetId: String
         var dependency: String
         /// Seconds since 1970.
-        var receivedAt: Double
+        var receivedAt: WallTime
         /// The dependency's state, or nil when it never arrived.
         var dependencyState: PacketState?
     }
@@ -47,8 +48,8 @@ enum HeldPacketExpiry {
 
     /// The rejections `held` (every held packet, oldest first) calls for at `now`, in the order
     /// they were decided.
-    static func rejections(_ held: [Held], now: Double, holdSeconds: Double) -> [Rejection] {
-        let deadline = now - holdSeconds
+    static func rejections(_ held: [Held], now: WallTime, hold: Duration) -> [Rejection] {
+        let deadline = now - hold
         var index: [Key: Int] = [:]
         var waitingOn: [Key: [Int]] = [:]
         for (position, packet) in held.enumerated() {
@@ -77,7 +78,7 @@ enum HeldPacketExpiry {
         let expired = held.indices.filter { held[$0].receivedAt <= deadline }
         for position in expired where !rejected[position] {
             switch held[position].dependencyState {
-            case nil: reject(position, PushRejection.dependencyNotReceived(held[position].dependency, holdSeconds: holdSeconds))
+            case nil: reject(position, PushRejection.dependencyNotReceived(held[position].dependency, holdSeconds: hold.seconds))
             case .rejected?: reject(position, PushRejection.dependencyRejected(held[position].dependency))
             case .held?, .applied?: break
             }
@@ -104,7 +105,7 @@ enum HeldPacketExpiry {
             if waiting {
                 for step in path { waits[step] = true }
             } else {
-                reject(position, PushRejection.dependencyStillHeld(held[position].dependency, holdSeconds: holdSeconds))
+                reject(position, PushRejection.dependencyStillHeld(held[position].dependency, holdSeconds: hold.seconds))
             }
         }
         return rejections

@@ -1,9 +1,10 @@
 import Synchronization
+import SystemIO
 
 /// The devices requests spoke for in the last minute, so that a device long-polling at a
 /// thousand devices' pace is not looked up in the store at every request: a token's device is
 /// taken from here while the token names the same user and scopes as the lookup that put it here,
-/// for ``lifetime`` seconds; then, or for any other grant, the store is asked again (and records a
+/// for ``lifetime``; then, or for any other grant, the store is asked again (and records a
 /// changed grant, as ``SyncStore/device(id:user:scopes:now:)`` does). A device's user never changes,
 /// a device is never removed, and the store refreshes its `lastSeen` once a minute at most anyway
 /// (its pulls' cursors refresh it too), so a minute's memory loses nothing but lookups. Each
@@ -13,11 +14,11 @@ import Synchronization
 final class KnownDevices: Sendable {
     private struct Known {
         var identity: DeviceIdentity
-        var checkedAt: Double
+        var checkedAt: ContinuousClock.Instant
     }
 
-    /// How long a lookup is reused, in seconds.
-    let lifetime: Double
+    /// How long a lookup is reused.
+    let lifetime: Duration
     /// The most devices remembered: past it, the oldest half is forgotten.
     let capacity: Int
     private let known = Mutex<[Key: Known]>([:])
@@ -35,13 +36,13 @@ final class KnownDevices: Sendable {
         }
     }
 
-    init(lifetime: Double = 60, capacity: Int = 100_000) {
+    init(lifetime: Duration = .seconds(60), capacity: Int = 100_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
 
     /// The device `key` names, as `lookUp` gives it, reused while fresh.
-    func device(_ key: Key, now: Double, lookUp: () async throws -> DeviceIdentity?) async throws -> DeviceIdentity? {
+    func device(_ key: Key, now: ContinuousClock.Instant, lookUp: () async throws -> DeviceIdentity?) async throws -> DeviceIdentity? {
         if let found = known.withLock({ $0[key] }), now - found.checkedAt < lifetime, now >= found.checkedAt {
             return found.identity
         }

@@ -1,4 +1,5 @@
 import SyncProtocol
+import SystemIO
 
 /// What becomes of a pushed packet as it arrives, decided without a database: each store, under its
 /// writer, answers a re-push from the packet's record (``StoredPacket/outcome``), counts the packet
@@ -19,7 +20,7 @@ enum PacketArrival: Equatable {
 
     /// `dependencyState` is the state of the packet's dependency as recorded, nil when the store has
     /// no record of it (read only when the packet names one).
-    static func of(_ packet: PushPacket, seq: Int, dependencyState: PacketState?, now: Double) -> PacketArrival {
+    static func of(_ packet: PushPacket, seq: Int, dependencyState: PacketState?, now: WallTime) -> PacketArrival {
         guard let dependency = packet.dependencyIdentifier else { return .apply }
         switch dependencyState {
         case nil, .held?:
@@ -37,7 +38,7 @@ enum PacketArrival: Equatable {
     }
 
     /// The record of a packet whose ops applied as it arrived.
-    static func applied(_ packet: PushPacket, seq: Int, ops: AppliedOps, now: Double) -> StoredPacket {
+    static func applied(_ packet: PushPacket, seq: Int, ops: AppliedOps, now: WallTime) -> StoredPacket {
         StoredPacket(deviceId: packet.deviceId, packetId: packet.packetId, seq: seq, state: .applied,
                      dependencyIdentifier: packet.dependencyIdentifier, applied: ops.applied, duplicates: ops.duplicates,
                      cursor: ops.cursor, receivedAt: now, settledAt: now)

@@ -3,6 +3,7 @@ import JSON
 import Logging
 import PostgresNIO
 import SyncProtocol
+import SystemIO
 
 /// The sync server's store in one PostgreSQL database, shared by any number of `hybrid sync-server`
 /// instances: a device may talk to any of them, request by request.
@@ -22,7 +23,7 @@ import SyncProtocol
 ///
 /// ```swift
 /// let store = try await PostgresSyncStore.open(PostgresAddress(url: "postgres://sync@127.0.0.1:5432/sync"))
-/// let outcome = try await store.push(packet, now: Date().timeIntervalSince1970)
+/// let outcome = try await store.push(packet, now: clock.wallTime)
 /// await store.close()
 /// ```
 public final class PostgresSyncStore: SyncStoreBackend {
@@ -147,7 +148,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
         // The pool closes its connections and returns, or, when a connection attempt is stuck
         // (the database dropped under it, a server that never answers), is left behind after
         // 10 s: a server's stop must not wait on it.
-        _ = try? await StoreHealth.answer(within: .seconds(10), what: "closing the pool") { [running] in await running.value }
+        _ = try? await StoreHealth.answer(within: .seconds(10), on: SystemClock(), what: "closing the pool") { [running] in await running.value }
     }
 
     // MARK: Schema
@@ -320,7 +321,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
 
     // MARK: Devices
 
-    public func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String {
+    public func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: WallTime) async throws -> String {
         let id = UUID().uuidString.lowercased()
         let scopesText = scopes.map(StoredText.list)
         _ = try await client.query("""
@@ -339,14 +340,14 @@ public final class PostgresSyncStore: SyncStoreBackend {
         return try rows.first.map(Self.identity)
     }
 
-    public func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity {
+    public func device(id deviceId: String, user: String, scopes: [String], now: WallTime) async throws -> DeviceIdentity {
         let rows = try await client.query("SELECT id, user_id, scopes, last_seen_at FROM sync_device WHERE id = \(deviceId)", logger: logger).collect()
         guard let row = rows.first else { throw DeviceIdentity.noDevice(deviceId) }
-        let (_, owner, storedScopes, lastSeen) = try row.decode((String, String, String?, Double?).self)
+        let (_, owner, storedScopes, lastSeen) = try row.decode((String, String, String?, WallTime?).self)
         // Another user's device is answered as no device: nobody learns which ids exist.
         guard ByteString(owner) == ByteString(user) else { throw DeviceIdentity.noDevice(deviceId) }
         // A write only when the grant changed, or once a minute to keep the device active.
-        if try !ByteString.same(StoredText.strings(storedScopes), scopes) || now - (lastSeen ?? 0) > 60 {
+        if try !ByteString.same(StoredText.strings(storedScopes), scopes) || lastSeen.map({ now - $0 > .seconds(60) }) ?? true {
             let scopesText = StoredText.list(scopes)
             _ = try await client.query("UPDATE sync_device SET scopes = \(scopesText), last_seen_at = \(now) WHERE id = \(deviceId)",
                                        logger: logger).collect()
@@ -369,15 +370,15 @@ public final class PostgresSyncStore: SyncStoreBackend {
 
     // MARK: Packets: the algorithm's steps (``SyncStoreBackend``), each one transaction under ``writeLock``
 
-    public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
+    public func push(_ packet: PushPacket, now: WallTime) async throws -> PushOutcome {
         try await receiveAndSettle(packet, now: now)
     }
 
-    public func sweep(now: Double, holdSeconds: Double) async throws {
-        try await sweepHeld(now: now, holdSeconds: holdSeconds)
+    public func sweep(now: WallTime, hold: Duration) async throws {
+        try await sweepHeld(now: now, hold: hold)
     }
 
-    func receive(_ packet: PushPacket, now: Double) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
+    func receive(_ packet: PushPacket, now: WallTime) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
         try await writing { connection in try await self.receive(packet, now: now, on: connection) }
     }
 
@@ -388,7 +389,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
         return try await client.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
     }
 
-    func settleNext(deviceId: String?, now: Double) async throws -> LogGrowth? {
+    func settleNext(deviceId: String?, now: WallTime) async throws -> LogGrowth? {
         try await writing { connection in try await self.settleNext(deviceId: deviceId, now: now, on: connection) }
     }
 
@@ -396,9 +397,9 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// that advances `lastSeq` (``apply(_:device:packetId:now:on:)``), and one rolled back never does.
     func announce(keys: [String]?) {}
 
-    func rejectOverdue(now: Double, holdSeconds: Double) async throws {
+    func rejectOverdue(now: WallTime, hold: Duration) async throws {
         try await writing { connection in
-            let deadline = now - holdSeconds
+            let deadline = now - hold
             let overdue = try await self.rows("""
                 SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND received_at <= \(deadline))
                 """, on: connection).first?.decode(Bool.self) ?? false
@@ -409,11 +410,11 @@ public final class PostgresSyncStore: SyncStoreBackend {
                 WHERE p.state = 'held'
                 ORDER BY p.received_at, p.device_id, p.seq
                 """, on: connection).map { row in
-                let (deviceId, packetId, dependency, receivedAt, dependencyState) = try row.decode((String, String, String, Double, String?).self)
+                let (deviceId, packetId, dependency, receivedAt, dependencyState) = try row.decode((String, String, String, WallTime, String?).self)
                 return HeldPacketExpiry.Held(deviceId: deviceId, packetId: packetId, dependency: dependency, receivedAt: receivedAt,
                                              dependencyState: dependencyState.flatMap(PacketState.init(rawValue:)))
             }
-            for rejection in HeldPacketExpiry.rejections(held, now: now, holdSeconds: holdSeconds) {
+            for rejection in HeldPacketExpiry.rejections(held, now: now, hold: hold) {
                 try await self.reject(deviceId: rejection.deviceId, packetId: rejection.packetId, reason: rejection.reason, now: now, on: connection)
             }
         }
@@ -426,7 +427,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// Settles the first held packet (of `deviceId`, or of any device) whose dependency has
     /// settled, as ``HeldPacket`` decides; nil when there is none. Under the write lock, so any
     /// instance may finish settling a chain another started.
-    func settleNext(deviceId: String?, now: Double, on connection: PostgresConnection) async throws -> LogGrowth? {
+    func settleNext(deviceId: String?, now: WallTime, on connection: PostgresConnection) async throws -> LogGrowth? {
         var sql = """
             SELECT p.device_id, p.packet_id, p.dependency, p.ops, d.state
             FROM sync_packet p JOIN sync_packet d ON d.device_id = p.device_id AND d.packet_id = p.dependency
@@ -470,7 +471,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
 
     /// Records a packet's arrival and applies it when it can, as ``PacketArrival`` decides: the
     /// first half of a push, under the write lock.
-    func receive(_ packet: PushPacket, now: Double, on connection: PostgresConnection) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
+    func receive(_ packet: PushPacket, now: WallTime, on connection: PostgresConnection) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
         if let known = try await record(deviceId: packet.deviceId, packetId: packet.packetId, on: connection) { return (known.outcome, .nothing) }
         // The packet's number and the device's grant as recorded, in one round trip.
         guard let counted = try await rows("""
@@ -506,7 +507,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
             """, on: connection)
     }
 
-    func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: Double,
+    func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: WallTime,
                 on connection: PostgresConnection) async throws {
         try await rows("""
             UPDATE sync_packet SET state = 'rejected', reason = \(reason), refused_op_id = \(refusedOpId), ops = NULL, settled_at = \(now)
@@ -520,7 +521,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
             FROM sync_packet WHERE device_id = \(deviceId) AND packet_id = \(packetId)
             """, on: connection).first else { return nil }
         let (device, packet, seq, stateName, dependency, reason, refusedOpId, applied, duplicates, cursor, receivedAt, settledAt)
-            = try row.decode((String, String, Int, String, String?, String?, String?, String?, String?, Int?, Double, Double?).self)
+            = try row.decode((String, String, Int, String, String?, String?, String?, String?, String?, Int?, WallTime, WallTime?).self)
         guard let state = PacketState(rawValue: stateName) else {
             throw SyncServerError(.internalError, "packet \(packetId) has an unknown state \(stateName)")
         }
@@ -534,7 +535,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// Logs each op its device has not logged before (by opId) and folds it into the rows, as
     /// ``ScopedFold`` decides; returns what was applied, what was skipped, and the log's last seq.
     /// Runs under the write lock, so `lastSeq` is read and advanced by one transaction at a time.
-    func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double,
+    func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: WallTime,
                on connection: PostgresConnection) async throws -> AppliedOps {
         var result = AppliedOps()
         // One round trip for the last seq and what is logged already, and one per table for its
@@ -661,7 +662,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
 
     // MARK: Reading the log and the state
 
-    public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage {
+    public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: WallTime) async throws -> PullPage {
         let page = try await reading { connection in
             try PullPage.check(after: after, compactedThrough: try await self.meta("compactedThrough", on: connection))
             let columns = "l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image"
@@ -723,7 +724,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     func recordPulls(_ pulls: [String: PulledCursor], order ids: [String]) async throws {
         guard !pulls.isEmpty else { return }
         let cursors = ids.map { pulls[$0]!.cursor }
-        let times = ids.map { pulls[$0]!.at }
+        let times = ids.map { pulls[$0]!.at.secondsSince1970 }
         // One statement for all of them, outside the write lock, as a pull's own update is. The
         // rows are locked in the order of their ids first: another instance writes its batch over
         // the same devices, and two batches locking in their own orders deadlocked, each waiting
@@ -774,9 +775,9 @@ public final class PostgresSyncStore: SyncStoreBackend {
         }
     }
 
-    public func compact(now: Double, retainSeconds: Double) async throws -> Compaction {
+    public func compact(now: WallTime, retain: Duration) async throws -> Compaction {
         try await writing { connection in
-            let activeSince = now - retainSeconds
+            let activeSince = now - retain
             // Every device seen within the retention holds the log back to its cursor; one that has
             // been away longer starts again from a snapshot when it returns.
             let horizon = try await self.rows("""

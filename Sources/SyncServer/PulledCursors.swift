@@ -1,4 +1,5 @@
 import Synchronization
+import SystemIO
 
 /// What the pulls answered from memory (``RecentLog``) have pulled, written to the store in one
 /// batch every sweep (``SyncStore/recordPulls(_:)``) instead of one update per pull. The cursors
@@ -8,7 +9,7 @@ final class PulledCursors: Sendable {
     private let pending = Mutex<[String: PulledCursor]>([:])
 
     /// `deviceId` pulled from `cursor` at `at`.
-    func note(deviceId: String, cursor: Int, at: Double) {
+    func note(deviceId: String, cursor: Int, at: WallTime) {
         pending.withLock { pending in
             let earlier = pending[deviceId]
             pending[deviceId] = PulledCursor(cursor: max(cursor, earlier?.cursor ?? cursor), at: max(at, earlier?.at ?? at))

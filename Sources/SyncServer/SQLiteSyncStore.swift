@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import JSON
 import SyncProtocol
+import SystemIO
 
 /// The sync server's store on one SQLite file through a GRDB `DatabasePool` (WAL): reads run beside
 /// the single serialized writer, and every state change is one transaction, so a server restarted
@@ -15,7 +16,7 @@ import SyncProtocol
 ///
 /// ```swift
 /// let store = try SQLiteSyncStore(path: "/var/lib/sync.sqlite")
-/// let outcome = try await store.push(packet, now: Date().timeIntervalSince1970)
+/// let outcome = try await store.push(packet, now: clock.wallTime)
 /// ```
 public final class SQLiteSyncStore: SyncStoreBackend {
     let pool: DatabasePool
@@ -195,7 +196,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
 
     // MARK: Devices
 
-    public func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String {
+    public func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: WallTime) async throws -> String {
         let id = UUID().uuidString.lowercased()
         try await pool.write { db in
             try db.execute(sql: """
@@ -216,19 +217,19 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         }
     }
 
-    public func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity {
+    public func device(id deviceId: String, user: String, scopes: [String], now: WallTime) async throws -> DeviceIdentity {
         // Decoded inside the closure: a Sendable result picks GRDB's async read, which waits for a
         // reader without blocking one of Swift's concurrency threads (a Row would pick the sync one).
-        let stored = try await pool.read { db -> (identity: DeviceIdentity, lastSeen: Double)? in
+        let stored = try await pool.read { db -> (identity: DeviceIdentity, lastSeen: WallTime?)? in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, userId, scopes, lastSeenAt FROM sync_device WHERE id = ?"),
                                              arguments: [deviceId]) else { return nil }
-            return (try Self.identity(row), row["lastSeenAt"] ?? 0)
+            return (try Self.identity(row), row["lastSeenAt"])
         }
         // Another user's device is answered as no device: nobody learns which ids exist.
         guard let stored, ByteString(stored.identity.user) == ByteString(user) else { throw DeviceIdentity.noDevice(deviceId) }
         let identity = DeviceIdentity(deviceId: deviceId, user: user, scopes: scopes)
         // A write only when the grant changed, or once a minute to keep the device active.
-        if !ByteString.same(stored.identity.scopes, scopes) || now - stored.lastSeen > 60 {
+        if !ByteString.same(stored.identity.scopes, scopes) || stored.lastSeen.map({ now - $0 > .seconds(60) }) ?? true {
             try await pool.write { db in
                 try db.execute(sql: "UPDATE sync_device SET scopes = ?, lastSeenAt = ? WHERE id = ?",
                                arguments: [StoredText.list(scopes), now, deviceId])
@@ -252,15 +253,15 @@ public final class SQLiteSyncStore: SyncStoreBackend {
 
     // MARK: Packets: the algorithm's steps (``SyncStoreBackend``), each one transaction of the writer
 
-    public func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
+    public func push(_ packet: PushPacket, now: WallTime) async throws -> PushOutcome {
         try await receiveAndSettle(packet, now: now)
     }
 
-    public func sweep(now: Double, holdSeconds: Double) async throws {
-        try await sweepHeld(now: now, holdSeconds: holdSeconds)
+    public func sweep(now: WallTime, hold: Duration) async throws {
+        try await sweepHeld(now: now, hold: hold)
     }
 
-    func receive(_ packet: PushPacket, now: Double) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
+    func receive(_ packet: PushPacket, now: WallTime) async throws -> (outcome: PushOutcome, growth: LogGrowth) {
         try await pool.write { db in try Self.receive(packet, now: now, in: db) }
     }
 
@@ -272,7 +273,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         }
     }
 
-    func settleNext(deviceId: String?, now: Double) async throws -> LogGrowth? {
+    func settleNext(deviceId: String?, now: WallTime) async throws -> LogGrowth? {
         try await pool.write { db in try Self.settleNext(deviceId: deviceId, now: now, in: db) }
     }
 
@@ -281,10 +282,10 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         commits.announce(keys: keys)
     }
 
-    func rejectOverdue(now: Double, holdSeconds: Double) async throws {
+    func rejectOverdue(now: WallTime, hold: Duration) async throws {
         try await pool.write { db in
             let overdue = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_packet WHERE state = 'held' AND receivedAt <= ?)",
-                                            arguments: [now - holdSeconds]) ?? false
+                                            arguments: [now - hold]) ?? false
             guard overdue else { return }
             let held = try Row.fetchAll(db, sql: """
                 SELECT p.deviceId, p.packetId, p.dependency, p.receivedAt, d.state AS dependencyState
@@ -295,7 +296,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
                 HeldPacketExpiry.Held(deviceId: row["deviceId"], packetId: row["packetId"], dependency: row["dependency"],
                                       receivedAt: row["receivedAt"], dependencyState: (row["dependencyState"] as String?).flatMap(PacketState.init(rawValue:)))
             }
-            for rejection in HeldPacketExpiry.rejections(held, now: now, holdSeconds: holdSeconds) {
+            for rejection in HeldPacketExpiry.rejections(held, now: now, hold: hold) {
                 try Self.reject(deviceId: rejection.deviceId, packetId: rejection.packetId, reason: rejection.reason, now: now, in: db)
             }
         }
@@ -326,7 +327,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
 
     /// Settles the first held packet (of `deviceId`, or of any device) whose dependency has
     /// settled, as ``HeldPacket`` decides; nil when there is none.
-    static func settleNext(deviceId: String?, now: Double, in db: Database) throws -> LogGrowth? {
+    static func settleNext(deviceId: String?, now: WallTime, in db: Database) throws -> LogGrowth? {
         let ofDevice = deviceId.map { _ in "AND p.deviceId = ?" } ?? ""
         let arguments: StatementArguments = deviceId.map { [$0] } ?? []
         guard let row = try Row.fetchOne(db, sql: """
@@ -366,7 +367,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
 
     /// Records a packet's arrival and applies it when it can, as ``PacketArrival`` decides: the
     /// first half of a push.
-    static func receive(_ packet: PushPacket, now: Double, in db: Database) throws -> (outcome: PushOutcome, growth: LogGrowth) {
+    static func receive(_ packet: PushPacket, now: WallTime, in db: Database) throws -> (outcome: PushOutcome, growth: LogGrowth) {
         if let known = try record(deviceId: packet.deviceId, packetId: packet.packetId, in: db) { return (known.outcome, .nothing) }
         try db.execute(sql: "UPDATE sync_device SET packetCount = packetCount + 1 WHERE id = ?", arguments: [packet.deviceId])
         guard let seq = try Int.fetchOne(db, sql: "SELECT packetCount FROM sync_device WHERE id = ?", arguments: [packet.deviceId]) else {
@@ -395,7 +396,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
                              record.receivedAt, record.settledAt])
     }
 
-    static func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: Double, in db: Database) throws {
+    static func reject(deviceId: String, packetId: String, reason: String, refusedOpId: String? = nil, now: WallTime, in db: Database) throws {
         try db.execute(sql: """
             UPDATE sync_packet SET state = 'rejected', reason = ?, refusedOpId = ?, ops = NULL, settledAt = ? WHERE deviceId = ? AND packetId = ?
             """, arguments: [reason, refusedOpId, now, deviceId, packetId])
@@ -421,7 +422,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
     /// Logs each op its device has not logged before (by opId) and folds it into the rows; returns
     /// what was applied, what was skipped, and the log's last seq. Throws, leaving the transaction
     /// to be rolled back, at the first op outside the device's scopes.
-    static func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: Double, in db: Database) throws -> AppliedOps {
+    static func apply(_ ops: [SyncOperation], device: DeviceIdentity, packetId: String, now: WallTime, in db: Database) throws -> AppliedOps {
         var result = AppliedOps()
         let known = try db.cachedStatement(sql: "SELECT 1 FROM sync_log WHERE deviceId = ? AND opId = ?")
         let log = try db.cachedStatement(sql: """
@@ -510,7 +511,7 @@ public final class SQLiteSyncStore: SyncStoreBackend {
 
     // MARK: Reading the log and the state
 
-    public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage {
+    public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: WallTime) async throws -> PullPage {
         let page = try await pool.read { db in
             try PullPage.check(after: after, compactedThrough: try Self.compactedThrough(in: db))
             let rows: [Row]
@@ -596,9 +597,9 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         }
     }
 
-    public func compact(now: Double, retainSeconds: Double) async throws -> Compaction {
+    public func compact(now: WallTime, retain: Duration) async throws -> Compaction {
         try await pool.write { db in
-            let activeSince = now - retainSeconds
+            let activeSince = now - retain
             // Every device seen within the retention holds the log back to its cursor; one that has
             // been away longer starts again from a snapshot when it returns.
             let horizon = try Int.fetchOne(db, sql: """

@@ -1,12 +1,13 @@
 import JSON
 import SyncProtocol
 import Synchronization
+import SystemIO
 
 /// What `GET /v1/health` says of the store: its kind and how long one trivial round trip through
 /// it took, or why it did not answer in time.
 ///
 /// ```swift
-/// let health = await StoreHealth.check(store, timeout: .seconds(5))
+/// let health = await StoreHealth.check(store, timeout: .seconds(5), on: SystemClock())
 /// health.json   // {"kind": "postgres", "latencyMs": 0.8}, or {"kind": "postgres", "error": "..."}
 /// ```
 struct StoreHealth: Sendable {
@@ -18,11 +19,11 @@ struct StoreHealth: Sendable {
     var error: String?
 
     /// Times ``SyncStore/ping()``, giving up after `timeout`.
-    static func check(_ store: any SyncStore, timeout: Duration) async -> StoreHealth {
-        let started = ContinuousClock.now
+    static func check(_ store: any SyncStore, timeout: Duration, on clock: any HostClock) async -> StoreHealth {
+        let started = clock.now
         do {
-            try await answer(within: timeout, what: "the store") { try await store.ping() }
-            return StoreHealth(kind: store.kind, latency: ContinuousClock.now - started)
+            try await answer(within: timeout, on: clock, what: "the store") { try await store.ping() }
+            return StoreHealth(kind: store.kind, latency: clock.now - started)
         } catch {
             return StoreHealth(kind: store.kind, error: (error as? SyncServerError)?.message ?? PostgresSyncStore.describe(error))
         }
@@ -31,7 +32,7 @@ struct StoreHealth: Sendable {
     var json: JSONValue {
         var object: JSONObject = ["kind": .string(kind)]
         // To the microsecond: 1.035, not 1.0345879999999998.
-        if let latency { object["latencyMs"] = .number((latency.inSeconds * 1_000_000).rounded() / 1000) }
+        if let latency { object["latencyMs"] = .number((latency.seconds * 1_000_000).rounded() / 1000) }
         if let error { object["error"] = .string(error) }
         return .object(object)
     }
@@ -41,7 +42,7 @@ struct StoreHealth: Sendable {
     /// the body runs in a task of its own: a task group would wait for it at its end even when
     /// cancelled. A body still running at the timeout is cancelled and left to end on its own; a
     /// timer still running when the body answers is cancelled.
-    static func answer<Result: Sendable>(within timeout: Duration, what: String,
+    static func answer<Result: Sendable>(within timeout: Duration, on clock: any HostClock, what: String,
                                          _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let pending = PendingAnswer<Result>()
         // The caller cancelled (a server shutting down) answers at once too: its wait must not
@@ -58,8 +59,8 @@ struct StoreHealth: Sendable {
                 }
                 pending.work(work)
                 pending.timer(Task {
-                    try? await Task.sleep(for: timeout)
-                    let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.inSeconds)) s")
+                    try? await clock.sleep(for: timeout)
+                    let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.seconds)) s")
                     if pending.resume(with: .failure(late)) { work.cancel() }
                 })
             }

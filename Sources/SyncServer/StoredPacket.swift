@@ -1,4 +1,5 @@
 import SyncProtocol
+import SystemIO
 
 /// The server's durable record of one pushed packet, kept for good (there is no 100-packet window):
 /// what the device reads of it (``record``, SyncProtocol's ``PacketRecord``) and what only the
@@ -19,13 +20,12 @@ public struct StoredPacket: Sendable, Equatable {
     public var applied: [String]?
     public var duplicates: [String]?
     public var cursor: Int?
-    /// Seconds since 1970.
-    public var receivedAt: Double
-    public var settledAt: Double?
+    public var receivedAt: WallTime
+    public var settledAt: WallTime?
 
     public init(deviceId: String, packetId: String, seq: Int, state: PacketState, dependencyIdentifier: String?,
                 reason: String? = nil, refusedOpId: String? = nil, applied: [String]? = nil, duplicates: [String]? = nil, cursor: Int? = nil,
-                receivedAt: Double, settledAt: Double? = nil) {
+                receivedAt: WallTime, settledAt: WallTime? = nil) {
         self.deviceId = deviceId
         self.packetId = packetId
         self.seq = seq

@@ -1,8 +1,8 @@
-import Foundation
 import HTTPServing
 import Hummingbird
 import SyncAuth
 import SyncProtocol
+import SystemIO
 
 /// The sync server's authentication, run by the serving layer's ``AuthenticationMiddleware``
 /// before a route reads its body or asks the store: a verified token, counted against its user's
@@ -33,6 +33,8 @@ struct SyncAuthenticator: RequestAuthenticator {
     /// The devices requests spoke for in the last seconds.
     let known: KnownDevices
     let metrics: SyncMetrics
+    /// Rates run on its monotonic time; tokens expire on its wall time.
+    let clock: any HostClock
 
     func authenticate(_ request: Request, context: SyncRequestContext) async throws -> SyncCaller {
         if let verifier {
@@ -43,7 +45,7 @@ struct SyncAuthenticator: RequestAuthenticator {
         guard admission == .device else { return .anyone }
         let device = try await failingAuthentication(from: context.address) {
             let digest = DeviceToken.digest(try bearer(request, hint: "POST /v1/devices gives one"))
-            guard let device = try await known.device(.token(digest: digest), now: Date().timeIntervalSince1970,
+            guard let device = try await known.device(.token(digest: digest), now: clock.now,
                                                       lookUp: { try await store.device(tokenDigest: digest) }) else {
                 throw SyncServerError(.unauthorized, "Authorization: unknown token")
             }
@@ -56,21 +58,21 @@ struct SyncAuthenticator: RequestAuthenticator {
     /// Runs an authentication: refused with 429 while `address` is over its failed
     /// authentications, which a 401 from `authentication` counts against.
     func failingAuthentication<Result>(from address: String, _ authentication: () async throws -> Result) async throws -> Result {
-        if let wait = authFailures.wait(address) {
+        if let wait = authFailures.wait(address, now: clock.now) {
             throw metrics.refusal(by: "auth_failures", "too many failed authentications from \(address): at most \(authFailures.limit) allowed; try again in \(wait) s",
                                   retryAfter: wait)
         }
         do {
             return try await authentication()
         } catch let error as SyncServerError where error.code == .unauthorized {
-            _ = authFailures.admit(address)
+            _ = authFailures.admit(address, now: clock.now)
             throw error
         }
     }
 
     /// Counts one request against `key`'s bucket: 429 with `Retry-After` once it is empty.
     func admit(_ key: String) throws {
-        guard let wait = limiter.admit(key) else { return }
+        guard let wait = limiter.admit(key, now: clock.now) else { return }
         throw metrics.refusal(by: "rate", "too many requests from \(key): at most \(limiter.limit) allowed; try again in \(wait) s", retryAfter: wait)
     }
 
@@ -87,7 +89,7 @@ struct SyncAuthenticator: RequestAuthenticator {
     func verify(_ request: Request, with verifier: TokenVerifier) throws -> TokenClaims {
         let token = try bearer(request, hint: "a JSON Web Token from the app's auth server")
         do {
-            return try verifier.verify(token, now: Int64(Date().timeIntervalSince1970))
+            return try verifier.verify(token, now: Int64(clock.wallTime.secondsSince1970))
         } catch {
             throw SyncServerError(.unauthorized, "Authorization: \(error.message)", reason: SyncServerError.Reason(error.reason))
         }

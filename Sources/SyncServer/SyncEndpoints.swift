@@ -4,6 +4,7 @@ import Hummingbird
 import JSON
 import SyncAuth
 import SyncProtocol
+import SystemIO
 
 /// The sync API's routes over a ``SyncStore``, in route collections by concern (devices, the log,
 /// the snapshot, operations, the OpenAPI document) on the serving layer (HTTPServing): its
@@ -25,9 +26,9 @@ struct SyncEndpoints: Sendable {
     /// common proxies.
     static let maximumWaitMs = 60_000
 
-    /// Ops stamped later than this many seconds ahead of the server's clock are refused: a stamp
-    /// far in the future would win every later write to its row.
-    static let maximumFutureSeconds = 86_400.0
+    /// Ops stamped later than this ahead of the server's clock are refused: a stamp far in the
+    /// future would win every later write to its row.
+    static let maximumFuture = Duration.seconds(86_400)
 
     /// Who a request speaks for (``SyncAuthenticator``), before anything else it costs.
     let authentication: (registration: SyncAuthenticator, device: SyncAuthenticator)
@@ -62,7 +63,7 @@ struct SyncEndpoints: Sendable {
         let (limiter, authFailures, known) = (RequestRateLimiter(configuration.rateLimit), RequestRateLimiter(configuration.authFailureLimit), known)
         let authenticator = { (admission: SyncAuthenticator.Admission) in
             SyncAuthenticator(admission: admission, store: store, verifier: configuration.tokenVerifier, limiter: limiter,
-                              authFailures: authFailures, known: known, metrics: metrics)
+                              authFailures: authFailures, known: known, metrics: metrics, clock: configuration.clock)
         }
         authentication = (authenticator(.registration), authenticator(.device))
     }
@@ -169,7 +170,7 @@ struct SyncEndpoints: Sendable {
     /// "store": {"kind", "error"}}` when the store fails or does not answer within
     /// ``SyncServerConfiguration/healthTimeout``.
     func health() async -> Response {
-        let health = await StoreHealth.check(store, timeout: healthTimeout)
+        let health = await StoreHealth.check(store, timeout: healthTimeout, on: clock)
         metrics.storeChecked(latency: health.latency)
         return Response.json(HTTPResponse.Status(code: health.latency == nil ? 503 : 200), ["ok": .bool(health.latency != nil), "store": health.json])
     }
@@ -179,15 +180,16 @@ struct SyncEndpoints: Sendable {
     /// to date. It answers when the store does not (the store's gauges then keep their last
     /// figures), since that is when an operator looks.
     func metricsResponse() async -> Response {
-        async let health = StoreHealth.check(store, timeout: healthTimeout)
-        async let figures = try? StoreHealth.answer(within: healthTimeout, what: "the store") { try await store.figures() }
+        async let health = StoreHealth.check(store, timeout: healthTimeout, on: clock)
+        async let figures = try? StoreHealth.answer(within: healthTimeout, on: clock, what: "the store") { try await store.figures() }
         metrics.storeChecked(latency: await health.latency)
         let text = metrics.exposition(store: await figures, longPolls: held.count, connections: connections.counts)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }
 
-    var healthTimeout: Duration { .milliseconds(Int(configuration.healthTimeout * 1000)) }
+    var healthTimeout: Duration { configuration.healthTimeout }
+    var clock: any HostClock { configuration.clock }
 
     /// `POST /v1/devices {"name"?}` → 201 `{"deviceId"}`, the device bound to the token's user; on an
     /// insecure server `{"deviceId", "token"}`, a device token for later requests.
@@ -208,7 +210,7 @@ struct SyncEndpoints: Sendable {
         }
         let token = DeviceToken.generate()
         let deviceId = try await store.registerDevice(name: name, tokenDigest: DeviceToken.digest(token), user: claims?.subject ?? "",
-                                                      scopes: claims?.scopes, now: Self.now())
+                                                      scopes: claims?.scopes, now: clock.wallTime)
         return (201, RegisteredDevice(deviceId: deviceId, token: claims == nil ? token : nil).json)
     }
 
@@ -220,9 +222,9 @@ struct SyncEndpoints: Sendable {
         _ = try FieldReader(body, at: "")  // a body that is no object is refused as such, before the device is looked for
         _ = try await identify(context.identity, claimed: body["deviceId"]?.stringValue, path: "/deviceId")
         let packet = try PushPacket.decode(body)
-        let now = Self.now()
+        let now = clock.wallTime
         try checkShapes(packet, now: now)
-        try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
+        try await store.sweep(now: now, hold: configuration.hold)
         let outcome: PushOutcome
         do {
             outcome = try await store.push(packet, now: now)
@@ -261,7 +263,7 @@ struct SyncEndpoints: Sendable {
         let after = try SyncRequestFields.integer(query["after"], name: "after", default: 0, minimum: 0)
         let limit = try SyncRequestFields.integer(query["limit"], name: "limit", default: Self.defaultPullLimit, minimum: 1)
         let waitMs = try SyncRequestFields.integer(query["waitMs"], name: "waitMs", default: 0, minimum: 0, maximum: Self.maximumWaitMs)
-        let deadline = ContinuousClock.now + .milliseconds(waitMs)
+        let deadline = clock.now + .milliseconds(waitMs)
         var heldFor = Duration.zero
         defer {
             if heldFor > .zero {
@@ -281,13 +283,13 @@ struct SyncEndpoints: Sendable {
             let pageLimit = min(limit, Self.maximumPullLimit)
             if waitMs > 0, let recentPage = try recent.page(for: device, after: after, limit: pageLimit) {
                 page = recentPage
-                cursors.note(deviceId: device.deviceId, cursor: after, at: Self.now())
+                cursors.note(deviceId: device.deviceId, cursor: after, at: clock.wallTime)
                 metrics.pulledFromMemory()
             } else {
-                page = try await store.pull(for: device, after: after, limit: pageLimit, now: Self.now())
+                page = try await store.pull(for: device, after: after, limit: pageLimit, now: clock.wallTime)
                 metrics.pulledFromStore()
             }
-            if !page.ops.isEmpty || held.isClosed || ContinuousClock.now >= deadline || connection?.isPeerGone == true { return (200, page.json) }
+            if !page.ops.isEmpty || held.isClosed || clock.now >= deadline || connection?.isPeerGone == true { return (200, page.json) }
             let waited = ContinuousClock.now
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await held.wait(after: generation, keys: device.logKeys, until: deadline) }
@@ -303,8 +305,8 @@ struct SyncEndpoints: Sendable {
     func packet(_ request: Request, _ context: SyncRequestContext, packetId rawPacketId: String) async throws -> (Int, JSONValue) {
         let device = try await identify(request, context).deviceId
         let packetId = try SyncRequestFields.pathParameter(rawPacketId, name: "packetId")
-        let now = Self.now()
-        try await store.sweep(now: now, holdSeconds: configuration.holdSeconds)
+        let now = clock.wallTime
+        try await store.sweep(now: now, hold: configuration.hold)
         guard let record = try await store.packet(deviceId: device, packetId: packetId) else {
             throw SyncServerError(.notFound, "no packet \(packetId) from device \(device)")
         }
@@ -345,11 +347,10 @@ struct SyncEndpoints: Sendable {
         if case .user(let claims) = caller {
             guard let claimed else { throw missing }
             guard !claimed.isEmpty else { throw empty }
-            let now = Self.now()
             // The key holds the whole grant, as values: another user or other scopes are looked up (and recorded) afresh.
             let key = KnownDevices.Key(deviceId: claimed, user: claims.subject, scopes: claims.scopes)
-            let device = try await known.device(key, now: now) {
-                try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: now)
+            let device = try await known.device(key, now: clock.now) {
+                try await store.device(id: claimed, user: claims.subject, scopes: claims.scopes, now: clock.wallTime)
             }
             // The store's lookup throws rather than answer nil; a nil here would be a lookup that found nothing.
             guard let device else { throw SyncServerError(.forbidden, "deviceId: no device \(claimed) for this token's user", path: path) }
@@ -379,13 +380,13 @@ struct SyncEndpoints: Sendable {
     /// server's configuration (``SyncServerConfiguration/tableScopes``) with another scope column,
     /// and a timestamp that is not a time or is more than a day ahead (`1.7e308` would win every later
     /// write to its row). A stamp before 1970 is a clock's error, not an attack: it loses every conflict.
-    func checkShapes(_ packet: PushPacket, now: Double) throws {
-        let latest = (now + Self.maximumFutureSeconds) * 1000
+    func checkShapes(_ packet: PushPacket, now: WallTime) throws {
+        let latest = (now + Self.maximumFuture).secondsSince1970 * 1000
         for (index, op) in packet.ops.enumerated() {
             let pointer = "/ops/\(index)"
             guard op.timestamp.isFinite, op.timestamp <= latest else {
                 throw SyncServerError.invalid(pointer + "/timestamp",
-                                              "expected milliseconds since 1970, no later than a day past the server's clock (\(Int(now * 1000)) ms), got \(op.timestamp)")
+                                              "expected milliseconds since 1970, no later than a day past the server's clock (\(Int(now.secondsSince1970 * 1000)) ms), got \(op.timestamp)")
             }
             // As bytes, as the stores compare table and column names.
             if let entry = configuration.tableScopes.first(where: { ByteString.same($0.key, op.table) }),
@@ -406,6 +407,4 @@ struct SyncEndpoints: Sendable {
     static func answer(_ answer: (status: Int, body: JSONValue)) throws -> Response {
         Response.json(HTTPResponse.Status(code: answer.status), answer.body)
     }
-
-    static func now() -> Double { Date().timeIntervalSince1970 }
 }

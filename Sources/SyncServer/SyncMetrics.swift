@@ -170,7 +170,7 @@ final class SyncMetrics: Sendable {
     /// What a health check found: the round trip, or nil when the store did not answer.
     func storeChecked(latency: Duration?) {
         storeUp.set(Int64(latency == nil ? 0 : 1))
-        if let latency { storeLatency.set(latency.inSeconds) }
+        if let latency { storeLatency.set(latency.seconds) }
     }
 
     /// The text exposition, with the gauges read now: `store`'s (nil when it did not answer, which

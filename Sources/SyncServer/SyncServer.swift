@@ -13,7 +13,7 @@ import SystemIO
 /// order into one global log, and every device pulls the log after its cursor.
 ///
 /// ```swift
-/// let server = try SyncServer(configuration: SyncServerConfiguration(databasePath: path))
+/// let server = try SyncServer(configuration: SyncServerConfiguration(database: path))
 /// let port = try await server.start()   // bound, serving on http://127.0.0.1:port
 /// // ...
 /// await server.stop()
@@ -22,7 +22,7 @@ import SystemIO
 /// Endpoints: `POST /v1/devices`, `POST /v1/push`, `GET /v1/pull`, `GET /v1/packets/{packetId}`,
 /// `GET /v1/snapshot`, `GET /v1/health`, `GET /v1/metrics` (Prometheus text, this server's alone),
 /// and `GET /v1/openapi.json`, which describes them all (Sources/SyncServer/openapi.json).
-/// Everything it knows is in ``SyncServerConfiguration/databasePath`` (but the rate limit's
+/// Everything it knows is in ``SyncServerConfiguration/database`` (but the rate limit's
 /// buckets and the metrics): a new server on the same file carries on.
 public actor SyncServer {
     public nonisolated let configuration: SyncServerConfiguration
@@ -31,7 +31,7 @@ public actor SyncServer {
     private let ownsStore: Bool
     private let logger: Logger
     /// Pulls held open (`waitMs`), woken by ``CommitWatcher``.
-    private let held = HeldPulls()
+    private let held: HeldPulls
     /// What pulls answered from memory have pulled, written to the store every sweep.
     private let cursors = PulledCursors()
     /// The log's newest entries, read at each commit's news, which held pulls are answered from.
@@ -44,9 +44,9 @@ public actor SyncServer {
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
-    /// Opens (or creates) the SQLite store at `configuration.databasePath`.
+    /// Opens (or creates) the SQLite store at `configuration.database`.
     public init(configuration: SyncServerConfiguration) throws {
-        self.init(configuration: configuration, store: try SQLiteSyncStore(path: configuration.databasePath), ownsStore: true)
+        self.init(configuration: configuration, store: try SQLiteSyncStore(path: configuration.database), ownsStore: true)
     }
 
     /// A server over any store; the caller closes the store once the server has stopped.
@@ -54,16 +54,16 @@ public actor SyncServer {
         self.init(configuration: configuration, store: store, ownsStore: false)
     }
 
-    /// Opens the store `configuration.databasePath` names: a PostgreSQL database for a
+    /// Opens the store `configuration.database` names: a PostgreSQL database for a
     /// `postgres://` URL (its schema created or migrated), else a SQLite file. The server closes it
     /// when it stops.
     ///
     /// ```swift
-    /// let server = try await SyncServer.open(configuration: SyncServerConfiguration(databasePath: "postgres://sync@127.0.0.1:5432/sync"))
+    /// let server = try await SyncServer.open(configuration: SyncServerConfiguration(database: "postgres://sync@127.0.0.1:5432/sync"))
     /// ```
     public static func open(configuration: SyncServerConfiguration) async throws -> SyncServer {
-        guard PostgresAddress.isURL(configuration.databasePath) else { return try SyncServer(configuration: configuration) }
-        let store = try await PostgresSyncStore.open(PostgresAddress(url: configuration.databasePath))
+        guard PostgresAddress.isURL(configuration.database) else { return try SyncServer(configuration: configuration) }
+        let store = try await PostgresSyncStore.open(PostgresAddress(url: configuration.database))
         return SyncServer(configuration: configuration, store: store, ownsStore: true)
     }
 
@@ -76,6 +76,7 @@ public actor SyncServer {
         var logger = Logger(label: "hybrid.sync-server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         self.logger = logger
+        held = HeldPulls(clock: configuration.clock)
         recent = RecentLog(store: store, held: held, metrics: metrics, logger: logger)
         connections = ConnectionTable(limits: configuration.connections.capped(openFiles: FileDescriptorLimit.current.soft))
     }
@@ -102,9 +103,9 @@ public actor SyncServer {
             },
             logger: logger
         )
-        let sweeper = HeldPacketSweeper(store: store, cursors: cursors, holdSeconds: configuration.holdSeconds, interval: configuration.sweepInterval,
-                                        retainSeconds: configuration.retainSeconds, compactionInterval: configuration.compactionInterval,
-                                        metrics: metrics, logger: logger)
+        let sweeper = HeldPacketSweeper(store: store, cursors: cursors, hold: configuration.hold, interval: configuration.sweepInterval,
+                                        retain: configuration.retain, compactionInterval: configuration.compactionInterval,
+                                        clock: configuration.clock, metrics: metrics, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             // Shut down last to first: held pulls answer before the application drains its requests.
             services: [application, sweeper, CommitWatcher(store: store, held: held, recent: recent, logger: logger),

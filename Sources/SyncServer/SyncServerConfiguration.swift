@@ -1,11 +1,12 @@
 import SyncAuth
+import SystemIO
 
 /// How a ``SyncServer`` listens, whom it believes, and where it keeps its state.
 ///
 /// ```swift
-/// var configuration = SyncServerConfiguration(databasePath: "/tmp/sync.sqlite")
-/// configuration.port = 0          // any free port; `start()` returns the one bound
-/// configuration.holdSeconds = 0.3 // tests need not wait 30 s for a rejection
+/// var configuration = SyncServerConfiguration(database: "/tmp/sync.sqlite")
+/// configuration.port = 0                // any free port; `start()` returns the one bound
+/// configuration.hold = .milliseconds(300) // tests need not wait 30 s for a rejection
 /// ```
 public struct SyncServerConfiguration: Sendable {
     /// The address to bind; loopback unless told otherwise, since the server has no TLS.
@@ -15,9 +16,9 @@ public struct SyncServerConfiguration: Sendable {
     /// The SQLite file (created when missing; its `-wal` and `-shm` files sit beside it), or a
     /// `postgres://USER@HOST:PORT/DATABASE` URL (see ``PostgresAddress``) for a database that
     /// several servers share. ``SyncServer/open(configuration:)`` tells them apart.
-    public var databasePath: String
+    public var database: String
     /// How long a held packet may wait for its dependency to arrive before it is rejected.
-    public var holdSeconds: Double
+    public var hold: Duration
     /// The largest request body accepted; larger ones get 413 before they are parsed.
     public var maxBodyBytes: Int
     /// Whether SIGINT and SIGTERM stop the server gracefully. The command line sets it; tests leave
@@ -28,9 +29,9 @@ public struct SyncServerConfiguration: Sendable {
     public var tokenVerifier: TokenVerifier?
     /// How long the op log keeps an entry that every active device has pulled, and how long a
     /// device may stay away and still count as active (`--retain-days`, 30 days).
-    public var retainSeconds: Double = 30 * 86_400
+    public var retain: Duration = .seconds(30 * 86_400)
     /// How often the log is compacted.
-    public var compactionInterval: Double = 60
+    public var compactionInterval: Duration = .seconds(60)
     /// How many requests a second each user may make, all their devices together (each device on
     /// an insecure server) (`--rate-limit`, `--rate-burst`); past it, 429 with `Retry-After`,
     /// before the request's body is read. ``RateLimit/off`` for a benchmark that measures the
@@ -57,34 +58,38 @@ public struct SyncServerConfiguration: Sendable {
     /// reconnect at once (a restart, a network blip); the kernel caps it at
     /// `/proc/sys/net/core/somaxconn` (4096 on current Linux).
     public var backlog = 4096
-    /// How long `GET /v1/health` waits for the store before answering 503, in seconds (and
-    /// `GET /v1/metrics` before answering without it).
-    public var healthTimeout: Double = 5
+    /// How long `GET /v1/health` waits for the store before answering 503 (and `GET /v1/metrics`
+    /// before answering without it).
+    public var healthTimeout: Duration = .seconds(5)
+    /// What the server reads the time from: its sweeps, held pulls' deadlines, rate limits and
+    /// timeouts run on it, and the stores stamp its wall time. Tests give HostTesting's
+    /// `ManualClock` and move it on instead of sleeping.
+    public var clock: any HostClock = SystemClock()
 
-    public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, holdSeconds: Double = 30,
+    public init(database: String, host: String = "127.0.0.1", port: Int = 0, hold: Duration = .seconds(30),
                 maxBodyBytes: Int = 8 * 1024 * 1024, stopsOnTerminationSignals: Bool = false, tokenVerifier: TokenVerifier? = nil) {
         self.tokenVerifier = tokenVerifier
-        self.databasePath = databasePath
+        self.database = database
         self.host = host
         self.port = port
-        self.holdSeconds = holdSeconds
+        self.hold = hold
         self.maxBodyBytes = maxBodyBytes
         self.stopsOnTerminationSignals = stopsOnTerminationSignals
     }
 
     /// How often held packets are swept: every second, or more often when the hold is short, so an
     /// overdue packet waits at most about a quarter of its hold beyond its deadline.
-    public var sweepInterval: Double { min(1, max(0.05, holdSeconds / 4)) }
+    public var sweepInterval: Duration { min(.seconds(1), max(.milliseconds(50), hold / 4)) }
 
     /// The limits by name, as `GET /v1/metrics` shows them (`hybrid_sync_limit{name=...}`), with
     /// the connection bounds as the server applies them (`connections`, capped by its open files).
     func limitFigures(connections: ConnectionLimits) -> [(name: String, value: Double)] {
-        [("head_timeout_seconds", connections.headTimeout), ("body_timeout_seconds", connections.bodyTimeout),
-         ("idle_timeout_seconds", connections.idleTimeout), ("max_connections", Double(connections.maxConnections)),
+        [("head_timeout_seconds", connections.headTimeout.seconds), ("body_timeout_seconds", connections.bodyTimeout.seconds),
+         ("idle_timeout_seconds", connections.idleTimeout.seconds), ("max_connections", Double(connections.maxConnections)),
          ("max_connections_per_address", Double(connections.maxConnectionsPerAddress)), ("max_body_bytes", Double(maxBodyBytes)),
          ("max_devices_per_user", Double(maxDevicesPerUser)), ("max_held_pulls_per_user", Double(maxHeldPullsPerUser)),
          ("rate_limit_per_second", rateLimit.requestsPerSecond), ("rate_burst", rateLimit.burst),
          ("auth_failures_per_second", authFailureLimit.requestsPerSecond), ("auth_failure_burst", authFailureLimit.burst),
-         ("hold_seconds", holdSeconds), ("max_wait_ms", Double(SyncEndpoints.maximumWaitMs))]
+         ("hold_seconds", hold.seconds), ("max_wait_ms", Double(SyncEndpoints.maximumWaitMs))]
     }
 }

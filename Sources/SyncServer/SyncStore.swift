@@ -1,4 +1,5 @@
 import SyncProtocol
+import SystemIO
 
 /// Where the sync server keeps everything it must not forget: devices, the op log, the materialized
 /// state and the per-device packet record.
@@ -14,7 +15,7 @@ import SyncProtocol
 public protocol SyncStore: Sendable {
     /// Records a new device of `user` with the SHA-256 (hex) of its device token and the scopes it
     /// was granted (nil: every scope); returns its id.
-    func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: Double) async throws -> String
+    func registerDevice(name: String?, tokenDigest: String, user: String, scopes: [String]?, now: WallTime) async throws -> String
 
     /// How many devices `user` has registered (``SyncServerConfiguration/maxDevicesPerUser``).
     func deviceCount(user: String) async throws -> Int
@@ -25,17 +26,17 @@ public protocol SyncStore: Sendable {
     /// The device `deviceId` as a token of `user` granting `scopes` speaks for it: refused
     /// (`forbidden`) when the device is unknown or another user's. Records the scopes, so that held
     /// packets settle under the latest grant.
-    func device(id deviceId: String, user: String, scopes: [String], now: Double) async throws -> DeviceIdentity
+    func device(id deviceId: String, user: String, scopes: [String], now: WallTime) async throws -> DeviceIdentity
 
     /// Applies, holds or rejects `packet` (see ``PushOutcome``); a packet already recorded gets the
     /// answer it got the first time. Applying it applies, in order, the held packets it unblocks.
     /// An op outside the device's scopes refuses the packet whole (`forbidden`, reason `scope`).
-    func push(_ packet: PushPacket, now: Double) async throws -> PushOutcome
+    func push(_ packet: PushPacket, now: WallTime) async throws -> PushOutcome
 
-    /// Rejects held packets still held `holdSeconds` after they arrived whose dependency never
+    /// Rejects held packets still held `hold` after they arrived whose dependency never
     /// arrived, or is itself held past the hold with no end in sight (``HeldPacketExpiry``), then
     /// settles every held packet whose dependency is no longer held (apply or reject).
-    func sweep(now: Double, holdSeconds: Double) async throws
+    func sweep(now: WallTime, hold: Duration) async throws
 
     /// The record of one packet of a device, or nil when the server never saw it.
     func packet(deviceId: String, packetId: String) async throws -> StoredPacket?
@@ -43,7 +44,7 @@ public protocol SyncStore: Sendable {
     /// Up to `limit` logged ops with seq > `after` that `device` may see, in seq order, and records
     /// `after` as what the device holds (for compaction). Refused (`compacted`) when ops after
     /// `after` have been compacted away.
-    func pull(for device: DeviceIdentity, after: Int, limit: Int, now: Double) async throws -> PullPage
+    func pull(for device: DeviceIdentity, after: Int, limit: Int, now: WallTime) async throws -> PullPage
 
     /// Up to `limit` log entries with seq > `after`, whoever may see them, each with its log keys,
     /// and the compaction mark, in one snapshot: what a server keeps of the log's newest entries in
@@ -59,9 +60,9 @@ public protocol SyncStore: Sendable {
     /// rows (all when nil), read in one transaction.
     func snapshot(for device: DeviceIdentity, part: SnapshotPart, after: RowPosition?, limit: Int?) async throws -> SyncSnapshot
 
-    /// Folds away the log entries that every device seen in the last `retainSeconds` has pulled and
-    /// that are older than `retainSeconds`; the state keeps their effect.
-    func compact(now: Double, retainSeconds: Double) async throws -> Compaction
+    /// Folds away the log entries that every device seen in the last `retain` has pulled and
+    /// that are older than `retain`; the state keeps their effect.
+    func compact(now: WallTime, retain: Duration) async throws -> Compaction
 
     /// Calls `onCommit` whenever the log may have grown (a commit that logged ops, on this server
     /// or on any other sharing the store), with what it knows of the commit (``CommitNews``: its
@@ -98,6 +99,5 @@ extension SyncStore {
 public struct PulledCursor: Sendable, Equatable {
     /// The greatest `after` the device pulled from.
     public var cursor: Int
-    /// When (seconds since 1970).
-    public var at: Double
+    public var at: WallTime
 }

@@ -1,4 +1,5 @@
 import SyncProtocol
+import SystemIO
 
 /// What one database does for the store algorithm, each in its own SQL: the algorithm itself (a
 /// push, a sweep, settling held packets, below) and every decision in it (``PacketArrival``,
@@ -8,7 +9,7 @@ import SyncProtocol
 /// their SQL and in how they keep writers apart.
 ///
 /// **Keeping writers apart is a primitive.** Each writing step (``receive(_:now:)``,
-/// ``settleNext(deviceId:now:)``, ``rejectOverdue(now:holdSeconds:)``, a compaction) is one
+/// ``settleNext(deviceId:now:)``, ``rejectOverdue(now:hold:)``, a compaction) is one
 /// transaction that no other writer of the store runs beside: on SQLite the file's single writer
 /// (GRDB's `DatabasePool.write`; every writer is in this process), on PostgreSQL the
 /// transaction-scoped advisory lock ``PostgresSyncStore/writeLock``, which every instance takes
@@ -30,7 +31,7 @@ import SyncProtocol
 protocol SyncStoreBackend: SyncStore {
     /// Records `packet` and applies it when it can (``PacketArrival``), in one writing
     /// transaction: the answer, and what the commit logged.
-    func receive(_ packet: PushPacket, now: Double) async throws -> (outcome: PushOutcome, growth: LogGrowth)
+    func receive(_ packet: PushPacket, now: WallTime) async throws -> (outcome: PushOutcome, growth: LogGrowth)
 
     /// Whether a packet is held (of `deviceId`, or of any device), read outside the writer.
     func anyHeld(deviceId: String?) async throws -> Bool
@@ -38,10 +39,10 @@ protocol SyncStoreBackend: SyncStore {
     /// Settles, in one writing transaction, the first held packet (of `deviceId`, or of any device,
     /// in arrival order) whose dependency has settled (``HeldPacket``): nil when there is none,
     /// else what the commit logged.
-    func settleNext(deviceId: String?, now: Double) async throws -> LogGrowth?
+    func settleNext(deviceId: String?, now: WallTime) async throws -> LogGrowth?
 
     /// Rejects, in one writing transaction, the held packets ``HeldPacketExpiry`` gives up on.
-    func rejectOverdue(now: Double, holdSeconds: Double) async throws
+    func rejectOverdue(now: WallTime, hold: Duration) async throws
 
     /// Tells this process's held pulls of a commit that logged ops under `keys` (nil: any key), for
     /// a store whose commits do not say so themselves (SQLite's `CommitSignal`; PostgreSQL's
@@ -51,17 +52,17 @@ protocol SyncStoreBackend: SyncStore {
 
 extension SyncStoreBackend {
     /// ``SyncStore/push(_:now:)``: receives the packet, then settles what its being applied unblocks.
-    func receiveAndSettle(_ packet: PushPacket, now: Double) async throws -> PushOutcome {
+    func receiveAndSettle(_ packet: PushPacket, now: WallTime) async throws -> PushOutcome {
         let (outcome, growth) = try await receive(packet, now: now)
         if case .filed(let keys) = growth { announce(keys: keys) }
         if case .applied = outcome { try await settle(deviceId: packet.deviceId, now: now) }
         return outcome
     }
 
-    /// ``SyncStore/sweep(now:holdSeconds:)``: every push sweeps, and almost always nothing is held.
-    func sweepHeld(now: Double, holdSeconds: Double) async throws {
+    /// ``SyncStore/sweep(now:hold:)``: every push sweeps, and almost always nothing is held.
+    func sweepHeld(now: WallTime, hold: Duration) async throws {
         guard try await anyHeld(deviceId: nil) else { return }
-        try await rejectOverdue(now: now, holdSeconds: holdSeconds)
+        try await rejectOverdue(now: now, hold: hold)
         try await settle(deviceId: nil, now: now)
     }
 
@@ -69,7 +70,7 @@ extension SyncStoreBackend {
     /// device, or all) whose dependency has settled, until none is left. Applying one can unblock
     /// the next, so a chain of any length unwinds here; any instance may finish what another
     /// started, and after a crash between a commit and this loop the next sweep finishes the job.
-    func settle(deviceId: String?, now: Double) async throws {
+    func settle(deviceId: String?, now: WallTime) async throws {
         guard try await anyHeld(deviceId: deviceId) else { return }
         while let growth = try await settleNext(deviceId: deviceId, now: now) {
             if case .filed(let keys) = growth { announce(keys: keys) }

@@ -85,13 +85,13 @@ struct SyncServerServeCommand: ParsableCommand {
     var backlog: Int = 4096
 
     @Option(name: .customLong("head-timeout"), help: "Seconds a new connection has to send its first request head.")
-    var headTimeout: Double = ConnectionLimits().headTimeout
+    var headTimeout: Double = ConnectionLimits().headTimeout.seconds
 
     @Option(name: .customLong("body-timeout"), help: "Seconds a request body may go without a byte.")
-    var bodyTimeout: Double = ConnectionLimits().bodyTimeout
+    var bodyTimeout: Double = ConnectionLimits().bodyTimeout.seconds
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may wait for its next request.")
-    var idleTimeout: Double = ConnectionLimits().idleTimeout
+    var idleTimeout: Double = ConnectionLimits().idleTimeout.seconds
 
     @Option(name: .customLong("max-connections"), help: "Connections open at once (capped below the open-file limit).")
     var maxConnections: Int = ConnectionLimits().maxConnections
@@ -178,16 +178,16 @@ struct SyncServerServeCommand: ParsableCommand {
             }
         }
         var configuration = SyncServerConfiguration(
-            databasePath: database, host: host, port: port, holdSeconds: holdSeconds, maxBodyBytes: maxBodyBytes,
+            database: database, host: host, port: port, hold: .seconds(holdSeconds), maxBodyBytes: maxBodyBytes,
             stopsOnTerminationSignals: true, tokenVerifier: verifier
         )
-        configuration.retainSeconds = retainDays * 86_400
+        configuration.retain = .seconds(retainDays * 86_400)
         configuration.backlog = backlog
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
         configuration.authFailureLimit = RateLimit(requestsPerSecond: authFailureLimit, burst: authFailureLimit * 10)
-        configuration.connections.headTimeout = headTimeout
-        configuration.connections.bodyTimeout = bodyTimeout
-        configuration.connections.idleTimeout = idleTimeout
+        configuration.connections.headTimeout = .seconds(headTimeout)
+        configuration.connections.bodyTimeout = .seconds(bodyTimeout)
+        configuration.connections.idleTimeout = .seconds(idleTimeout)
         configuration.connections.maxConnections = maxConnections
         configuration.connections.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.maxDevicesPerUser = maxDevicesPerUser

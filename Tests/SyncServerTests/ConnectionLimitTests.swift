@@ -18,7 +18,7 @@ import Testing
 
     @Test("a connection that sends nothing, or half a request head, is closed after the head timeout")
     func headTimeout() async throws {
-        try await Server.with(configure: Self.limits { $0.headTimeout = 1 }) { server in
+        try await Server.with(configure: Self.limits { $0.headTimeout = .seconds(1) }) { server in
             let silent = try LoopbackSocket(port: server.port)
             let halfHead = try LoopbackSocket(port: server.port)
             halfHead.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -36,7 +36,7 @@ import Testing
 
     @Test("a request body that stops arriving is closed after the body timeout")
     func bodyTimeout() async throws {
-        try await Server.with(configure: Self.limits { $0.bodyTimeout = 1 }) { server in
+        try await Server.with(configure: Self.limits { $0.bodyTimeout = .seconds(1) }) { server in
             let device = try await server.register()
             let slow = try LoopbackSocket(port: server.port)
             slow.send("POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(device.token)\r\nContent-Length: 1000\r\n\r\n{\"deviceId\"")
@@ -47,7 +47,7 @@ import Testing
 
     @Test("a kept-alive connection that sends no next request is closed after the idle timeout")
     func idleTimeout() async throws {
-        try await Server.with(configure: Self.limits { $0.idleTimeout = 0.3 }) { server in
+        try await Server.with(configure: Self.limits { $0.idleTimeout = .milliseconds(300) }) { server in
             let kept = try LoopbackSocket(port: server.port)
             kept.sendGet("/v1/health")
             #expect(kept.response(within: 30).status == 200)
@@ -58,7 +58,7 @@ import Testing
     @Test("past the bound of an address, its oldest idle connection is closed to make room, and /v1/health answers")
     func oldestIdleEvicted() async throws {
         // A head timeout no loaded machine reaches: the newest must stay open for being newest.
-        try await Server.with(configure: Self.limits { $0.maxConnectionsPerAddress = 4; $0.headTimeout = 600 }) { server in
+        try await Server.with(configure: Self.limits { $0.maxConnectionsPerAddress = 4; $0.headTimeout = .seconds(600) }) { server in
             var idle: [LoopbackSocket] = []
             for _ in 0..<4 {
                 idle.append(try LoopbackSocket(port: server.port))
@@ -138,7 +138,7 @@ import Testing
 
     @Test("/v1/metrics shows every limit and the connections open")
     func limitsInMetrics() async throws {
-        try await Server.with(configure: Self.limits { $0.headTimeout = 7; $0.maxConnections = 123 }) { server in
+        try await Server.with(configure: Self.limits { $0.headTimeout = .seconds(7); $0.maxConnections = 123 }) { server in
             let metrics = try await MetricsText.take(server)
             #expect(metrics["hybrid_sync_limit", ["name": "head_timeout_seconds"]] == 7)
             #expect(metrics["hybrid_sync_limit", ["name": "max_connections"]] == 123)

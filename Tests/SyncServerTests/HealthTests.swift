@@ -31,7 +31,7 @@ struct HealthTests {
 
     @Test("a PostgreSQL store whose database is gone answers 503 with the reason, within the health timeout; the metrics still answer")
     func storeGone() async throws {
-        try await Server.with(store: .postgres, configure: { $0.healthTimeout = 2 }) { server in
+        try await Server.with(store: .postgres, configure: { $0.healthTimeout = .seconds(2) }) { server in
             #expect(try await server.get("/v1/health", token: nil).status == 200)
             // Drops it with its connections (WITH (FORCE)): the pool's connections die, new ones are
             // refused, and postgres-nio waits for a connection with no limit of its own.

@@ -4,7 +4,7 @@ import SyncProtocol
 import SyncServer
 import Testing
 
-/// A held packet waits for its dependency for `holdSeconds`, whatever holds that dependency back:
+/// A held packet waits for its dependency for its hold (`--hold-seconds`), whatever holds that dependency back:
 /// its never arriving, or its being held itself (two packets that depend on each other would
 /// otherwise wait for good). Each rejection names what the packet waited for, with the prefix
 /// "dependency " that clients match.
@@ -12,9 +12,9 @@ import Testing
 struct HeldPacketCycleTests {
     typealias Server = LocalSyncServer
 
-    @Test("two packets that depend on each other are both rejected once held past holdSeconds", arguments: TestStore.allCases)
+    @Test("two packets that depend on each other are both rejected once held past their hold", arguments: TestStore.allCases)
     func cycle(store: TestStore) async throws {
-        try await Server.with(store: store, holdSeconds: 0.3) { server in
+        try await Server.with(store: store, hold: .milliseconds(300)) { server in
             let device = try await server.register()
             let first = try await server.push(device, packetId: "A", dependency: "B", ops: [Server.insert("op-a", "t1", [:], at: 1)])
             #expect(first.status == 202, "\(first)")
@@ -43,7 +43,7 @@ struct HeldPacketCycleTests {
     func chainNewestFirst(store: TestStore) async throws {
         // A hold long enough for the three pushes, on a loaded machine too: the oldest packet waits
         // while the ones it waits on are within theirs.
-        try await Server.with(store: store, holdSeconds: 5) { server in
+        try await Server.with(store: store, hold: .seconds(5)) { server in
             let device = try await server.register()
             for (packet, dependency) in [("D", "C"), ("C", "B"), ("B", "A")] {
                 let reply = try await server.push(device, packetId: packet, dependency: dependency, ops: [Server.insert("op-\(packet)", packet, [:], at: 1)])

@@ -1,4 +1,5 @@
 import SyncProtocol
+import SystemIO
 @testable import SyncServer
 import Testing
 
@@ -10,7 +11,7 @@ struct HeldPacketExpiryTests {
 
     /// A held packet of device `d1` (unless told), received at `at`, its dependency's state as given.
     static func held(_ packetId: String, on dependency: String, at receivedAt: Double, _ state: PacketState?, device: String = "d1") -> Held {
-        Held(deviceId: device, packetId: packetId, dependency: dependency, receivedAt: receivedAt, dependencyState: state)
+        Held(deviceId: device, packetId: packetId, dependency: dependency, receivedAt: WallTime(secondsSince1970: receivedAt), dependencyState: state)
     }
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -54,7 +55,7 @@ struct HeldPacketExpiryTests {
 
     @Test("a sweep rejects what waiting can no longer help, and says why", arguments: cases)
     func expiry(_ example: Case) {
-        let rejections = HeldPacketExpiry.rejections(example.held, now: 100, holdSeconds: 10)
+        let rejections = HeldPacketExpiry.rejections(example.held, now: WallTime(secondsSince1970: 100), hold: .seconds(10))
         let described = rejections.map { "\($0.deviceId)/\($0.packetId): \($0.reason)" }
         #expect(described.count == example.rejected.count && zip(described, example.rejected).allSatisfy { $0.utf8.elementsEqual($1.utf8) },
                 "\(described)")

@@ -8,9 +8,9 @@ import Testing
 struct HeldPacketTests {
     typealias Server = LocalSyncServer
 
-    @Test("a held packet whose dependency never arrives is rejected after holdSeconds, with the reason", arguments: TestStore.allCases)
+    @Test("a held packet whose dependency never arrives is rejected after its hold, with the reason", arguments: TestStore.allCases)
     func heldPacketExpires(store: TestStore) async throws {
-        try await Server.with(store: store, holdSeconds: 0.3) { server in
+        try await Server.with(store: store, hold: .milliseconds(300)) { server in
             let device = try await server.register()
             let ops = [Server.insert("op-b", "t1", ["x": 1], at: 1)]
             let held = try await server.push(device, packetId: "B", dependency: "A", ops: ops)
@@ -35,7 +35,7 @@ struct HeldPacketTests {
 
     @Test("the timer rejects an overdue packet even when nobody pushes or asks", arguments: TestStore.allCases)
     func sweeperRunsOnItsOwn(store: TestStore) async throws {
-        try await Server.with(store: store, holdSeconds: 0.2) { server in
+        try await Server.with(store: store, hold: .milliseconds(200)) { server in
             let device = try await server.register()
             _ = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)])
             let rejected = try await eventually {
@@ -47,7 +47,7 @@ struct HeldPacketTests {
 
     @Test("packets that depend on a rejected packet are rejected too, held or pushed later", arguments: TestStore.allCases)
     func rejectionCascades(store: TestStore) async throws {
-        try await Server.with(store: store, holdSeconds: 0.3) { server in
+        try await Server.with(store: store, hold: .milliseconds(300)) { server in
             let device = try await server.register()
             // B waits for A (never sent); C waits for B, which arrived but is itself held.
             #expect(try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)]).status == 202)

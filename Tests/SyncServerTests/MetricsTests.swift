@@ -78,7 +78,7 @@ struct MetricsTests {
 
     @Test("a packet whose dependency was rejected counts as rejected, its ops as refused", arguments: TestStore.allCases)
     func rejectedPush(store: TestStore) async throws {
-        try await Server.with(store: store, holdSeconds: 0.3) { server in
+        try await Server.with(store: store, hold: .milliseconds(300)) { server in
             let device = try await server.register()
             #expect(try await server.push(device, packetId: "q2", dependency: "q1", ops: [Server.insert("op-2", "t2", [:], at: 2)]).status == 202)
             let rejected = try await eventually(within: .seconds(20)) {
@@ -98,8 +98,8 @@ struct MetricsTests {
     @Test("compactions are counted with the entries they removed", arguments: TestStore.allCases)
     func compactions(store: TestStore) async throws {
         try await Server.with(store: store, configure: { configuration in
-            configuration.retainSeconds = 0
-            configuration.compactionInterval = 0.1
+            configuration.retain = .zero
+            configuration.compactionInterval = .milliseconds(100)
         }) { server in
             let device = try await server.register()
             let ops = [Server.insert("op-1", "t1", [:], at: 1), Server.insert("op-2", "t2", [:], at: 2)]

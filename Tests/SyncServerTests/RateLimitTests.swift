@@ -12,38 +12,38 @@ struct RateLimitTests {
     @Test("a bucket lets its burst through at once, then one request per 1/rate seconds")
     func bucket() {
         let limiter = RequestRateLimiter(RateLimit(requestsPerSecond: 2, burst: 3))
-        #expect((0..<3).map { _ in limiter.admit("a", now: 10) } == [nil, nil, nil])
-        #expect(limiter.admit("a", now: 10) == 1)
-        #expect(limiter.admit("b", now: 10) == nil, "another key has its own bucket")
-        #expect(limiter.admit("a", now: 10.49) == 1, "half a request refilled: not yet")
-        #expect(limiter.admit("a", now: 10.5) == nil)
-        #expect(limiter.admit("a", now: 100) == nil, "a quiet key is full again")
+        #expect((0..<3).map { _ in limiter.admit("a", now: at(10)) } == [nil, nil, nil])
+        #expect(limiter.admit("a", now: at(10)) == 1)
+        #expect(limiter.admit("b", now: at(10)) == nil, "another key has its own bucket")
+        #expect(limiter.admit("a", now: at(10.49)) == 1, "half a request refilled: not yet")
+        #expect(limiter.admit("a", now: at(10.5)) == nil)
+        #expect(limiter.admit("a", now: at(100)) == nil, "a quiet key is full again")
     }
 
     @Test("Retry-After is the whole seconds until one request has refilled, at least 1")
     func retryAfter() {
         let slow = RequestRateLimiter(RateLimit(requestsPerSecond: 0.25, burst: 1))
-        #expect(slow.admit("a", now: 0) == nil)
-        #expect(slow.admit("a", now: 0) == 4)
-        #expect(slow.admit("a", now: 2.5) == 2)
+        #expect(slow.admit("a", now: at(0)) == nil)
+        #expect(slow.admit("a", now: at(0)) == 4)
+        #expect(slow.admit("a", now: at(2.5)) == 2)
         let fast = RequestRateLimiter(RateLimit(requestsPerSecond: 1000, burst: 1))
-        #expect(fast.admit("a", now: 0) == nil)
-        #expect(fast.admit("a", now: 0) == 1)
+        #expect(fast.admit("a", now: at(0)) == nil)
+        #expect(fast.admit("a", now: at(0)) == 1)
     }
 
     @Test("a rate of 0 lets everything through")
     func off() {
         let limiter = RequestRateLimiter(.off)
-        #expect((0..<10_000).allSatisfy { _ in limiter.admit("a", now: 0) == nil })
+        #expect((0..<10_000).allSatisfy { _ in limiter.admit("a", now: at(0)) == nil })
         #expect(limiter.trackedKeys == 0)
     }
 
     @Test("buckets that are full again are forgotten")
     func pruned() {
         let limiter = RequestRateLimiter(RateLimit(requestsPerSecond: 10, burst: 10))
-        for key in 0..<1000 { _ = limiter.admit("device \(key)", now: 0) }
+        for key in 0..<1000 { _ = limiter.admit("device \(key)", now: at(0)) }
         #expect(limiter.trackedKeys == 1000)
-        _ = limiter.admit("late", now: 5)
+        _ = limiter.admit("late", now: at(5))
         #expect(limiter.trackedKeys == 1)
     }
 
@@ -117,8 +117,12 @@ struct RateLimitTests {
     @Test("the default lets a sync run's bursts through: 200 requests at once")
     func defaultBurst() {
         let limiter = RequestRateLimiter(.standard)
-        #expect((0..<200).allSatisfy { _ in limiter.admit("a", now: 0) == nil })
-        #expect(limiter.admit("a", now: 0) == 1)
+        #expect((0..<200).allSatisfy { _ in limiter.admit("a", now: at(0)) == nil })
+        #expect(limiter.admit("a", now: at(0)) == 1)
         #expect(RateLimit.standard.description == "100/s, burst 200")
     }
+
+    /// `seconds` after a fixed instant, as the buckets compare them.
+    private static let start = ContinuousClock.now
+    private func at(_ seconds: Double) -> ContinuousClock.Instant { Self.start + .seconds(seconds) }
 }

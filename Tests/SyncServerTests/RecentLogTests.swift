@@ -1,6 +1,7 @@
 import HostTesting
 import Logging
 import SyncProtocol
+import SystemIO
 @testable import SyncServer
 import Testing
 
@@ -14,10 +15,10 @@ struct RecentLogTests {
         let folder = TemporaryFolder(prefix: "recent-log")
         defer { folder.remove() }
         let store = try SQLiteSyncStore(path: folder.path + "/sync.sqlite")
-        let id = try await store.registerDevice(name: "writer", tokenDigest: "digest", user: "", scopes: nil, now: 1)
+        let id = try await store.registerDevice(name: "writer", tokenDigest: "digest", user: "", scopes: nil, now: WallTime(secondsSince1970: 1))
         let device = DeviceIdentity(deviceId: id, user: "", scopes: nil)
         let op = SyncOperation(opId: "op-1", dataId: "r1", table: "notes", type: .insert, data: ["body": "one"], timestamp: 1)
-        _ = try await store.push(PushPacket(deviceId: id, packetId: "p1", dependencyIdentifier: nil, ops: [op]), now: 1)
+        _ = try await store.push(PushPacket(deviceId: id, packetId: "p1", dependencyIdentifier: nil, ops: [op]), now: WallTime(secondsSince1970: 1))
 
         let held = HeldPulls()
         let unasked = RecentLog(store: store, held: held, logger: Logger(label: "test"))
@@ -54,8 +55,16 @@ struct RecentLogTests {
         let beforeAnywhere = held.generation
         held.wake(keys: nil)
         await held.wait(after: beforeAnywhere, keys: ["s:team:t1"], until: deadline)
-        // More wakes than remembered: it cannot tell, so it reads again.
+        // However many wakes for other keys came since, it can tell.
+        let beforeMany = held.generation
+        for _ in 0...HeldPulls.recentWakes * 2 { held.wake(keys: ["s:team:t9"]) }
+        let throughMany = Task { await held.wait(after: beforeMany, keys: ["s:team:t1"], until: deadline) }
+        #expect(try await eventually { held.count == 1 }, "600 wakes of another team do not send it back")
+        held.wake(keys: ["s:team:t1"])
+        await throughMany.value
+        // More keys woken than remembered: it cannot tell, so it reads again.
         let longAgo = held.generation
+        for key in 0...HeldPulls.rememberedKeys { held.wake(keys: ["s:team:k\(key)"]) }
         for _ in 0...HeldPulls.recentWakes { held.wake(keys: ["s:team:t9"]) }
         await held.wait(after: longAgo, keys: ["s:team:t1"], until: deadline)
         #expect(held.count == 0)

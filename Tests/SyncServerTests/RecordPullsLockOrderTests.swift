@@ -1,4 +1,5 @@
 import HostTesting
+import SystemIO
 @testable import SyncServer
 import Testing
 
@@ -16,14 +17,14 @@ struct RecordPullsLockOrderTests {
         let second = try await PostgresSyncStore.open(address)
         var ids: [String] = []
         for index in 0..<400 {
-            ids.append(try await first.registerDevice(name: "d\(index)", tokenDigest: "t\(index)", user: "", scopes: nil, now: 1))
+            ids.append(try await first.registerDevice(name: "d\(index)", tokenDigest: "t\(index)", user: "", scopes: nil, now: WallTime(secondsSince1970: 1)))
         }
         var failure: String?
         for round in 1...30 {
             // One batch in order, the other backwards, both over every device: as two instances'
             // dictionaries would order them, at their worst.
-            let forward = Dictionary(uniqueKeysWithValues: ids.map { ($0, PulledCursor(cursor: round, at: Double(round))) })
-            let backward = Dictionary(uniqueKeysWithValues: ids.map { ($0, PulledCursor(cursor: round + 1, at: Double(round))) })
+            let forward = Dictionary(uniqueKeysWithValues: ids.map { ($0, PulledCursor(cursor: round, at: WallTime(secondsSince1970: Double(round)))) })
+            let backward = Dictionary(uniqueKeysWithValues: ids.map { ($0, PulledCursor(cursor: round + 1, at: WallTime(secondsSince1970: Double(round)))) })
             async let one: Void = first.recordPulls(forward, order: ids)
             async let other: Void = second.recordPulls(backward, order: ids.reversed())
             do {

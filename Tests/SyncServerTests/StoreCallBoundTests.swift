@@ -1,3 +1,4 @@
+import HostTesting
 import SyncProtocol
 @testable import SyncServer
 import Testing
@@ -14,18 +15,27 @@ struct StoreCallBoundTests {
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
             return 0
         }
-        let waiting = Task { try await HeldPacketSweeper.bounded("the sweep", within: .seconds(600), never) }
-        try await Task.sleep(for: .milliseconds(50))
+        let clock = ManualClock()
+        let bounded = { @Sendable (limit: Duration, body: @escaping @Sendable () async throws -> Int) in
+            try await StoreHealth.answer(within: limit, on: clock, what: "the sweep", body)
+        }
+        let waiting = Task { try await bounded(.seconds(600), never) }
+        #expect(try await eventually { clock.sleepers == 1 })
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
 
         let cancelledFirst = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await HeldPacketSweeper.bounded("the sweep", within: .seconds(600), never)
+            return try await bounded(.seconds(600), never)
         }
         await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
 
-        await #expect(throws: SyncServerError.self) { try await HeldPacketSweeper.bounded("the sweep", within: .milliseconds(50), never) }
-        #expect(try await HeldPacketSweeper.bounded("the sweep", within: .seconds(600)) { 7 } == 7)
+        // Its limit, on the clock it is given: ten minutes pass in no time.
+        let late = Task { try await bounded(.seconds(600), never) }
+        #expect(try await eventually { clock.sleepers == 1 })
+        clock.advance(by: .seconds(599))
+        clock.advance(by: .seconds(1))
+        await #expect(throws: SyncServerError.self) { try await late.value }
+        #expect(try await bounded(.seconds(600)) { 7 } == 7)
     }
 }

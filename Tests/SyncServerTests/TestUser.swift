@@ -24,8 +24,8 @@ struct TestUser: Sendable {
 
 extension LocalSyncServer {
     /// Runs `body` against a new server of `store` that verifies ``TestUser`` tokens.
-    static func withUsers(store: TestStore, holdSeconds: Double = 30, _ body: (LocalSyncServer) async throws -> Void) async throws {
-        try await with(store: store, holdSeconds: holdSeconds, tokenVerifier: TestUser.verifier, body)
+    static func withUsers(store: TestStore, hold: Duration = .seconds(30), _ body: (LocalSyncServer) async throws -> Void) async throws {
+        try await with(store: store, hold: hold, tokenVerifier: TestUser.verifier, body)
     }
 
     /// An op of a table scoped by `column`.

@@ -8,8 +8,8 @@ import SyncClient
 import Testing
 
 /// Creates devices against a fresh server, runs `body`, removes everything.
-func withSync(devices names: [String], holdSeconds: Double = 30, _ body: (LocalSyncServer, [SyncDevice]) async throws -> Void) async throws {
-    let server = try await LocalSyncServer.start(holdSeconds: holdSeconds)
+func withSync(devices names: [String], hold: Duration = .seconds(30), _ body: (LocalSyncServer, [SyncDevice]) async throws -> Void) async throws {
+    let server = try await LocalSyncServer.start(hold: hold)
     var devices: [SyncDevice] = []
     do {
         for name in names {
@@ -304,7 +304,7 @@ struct SyncTwoWayTests {
 
     @Test("a packet whose dependency never arrives is rejected after the limit; its ops go again in a new packet, nothing fails")
     func rejectedThenResent() async throws {
-        try await withSync(devices: ["a"], holdSeconds: 0.3) { server, devices in
+        try await withSync(devices: ["a"], hold: .milliseconds(300)) { server, devices in
             let a = devices[0]
             let replica = try a.replica
             let connection = try replica.connection()!

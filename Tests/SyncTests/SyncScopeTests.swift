@@ -3,6 +3,7 @@ import Foundation
 import HostTesting
 import JSON
 import SyncAuth
+import SystemIO
 import Testing
 
 /// Sync for many users, through the real path: devices are the storage and sync services as the
@@ -263,7 +264,7 @@ struct SyncScopeTests {
                 try await writer.run()
                 // The offline laptop last pulled before the updates: with a retention of zero and the
                 // laptop counted away (seen more than 0 s ago), only the writer holds the log back.
-                _ = try await store.compact(now: Date().timeIntervalSince1970 + 1, retainSeconds: 0)
+                _ = try await store.compact(now: SystemClock().wallTime + .seconds(1), retain: .zero)
                 largest = max(largest, try await server.logSize())
             }
             // Bound: what the slowest active device has not pulled, here at most one packet.
