@@ -33,15 +33,28 @@ struct HeldPacketTests {
         }
     }
 
-    @Test("the timer rejects an overdue packet even when nobody pushes or asks", arguments: TestStore.allCases)
+    @Test("a packet is held for the whole hold on the server's clock, and the timer rejects it once overdue even when nobody pushes or asks",
+          arguments: TestStore.allCases)
     func sweeperRunsOnItsOwn(store: TestStore) async throws {
-        try await Server.with(store: store, hold: .milliseconds(200)) { server in
+        let clock = ManualClock()
+        // The default 30 s hold, in no time: the test moves the server's clock.
+        try await Server.with(store: store, configure: { $0.clock = clock }) { server in
             let device = try await server.register()
+            let other = try await server.register(name: "other")
             _ = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)])
-            let rejected = try await eventually {
-                try await server.server.store.packet(deviceId: device.id, packetId: "B")?.state == .rejected
+            clock.advance(by: .seconds(29))
+            // Every push sweeps first, so once this one is answered a sweep at 29 s has run.
+            #expect(try await server.push(other, packetId: "P", dependency: nil, ops: [Server.insert("op-p", "t2", [:], at: 1)]).status == 200)
+            #expect(try await server.server.store.packet(deviceId: device.id, packetId: "B")?.state == .held, "29 s of a 30 s hold")
+            // The sweeper sleeps a second of the server's clock between sweeps: the clock moves on
+            // until one has run past the hold. Within 20 s, so a server deaf to its clock (which
+            // would reject B after 30 real seconds) fails.
+            let rejected = try await eventually(within: .seconds(20)) {
+                clock.advance(by: .seconds(1))
+                return try await server.server.store.packet(deviceId: device.id, packetId: "B")?.state == .rejected
             }
             #expect(rejected)
+            #expect(try await server.packetState(device, "B").body["reason"] == "dependency A not received within 30 s")
         }
     }
 

@@ -5,11 +5,14 @@ import HostTesting
 import JSON
 import Persistence
 import SyncClient
+import SystemIO
 import Testing
 
 /// Creates devices against a fresh server, runs `body`, removes everything.
-func withSync(devices names: [String], hold: Duration = .seconds(30), _ body: (LocalSyncServer, [SyncDevice]) async throws -> Void) async throws {
-    let server = try await LocalSyncServer.start(hold: hold)
+func withSync(devices names: [String], clock: (any HostClock)? = nil, _ body: (LocalSyncServer, [SyncDevice]) async throws -> Void) async throws {
+    let server = try await LocalSyncServer.start(configure: { configuration in
+        if let clock { configuration.clock = clock }
+    })
     var devices: [SyncDevice] = []
     do {
         for name in names {
@@ -304,7 +307,8 @@ struct SyncTwoWayTests {
 
     @Test("a packet whose dependency never arrives is rejected after the limit; its ops go again in a new packet, nothing fails")
     func rejectedThenResent() async throws {
-        try await withSync(devices: ["a"], hold: .milliseconds(300)) { server, devices in
+        let clock = ManualClock()
+        try await withSync(devices: ["a"], clock: clock) { server, devices in
             let a = devices[0]
             let replica = try a.replica
             let connection = try replica.connection()!
@@ -316,7 +320,7 @@ struct SyncTwoWayTests {
             // Packet 1 does not arrive within the limit: the server gives up on packet 2. The
             // client sends packet 1, hears that packet 2 was refused for its dependency alone, and
             // sends its op again after packet 1.
-            try await Task.sleep(for: .milliseconds(1500))
+            clock.advance(by: .seconds(31))
             let run = try await a.run()
             #expect(run["failed"] == 0 && run["pushed"] == 2, "\(run)")
             #expect(try await server.liveRows("tasks").keys.sorted() == ["1", "2"])
