@@ -10,7 +10,8 @@ import Glibc
 /// one connection cache (keep-alive reuse, HTTP/2 multiplexing) and one DNS cache.
 ///
 /// Threading contract: the multi handle, the easy handles and ``CurlTransfer``'s state are touched
-/// only on the loop thread. Other threads talk to it through `inbox` and the wake-up call.
+/// only on the loop thread (asserted in debug builds, ``assertOnLoopThread()``). Other threads
+/// talk to it through `inbox` and the wake-up call.
 ///
 /// It is also a task executor (``CurlClient/executor``): a task that only drives transfers, such
 /// as one shared by several callers, runs here and hands no work to another thread between hops.
@@ -101,7 +102,13 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Stops a debug build when called off the loop thread, as SwiftNIO asserts its event loop.
+    func assertOnLoopThread(file: StaticString = #fileID, line: UInt = #line) {
+        assert(loopThread.load(ordering: .relaxed) == UInt(pthread_self()), "CurlLoop: called off the curl thread", file: file, line: line)
+    }
+
     private func begin(_ transfer: CurlTransfer) {
+        assertOnLoopThread()
         if cancelledEarly.remove(ObjectIdentifier(transfer)) != nil {
             transfer.cancel()
             return
@@ -126,6 +133,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     }
 
     private func stop(_ transfer: CurlTransfer) {
+        assertOnLoopThread()
         guard let easy = transfer.handle, running[easy] === transfer else {
             // Not started yet (the cancel overtook the start), or already finished.
             if transfer.handle == nil { cancelledEarly.insert(ObjectIdentifier(transfer)) }
@@ -138,6 +146,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     /// Takes a handle off the multi handle. A transfer cut short closes its connection; a finished
     /// one leaves it in the cache for the next request to the same host.
     private func release(_ easy: UnsafeMutableRawPointer) {
+        assertOnLoopThread()
         hh_multi_remove_handle(multi, easy)
         running[easy] = nil
         if spareHandles.count < Self.spareLimit {

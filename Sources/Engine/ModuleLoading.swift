@@ -16,8 +16,9 @@ extension RuntimeInstaller {
         let resolver = ModuleResolver()
         // A cold start transforms the app's module files in one esbuild run, on the first miss.
         let cacheDirectory = ModuleTransformer.defaultCacheDirectory()
-        let companions = CompanionFiles(resolver: resolver, skipping: cacheDirectory)
-        let transformer = ModuleTransformer(cacheDirectory: cacheDirectory, companions: companions.files(around:))
+        // With a resolver of its own behind a lock, as the transformer may be called from any thread.
+        let companions = Locked(CompanionFiles(resolver: ModuleResolver(), skipping: cacheDirectory))
+        let transformer = ModuleTransformer(cacheDirectory: cacheDirectory, companions: { path in companions.withLock { $0.files(around: path) } })
 
         // native.resolveModule(parentFile, request, kind): node's resolution (``ModuleResolver``);
         // a failure is an Error with node's `code`. An import that finds nothing is

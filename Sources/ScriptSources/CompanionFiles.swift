@@ -14,8 +14,8 @@ import SystemIO
 /// says so, or when it has `import`/`export` statements (the loader's syntax detection).
 ///
 /// ```swift
-/// let companions = CompanionFiles(resolver: resolver, skipping: cacheDirectory)
-/// let transformer = ModuleTransformer(cacheDirectory: cacheDirectory, companions: companions.files(around:))
+/// let companions = Locked(CompanionFiles(resolver: ModuleResolver(), skipping: cacheDirectory))
+/// let transformer = ModuleTransformer(cacheDirectory: cacheDirectory, companions: { path in companions.withLock { $0.files(around: path) } })
 /// ```
 ///
 /// Not thread-safe, as the resolver it reads formats with.

@@ -73,14 +73,27 @@ public struct TransformError: Error, CustomStringConvertible, Sendable {
 /// misses the cache brings its companions (the loader's ``CompanionFiles``: the other module
 /// files of its app) and those missing too are transformed in one esbuild run
 /// (``transformAll(_:)``), each cached under the key its own transform would have.
-public final class ModuleTransformer: @unchecked Sendable {
+///
+/// Shared across threads (a patch is compiled on a worker while the app's loader uses its own):
+/// what it finds out once (esbuild's path and stamp) is kept behind a lock, and `companions` must
+/// be callable from the thread that compiles.
+public final class ModuleTransformer: Sendable {
     public let cacheDirectory: String?
-    /// Found on first use: an app of plain CommonJS never looks for esbuild at start-up.
-    private lazy var esbuild: String? = findEsbuild()
-    private let findEsbuild: () -> String?
-    private var stamp: String?
+    /// esbuild's path, found on first use (an app of plain CommonJS never looks for it at
+    /// start-up), and its stamp for the cache key, read once.
+    private let found = Locked<(esbuild: String??, stamp: String?)>((nil, nil))
+    private let findEsbuild: @Sendable () -> String?
     /// The files to transform together with one that misses the cache; nil: one at a time.
-    private let companions: ((String) -> [ModuleSourceFile])?
+    private let companions: (@Sendable (String) -> [ModuleSourceFile])?
+
+    private var esbuild: String? {
+        found.withLock { found in
+            if let esbuild = found.esbuild { return esbuild }
+            let esbuild = findEsbuild()
+            found.esbuild = .some(esbuild)
+            return esbuild
+        }
+    }
 
     /// The cache folder: `$HYBRID_CACHE_DIR`, else `$XDG_CACHE_HOME/hybrid/modules`, else
     /// `~/.cache/hybrid/modules`.
@@ -102,7 +115,7 @@ public final class ModuleTransformer: @unchecked Sendable {
     }
 
     public init(cacheDirectory: String? = ModuleTransformer.defaultCacheDirectory(), esbuild: String?? = nil,
-                companions: ((String) -> [ModuleSourceFile])? = nil) {
+                companions: (@Sendable (String) -> [ModuleSourceFile])? = nil) {
         self.cacheDirectory = cacheDirectory
         findEsbuild = { esbuild ?? ModuleTransformer.findEsbuild() }
         self.companions = companions
@@ -542,11 +555,13 @@ public final class ModuleTransformer: @unchecked Sendable {
     // MARK: - Cache
 
     private func esbuildStamp(_ esbuild: String) -> String {
-        if let stamp { return stamp }
-        let file = FileSystem.stamp(esbuild)
-        let made = "\(esbuild):\(file?.size ?? 0):\(file?.modified ?? 0)"
-        stamp = made
-        return made
+        found.withLock { found in
+            if let stamp = found.stamp { return stamp }
+            let file = FileSystem.stamp(esbuild)
+            let made = "\(esbuild):\(file?.size ?? 0):\(file?.modified ?? 0)"
+            found.stamp = made
+            return made
+        }
     }
 
     /// Bump when the transform's output changes for the same input.

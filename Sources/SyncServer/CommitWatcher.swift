@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// in-process for SQLite, LISTEN/NOTIFY for PostgreSQL), through ``RecentLog``, which takes the
 /// new entries first (from the news, or read); watching again after a second when the
 /// news stops (a lost connection); and at the server's graceful shutdown answers every held pull
-/// before the HTTP server drains its connections.
+/// before the HTTP server drains its connections, and waits for the read of the log under way.
 ///
 /// It is the last service of the group, so it is the first one told to shut down: the
 /// application's drain, which waits for requests in flight, comes after held pulls have answered.
@@ -32,5 +32,6 @@ struct CommitWatcher: Service {
             }
         }
         held.close()
+        await recent.stop()
     }
 }

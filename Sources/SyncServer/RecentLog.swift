@@ -1,6 +1,7 @@
 import Logging
 import SyncProtocol
 import Synchronization
+import SystemIO
 
 /// The op log's newest entries, in memory, so that a held pull is answered without the store.
 ///
@@ -43,6 +44,9 @@ final class RecentLog: Sendable {
         var wakeKeys: Set<String>? = []
         /// When a held pull last asked for a page; nil: none yet.
         var askedAt: ContinuousClock.Instant?
+        /// The read under way, which ``stop()`` waits for; after it, no read starts.
+        var reader: Task<Void, Never>?
+        var stopped = false
     }
 
     /// How long memory is kept current after a held pull last asked for a page, while none is
@@ -59,8 +63,12 @@ final class RecentLog: Sendable {
     static let pageSize = 1_000
     private let logger: Logger
     private let metrics: SyncMetrics?
+    /// What ``idleAfter`` is measured on.
+    private let clock: any HostClock
 
-    init(store: any SyncStore, held: HeldPulls, capacity: Int = 10_000, metrics: SyncMetrics? = nil, logger: Logger) {
+    init(store: any SyncStore, held: HeldPulls, capacity: Int = 10_000, metrics: SyncMetrics? = nil, clock: any HostClock = SystemClock(),
+         logger: Logger) {
+        self.clock = clock
         self.store = store
         self.held = held
         self.capacity = capacity
@@ -105,14 +113,26 @@ final class RecentLog: Sendable {
     }
 
     private func heard(keys: Set<String>?) {
-        let starts = state.withLock { state -> Bool in
+        state.withLock { state in
             state.news += 1
             if let keys, state.wakeKeys != nil { state.wakeKeys!.formUnion(keys) } else { state.wakeKeys = nil }
-            guard !state.reading else { return false }
+            guard !state.reading, !state.stopped else { return }
             state.reading = true
-            return true
+            // Kept, so that the server's shutdown waits for it (``stop()``): no read outlives the
+            // service group, and none touches a store being closed.
+            state.reader = Task { await readUntilCurrent() }
         }
-        if starts { Task { await readUntilCurrent() } }
+    }
+
+    /// The server is stopping (``CommitWatcher``, before the store closes): no read starts from
+    /// now on, and the one under way is cancelled and waited for.
+    func stop() async {
+        let reader = state.withLock { state in
+            state.stopped = true
+            return state.reader
+        }
+        reader?.cancel()
+        await reader?.value
     }
 
     private func readUntilCurrent() async {
@@ -122,7 +142,7 @@ final class RecentLog: Sendable {
                 return (state.news, state.wakeKeys, state.loaded, state.head)
             }
             do {
-                if held.count == 0, state.withLock({ $0.askedAt.map { .now - $0 > Self.idleAfter } ?? true }) {
+                if held.count == 0, state.withLock({ [clock] in $0.askedAt.map { clock.now - $0 > Self.idleAfter } ?? true }) {
                     // No held pull for a while (a server whose devices sync without waitMs):
                     // reading every commit would be wasted. Memory is dropped instead, and pulls
                     // read the store until news comes after one asked again. Whether one waits at
@@ -144,8 +164,9 @@ final class RecentLog: Sendable {
             }
             held.wake(keys: keys)
             let current = state.withLock { state -> Bool in
-                guard state.news == news else { return false }
+                guard state.news == news || state.stopped else { return false }
                 state.reading = false
+                state.reader = nil
                 return true
             }
             if current { return }
@@ -191,7 +212,7 @@ final class RecentLog: Sendable {
     /// asking keeps memory current (``idleAfter``).
     func page(for device: DeviceIdentity, after: Int, limit: Int) throws -> PullPage? {
         let keys = device.logKeys.map(Set.init)
-        let now = ContinuousClock.now
+        let now = clock.now
         let found: [LogEntry]? = state.withLock { state in
             state.askedAt = now
             guard state.loaded, !state.failed, after >= state.coveredAfter, after >= state.compactedThrough else { return nil }

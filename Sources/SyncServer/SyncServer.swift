@@ -77,7 +77,7 @@ public actor SyncServer {
         logger.logLevel = .warning
         self.logger = logger
         held = HeldPulls(clock: configuration.clock)
-        recent = RecentLog(store: store, held: held, metrics: metrics, logger: logger)
+        recent = RecentLog(store: store, held: held, metrics: metrics, clock: configuration.clock, logger: logger)
         connections = ConnectionTable(limits: configuration.connections.capped(openFiles: FileDescriptorLimit.current.soft))
     }
 

@@ -104,7 +104,9 @@ struct TransformBatchTests {
         #expect(found.first { $0.path.hasSuffix("detected.js") }?.format == .module, "node's syntax detection, as the loader does it")
         #expect(companions.files(around: root + "/src/shapes.ts").isEmpty, "a folder is scanned once per run")
 
-        let transformer = ModuleTransformer(cacheDirectory: root + "/cache", companions: CompanionFiles(resolver: ModuleResolver(), skipping: root + "/cache").files(around:))
+        let transformer = ModuleTransformer(cacheDirectory: root + "/cache", companions: { [companions = Locked(CompanionFiles(resolver: ModuleResolver(), skipping: root + "/cache"))] path in
+            companions.withLock { $0.files(around: path) }
+        })
         let main = try Self.modules(in: root, ["src/shapes.ts"])[0]
         _ = try transformer.compile(path: main.path, source: main.source, format: main.format)
         let alone = ModuleTransformer(cacheDirectory: root + "/cache")
