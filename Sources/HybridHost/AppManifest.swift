@@ -96,6 +96,10 @@ public struct AppManifest: Sendable, Equatable {
         }
 
         let name = try string("name", default: nil)
+        if let problem = nameProblem(name) {
+            throw AppLoadError("\(file): name: \(problem), got \(JSONWriter.write(.string(name))); expected a name that can be the app's data folder: "
+                               + "no \"/\", not \".\" or \"..\", no control characters, at most \(maximumNameBytes) bytes")
+        }
         let version = try string("version", default: "0.0.0")
         // Without "main": main.js, else main.ts, main.mjs, ... whichever exists.
         let fallback = moduleExtensions.map { "main" + $0 }.first { FileSystem.kind(of: directory + "/" + $0) == .file } ?? "main.js"
@@ -115,6 +119,21 @@ public struct AppManifest: Sendable, Equatable {
             throw AppLoadError(error.description)
         }
         return manifest
+    }
+}
+
+extension AppManifest {
+    /// The longest `name`, in UTF-8 bytes: it names the app's data folder, and a file name may
+    /// have 255.
+    static let maximumNameBytes = 128
+
+    /// What makes `name` unfit to name a folder under the data root, or nil.
+    static func nameProblem(_ name: String) -> String? {
+        if name.utf8.count > maximumNameBytes { return "\(name.utf8.count) bytes is too long" }
+        if name == "." || name == ".." { return "a folder's own name" }
+        if name.contains("/") { return "has a path separator" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { return "has a control character" }
+        return nil
     }
 }
 

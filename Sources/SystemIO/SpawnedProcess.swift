@@ -55,9 +55,10 @@ public final class SpawnedProcess: Sendable {
     /// Starts `executable` (looked up on PATH when it has no `/`) with `arguments`, `environment`
     /// added to this process's own, in `directory` when given. `newProcessGroup` puts the child
     /// in a group of its own, so that a signal sent to the test's group does not reach it.
+    /// `blockedSignals` start blocked in the child, as a parent that blocked them would leave them.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
                 input inputStream: Stream = .null, output outputStream: Stream = .inherit, error errorStream: Stream = .inherit,
-                newProcessGroup: Bool = false) throws(LaunchError) {
+                newProcessGroup: Bool = false, blockedSignals: [Int32] = []) throws(LaunchError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -97,12 +98,13 @@ public final class SpawnedProcess: Sendable {
         }
         cspawn_add_close_from(&actions, 3)
         if let directory { cspawn_add_chdir(&actions, directory) }
-        // The child starts with no signal blocked and default dispositions, whatever this
-        // thread's mask (a test process may block SIGTERM) or the process's handlers.
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
+        // The child starts with no signal blocked (but those asked for) and default dispositions,
+        // whatever this thread's mask (a test process may block SIGTERM) or the process's handlers.
+        var mask = sigset_t(), all = sigset_t()
+        sigemptyset(&mask)
+        for signal in blockedSignals { sigaddset(&mask, signal) }
         sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setsigdefault(&attributes, &all)
         var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
         if newProcessGroup {

@@ -2,6 +2,14 @@ import ArgumentParser
 import Glibc
 import SystemIO
 
+// A parent that blocked these (a supervisor, a shell's trap) hands its mask down through exec:
+// hybrid would then stop only on SIGKILL, its servers without a graceful shutdown. Each thread
+// started later inherits this one's mask.
+var terminationSignals = sigset_t()
+sigemptyset(&terminationSignals)
+for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&terminationSignals, signal) }
+pthread_sigmask(SIG_UNBLOCK, &terminationSignals, nil)
+
 // ArgumentParser exits 64 on usage errors; HybridHost promises 2 (README, Command line).
 do {
     var command = try HybridCommand.parseAsRoot()

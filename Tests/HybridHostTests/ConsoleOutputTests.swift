@@ -33,16 +33,19 @@ struct ConsoleOutputTests {
         #expect(gap >= 0.5, "start arrived only \(gap) s before end")
     }
 
-    @Test("SIGTERM during a synchronous loop still leaves the line logged before it in the output file")
-    func survivesSigterm() async throws {
+    @Test("SIGTERM during a synchronous loop still leaves the line logged before it in the output file, also when the parent had blocked it",
+          arguments: [false, true])
+    func survivesSigterm(parentBlocked: Bool) async throws {
         let folder = TemporaryFolder(prefix: "hybrid-console")
         defer { folder.remove() }
         let script = try folder.write("spin.js", "console.log(\"start\");\nwhile (true) {}\n")
         let outputPath = try folder.write("stdout", "")
         // SpawnedProcess starts the child with no signal blocked, whatever the test process
-        // blocks: it meets SIGTERM as a user's process does.
+        // blocks, unless told: then it starts as under a parent that blocked them (a supervisor,
+        // a shell's trap), and hybrid must unblock them itself.
         let process = try SpawnedProcess(HybridProcess.binary.path, ["run", script, "--data-dir", folder.path + "/data"],
-                                         output: .file(outputPath), error: .null)
+                                         output: .file(outputPath), error: .null,
+                                         blockedSignals: parentBlocked ? [SIGTERM, SIGINT, SIGHUP] : [])
         defer { process.signal(SIGKILL) }
         // The loop never ends: "start" is in the file only if it was written as it was logged.
         var written = ""

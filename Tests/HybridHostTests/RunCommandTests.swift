@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import HybridHost
+import JSON
 import Testing
 
 @Suite("hybrid run")
@@ -112,6 +113,33 @@ struct RunCommandTests {
         #expect(result.standardError.contains("app.json: \"\(key)\": unknown key"), "\(result)")
         #expect(result.standardError.contains(says), "\(result)")
         #expect(!result.standardOutput.contains("ran"), "\(result)")
+    }
+
+    @Test("an app.json name that cannot be a data folder's name is an error naming the file and the field, and nothing runs", arguments: [
+        ("../elsewhere", "has a path separator"), ("a/b", "has a path separator"), ("..", "a folder's own name"), (".", "a folder's own name"),
+        ("tab\there", "has a control character"), ("bell\u{7}", "has a control character"), (String(repeating: "é", count: 65), "130 bytes is too long"),
+    ])
+    func unfitAppName(name: String, says: String) async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-manifest")
+        defer { folder.remove() }
+        _ = try folder.write("app/app.json", JSONWriter.write(.object(["name": .string(name), "main": "main.js"])))
+        _ = try folder.write("app/main.js", #"console.log("ran")"#)
+        let result = try await HybridProcess.run(["run", folder.path + "/app"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("app.json: name: \(says)"), "\(result)")
+        #expect(result.standardError.contains("no \"/\", not \".\" or \"..\""), "\(result)")
+        #expect(!result.standardOutput.contains("ran"), "\(result)")
+    }
+
+    @Test("an app.json name of 128 bytes with spaces and non-ASCII letters is fine")
+    func fitAppName() async throws {
+        let folder = TemporaryFolder(prefix: "hybrid-manifest")
+        defer { folder.remove() }
+        let name = "Tâches " + String(repeating: "x", count: 128 - "Tâches ".utf8.count)
+        _ = try folder.write("app/app.json", JSONWriter.write(.object(["name": .string(name), "main": "main.js"])))
+        _ = try folder.write("app/main.js", #"console.log("ran")"#)
+        let result = try await HybridProcess.run(["run", folder.path + "/app"])
+        #expect(result.status == 0 && result.standardOutput.contains("ran"), "\(result)")
     }
 
     @Test("a runaway loop under --time-limit 0.5 exits 1 and says time limit")
