@@ -18,6 +18,7 @@ public struct BridgeOptions: Sendable {
 /// The native half of the bridge for one app run: receives calls from `js/runtime/bridge.js`,
 /// checks them (target, grant, action, params against the contract), runs the action inline or
 /// on a worker, and settles the JS promise through the event loop.
+// @unchecked: the `let`s are immutable Sendable values; every `var` is read and written on the JS thread only (install, native callbacks, posted settles: `context.assertOnThread()` in receive, `engine.assertOnLoopThread()` in settle).
 public final class BridgeDispatcher: @unchecked Sendable {
     let app: AppContext
     let options: BridgeOptions

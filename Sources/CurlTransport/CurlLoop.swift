@@ -15,6 +15,7 @@ import Glibc
 ///
 /// It is also a task executor (``CurlClient/executor``): a task that only drives transfers, such
 /// as one shared by several callers, runs here and hands no work to another thread between hops.
+// @unchecked: `inbox` and `pins` are Mutexes and `loopThread` atomic; `running`, `cancelledEarly`, `spareHandles`, `pinList`, `replacedPinLists` and the curl handles are touched on the curl thread only (assertOnLoopThread()); `multi` is used off it only by curl_multi_wakeup, which curl makes thread-safe.
 final class CurlLoop: TaskExecutor, @unchecked Sendable {
     static let shared = CurlLoop()
 

@@ -8,6 +8,7 @@ import Glibc
 /// Lives on ``CurlLoop``'s thread from `start` to `finish`; only the continuation crosses threads.
 /// curl's callbacks reach it through an unretained pointer: the loop's table of running transfers
 /// keeps it alive until curl is done with the handle.
+// @unchecked: mutable state is touched by the task that makes it until it is handed over through CurlLoop's locked inbox, then only on the curl thread (CurlLoop.assertOnLoopThread() in begin/stop); only the continuation crosses threads.
 final class CurlTransfer: @unchecked Sendable {
     let request: TransferRequest
     private var continuation: CheckedContinuation<Hop, any Error>?

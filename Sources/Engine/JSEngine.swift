@@ -59,6 +59,7 @@ public enum EngineOutcome: Sendable, Equatable {
 /// Work reaches the JS thread only as tasks: ``post(_:)`` from any thread, timers, and the
 /// completions services post when a call finishes. After each task JavaScriptCore has drained the
 /// microtask queue (it does so when the outermost API call returns).
+// @unchecked: the fields under "Shared with other threads" are read and written only under `signal`; `loopThread` is atomic; `executor` is set in `init` before the thread starts; every field under "JS thread only" is touched on the JS thread only.
 public final class JSEngine: @unchecked Sendable {
     public let options: EngineOptions
     /// Source maps of the modules compiled from TypeScript or ES modules, by the URL each was
@@ -212,8 +213,14 @@ public final class JSEngine: @unchecked Sendable {
     // MARK: - JS thread API (call only from the JS thread)
 
     /// Keeps the loop alive while native work is outstanding (a pending bridge call).
-    public func hold() { holds += 1 }
-    public func release() { holds -= 1 }
+    public func hold() {
+        assertOnLoopThread()
+        holds += 1
+    }
+    public func release() {
+        assertOnLoopThread()
+        holds -= 1
+    }
 
     /// Ends the run as though the loop had gone idle, with timers, pending calls and
     /// subscriptions still open: no timer fires after it, waiters hear ``EngineOutcome/idle``, and
@@ -226,11 +233,15 @@ public final class JSEngine: @unchecked Sendable {
     }
 
     /// Runs when the engine shuts down, on the JS thread, before the context goes away.
-    public func onShutdown(_ hook: @escaping (ScriptContext) -> Void) { shutdownHooks.append(hook) }
+    public func onShutdown(_ hook: @escaping (ScriptContext) -> Void) {
+        assertOnLoopThread()
+        shutdownHooks.append(hook)
+    }
 
     /// Ends the run with `error`, as an uncaught exception does: no further task runs (unless
     /// ``EngineOptions/uncaught`` takes it).
     public func fail(_ error: ScriptError) {
+        assertOnLoopThread()
         var error = error
         if error.isTimeLimit, let memory, let grown = memory.exceeded {
             // The watchdog stopped the run for the memory guard, not for time.
@@ -248,6 +259,7 @@ public final class JSEngine: @unchecked Sendable {
     /// a new one, or `reusing`, the id of a script timer that has fired and is started again
     /// (`refresh()` after the callback ran, as node allows).
     public func addTimer(_ function: JSObjectRef, delayMs: Double, repeats: Bool, arguments: [JSValueRef] = [], reusing: Int? = nil) -> Int {
+        assertOnLoopThread()
         let id: Int
         if let reusing, reusing > 0, reusing < nextTimerID, timerCallbacks[reusing] == nil, !nativeTimerIDs.contains(reusing) {
             id = reusing
@@ -268,6 +280,7 @@ public final class JSEngine: @unchecked Sendable {
     /// no scheduled script timer.
     @discardableResult
     func setScriptTimerKeepsAlive(_ id: Int, _ keepsAlive: Bool) -> Bool {
+        assertOnLoopThread()
         guard timerCallbacks[id] != nil, !nativeTimerIDs.contains(id) else { return false }
         if keepsAlive { unrefTimerIDs.remove(id) } else { unrefTimerIDs.insert(id) }
         return true
@@ -276,6 +289,7 @@ public final class JSEngine: @unchecked Sendable {
     /// `timeout.refresh()`: the countdown of a scheduled script timer starts again from now, with
     /// its delay (an interval's period). False when `id` is no scheduled script timer.
     func refreshScriptTimer(_ id: Int) -> Bool {
+        assertOnLoopThread()
         guard var callback = timerCallbacks[id], !nativeTimerIDs.contains(id) else { return false }
         callback.sequence = timers.insert(id: id, due: MonotonicClock.now() + callback.delay)
         timerCallbacks[id] = callback
@@ -285,6 +299,7 @@ public final class JSEngine: @unchecked Sendable {
     /// Runs `body` on the JS thread after `delayMs`, once. A native timer does not keep the loop
     /// alive by itself (the work it guards does, e.g. a pending call's hold).
     public func addNativeTimer(delayMs: Double, _ body: @escaping () -> Void) -> Int {
+        assertOnLoopThread()
         let id = nextTimerID
         nextTimerID += 1
         // Capped at about 31 years, so that the nanoseconds fit a UInt64 (timeoutMs: 1e300 must not trap).
@@ -304,6 +319,7 @@ public final class JSEngine: @unchecked Sendable {
     }
 
     public func clearTimer(_ id: Int) {
+        assertOnLoopThread()
         nativeTimerIDs.remove(id)
         unrefTimerIDs.remove(id)
         guard let callback = timerCallbacks.removeValue(forKey: id) else { return }

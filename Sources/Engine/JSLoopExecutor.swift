@@ -12,7 +12,7 @@
 /// A job must never block: while it runs, no JS runs. Once the loop has ended, jobs run on the
 /// global concurrent executor instead, so a task never hangs; code after an `await` checks
 /// ``JSEngine/isLoopThread`` before it touches JS-thread state.
-public final class JSLoopExecutor: TaskExecutor, @unchecked Sendable {
+public final class JSLoopExecutor: TaskExecutor, Sendable {
     private unowned let engine: JSEngine
 
     init(engine: JSEngine) {

@@ -1,6 +1,7 @@
 import Glibc
 
 /// A mutex with a condition variable: how other threads wake the JS thread.
+// @unchecked: its only state is a pthread mutex and condition variable, thread-safe by design: initialised in `init`, destroyed in `deinit`, used only through pthread calls.
 final class LoopSignal: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()

@@ -405,6 +405,7 @@ extension ScriptContext {
 }
 
 /// A JS value thrown from a native function as it is.
+// @unchecked: `value` belongs to the JS thread's context; the error is thrown and caught on the JS thread (native functions, module loading), never handed to another thread.
 struct ThrownJSValue: Error, @unchecked Sendable {
     let value: JSValueRef
 }

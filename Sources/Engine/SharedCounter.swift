@@ -12,6 +12,7 @@ import CJavaScriptCore
 ///
 /// Bump it only after the change it announces is visible to readers: a JS client that sees the new
 /// value must not read the old state. It wraps at 2³², so compare values for equality only.
+// @unchecked: `word` is immutable, and the UInt32 it points to is only accessed atomically (hh_word_load / hh_word_increment / hh_word_store, and JS through the typed array).
 public final class SharedCounter: @unchecked Sendable {
     let word: UnsafeMutablePointer<UInt32>
 

@@ -1,15 +1,19 @@
 import CJavaScriptCore
+import Synchronization
 
 /// Compiles module sources in a JavaScriptCore context of its own (its own VM, not the app's), on
 /// the calling thread, so that a syntax error (in a patch, say) is found before the app's JS thread
-/// is touched. Nothing is run. Use one instance from one thread at a time.
+/// is touched. Nothing is run. An instance checks one thing at a time: calls from several threads
+/// take turns.
 ///
 /// ```swift
 /// try SyntaxChecker.check([(name: "cart", source: "exports.total = (a, b) => a + b;")])
 /// ```
+// @unchecked: the JavaScriptCore handles `group` and `context` are immutable and used only with `lock` held (check, scriptProblem), and released in deinit.
 public final class SyntaxChecker: @unchecked Sendable {
     private let group: JSContextGroupRef
     private let context: JSGlobalContextRef
+    private let lock = Mutex(())
 
     public init() {
         group = JSContextGroupCreate()
@@ -28,6 +32,10 @@ public final class SyntaxChecker: @unchecked Sendable {
 
     /// Throws ``SyntaxError`` naming the module, line and message of the first error.
     public func check(_ sources: [(name: String, source: String)]) throws(SyntaxError) {
+        try lock.withLock { _ throws(SyntaxError) in try checkLocked(sources) }
+    }
+
+    private func checkLocked(_ sources: [(name: String, source: String)]) throws(SyntaxError) {
         for (name, source) in sources {
             // The same wrapper the module loader uses, so `return` at the top level is as legal here.
             let wrapped = "(function (exports, require, module, __filename, __dirname) {" + source + "\n})"
@@ -47,6 +55,10 @@ public final class SyntaxChecker: @unchecked Sendable {
     /// JavaScriptCore's message when `source` does not compile as a script (the global scope,
     /// where `await` outside a function is an error); nil when it compiles.
     public func scriptProblem(_ source: String) -> String? {
+        lock.withLock { _ in scriptProblemLocked(source) }
+    }
+
+    private func scriptProblemLocked(_ source: String) -> String? {
         let script = JSStringCreateWithUTF8CString(source)
         let url = JSStringCreateWithUTF8CString("REPL")
         defer {

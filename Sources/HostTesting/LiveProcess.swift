@@ -11,7 +11,7 @@ import SystemIO
 /// defer { child.stop() }
 /// #expect(await child.wait { $0.standardError.contains("[watch] swapped") })
 /// ```
-public final class LiveProcess: @unchecked Sendable {
+public final class LiveProcess: Sendable {
     /// One line of output and when it was read (``MonotonicClock``).
     public struct Line: Sendable {
         public let text: String

@@ -41,7 +41,7 @@ public struct AppRunOptions: Sendable {
 }
 
 /// One app, loaded into an engine with its bridge installed, ready to run its main module.
-public final class AppSession: @unchecked Sendable {
+public final class AppSession: Sendable {
     public let manifest: AppManifest
     public let app: AppContext
     public let engine: JSEngine

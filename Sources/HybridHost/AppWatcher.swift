@@ -16,6 +16,7 @@ import SystemIO
 ///
 /// Swaps are unsigned, so watch mode keeps away from a signed app's production data
 /// (``refusal(manifest:options:)``) and records nothing in the patch ledger.
+// @unchecked: `events` is a Mutex; `watcher` is set in `init` only; `session`, `generation`, `finished`, `lastLoaded` are touched only by the thread in `run()`.
 public final class AppWatcher: @unchecked Sendable {
     public let path: String
     public let manifest: AppManifest
@@ -213,9 +214,14 @@ public final class AppWatcher: @unchecked Sendable {
     }
 
     /// The run thread's reference to its session, dropped as soon as the run returns.
-    private final class SessionHolder: @unchecked Sendable {
-        var session: AppSession?
-        init(_ session: AppSession) { self.session = session }
+    private final class SessionHolder: Sendable {
+        private let state: Locked<AppSession?>
+        init(_ session: AppSession) { state = Locked(session) }
+
+        var session: AppSession? {
+            get { state.value }
+            set { state.value = newValue }
+        }
     }
 
     // MARK: - Lines

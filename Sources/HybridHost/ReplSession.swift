@@ -9,6 +9,7 @@ import ScriptSources
 /// compiled in a JavaScriptCore context of that thread's own, so an unfinished input never costs
 /// the JS thread anything), then posts it. Its result comes back as text, formatted on the JS
 /// thread by `js/runtime/repl.js`.
+// @unchecked: `lines` and `transcript` are the reading thread's only (submit/finish/cancelInput/isCollecting, never the JS thread); `inputs`, `lexicalNames`, `knownLexicalNames` are touched only inside `engine.post` closures, on the JS thread.
 public final class ReplSession: @unchecked Sendable {
     public let session: AppSession
 
@@ -219,6 +220,7 @@ public final class ReplSession: @unchecked Sendable {
     }
 
     /// One value handed from the JS thread to a thread that blocks for it.
+    // @unchecked: `result` is read and written only with `mutex` held (pthread), and `condition` is used only with it.
     private final class Handoff<Value: Sendable>: @unchecked Sendable {
         private var mutex = pthread_mutex_t()
         private var condition = pthread_cond_t()

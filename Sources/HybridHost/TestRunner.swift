@@ -149,9 +149,15 @@ public struct TestRunner: Sendable {
         let text = Mutex("")
     }
 
-    final class Box<T>: @unchecked Sendable {
-        var value: T
-        init(_ value: T) { self.value = value }
+    /// A value handed between the JS thread and the thread that runs the file.
+    final class Box<T: Sendable>: Sendable {
+        private let state: Locked<T>
+        init(_ value: T) { state = Locked(value) }
+
+        var value: T {
+            get { state.value }
+            set { state.value = newValue }
+        }
     }
 
     func runFile(_ file: String) -> FileResult {

@@ -14,6 +14,7 @@ import SystemIO
 ///
 /// It watches the folders of the given paths and of every module the tests loaded (each a
 /// ``FileTreeWatcher``, as `hybrid run --watch` does), so a module outside the test folder counts.
+// @unchecked: `batches` is a Mutex and `stopped` atomic; `runner`, `files`, `graph`, `broken` and `watchers` are touched only by `init` and then the thread in `run()`.
 public final class TestWatcher: @unchecked Sendable {
     public let paths: [String]
     private var runner: TestRunner

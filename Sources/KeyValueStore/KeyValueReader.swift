@@ -15,6 +15,7 @@ import Synchronization
 /// per look-up took four file-lock system calls, a third of a miss. So a look-up sees every
 /// commit published before it, exactly what the value cache promises, and the snapshot never
 /// outlives a commit, so it does not hold back checkpoints. It never writes (`query_only`).
+// @unchecked: the SQLite handles `db` and `statement` (opened NOMUTEX) are immutable and used only with `inSnapshot`'s lock held (lookup, endSnapshot; lastError is called under it).
 final class KeyValueReader: @unchecked Sendable {
     static let sql = "SELECT value, metadata, createdAt, updatedAt, expiresAt FROM kv_items WHERE bucket = ? AND key = ?"
 

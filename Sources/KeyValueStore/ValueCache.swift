@@ -1,5 +1,6 @@
-/// A least-recently-used cache of decoded values, bounded by an estimate of their bytes.
-final class ValueCache<Key: Hashable, Value>: @unchecked Sendable {
+/// A least-recently-used cache of decoded values, bounded by an estimate of their bytes. Not
+/// thread-safe, so not Sendable: ``KeyValueStore`` keeps it inside a `Mutex`.
+final class ValueCache<Key: Hashable, Value> {
     private final class Node {
         let key: Key
         var value: Value

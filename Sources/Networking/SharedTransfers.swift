@@ -7,6 +7,7 @@ import Synchronization
 final class SharedTransfers: Sendable {
 
     /// One transfer and the callers waiting for it.
+    // @unchecked: `waiters` is read and written only under `SharedTransfers.table`'s lock; `task` is set once, under that lock, before the flight is published.
     final class Flight: @unchecked Sendable {
         let id: Int
         /// Guarded by the table's lock.

@@ -36,6 +36,7 @@ final class TransferQueue: Sendable {
 
     /// One call waiting for a slot. Its fields are guarded by the queue's lock until it is resumed;
     /// after that only the call reads them.
+    // @unchecked: every field is read and written under `TransferQueue.state`'s lock until the continuation is resumed; after that only the resumed call reads `failure`.
     private final class Waiter: @unchecked Sendable {
         enum Phase { case new, waiting, admitted, abandoned }
         var phase = Phase.new

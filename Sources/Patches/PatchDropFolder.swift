@@ -6,6 +6,7 @@ import SystemIO
 /// is renamed `NAME.refused`, with the reason beside it in `NAME.refused.txt`. Writers should
 /// write elsewhere (or to a dotfile) and rename into the folder. A symbolic link is refused
 /// unread: it could point anywhere on the machine, and the folder takes only files of its own.
+// @unchecked: `stopped` is behind `lock`; `seen` is the polling thread's only (poll is private to its loop); `loader` is a weak reference set in `init` and never reassigned.
 final class PatchDropFolder: @unchecked Sendable {
     let directory: String
     let intervalMs: Int
@@ -35,7 +36,7 @@ final class PatchDropFolder: @unchecked Sendable {
     }
 
     /// One look at the folder.
-    func poll() {
+    private func poll() {
         for name in FileSystem.entries(of: directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = directory + "/" + name
             if FileSystem.linkTarget(path) != nil {

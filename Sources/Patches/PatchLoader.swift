@@ -17,6 +17,7 @@ import SystemIO
 ///
 /// `apply` and `rollback` block their caller while the swap runs on the JS thread: never call
 /// them from the JS thread.
+// @unchecked: `ledger`, `epoch`, `faults`, `timings`, `watcher` are behind `state` (init aside, before publication); `scratch` is used only under `serial`; `faultHook` is touched only inside `performAndWait`, on the JS thread.
 public final class PatchLoader: @unchecked Sendable {
     /// Rollback of an unconfirmed patch after this many throws of its amended functions.
     public static let defaultFaultLimit = 3

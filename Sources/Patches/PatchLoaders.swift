@@ -5,8 +5,8 @@ import Synchronization
 /// session, only the ``Bridge/AppContext`` of the call. One per run, shared by the run's
 /// ``PatchService`` and its ``PatchLoader``; another run in the same process has its own.
 public final class PatchLoaders: Sendable {
-    private final class Weak: @unchecked Sendable {
-        weak var loader: PatchLoader?
+    private final class Weak: Sendable {
+        weak let loader: PatchLoader?
         init(_ loader: PatchLoader) { self.loader = loader }
     }
 

@@ -14,7 +14,7 @@ import Glibc
 /// ```
 ///
 /// `onChange` runs on the watcher's thread; it should hand the batch on rather than work there.
-public final class FileTreeWatcher: @unchecked Sendable {
+public final class FileTreeWatcher: Sendable {
     /// Files that changed (written and closed, moved in or deleted), absolute paths,
     /// sorted. `root` itself among them means events were lost (inotify's queue overflowed):
     /// anything may have changed.
@@ -31,8 +31,9 @@ public final class FileTreeWatcher: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let onChange: @Sendable (Batch) -> Void
-    // The watcher's thread only (and `init`, before the thread starts).
-    private var folders: [Int32: String] = [:]
+    /// Watched folders by watch descriptor: written by the watcher's thread (and `init`), read by
+    /// ``watchedFolders`` from any thread.
+    private let folders = Locked<[Int32: String]>([:])
 
     /// A file counts as changed once it is written and closed, moved in (an editor's rename of
     /// its temporary file) or deleted; creating one does not (it is still empty: its close
@@ -62,7 +63,7 @@ public final class FileTreeWatcher: @unchecked Sendable {
             for fd in [inotify, wakeRead, wakeWrite] { close(fd) }
             throw FileSystemError(path: root, code: code)
         }
-        folders[wd] = root
+        folders.withLock { $0[wd] = root }
         for name in FileSystem.entries(of: root) { _ = watchTree(root + "/" + name) }
     }
 
@@ -70,7 +71,7 @@ public final class FileTreeWatcher: @unchecked Sendable {
     public static func skips(folder name: String) -> Bool { name == "node_modules" || name.hasPrefix(".") }
 
     /// How many folders are watched (tests).
-    public var watchedFolders: Int { folders.count }
+    public var watchedFolders: Int { folders.read { $0.count } }
 
     /// Starts the thread. Call once.
     public func start() {
@@ -91,7 +92,7 @@ public final class FileTreeWatcher: @unchecked Sendable {
         guard !Self.skips(folder: name), FileSystem.linkTarget(path) == nil else { return [] }
         let wd = inotify_add_watch(inotify, path, Self.mask)
         guard wd >= 0 else { return [] }
-        folders[wd] = path
+        folders.withLock { $0[wd] = path }
         var files: [String] = []
         for name in names {
             let child = path + "/" + name
@@ -158,10 +159,10 @@ public final class FileTreeWatcher: @unchecked Sendable {
                         continue
                     }
                     if mask & UInt32(IN_IGNORED) != 0 {
-                        folders[wd] = nil
+                        folders.withLock { $0[wd] = nil }
                         continue
                     }
-                    guard let folder = folders[wd], length > 0 else { continue }
+                    guard length > 0, let folder = folders.withLock({ $0[wd] }) else { continue }
                     let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                     let path = folder + "/" + name
                     if mask & UInt32(IN_ISDIR) != 0 {

@@ -6,6 +6,7 @@ import SystemIO
 /// The view one app has mounted, its output and its events. Mount, update and simulate arrive on
 /// the JS thread, keys on the key reader's thread, so the document is behind a lock; events reach
 /// JS only through `nextEvent`.
+// @unchecked: every mutable field (`document`, `output`, `colorMode`, `keyReaderRunning`, `lastWrite`) is read and written only under `lock`; `events` is Sendable.
 final class ViewSession: @unchecked Sendable {
     private let lock = Mutex(())
     private var document: ViewDocument?

@@ -20,9 +20,8 @@ final class AsymmetricKey: Sendable {
     /// The swift-crypto key, with the public half beside a private key (swift-crypto derives it
     /// once, at import). The ECDSA and ECDH kinds of a curve are swift-crypto's Signing and
     /// KeyAgreement types.
+    // @unchecked: swift-crypto's key types are immutable values (BoringSSL objects it only reads after creating them) that it does not yet mark Sendable.
     enum Material: @unchecked Sendable {
-        // @unchecked: swift-crypto's key types are immutable values (BoringSSL objects it only
-        // reads after creating them) that it does not yet mark Sendable.
         case p256Signing(P256.Signing.PrivateKey?, P256.Signing.PublicKey)
         case p384Signing(P384.Signing.PrivateKey?, P384.Signing.PublicKey)
         case p521Signing(P521.Signing.PrivateKey?, P521.Signing.PublicKey)

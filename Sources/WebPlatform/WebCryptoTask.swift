@@ -38,6 +38,7 @@ enum WebCryptoTask {
     }
 
     /// The settle function, kept alive (protected) while the work runs; touched on the JS thread only.
+    // @unchecked: `function` is immutable, and the ScriptObject is used (called, unprotected) only inside `engine.post`, on the JS thread.
     final class Settle: @unchecked Sendable {
         let function: ScriptObject
 

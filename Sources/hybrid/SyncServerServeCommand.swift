@@ -232,9 +232,13 @@ struct SyncServerServeCommand: ParsableCommand {
         if let failure = outcome.failure { throw failure }
     }
 
-    /// What the server task ended with, handed to the blocked main thread; the semaphore orders the
-    /// write before the read.
-    private final class Outcome: @unchecked Sendable {
-        var failure: CLIFailure?
+    /// What the server task ended with, handed to the blocked main thread.
+    private final class Outcome: Sendable {
+        private let state = Locked<CLIFailure?>(nil)
+
+        var failure: CLIFailure? {
+            get { state.value }
+            set { state.value = newValue }
+        }
     }
 }

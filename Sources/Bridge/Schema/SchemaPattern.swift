@@ -15,6 +15,7 @@
 /// `Regex` is not `Sendable`, but it is an immutable value whose lazily built matching program is
 /// published atomically by the standard library, and `prepare` builds that program up front, so
 /// sharing one across threads is safe.
+// @unchecked: immutable after init; `Regex` is an immutable value whose matching program `init` builds up front (see above), and `ECMARegexAutomaton` is read-only.
 final class SchemaPattern: @unchecked Sendable {
     let source: String
     /// What matches when the pattern is in its subset. Beside `regex` rather than in an enum with
