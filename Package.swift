@@ -66,7 +66,7 @@ let package = Package(
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
         // Files, the monotonic clock, standard streams and the environment, over the C library.
-        .target(name: "SystemIO", dependencies: ["CSpawn", .product(name: "OrderedCollections", package: "swift-collections")]),
+        .target(name: "SystemIO", dependencies: ["CSpawn"]),
         // How app source files become the JavaScript that runs: Node's module resolution, the
         // TypeScript/ES module transform (esbuild) and its cache, source maps. No engine here.
         .target(name: "ScriptSources", dependencies: ["JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),

@@ -34,7 +34,7 @@ public final class LongPollBoard<Value: Sendable>: Sendable {
     /// Changes the key's value, moves its seq on, and answers the waits it satisfies.
     @discardableResult
     public func update(_ key: String, _ change: (inout Value) -> Void = { _ in }) -> Version {
-        versions.update { versions in
+        versions.update(touching: [key]) { versions in
             var version = versions[key] ?? Version(seq: 0, value: initial)
             change(&version.value)
             version.seq += 1
@@ -45,12 +45,12 @@ public final class LongPollBoard<Value: Sendable>: Sendable {
 
     /// Drops a key (a finished job kept long enough): it reads as never updated again.
     public func forget(_ key: String) {
-        versions.update { $0[key] = nil }
+        versions.update(touching: [key]) { $0[key] = nil }
     }
 
     public func wait(_ key: String, since: Int, timeoutMs: Int) async -> Version {
         let initial = initial
-        return await versions.wait(until: versions.clock.now + .milliseconds(timeoutMs), { versions in
+        return await versions.wait(until: versions.clock.now + .milliseconds(timeoutMs), on: [key], { versions in
             guard let version = versions[key], version.seq > since else { return nil }
             return version
         }, otherwise: { versions in versions[key] ?? Version(seq: 0, value: initial) })

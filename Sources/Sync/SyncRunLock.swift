@@ -11,9 +11,9 @@ final class SyncRunLock: Sendable {
     /// Runs `body` once no other run of `key` is in progress; a caller cancelled while it waits
     /// does not run, and gets `E_CANCELLED`.
     func serialized(_ key: String, _ body: () async throws(BridgeError) -> JSONValue) async throws(BridgeError) -> JSONValue {
-        let turn = await busy.wait({ busy in busy.insert(key).inserted ? true : nil }, otherwise: { _ in false })
+        let turn = await busy.wait(on: [key], { busy in busy.insert(key).inserted ? true : nil }, otherwise: { _ in false })
         guard turn else { throw BridgeError(.cancelled, "the sync run was cancelled while another run of the same database was in progress") }
-        defer { busy.update { $0.remove(key) } }
+        defer { busy.update(touching: [key]) { $0.remove(key) } }
         return try await body()
     }
 }

@@ -73,7 +73,8 @@ final class HeldPulls: Sendable {
     /// those matters at scale: with a thousand devices holding pulls, a commit that woke them all
     /// cost a thousand futile reads (BENCHMARKS.md, "1,000 devices").
     func wake(keys: Set<String>? = nil) {
-        wakes.update { $0.wake(keys: keys) }
+        // Only the pulls filed under one of the keys are looked at (all of them for nil).
+        wakes.update(touching: keys) { $0.wake(keys: keys) }
     }
 
     /// The server is stopping: every waiting pull answers with what it has (an empty page), and
@@ -89,7 +90,7 @@ final class HeldPulls: Sendable {
     /// under load) would otherwise never get to wait.
     func wait(after generation: Int, keys: [String]? = nil, until deadline: ContinuousClock.Instant) async {
         let keys = keys.map(Set.init)
-        await wakes.wait(until: deadline, { wakes in wakes.closed || wakes.woke(after: generation, keys: keys) ? () : nil },
+        await wakes.wait(until: deadline, on: keys, { wakes in wakes.closed || wakes.woke(after: generation, keys: keys) ? () : nil },
                          otherwise: { _ in })
     }
 }

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Synchronization
 
 /// A state behind a lock, and the tasks waiting for it to become what each one needs: the one way
@@ -19,6 +18,9 @@ import Synchronization
 /// ```
 public final class WaitingBoard<State: Sendable>: Sendable {
     private struct Waiter {
+        /// What it waits on (nil: anything): only updates that touch one of them, or name none,
+        /// look at its condition.
+        var tags: Set<String>?
         /// Under the lock: the waiter's resumption when its condition is met, else nil.
         var ready: @Sendable (inout State) -> (@Sendable () -> Void)?
         /// Under the lock: its resumption with the answer for a timeout or a cancellation.
@@ -27,8 +29,42 @@ public final class WaitingBoard<State: Sendable>: Sendable {
 
     private struct Board {
         var state: State
-        var waiters: OrderedDictionary<Int, Waiter> = [:]
+        /// By id, which grows with each wait: sorted ids are arrival order.
+        var waiters: [Int: Waiter] = [:]
+        /// The waiters filed under each tag, and those under none.
+        var tagged: [String: Set<Int>] = [:]
+        var untagged: Set<Int> = []
         var nextId = 0
+
+        mutating func file(_ id: Int, _ waiter: Waiter) {
+            waiters[id] = waiter
+            guard let tags = waiter.tags else {
+                untagged.insert(id)
+                return
+            }
+            for tag in tags { tagged[tag, default: []].insert(id) }
+        }
+
+        mutating func remove(_ id: Int) -> Waiter? {
+            guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+            guard let tags = waiter.tags else {
+                untagged.remove(id)
+                return waiter
+            }
+            for tag in tags {
+                tagged[tag]?.remove(id)
+                if tagged[tag]?.isEmpty == true { tagged[tag] = nil }
+            }
+            return waiter
+        }
+
+        /// The waiters an update touching `tags` looks at, in arrival order.
+        func candidates(_ tags: Set<String>?) -> [Int] {
+            guard let tags else { return waiters.keys.sorted() }
+            var ids = untagged
+            for tag in tags { if let filed = tagged[tag] { ids.formUnion(filed) } }
+            return ids.sorted()
+        }
     }
 
     private let board: Mutex<Board>
@@ -45,20 +81,20 @@ public final class WaitingBoard<State: Sendable>: Sendable {
         try board.withLock { try body($0.state) }
     }
 
-    /// Changes the state, then answers, in the order they came, the waits whose conditions it meets.
+    /// Changes the state, then answers, in the order they came, the waits whose conditions it
+    /// meets among those it touches: the waits filed under one of `tags`, and those under none;
+    /// nil touches every wait. With many waits each on a few things (held pulls, each on its
+    /// device's scopes), an update then looks at the few it concerns, not at all of them.
     @discardableResult
-    public func update<Result>(_ change: (inout State) throws -> Result) rethrows -> Result {
+    public func update<Result>(touching tags: Set<String>? = nil, _ change: (inout State) throws -> Result) rethrows -> Result {
         let (result, resumptions) = try board.withLock { board in
             let result = try change(&board.state)
             var resumptions: [@Sendable () -> Void] = []
-            var answered: [Int] = []
-            for (id, waiter) in board.waiters {
-                if let resume = waiter.ready(&board.state) {
-                    resumptions.append(resume)
-                    answered.append(id)
-                }
+            for id in board.candidates(tags) {
+                guard let resume = board.waiters[id]?.ready(&board.state) else { continue }
+                resumptions.append(resume)
+                _ = board.remove(id)
             }
-            for id in answered { board.waiters.removeValue(forKey: id) }
             return (result, resumptions)
         }
         for resume in resumptions { resume() }
@@ -70,15 +106,16 @@ public final class WaitingBoard<State: Sendable>: Sendable {
 
     /// Returns `ready`'s answer as soon as it gives one: at once when it does now, else after the
     /// update that makes it; or `otherwise`'s at `deadline` (nil: none), or when the calling task
-    /// is cancelled.
-    public func wait<Answer: Sendable>(until deadline: ContinuousClock.Instant? = nil,
+    /// is cancelled. `tags`: what the condition depends on, so that only updates touching one of
+    /// them look at it (nil: any update may meet it).
+    public func wait<Answer: Sendable>(until deadline: ContinuousClock.Instant? = nil, on tags: Set<String>? = nil,
                                        _ ready: @escaping @Sendable (inout State) -> Answer?,
                                        otherwise: @escaping @Sendable (inout State) -> Answer) async -> Answer {
-        guard let deadline else { return await waitForUpdates(ready, otherwise: otherwise) }
+        guard let deadline else { return await waitForUpdates(tags, ready, otherwise: otherwise) }
         // The timer is a child task, so that nothing outlives the wait: whichever ends first, the
         // other is cancelled, and a cancelled wait answers with `otherwise`.
         return await withTaskGroup(of: Answer?.self) { group in
-            group.addTask { await self.waitForUpdates(ready, otherwise: otherwise) }
+            group.addTask { await self.waitForUpdates(tags, ready, otherwise: otherwise) }
             group.addTask { [clock] in
                 try? await clock.sleep(until: deadline)
                 return nil
@@ -92,7 +129,7 @@ public final class WaitingBoard<State: Sendable>: Sendable {
         }
     }
 
-    private func waitForUpdates<Answer: Sendable>(_ ready: @escaping @Sendable (inout State) -> Answer?,
+    private func waitForUpdates<Answer: Sendable>(_ tags: Set<String>?, _ ready: @escaping @Sendable (inout State) -> Answer?,
                                                   otherwise: @escaping @Sendable (inout State) -> Answer) async -> Answer {
         let id = board.withLock { board in
             board.nextId += 1
@@ -100,7 +137,7 @@ public final class WaitingBoard<State: Sendable>: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
-                enter(id, continuation, ready, otherwise: otherwise)
+                enter(id, tags, continuation, ready, otherwise: otherwise)
             }
         } onCancel: {
             leave(id)
@@ -108,10 +145,11 @@ public final class WaitingBoard<State: Sendable>: Sendable {
     }
 
     /// Answers at once when `ready` does (or the task is cancelled already), else files the waiter.
-    private func enter<Answer: Sendable>(_ id: Int, _ continuation: CheckedContinuation<Answer, Never>,
+    private func enter<Answer: Sendable>(_ id: Int, _ tags: Set<String>?, _ continuation: CheckedContinuation<Answer, Never>,
                                          _ ready: @escaping @Sendable (inout State) -> Answer?,
                                          otherwise: @escaping @Sendable (inout State) -> Answer) {
         let waiter = Waiter(
+            tags: tags,
             ready: { state in
                 guard let answer = ready(&state) else { return nil }
                 return { continuation.resume(returning: answer) }
@@ -123,7 +161,7 @@ public final class WaitingBoard<State: Sendable>: Sendable {
         let immediate: (@Sendable () -> Void)? = board.withLock { board in
             if let resume = waiter.ready(&board.state) { return resume }
             if Task.isCancelled { return waiter.otherwise(&board.state) }
-            board.waiters[id] = waiter
+            board.file(id, waiter)
             return nil
         }
         immediate?()
@@ -132,7 +170,7 @@ public final class WaitingBoard<State: Sendable>: Sendable {
     /// The task was cancelled: a waiter still filed answers with its `otherwise`.
     private func leave(_ id: Int) {
         let resume: (@Sendable () -> Void)? = board.withLock { board in
-            guard let waiter = board.waiters.removeValue(forKey: id) else { return nil }
+            guard let waiter = board.remove(id) else { return nil }
             return waiter.otherwise(&board.state)
         }
         resume?()
