@@ -237,7 +237,8 @@ struct SyncExecution {
             // A refused operation (see SyncReplica.packetRefused) no longer counts in its row.
             let local = ((localByRow[key] ?? []) + (localBatches[key.table] ?? [])).filter { $0.state != "refused" }.sorted { $0.seq < $1.seq }
             for entry in local {
-                let op = entry.op
+                // Not sent yet: the server will log it after all that base holds (its clock orders writes).
+                let op = OperationFold.asNewest(entry.op, over: row)
                 if op.type == .batch {
                     guard let current = row, let change = try? BatchChange(value: op.data.map(JSONValue.object), at: "/data"),
                           let next = OperationFold.apply(change, of: op, to: current) else { continue }

@@ -18,7 +18,8 @@ public struct SyncPolicy: Sendable, Equatable {
     }
 
     public enum Conflict: String, Sendable {
-        /// The later (timestamp, opId) wins, as the server's fold decides.
+        /// The write the server logs last wins (its clock stamps each op as it logs it), as the
+        /// server's fold decides.
         case lastWriteWins
         /// A remote change to a row with local changes not yet sent is recorded for `sync.resolve`.
         case ask

@@ -4,7 +4,9 @@ import JSON
 /// `seq` order with this rule ends with the server's state, whatever order the ops were made in.
 ///
 /// Rows are keyed by (table, dataId) and stamped with the (timestamp, opId) of the op that last
-/// changed them. An op **wins** over a row when `(op.timestamp, op.opId) > (row.timestamp,
+/// changed them. The timestamps of logged ops are the server's (``LoggedOperation``): it stamps
+/// each op as it logs it, later than the one before, so of two writes to a row the one the server
+/// logged last wins, whatever the devices' clocks said. An op **wins** over a row when `(op.timestamp, op.opId) > (row.timestamp,
 /// row.opId)`: timestamps compared as numbers, ties broken by opId in UTF-8 byte order (code point
 /// order; SQLite's BINARY collation; plain string order for ASCII ids such as UUIDs). A missing row
 /// loses to every op. An op that wins changes the row and stamps it with its own (timestamp, opId);
@@ -24,6 +26,15 @@ public enum OperationFold {
     public static func wins(_ timestamp: Double, _ opId: String, over otherTimestamp: Double, _ otherOpId: String) -> Bool {
         if timestamp != otherTimestamp { return timestamp > otherTimestamp }
         return otherOpId.utf8.lexicographicallyPrecedes(opId.utf8)
+    }
+
+    /// `op` stamped just past `row`'s stamp: an op of this replica not yet sent, which the server
+    /// will log after everything the replica has pulled, and so will win over it.
+    public static func asNewest(_ op: SyncOperation, over row: MaterializedRow?) -> SyncOperation {
+        guard let row, row.timestamp >= op.timestamp else { return op }
+        var op = op
+        op.timestamp = row.timestamp.nextUp
+        return op
     }
 
     /// The row after a single-row op (insert, update, delete), or nil when the op changes nothing.

@@ -73,12 +73,13 @@ public struct CommitNews: Sendable, Equatable {
         return .array([
             .number(Double(entry.seq)), .string(entry.deviceId), .string(entry.opId), .string(entry.dataId), .string(entry.table),
             .string(entry.type), text(entry.data), text(entry.dependencyId), .number(entry.timestamp), text(entry.scopeBefore),
-            text(entry.image), .array(entry.keys.sorted().map(JSONValue.string)),
+            text(entry.image), .array(entry.keys.sorted().map(JSONValue.string)), entry.deviceTimestamp.map(JSONValue.number) ?? .null,
         ])
     }
 
     private static func entry(_ value: JSONValue) -> LogEntry? {
-        guard let columns = value.arrayValue, columns.count == 12,
+        // 12 columns from a server that predates the device's own timestamp in the log.
+        guard let columns = value.arrayValue, columns.count == 12 || columns.count == 13,
               let seq = columns[0].numberValue, let deviceId = columns[1].stringValue, let opId = columns[2].stringValue,
               let dataId = columns[3].stringValue, let table = columns[4].stringValue, let type = columns[5].stringValue,
               let timestamp = columns[8].numberValue, let keys = columns[11].arrayValue else { return nil }
@@ -89,7 +90,8 @@ public struct CommitNews: Sendable, Equatable {
         guard let data = text(columns[6]), let dependencyId = text(columns[7]), let scopeBefore = text(columns[9]),
               let image = text(columns[10]) else { return nil }
         return LogEntry(seq: Int(seq), deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
-                        dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image,
+                        dependencyId: dependencyId, timestamp: timestamp, deviceTimestamp: columns.count > 12 ? columns[12].numberValue : nil,
+                        scopeBefore: scopeBefore, image: image,
                         keys: Set(keys.compactMap(\.stringValue)))
     }
 }

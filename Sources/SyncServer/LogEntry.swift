@@ -12,7 +12,10 @@ public struct LogEntry: Sendable, Equatable {
     var type: String
     var data: String?
     var dependencyId: String?
+    /// The server's stamp, which the fold orders by (``LoggedOperation``).
     var timestamp: Double
+    /// The device's; nil for an entry logged before the server stamped ops.
+    var deviceTimestamp: Double?
     var scopeBefore: String?
     var image: String?
     var keys: Set<String>
@@ -28,10 +31,11 @@ public struct LogEntry: Sendable, Equatable {
         }
     }
 
-    /// The op as `device` sees it (``ScopedFold/logged(seq:deviceId:opId:dataId:table:typeName:dataText:dependencyId:timestamp:scopeBefore:imageText:for:)``).
+    /// The op as `device` sees it (``ScopedFold/logged(seq:deviceId:opId:dataId:table:typeName:dataText:dependencyId:timestamp:deviceTimestamp:scopeBefore:imageText:for:)``).
     func operation(for device: DeviceIdentity) throws -> LoggedOperation {
         try ScopedFold.logged(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, typeName: type, dataText: data,
-                              dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, imageText: image, for: device)
+                              dependencyId: dependencyId, timestamp: timestamp, deviceTimestamp: deviceTimestamp, scopeBefore: scopeBefore,
+                              imageText: image, for: device)
     }
 }
 

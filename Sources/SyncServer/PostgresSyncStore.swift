@@ -254,6 +254,12 @@ public final class PostgresSyncStore: SyncStoreBackend {
             "ALTER TABLE sync_log DROP CONSTRAINT sync_log_op_id_key",
             "ALTER TABLE sync_log ADD CONSTRAINT sync_log_device_op_id_key UNIQUE (device_id, op_id)",
         ]),
+        // The server stamps each op as it logs it (``SyncOperationStamps``) and keeps the device's
+        // stamp beside it; the entries logged before were ordered by the device's, which is both.
+        ("the server's clock", [
+            "ALTER TABLE sync_log ADD COLUMN device_timestamp DOUBLE PRECISION",
+            "UPDATE sync_log SET device_timestamp = timestamp",
+        ]),
     ]
 
     /// Creates the schema, or brings it up to the latest migration, under ``migrationLock`` so that
@@ -541,21 +547,24 @@ public final class PostgresSyncStore: SyncStoreBackend {
         // One round trip for the last seq and what is logged already, and one per table for its
         // scope column: a push costs a few statements per op, not one per question.
         let opIds = ops.map(\.opId)
-        let (lastSeqFound, loggedIds) = try await rows("""
+        let (lastSeqFound, loggedIds, lastStamp) = try await rows("""
             SELECT (SELECT value FROM sync_meta WHERE key = 'lastSeq'),
-                   ARRAY(SELECT op_id FROM sync_log WHERE device_id = \(device.deviceId) AND op_id = ANY(\(opIds)))
-            """, on: connection).first?.decode((Int?, [String]).self) ?? (nil, [])
+                   ARRAY(SELECT op_id FROM sync_log WHERE device_id = \(device.deviceId) AND op_id = ANY(\(opIds))),
+                   (\(unescaped: SyncOperationStamps.lastStampSQL))::float8
+            """, on: connection).first?.decode((Int?, [String], Double).self) ?? (nil, [], 0)
         var lastSeq = lastSeqFound ?? 0
+        var stamps = SyncOperationStamps(last: lastStamp, now: now)
         let firstAfter = lastSeq
         var entries: [LogEntry] = []
         // By bytes, as the database keys them: Swift's String equality would take "\u{212A}-1" for "K-1".
         var logged = Set(loggedIds.map(ByteString.init))
         var scopeColumns: [ByteString: String?] = [:]
-        for (index, op) in ops.enumerated() {
-            if logged.contains(ByteString(op.opId)) {
-                result.duplicates.append(op.opId)
+        for (index, pushed) in ops.enumerated() {
+            if logged.contains(ByteString(pushed.opId)) {
+                result.duplicates.append(pushed.opId)
                 continue
             }
+            let op = stamps.stamped(pushed)
             let pointer = "/ops/\(index)"
             let scopeColumn: String?
             if let known = scopeColumns[ByteString(op.table)] {
@@ -572,14 +581,14 @@ public final class PostgresSyncStore: SyncStoreBackend {
             try await rows("""
                 WITH entry AS (
                     INSERT INTO sync_log (seq, op_id, device_id, packet_id, table_name, data_id, type, data, dependency_id, timestamp,
-                                          partition, scope_before, image, logged_at)
+                                          device_timestamp, partition, scope_before, image, logged_at)
                     VALUES (\(lastSeq), \(op.opId), \(device.deviceId), \(packetId), \(op.table), \(op.dataId), \(op.type.rawValue), \(data),
-                            \(op.dependencyId), \(op.timestamp), \(partition), \(folded.scopeBefore), \(image), \(now))
+                            \(op.dependencyId), \(op.timestamp), \(pushed.timestamp), \(partition), \(folded.scopeBefore), \(image), \(now))
                     RETURNING seq)
                 INSERT INTO sync_log_key (key, seq) SELECT key, entry.seq FROM entry, unnest(\(folded.keys)::text[]) AS key ON CONFLICT DO NOTHING
                 """, on: connection)
             entries.append(LogEntry(seq: lastSeq, deviceId: device.deviceId, opId: op.opId, dataId: op.dataId, table: op.table,
-                                    type: op.type.rawValue, data: data, dependencyId: op.dependencyId, timestamp: op.timestamp,
+                                    type: op.type.rawValue, data: data, dependencyId: op.dependencyId, timestamp: op.timestamp, deviceTimestamp: pushed.timestamp,
                                     scopeBefore: folded.scopeBefore, image: image, keys: Set(folded.keys)))
             logged.insert(ByteString(op.opId))
             result.applied.append(op.opId)
@@ -665,7 +674,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     public func pull(for device: DeviceIdentity, after: Int, limit: Int, now: WallTime) async throws -> PullPage {
         let page = try await reading { connection in
             try PullPage.check(after: after, compactedThrough: try await self.meta("compactedThrough", on: connection))
-            let columns = "l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image"
+            let columns = "l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp, l.scope_before, l.image, l.device_timestamp"
             let found: [PostgresRow]
             if let keys = device.logKeys {
                 found = try await self.rows("""
@@ -678,10 +687,11 @@ public final class PostgresSyncStore: SyncStoreBackend {
                                             on: connection)
             }
             let entries = try found.map { row in
-                let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image)
-                    = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?).self)
+                let (seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image, deviceTimestamp)
+                    = try row.decode((Int, String, String, String, String, String, String?, String?, Double, String?, String?, Double?).self)
                 return LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
-                                dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: [])
+                                dependencyId: dependencyId, timestamp: timestamp, deviceTimestamp: deviceTimestamp, scopeBefore: scopeBefore,
+                                image: image, keys: [])
             }
             return try PullPage(found: entries, after: after, limit: limit, for: device)
         }
@@ -696,7 +706,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
         // every row, and a row of them alone (the entry's columns null) when no entry follows.
         let found = try await client.query("""
             SELECT m.compacted, m.last, l.seq, l.device_id, l.op_id, l.data_id, l.table_name, l.type, l.data, l.dependency_id, l.timestamp,
-                   l.scope_before, l.image, ARRAY(SELECT k.key FROM sync_log_key k WHERE k.seq = l.seq)
+                   l.scope_before, l.image, ARRAY(SELECT k.key FROM sync_log_key k WHERE k.seq = l.seq), l.device_timestamp
             FROM (SELECT (SELECT value FROM sync_meta WHERE key = 'compactedThrough') AS compacted,
                          (SELECT value FROM sync_meta WHERE key = 'lastSeq') AS last) m
             LEFT JOIN LATERAL (SELECT * FROM sync_log WHERE seq > \(after) ORDER BY seq LIMIT \(limit + 1)) l ON true
@@ -705,13 +715,14 @@ public final class PostgresSyncStore: SyncStoreBackend {
         var (compactedThrough, lastSeq) = (0, 0)
         var entries: [LogEntry] = []
         for row in found {
-            let (compacted, last, seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image, keys)
+            let (compacted, last, seq, deviceId, opId, dataId, table, type, data, dependencyId, timestamp, scopeBefore, image, keys, deviceTimestamp)
                 = try row.decode((Int?, Int?, Int?, String?, String?, String?, String?, String?, String?, String?, Double?, String?, String?,
-                                  [String]).self)
+                                  [String], Double?).self)
             (compactedThrough, lastSeq) = (compacted ?? 0, last ?? 0)
             guard let seq, let deviceId, let opId, let dataId, let table, let type, let timestamp else { continue }
             entries.append(LogEntry(seq: seq, deviceId: deviceId, opId: opId, dataId: dataId, table: table, type: type, data: data,
-                                    dependencyId: dependencyId, timestamp: timestamp, scopeBefore: scopeBefore, image: image, keys: Set(keys)))
+                                    dependencyId: dependencyId, timestamp: timestamp, deviceTimestamp: deviceTimestamp, scopeBefore: scopeBefore,
+                                    image: image, keys: Set(keys)))
         }
         return LogTail(entries: Array(entries.prefix(limit)), more: entries.count > limit, compactedThrough: compactedThrough, lastSeq: lastSeq)
     }

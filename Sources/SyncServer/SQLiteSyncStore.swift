@@ -191,6 +191,14 @@ public final class SQLiteSyncStore: SyncStoreBackend {
                 try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('sync_log', ?)", arguments: [lastSeq])
             }
         }
+        // The server stamps each op as it logs it (``SyncOperationStamps``) and keeps the device's
+        // stamp beside it; the entries logged before were ordered by the device's, which is both.
+        migrator.registerMigration("v7 the server's clock") { db in
+            try db.execute(sql: """
+                ALTER TABLE sync_log ADD COLUMN deviceTimestamp REAL;
+                UPDATE sync_log SET deviceTimestamp = timestamp;
+                """)
+        }
         return migrator
     }
 
@@ -426,20 +434,23 @@ public final class SQLiteSyncStore: SyncStoreBackend {
         var result = AppliedOps()
         let known = try db.cachedStatement(sql: "SELECT 1 FROM sync_log WHERE deviceId = ? AND opId = ?")
         let log = try db.cachedStatement(sql: """
-            INSERT INTO sync_log (opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp, partition, scopeBefore, image, loggedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_log (opId, deviceId, packetId, tableName, dataId, type, data, dependencyId, timestamp, deviceTimestamp, partition,
+                                  scopeBefore, image, loggedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let file = try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_log_key (key, seq) VALUES (?, ?)")
-        for (index, op) in ops.enumerated() {
-            if try Bool.fetchOne(known, arguments: [device.deviceId, op.opId]) != nil {
-                result.duplicates.append(op.opId)
+        var stamps = SyncOperationStamps(last: try Double.fetchOne(db.cachedStatement(sql: SyncOperationStamps.lastStampSQL)) ?? 0, now: now)
+        for (index, pushed) in ops.enumerated() {
+            if try Bool.fetchOne(known, arguments: [device.deviceId, pushed.opId]) != nil {
+                result.duplicates.append(pushed.opId)
                 continue
             }
+            let op = stamps.stamped(pushed)
             let scopeColumn = try registeredScopeColumn(of: op, user: device.user, at: "/ops/\(index)", in: db)
             let partition = ScopedFold.partition(scopeColumn: scopeColumn, device: device)
             let folded = try fold(op, partition: partition, scopeColumn: scopeColumn, device: device, at: "/ops/\(index)", in: db)
             try log.execute(arguments: [op.opId, device.deviceId, packetId, op.table, op.dataId, op.type.rawValue,
-                                        op.data.map { JSONWriter.write(.object($0)) }, op.dependencyId, op.timestamp,
+                                        op.data.map { JSONWriter.write(.object($0)) }, op.dependencyId, op.timestamp, pushed.timestamp,
                                         partition, folded.scopeBefore, folded.image.map { JSONWriter.write($0.json) }, now])
             let seq = Int(db.lastInsertedRowID)
             for key in folded.keys { try file.execute(arguments: [key, seq]) }
@@ -624,6 +635,6 @@ public final class SQLiteSyncStore: SyncStoreBackend {
     static func entry(_ row: Row, keys: Set<String> = []) -> LogEntry {
         LogEntry(seq: row["seq"], deviceId: row["deviceId"], opId: row["opId"], dataId: row["dataId"], table: row["tableName"],
                  type: row["type"], data: row["data"], dependencyId: row["dependencyId"], timestamp: row["timestamp"],
-                 scopeBefore: row["scopeBefore"], image: row["image"], keys: keys)
+                 deviceTimestamp: row["deviceTimestamp"], scopeBefore: row["scopeBefore"], image: row["image"], keys: keys)
     }
 }

@@ -155,7 +155,7 @@ enum ScopedFold {
     /// the device from one it does not see, the row as the op left it (an insert, or a delete for a
     /// tombstone, with the op's stamp), since the device never had the row the op changes.
     static func logged(seq: Int, deviceId: String, opId: String, dataId: String, table: String, typeName: String, dataText: String?,
-                       dependencyId: String?, timestamp: Double, scopeBefore: String?, imageText: String?,
+                       dependencyId: String?, timestamp: Double, deviceTimestamp: Double?, scopeBefore: String?, imageText: String?,
                        for device: DeviceIdentity) throws -> LoggedOperation {
         var data: JSONObject?
         if let dataText {
@@ -173,6 +173,6 @@ enum ScopedFold {
             data = deleted ? nil : image["data"]?.objectValue
         }
         let op = SyncOperation(opId: opId, dataId: dataId, table: table, type: type, data: data, dependencyId: dependencyId, timestamp: timestamp)
-        return LoggedOperation(seq: seq, deviceId: deviceId, operation: op)
+        return LoggedOperation(seq: seq, deviceId: deviceId, operation: op, deviceTimestamp: deviceTimestamp ?? timestamp)
     }
 }

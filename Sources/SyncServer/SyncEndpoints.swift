@@ -26,10 +26,6 @@ struct SyncEndpoints: Sendable {
     /// common proxies.
     static let maximumWaitMs = 60_000
 
-    /// Ops stamped later than this ahead of the server's clock are refused: a stamp far in the
-    /// future would win every later write to its row.
-    static let maximumFuture = Duration.seconds(86_400)
-
     /// Who a request speaks for (``SyncAuthenticator``), before anything else it costs.
     let authentication: (registration: SyncAuthenticator, device: SyncAuthenticator)
     /// Held pulls per user, bounded by ``SyncServerConfiguration/maxHeldPullsPerUser``.
@@ -378,15 +374,16 @@ struct SyncEndpoints: Sendable {
 
     /// Refuses, before the store sees them, ops the store must not judge: a table declared in the
     /// server's configuration (``SyncServerConfiguration/tableScopes``) with another scope column,
-    /// and a timestamp that is not a time or is more than a day ahead (`1.7e308` would win every later
-    /// write to its row). A stamp before 1970 is a clock's error, not an attack: it loses every conflict.
+    /// and a timestamp that is not a time or is more than ``SyncServerConfiguration/maxClockSkew``
+    /// ahead of the server's clock (a clock that wrong is broken or hostile). A stamp before 1970
+    /// is a clock's error, not an attack.
     func checkShapes(_ packet: PushPacket, now: WallTime) throws {
-        let latest = (now + Self.maximumFuture).secondsSince1970 * 1000
+        let latest = (now + configuration.maxClockSkew).secondsSince1970 * 1000
         for (index, op) in packet.ops.enumerated() {
             let pointer = "/ops/\(index)"
             guard op.timestamp.isFinite, op.timestamp <= latest else {
                 throw SyncServerError.invalid(pointer + "/timestamp",
-                                              "expected milliseconds since 1970, no later than a day past the server's clock (\(Int(now.secondsSince1970 * 1000)) ms), got \(op.timestamp)")
+                                              "expected milliseconds since 1970, no later than \(StoredText.seconds(configuration.maxClockSkew.seconds)) s past the server's clock (\(Int(now.secondsSince1970 * 1000)) ms; --max-clock-skew), got \(op.timestamp)")
             }
             // As bytes, as the stores compare table and column names.
             if let entry = configuration.tableScopes.first(where: { ByteString.same($0.key, op.table) }),

@@ -61,6 +61,10 @@ public struct SyncServerConfiguration: Sendable {
     /// How long `GET /v1/health` waits for the store before answering 503 (and `GET /v1/metrics`
     /// before answering without it).
     public var healthTimeout: Duration = .seconds(5)
+    /// How far ahead of the server's clock an op's timestamp may be (`--max-clock-skew`, 5
+    /// minutes); a push with one later is refused with 400 naming the op's field. A device's clock
+    /// a little fast is normal; one far ahead is wrong or hostile.
+    public var maxClockSkew: Duration = .seconds(300)
     /// What the server reads the time from: its sweeps, held pulls' deadlines, rate limits and
     /// timeouts run on it, and the stores stamp its wall time. Tests give HostTesting's
     /// `ManualClock` and move it on instead of sleeping.
@@ -90,6 +94,6 @@ public struct SyncServerConfiguration: Sendable {
          ("max_devices_per_user", Double(maxDevicesPerUser)), ("max_held_pulls_per_user", Double(maxHeldPullsPerUser)),
          ("rate_limit_per_second", rateLimit.requestsPerSecond), ("rate_burst", rateLimit.burst),
          ("auth_failures_per_second", authFailureLimit.requestsPerSecond), ("auth_failure_burst", authFailureLimit.burst),
-         ("hold_seconds", hold.seconds), ("max_wait_ms", Double(SyncEndpoints.maximumWaitMs))]
+         ("hold_seconds", hold.seconds), ("max_clock_skew_seconds", maxClockSkew.seconds), ("max_wait_ms", Double(SyncEndpoints.maximumWaitMs))]
     }
 }

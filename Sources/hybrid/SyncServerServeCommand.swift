@@ -63,6 +63,9 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(name: .customLong("hold-seconds"), help: "How long a packet may wait for the packet it depends on before it is rejected.")
     var holdSeconds: Double = 30
 
+    @Option(name: .customLong("max-clock-skew"), help: "Seconds an op's timestamp may be ahead of the server's clock; a push with one later is refused (400).")
+    var maxClockSkew: Double = 300
+
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted (larger ones get 413).")
     var maxBodyBytes: Int = 8 * 1024 * 1024
 
@@ -132,6 +135,9 @@ struct SyncServerServeCommand: ParsableCommand {
             }
         }
         guard holdSeconds > 0 else { throw ValidationError("--hold-seconds: expected a positive number, got \(holdSeconds)") }
+        guard maxClockSkew >= 0, maxClockSkew <= 86_400 * 365 else {
+            throw ValidationError("--max-clock-skew: expected seconds from 0 to 31536000, got \(maxClockSkew)")
+        }
         guard rateLimit >= 0, rateLimit.isFinite else { throw ValidationError("--rate-limit: expected a number >= 0, got \(rateLimit)") }
         if let rateBurst {
             guard rateBurst >= 1, rateBurst.isFinite else { throw ValidationError("--rate-burst: expected a number >= 1, got \(rateBurst)") }
@@ -182,6 +188,7 @@ struct SyncServerServeCommand: ParsableCommand {
             stopsOnTerminationSignals: true, tokenVerifier: verifier
         )
         configuration.retain = .seconds(retainDays * 86_400)
+        configuration.maxClockSkew = .seconds(maxClockSkew)
         configuration.backlog = backlog
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
         configuration.authFailureLimit = RateLimit(requestsPerSecond: authFailureLimit, burst: authFailureLimit * 10)

@@ -2,6 +2,7 @@ import HostTesting
 import JSON
 import SyncProtocol
 import SyncServer
+import SystemIO
 import Testing
 
 @Suite("sync protocol")
@@ -33,9 +34,10 @@ struct SyncProtocolTests {
         }
     }
 
-    @Test("a pushed packet is applied, and a pull returns its ops with seq and deviceId", arguments: TestStore.allCases)
+    @Test("a pushed packet is applied, and a pull returns its ops with seq, deviceId, the server's stamp and the device's", arguments: TestStore.allCases)
     func pushThenPull(store: TestStore) async throws {
-        try await Server.with(store: store) { server in
+        let clock = ManualClock()
+        try await Server.with(store: store, configure: { $0.clock = clock }) { server in
             let phone = try await server.register(name: "phone")
             let laptop = try await server.register(name: "laptop")
             let ops = [Server.insert("op-1", "t1", ["title": "milk", "done": false], at: 1000),
@@ -49,13 +51,18 @@ struct SyncProtocolTests {
             #expect(pulled.body["cursor"] == 2)
             #expect(pulled.body["more"] == false)
             let first = try #require(pulled.body["ops"]?[0])
+            // Stamped by the server as it logged them: its clock, then a microsecond past.
+            let logged = clock.wallTime.secondsSince1970 * 1000
+            let second = try #require(pulled.body["ops"]?[1]?["timestamp"]?.numberValue)
+            #expect(second > logged && second - logged < 0.01)
             #expect(first == ["opId": "op-1", "dataId": "t1", "table": "tasks", "type": "insert", "data": ["title": "milk", "done": false],
-                              "dependencyId": nil, "timestamp": 1000, "seq": 1, "deviceId": .string(phone.id)])
+                              "dependencyId": nil, "timestamp": .number(logged), "seq": 1, "deviceId": .string(phone.id), "deviceTimestamp": 1000])
             #expect(pulled.body["ops"]?[1]?["seq"] == 2)
+            #expect(pulled.body["ops"]?[1]?["deviceTimestamp"] == 2000)
 
             let snapshot = try await server.snapshot(laptop)
             #expect(snapshot == ["cursor": 2, "tables": ["tasks": [
-                ["dataId": "t1", "data": ["title": "milk", "done": true], "deleted": false, "timestamp": 2000, "opId": "op-2"],
+                ["dataId": "t1", "data": ["title": "milk", "done": true], "deleted": false, "timestamp": .number(second), "opId": "op-2"],
             ]], "more": false])
         }
     }

@@ -10,7 +10,7 @@ enum WireSamples {
     static let batch = SyncOperation(opId: "op-3", dataId: "*", table: "tasks", type: .batch,
                                      data: ["where": ["due": ["lt": 10]], "set": ["done": true]], timestamp: 3000)
 
-    static let pullPage = PullPage(ops: [LoggedOperation(seq: 7, deviceId: "d1", operation: insert),
+    static let pullPage = PullPage(ops: [LoggedOperation(seq: 7, deviceId: "d1", operation: insert, deviceTimestamp: 1_700_000_000_000),
                                          LoggedOperation(seq: 8, deviceId: "d2", operation: scopedDelete),
                                          LoggedOperation(seq: 9, deviceId: "d1", operation: batch)],
                                    cursor: 9, more: true, scopes: ["team:a", "team:b"])

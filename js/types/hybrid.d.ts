@@ -1165,8 +1165,8 @@ export interface SyncRunTotals {
   /** Rows rewritten from pulled operations. */
   applied: number;
   /**
-   * Remote changes to rows with local changes not yet sent (settled by timestamp, or recorded under
-   * conflict: ask).
+   * Remote changes to rows with local changes not yet sent (settled by the server's order, the
+   * write it logs last winning, or recorded under conflict: ask).
    */
   conflicts: number;
   /** Packets the server holds until their dependency arrives. */
