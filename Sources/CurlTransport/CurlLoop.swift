@@ -15,7 +15,7 @@ import Glibc
 ///
 /// It is also a task executor (``CurlClient/executor``): a task that only drives transfers, such
 /// as one shared by several callers, runs here and hands no work to another thread between hops.
-// @unchecked: `inbox` and `pins` are Mutexes and `loopThread` atomic; `running`, `cancelledEarly`, `spareHandles`, `pinList`, `replacedPinLists` and the curl handles are touched on the curl thread only (assertOnLoopThread()); `multi` is used off it only by curl_multi_wakeup, which curl makes thread-safe.
+// @unchecked: `inbox` and `pins` are Mutexes and `loopThread` atomic; `running`, `spareHandles`, `pinList`, `replacedPinLists` and the curl handles are touched on the curl thread only (assertOnLoopThread()); `multi` is used off it only by curl_multi_wakeup, which curl makes thread-safe.
 final class CurlLoop: TaskExecutor, @unchecked Sendable {
     static let shared = CurlLoop()
 
@@ -31,7 +31,6 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private let loopThread = Atomic<UInt>(0)
     // Loop thread only:
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    private var cancelledEarly: Set<ObjectIdentifier> = []
     /// Reset easy handles kept for the next transfers: creating one costs more than resetting it.
     private var spareHandles: [UnsafeMutableRawPointer] = []
     private static let spareLimit = 128
@@ -110,7 +109,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
 
     private func begin(_ transfer: CurlTransfer) {
         assertOnLoopThread()
-        if cancelledEarly.remove(ObjectIdentifier(transfer)) != nil {
+        if transfer.cancelledBeforeStart {
             transfer.cancel()
             return
         }
@@ -136,8 +135,10 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private func stop(_ transfer: CurlTransfer) {
         assertOnLoopThread()
         guard let easy = transfer.handle, running[easy] === transfer else {
-            // Not started yet (the cancel overtook the start), or already finished.
-            if transfer.handle == nil { cancelledEarly.insert(ObjectIdentifier(transfer)) }
+            // Not started yet (the cancel overtook the start, or the caller saw its cancellation
+            // and never starts it), or already finished. Kept on the transfer, not by its
+            // identity here: one never started would leave its address behind for a new transfer.
+            if transfer.handle == nil { transfer.cancelledBeforeStart = true }
             return
         }
         transfer.cancel()

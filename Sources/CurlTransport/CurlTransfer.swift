@@ -14,8 +14,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var continuation: CheckedContinuation<Hop, any Error>?
 
     var handle: UnsafeMutableRawPointer?
-    /// Set when a cancel arrived before the loop started it.
-    var cancelRequested = false
+    /// Set (on the curl thread) when a cancel arrived before the loop started it: the start that
+    /// follows, if one does, ends it at once.
+    var cancelledBeforeStart = false
 
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var bodyCopy: UnsafeMutableRawBufferPointer?
