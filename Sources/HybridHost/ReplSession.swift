@@ -220,34 +220,38 @@ public final class ReplSession: @unchecked Sendable {
     }
 
     /// One value handed from the JS thread to a thread that blocks for it.
-    // @unchecked: `result` is read and written only with `mutex` held (pthread), and `condition` is used only with it.
+    // @unchecked: `result` is read and written only with `mutex` held (pthread), and `condition` is used only with it; both in memory of their own (a class's stored property has no address Swift promises to keep).
     private final class Handoff<Value: Sendable>: @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
-        private var condition = pthread_cond_t()
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         private var result: Value?
 
         init() {
-            pthread_mutex_init(&mutex, nil)
-            pthread_cond_init(&condition, nil)
+            mutex.initialize(to: pthread_mutex_t())
+            condition.initialize(to: pthread_cond_t())
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(condition, nil)
         }
 
         deinit {
-            pthread_cond_destroy(&condition)
-            pthread_mutex_destroy(&mutex)
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
         }
 
         func put(_ value: Value) {
-            pthread_mutex_lock(&mutex)
+            pthread_mutex_lock(mutex)
             if result == nil { result = value }
-            pthread_cond_broadcast(&condition)
-            pthread_mutex_unlock(&mutex)
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
         }
 
         func take() -> Value {
-            pthread_mutex_lock(&mutex)
-            while result == nil { pthread_cond_wait(&condition, &mutex) }
+            pthread_mutex_lock(mutex)
+            while result == nil { pthread_cond_wait(condition, mutex) }
             let value = result!
-            pthread_mutex_unlock(&mutex)
+            pthread_mutex_unlock(mutex)
             return value
         }
 
@@ -257,10 +261,10 @@ public final class ReplSession: @unchecked Sendable {
             clock_gettime(CLOCK_REALTIME, &now)
             let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1_000_000_000)
             var deadline = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-            pthread_mutex_lock(&mutex)
-            while result == nil && pthread_cond_timedwait(&condition, &mutex, &deadline) != ETIMEDOUT {}
+            pthread_mutex_lock(mutex)
+            while result == nil && pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT {}
             let value = result
-            pthread_mutex_unlock(&mutex)
+            pthread_mutex_unlock(mutex)
             return value
         }
     }
