@@ -30,8 +30,7 @@ public final class ReplHistory: Sendable {
     /// Adds a line, unless it is blank or repeats the newest; true when it was added.
     @discardableResult
     public func add(_ line: String) -> Bool {
-        let (limit, path) = (limit, path)
-        return lines.withLock { entries in
+        lines.withLock { entries in
             guard line.contains(where: { !$0.isWhitespace }), line != entries.last else { return false }
             entries.append(line)
             if entries.count > limit { entries.removeFirst(entries.count - limit) }
