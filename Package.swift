@@ -35,6 +35,8 @@ let package = Package(
         // its requests (already in the build, under Hummingbird and postgres-nio).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
+        // TLS: to PostgreSQL (sslmode) and for the servers' own HTTPS; PostgresNIO already builds on it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The connection guard's queues of idle connections (already in the build, under swift-nio).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
@@ -128,6 +130,7 @@ let package = Package(
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                  .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                   // A registry of its own per server (SyncMetrics), not swift-metrics'
                                                   // process-wide bootstrap; CoreMetrics is declared for the pin above.
                                                   .product(name: "Prometheus", package: "swift-prometheus"),

@@ -16,6 +16,19 @@ import PostgresNIO
 /// ```
 public struct PostgresTestDatabase: Sendable {
     public static let variable = "HYBRID_TEST_POSTGRES_URL"
+    /// The PEM file of the CA that signed the cluster's certificate (for localhost and 127.0.0.1).
+    public static let authorityVariable = "HYBRID_TEST_POSTGRES_CA"
+
+    /// ``authorityVariable``'s file; throws, saying how to run the test, without it.
+    public static func certificateAuthority() throws -> String {
+        guard let path = ProcessInfo.processInfo.environment[authorityVariable], !path.isEmpty else {
+            throw PostgresTestDatabaseError(message: """
+                \(authorityVariable) is not set: the TLS tests need the CA of a cluster started with ssl=on. \
+                Run them as `scripts/with-postgres swift test ...` (make test does).
+                """)
+        }
+        return path
+    }
 
     /// `postgres://USER@HOST:PORT/NAME` of the new database.
     public let url: String

@@ -40,9 +40,8 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// Held while the schema is created or migrated, so that instances starting together migrate once.
     static let migrationLock: Int64 = 0x68_79_62_6D_69_67_72
 
-    private init(address: PostgresAddress, maximumConnections: Int, logger: Logger) {
-        var configuration = PostgresClient.Configuration(host: address.host, port: address.port, username: address.user,
-                                                         password: address.password, database: address.database, tls: .disable)
+    private init(address: PostgresAddress, configuration: PostgresClient.Configuration, maximumConnections: Int, logger: Logger) {
+        var configuration = configuration
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -58,13 +57,14 @@ public final class PostgresSyncStore: SyncStoreBackend {
                             logger: Logger = Logger(label: "hybrid.sync-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
         async throws -> PostgresSyncStore {
         let connection: PostgresConnection
+        let poolConfiguration: PostgresClient.Configuration
         do {
-            connection = try await PostgresConnection.connect(
-                configuration: PostgresConnection.Configuration(host: address.host, port: address.port, username: address.user,
-                                                                password: address.password, database: address.database, tls: .disable),
-                id: 0, logger: logger)
+            poolConfiguration = try address.clientConfiguration()
+            connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 0, logger: logger)
+        } catch let error as SyncServerError {
+            throw SyncServerError(.internalError, "cannot connect to \(address.description): \(error.message)")
         } catch {
-            throw SyncServerError(.internalError, "cannot connect to \(address.description): \(describe(error))")
+            throw SyncServerError(.internalError, "cannot connect to \(address.description): \(address.tls.explain(error, host: address.host) ?? describe(error))")
         }
         do {
             try await migrate(on: connection, logger: logger)
@@ -73,7 +73,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
             throw SyncServerError(.internalError, "cannot migrate the schema of \(address.description): \(describe(error))")
         }
         try? await connection.close()
-        return PostgresSyncStore(address: address, maximumConnections: maximumConnections, logger: logger)
+        return PostgresSyncStore(address: address, configuration: poolConfiguration, maximumConnections: maximumConnections, logger: logger)
     }
 
     /// What went wrong, in PostgreSQL's words when the server said something: PSQLError's own
@@ -100,10 +100,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// Listens on ``commitChannel`` over a connection of its own, outside the pool: a LISTEN holds
     /// its connection for as long as it lasts, and held pulls must never wait for one.
     public func watchCommits(_ onCommit: @escaping @Sendable (CommitNews) -> Void) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(host: address.host, port: address.port, username: address.user,
-                                                            password: address.password, database: address.database, tls: .disable),
-            id: 1, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 1, logger: logger)
         do {
             try await withTaskCancellationHandler {
                 try await connection.listen(on: Self.commitChannel) { notifications in
