@@ -117,8 +117,13 @@ let package = Package(
         // What every HTTP server of the product serves with, in Hummingbird's shapes: a typed request
         // context, errors that render their JSON body, authentication and per-route metrics as
         // middleware, the OpenAPI route. Knows no server's rules (the sync server is the first on it).
-        .target(name: "HTTPServing", dependencies: ["JSON", .product(name: "Hummingbird", package: "hummingbird"),
-                                                   .product(name: "NIOCore", package: "swift-nio")]),
+        .target(name: "HTTPServing", dependencies: ["JSON", "SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                                                   .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                   .product(name: "UnixSignals", package: "swift-service-lifecycle")]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
         .target(name: "SyncServer", dependencies: ["HTTPServing", "JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
@@ -143,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "ContractTools", "HybridHost", "JSON", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "HTTPServing", "HybridHost", "JSON", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedSources"]
@@ -210,7 +215,7 @@ let package = Package(
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "HTTPServing", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),

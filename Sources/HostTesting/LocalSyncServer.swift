@@ -133,9 +133,9 @@ public final class LocalSyncServer: Sendable {
             if !rateLimit.isOff { flags += ["--rate-burst", "\(rateLimit.burst)"] }
         }
         let child = try ChildServerProcess(executable: executable, arguments: flags + arguments)
-        // "sync-server listening on http://127.0.0.1:PORT (auth: ...)"
+        // "sync-server listening on http://127.0.0.1:PORT (auth: ...)", or https://
         let line = await DetachedThread.run { child.firstLine(timeout: timeout) } ?? ""
-        guard let range = line.range(of: "listening on http://127.0.0.1:"),
+        guard let range = line.range(of: "://127.0.0.1:"),
               let port = Int(line[range.upperBound...].prefix(while: \.isNumber)) else {
             child.kill()
             throw LocalSyncServerError("""

@@ -3,6 +3,7 @@
 // bridge, no services; the host's sync client talks to it over the network like any other server.
 // It must never change state for a request it refuses, nor believe a deviceId its token does not back.
 import Hummingbird
+import HTTPServing
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
@@ -91,10 +92,11 @@ public actor SyncServer {
         let (connections, metrics) = (connections, metrics)
         let endpoints = SyncEndpoints(store: store, configuration: configuration, held: held, recent: recent, cursors: cursors,
                                       metrics: metrics, connections: connections)
+        // Every connection passes a guard of its own, between the HTTP codec and the requests.
+        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionGuard(table: connections, metrics: metrics)])
         let application = Application(
             router: endpoints.router(),
-            // Every connection passes a guard of its own, between the HTTP codec and the requests.
-            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionGuard(table: connections, metrics: metrics)])),
+            server: configuration.certificate.map { .https(http, certificate: $0) } ?? .http1(configuration: http),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     backlog: configuration.backlog),
             onServerRunning: { channel in
@@ -106,10 +108,16 @@ public actor SyncServer {
         let sweeper = HeldPacketSweeper(store: store, cursors: cursors, hold: configuration.hold, interval: configuration.sweepInterval,
                                         retain: configuration.retain, compactionInterval: configuration.compactionInterval,
                                         clock: configuration.clock, metrics: metrics, logger: logger)
+        var services: [any Service] = [application, sweeper, CommitWatcher(store: store, held: held, recent: recent, logger: logger),
+                                       FreedMemoryRelease(connections: connections)]
+        if configuration.stopsOnTerminationSignals, let certificate = configuration.certificate {
+            services.append(CertificateReloadOnHangup(certificate: certificate) { line in
+                StandardStreams.write("sync-server: \(line)\n", to: 2)
+            })
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             // Shut down last to first: held pulls answer before the application drains its requests.
-            services: [application, sweeper, CommitWatcher(store: store, held: held, recent: recent, logger: logger),
-                       FreedMemoryRelease(connections: connections)],
+            services: services,
             gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
             logger: logger
         ))

@@ -1,3 +1,4 @@
+import HTTPServing
 import SyncAuth
 import SystemIO
 
@@ -9,8 +10,13 @@ import SystemIO
 /// configuration.hold = .milliseconds(300) // tests need not wait 30 s for a rejection
 /// ```
 public struct SyncServerConfiguration: Sendable {
-    /// The address to bind; loopback unless told otherwise, since the server has no TLS.
+    /// The address to bind; loopback unless told otherwise: without ``certificate`` the server
+    /// speaks plain HTTP, and a proxy in front should add TLS.
     public var host: String
+    /// HTTPS with this certificate and key (`--tls-cert`, `--tls-key`); nil serves plain HTTP.
+    /// ``ServerCertificate/reload()`` renews it while the server runs; the command line's server
+    /// reloads it on SIGHUP.
+    public var certificate: ServerCertificate?
     /// 0 for an ephemeral port.
     public var port: Int
     /// The SQLite file (created when missing; its `-wal` and `-shm` files sit beside it), or a
@@ -21,8 +27,8 @@ public struct SyncServerConfiguration: Sendable {
     public var hold: Duration
     /// The largest request body accepted; larger ones get 413 before they are parsed.
     public var maxBodyBytes: Int
-    /// Whether SIGINT and SIGTERM stop the server gracefully. The command line sets it; tests leave
-    /// it off, since signal handlers belong to the whole process.
+    /// Whether SIGINT and SIGTERM stop the server gracefully (and SIGHUP reloads ``certificate``).
+    /// The command line sets it; tests leave it off, since signal handlers belong to the whole process.
     public var stopsOnTerminationSignals: Bool
     /// Verifies the app's tokens: every request needs one, and a device is bound to its `sub`. Nil
     /// is an insecure server (`--insecure-no-auth`): devices register freely and see every scope.

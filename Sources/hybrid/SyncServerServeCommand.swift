@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import SyncAuth
+import HTTPServing
 import SyncProtocol
 import SyncServer
 import SystemIO
@@ -46,7 +47,7 @@ struct SyncServerServeCommand: ParsableCommand {
             one at start. Raise the hard limit (LimitNOFILE= in a systemd unit) above the devices that \
             long-poll one server, and /proc/sys/net/core/somaxconn, which caps --backlog.
 
-            Prints "sync-server listening on http://HOST:PORT (auth: ...; rate limit: ...; backlog N; open \
+            Prints "sync-server listening on http(s)://HOST:PORT (auth: ...; rate limit: ...; backlog N; open \
             files N)" once bound (the real port for --port 0), then serves until SIGINT or SIGTERM.
             """
     )
@@ -57,8 +58,14 @@ struct SyncServerServeCommand: ParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("Where devices, the op log and the state live: a SQLite file (created if missing), or postgres://USER@HOST:PORT/DATABASE, shared by several servers.", valueName: "file-or-url"))
     var database: String
 
-    @Option(help: "The address to bind. The server has no TLS: keep it on loopback unless a proxy fronts it.")
+    @Option(help: "The address to bind. Without --tls-cert the server speaks plain HTTP: keep it on loopback unless a proxy adds TLS.")
     var host: String = "127.0.0.1"
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (the server's certificate first); needs --tls-key. SIGHUP reads both files again.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
 
     @Option(name: .customLong("hold-seconds"), help: "How long a packet may wait for the packet it depends on before it is rejected.")
     var holdSeconds: Double = 30
@@ -134,6 +141,9 @@ struct SyncServerServeCommand: ParsableCommand {
                 throw ValidationError("--db: \(error.message)")
             }
         }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError(tlsKey == nil ? "--tls-key: expected the private key of --tls-cert" : "--tls-cert: expected the certificate chain of --tls-key")
+        }
         guard holdSeconds > 0 else { throw ValidationError("--hold-seconds: expected a positive number, got \(holdSeconds)") }
         guard maxClockSkew >= 0, maxClockSkew <= 86_400 * 365 else {
             throw ValidationError("--max-clock-skew: expected seconds from 0 to 31536000, got \(maxClockSkew)")
@@ -187,6 +197,13 @@ struct SyncServerServeCommand: ParsableCommand {
             database: database, host: host, port: port, hold: .seconds(holdSeconds), maxBodyBytes: maxBodyBytes,
             stopsOnTerminationSignals: true, tokenVerifier: verifier
         )
+        if let tlsCertificate, let tlsKey {
+            do {
+                configuration.certificate = try ServerCertificate(certificateFile: tlsCertificate, keyFile: tlsKey)
+            } catch {
+                throw CLIFailure(message: "sync-server: \(error.part == .certificate ? "--tls-cert" : "--tls-key"): \(error)", code: 2)
+            }
+        }
         configuration.retain = .seconds(retainDays * 86_400)
         configuration.maxClockSkew = .seconds(maxClockSkew)
         configuration.backlog = backlog
@@ -228,7 +245,8 @@ struct SyncServerServeCommand: ParsableCommand {
                 await server.stop()
                 return
             }
-            StandardStreams.write("sync-server listening on http://\(host):\(boundPort) (\(auth))\n", to: 1)
+            let scheme = configuration.certificate == nil ? "http" : "https"
+            StandardStreams.write("sync-server listening on \(scheme)://\(host):\(boundPort) (\(auth))\n", to: 1)
             do {
                 try await server.waitUntilStopped()
             } catch {
