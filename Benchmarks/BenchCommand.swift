@@ -7,10 +7,10 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hybrid-bench",
         abstract: "Measure our path and its baseline in one run, and print the ratio.",
-        discussion: "bridge: raw JSC callback vs Hybrid.call echo. schema: echo under a params schema with if/then/else, unevaluatedProperties and a pattern vs today's echo. startup: hybrid run hello.js vs node -e 0. modules: an app of 200 TypeScript ES modules, cold and warm transform cache, vs the same app in CommonJS JS, and vs node. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel, with the server in this process and in one of its own. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP. sync-scopes: a 1-of-100-scopes pull from a server of 1M other ops vs one of only its scope, and a new device's initial sync from a compacted snapshot vs the raw pages. sync-postgres (under scripts/with-postgres): pushes from 16 devices to one and two servers over PostgreSQL vs one over SQLite. sync-server (under scripts/with-postgres): 1,000 devices with tokens of their own pushing and live-pulling against release `hybrid sync-server serve` processes over SQLite, PostgreSQL and two instances over PostgreSQL (ops/s, pull and write-to-other-device latency, CPU per 1,000 ops), then 3,000 pulls held by one server; --smoke: 20 devices for 2 s against two PostgreSQL instances (SQLite without a cluster), failing unless every op arrived exactly once. watch: an edit of a TypeScript module under hybrid run --watch, write to the new code's output, swapped in place vs the app restarted. idle-connections: GET /v1/health latency while 20,000 connections (--devices N) that send nothing or half a head are open against release `hybrid sync-server serve` with its default limits vs with none open, and its memory a minute after they close vs idle. web: the web platform's globals (URL over WPT's urltestdata, TextEncoder/TextDecoder, structuredClone, localStorage, WebCrypto, a 100 MB stream through a TransformStream and gzip with its memory, Blob), each a file of Benchmarks/web/ under hybrid run vs node, and hello.js start-up vs a bare JavaScriptCore process."
+        discussion: "bridge: raw JSC callback vs Hybrid.call echo. schema: echo under a params schema with if/then/else, unevaluatedProperties and a pattern vs today's echo. startup: hybrid run hello.js vs node -e 0. modules: an app of 200 TypeScript ES modules, cold and warm transform cache, vs the same app in CommonJS JS, and vs node. storage: Table vs raw SQLite, and storage/kv from JS. view: a 10k-node view laid out and rendered, and a one-attribute update vs a full redraw. patch: verify + compile + swap of a 200 KB module vs a plain require of it. network: 2,000 GETs, 64 in flight, vs curl --parallel, with the server in this process and in one of its own. sync: tracked vs untracked writes, push and pull-and-apply of 10k ops vs raw HTTP. sync-scopes: a 1-of-100-scopes pull from a server of 1M other ops vs one of only its scope, and a new device's initial sync from a compacted snapshot vs the raw pages. sync-postgres (under scripts/with-postgres): pushes from 16 devices to one and two servers over PostgreSQL vs one over SQLite. sync-server (under scripts/with-postgres): 1,000 devices with tokens of their own pushing and live-pulling against release `hybrid sync-server serve` processes over SQLite, PostgreSQL and two instances over PostgreSQL (ops/s, pull and write-to-other-device latency, CPU per 1,000 ops), then 3,000 pulls held by one server; --smoke: 20 devices for 2 s against two PostgreSQL instances (SQLite without a cluster), failing unless every op arrived exactly once. write-ceiling (under scripts/with-postgres): pushes a second, open loop and rising, until p99 passes 100 ms, into one server over SQLite, one over PostgreSQL and two sharing a PostgreSQL database. watch: an edit of a TypeScript module under hybrid run --watch, write to the new code's output, swapped in place vs the app restarted. idle-connections: GET /v1/health latency while 20,000 connections (--devices N) that send nothing or half a head are open against release `hybrid sync-server serve` with its default limits vs with none open, and its memory a minute after they close vs idle. web: the web platform's globals (URL over WPT's urltestdata, TextEncoder/TextDecoder, structuredClone, localStorage, WebCrypto, a 100 MB stream through a TransformStream and gzip with its memory, Blob), each a file of Benchmarks/web/ under hybrid run vs node, and hello.js start-up vs a bare JavaScriptCore process."
     )
 
-    @Argument(help: "Which benchmark: bridge, schema, startup, modules, storage, view, patch, network, sync, sync-scopes, sync-postgres, sync-server, watch, idle-connections or web.")
+    @Argument(help: "Which benchmark: bridge, schema, startup, modules, storage, view, patch, network, sync, sync-scopes, sync-postgres, sync-server, write-ceiling, watch, idle-connections or web.")
     var name: String
 
     @Option(help: "Repetitions (benchmark-specific default; sync-server: rounds of the two PostgreSQL setups, default 3).")
@@ -19,7 +19,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "sync-server: simulated devices (default 1000); idle-connections: the attacker's connections (default 20000).")
     var devices: Int?
 
-    @Option(help: "sync-server: seconds measured per setup, after a warm-up (default 30); web: per workload run (default 2).")
+    @Option(help: "sync-server: seconds measured per setup, after a warm-up (default 30); write-ceiling: per step (default 4); web: per workload run (default 2).")
     var seconds: Double?
 
     @Option(help: "sync-server: packets a second offered by all devices together (default 50).")
@@ -58,6 +58,7 @@ struct BenchCommand: ParsableCommand {
         case "watch": WatchBenchmark(iterations: iterations).run()
         case "idle-connections" where serve: IdleConnectionsBenchmark.attack(port: port ?? 0, count: devices ?? IdleConnectionsBenchmark.perAttacker)
         case "idle-connections": IdleConnectionsBenchmark(connections: devices).run()
+        case "write-ceiling": WriteCeilingBenchmark(seconds: seconds).run()
         case "web" where bareJsc != nil:
             let status = BareJavaScriptCore.run(bareJsc!)
             if status != 0 { throw ExitCode(status) }
@@ -66,7 +67,7 @@ struct BenchCommand: ParsableCommand {
             let exact = SyncServerLoadBenchmark(devices: devices, seconds: seconds, rate: rate, capacity: capacity, rounds: iterations, smoke: smoke).run()
             // Only the smoke check fails the command: a full run reports a miss and goes on.
             if smoke && !exact { throw ExitCode.failure }
-        default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, schema, startup, modules, storage, view, patch, network, sync, sync-scopes, sync-postgres, sync-server, watch, idle-connections or web")
+        default: throw ValidationError("unknown benchmark \"\(name)\"; expected bridge, schema, startup, modules, storage, view, patch, network, sync, sync-scopes, sync-postgres, sync-server, write-ceiling, watch, idle-connections or web")
         }
     }
 }
