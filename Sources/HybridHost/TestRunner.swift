@@ -38,10 +38,16 @@ public struct TestRunner: Sendable {
     public var timeLimitSeconds: Double?
     /// Passed to every file as `Hybrid.args` (a test server's URL, say).
     public var arguments: [String] = []
-    /// How long a file whose tests all passed may go on with work still pending (a timer, an open
-    /// subscription, a call) before its run is ended, as vitest's teardown timeout does. A file with
-    /// a failed test ends at once: a test that timed out still awaits, and may never return.
+    /// How long a file whose tests all passed may go on with work still pending before its run is
+    /// ended, as vitest's teardown timeout does. The harness has already ended what it tracks (calls,
+    /// subscriptions, timers, the view: each failing the test that left it, unless allowed), so
+    /// this is for what it cannot see. A file with a failed test ends at once: a test that timed out
+    /// still awaits, and may never return.
     public var leftoverGraceSeconds: Double = 10
+    /// The whole run's limit in seconds of wall-clock time (`--run-timeout`): when it passes, the
+    /// file running is ended, failed with what it still had running, and the files after it are
+    /// not run. Nil: no limit. (A synchronous loop that never yields is `timeLimitSeconds`'s.)
+    public var runTimeoutSeconds: Double?
     /// Fill ``Totals/modules`` (for `--watch`, which reruns the files a change touches).
     public var recordsModules = false
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
@@ -80,11 +86,19 @@ public struct TestRunner: Sendable {
     public func run(files: [String]) -> Totals {
         var totals = Totals()
         let started = MonotonicClock.now()
+        let deadline = runTimeoutSeconds.map { started + UInt64($0 * 1e9) }
         write("TAP version 14\n")
         for (index, file) in files.enumerated() {
             let name = Self.tapEscaped(file)
+            if let deadline, MonotonicClock.now() >= deadline {
+                totals.brokenFiles += 1
+                totals.failedFiles += 1
+                let problem = "not run: the run's time limit (--run-timeout \(runTimeoutSeconds!.formatted()) s) had passed"
+                write("not ok \(index + 1) - \(name)\n  ---\n  message: \(Self.yamlQuoted(problem))\n  ...\n")
+                continue
+            }
             write("# Subtest: \(name)\n")
-            let result = runFile(file)
+            let result = runFile(file, deadline: deadline)
             totals.passed += result.passed
             totals.failed += result.failed
             totals.skipped += result.skipped
@@ -160,13 +174,18 @@ public struct TestRunner: Sendable {
         }
     }
 
-    func runFile(_ file: String) -> FileResult {
+    func runFile(_ file: String, deadline: UInt64? = nil) -> FileResult {
         let dataDirectory = Self.makeTemporaryDirectory()
         defer { Self.removeTree(dataDirectory) }
         let grants = Self.grantsLine(in: file) ?? grantFlags
         var options = AppRunOptions(dataDirectory: dataDirectory, grantFlags: grants, timeLimitSeconds: timeLimitSeconds,
                                     validatesResults: true)
-        options.output = { fd, text in StandardStreams.write(text, to: fd) }
+        // The harness's TAP lines (and the tests' console output) go where the runner's own do,
+        // so that runCapturing holds the whole stream.
+        let write = self.write
+        options.output = { fd, text in
+            if fd == 1 { write(text) } else { StandardStreams.write(text, to: fd) }
+        }
         options.arguments = arguments
         let session: AppSession
         do {
@@ -181,9 +200,10 @@ public struct TestRunner: Sendable {
         let engine = session.engine
         let filter = self.filter
         let grace = leftoverGraceSeconds
+        let allowOpen = Self.allowsOpenWork(in: file)
         engine.post { context in
             do throws(ScriptError) {
-                try Self.start(context: context, main: main, filter: filter, counts: counts) { failed in
+                try Self.start(context: context, main: main, filter: filter, allowOpen: allowOpen, counts: counts) { failed in
                     // The verdict is in. Work a failed test left behind may never end; a passing
                     // file gets the grace to wind down, then ends too, with a note.
                     if failed {
@@ -199,7 +219,25 @@ public struct TestRunner: Sendable {
                 engine.fail(error)
             }
         }
+        // The run's time limit: the file is ended with what it still had running.
+        let stillRunning = Box<[String]?>(nil)
+        if let deadline {
+            let left = Double(deadline > MonotonicClock.now() ? deadline - MonotonicClock.now() : 0) / 1e6
+            engine.post { context in
+                _ = engine.addNativeTimer(delayMs: left) {
+                    let listed = try? context.jsonValue(from: context.evaluate(
+                        "globalThis.__hybridTest?.openWork.describeAll() ?? []", url: "hybrid:run-timeout"))
+                    stillRunning.value = listed?.arrayValue?.compactMap(\.stringValue) ?? []
+                    engine.endRun()
+                }
+            }
+        }
         let outcome = engine.waitUntilIdle()
+        if let running = stillRunning.value {
+            let limit = (runTimeoutSeconds ?? 0).formatted()
+            return FileResult(problem: "the run's time limit (--run-timeout \(limit) s) passed while this file ran; "
+                              + (running.isEmpty ? "nothing the harness tracks was running" : "still running: " + running.joined(separator: "; ")))
+        }
         if case .failed(let error) = outcome {
             return FileResult(problem: AppSession.report(error, timeLimit: timeLimitSeconds))
         }
@@ -213,7 +251,8 @@ public struct TestRunner: Sendable {
             return FileResult(problem: "the test run never finished (a test left the event loop with nothing to do)")
         }
         if leftover.value {
-            write("# \(Self.tapEscaped(file)): work was still pending \(grace.formatted()) s after its tests passed (a timer, an open subscription or a call); it was stopped\n")
+            write("# \(Self.tapEscaped(file)): work was still pending \(grace.formatted()) s after its tests passed, none of it a call, subscription, "
+                  + "timer or view the harness tracks (a promise chain waiting on one of them, say); it was stopped\n")
         }
         var result = FileResult(modules: modules)
         result.matched = totals["matched"]?.intValue
@@ -229,7 +268,7 @@ public struct TestRunner: Sendable {
 
     /// Installs the harness, loads the test file (which registers tests) and starts the run.
     /// `ended(failed)` runs on the JS thread when the harness has counted every test.
-    static func start(context: ScriptContext, main: String, filter: String?, counts: Box<JSONValue?>,
+    static func start(context: ScriptContext, main: String, filter: String?, allowOpen: Bool, counts: Box<JSONValue?>,
                       ended: @escaping (_ failed: Bool) -> Void) throws(ScriptError) {
         guard let native = context.runtimeNative else { return }
         for (name, source) in TestHarnessScript.sources {
@@ -243,6 +282,7 @@ public struct TestRunner: Sendable {
         }
         var optionsJSON: JSONObject = ["indent": "    "]
         if let filter { optionsJSON["filter"] = .string(filter) }
+        if allowOpen { optionsJSON["allowOpen"] = true }
         let options = context.jsValue(from: .object(optionsJSON))
         if let optionsObject = context.object(options) { context.set(optionsObject, "after", loaded) }
         let promise = try context.call(run, this: harness, [options])
@@ -258,6 +298,15 @@ public struct TestRunner: Sendable {
             return nil
         }
         try context.call(then, this: promiseObject, [onDone, onError])
+    }
+
+    /// Whether a `// @allow-open` line near the top of a test file lets its tests leave work
+    /// running (a subscription shared by the tests, say) without failing.
+    static func allowsOpenWork(in file: String) -> Bool {
+        guard let text = try? FileSystem.text(atPath: file) else { return false }
+        return text.split(separator: "\n", maxSplits: 20, omittingEmptySubsequences: false).prefix(20).contains { line in
+            line.drop(while: { $0 == " " }).hasPrefix("// @allow-open")
+        }
     }
 
     /// `// @grants device,storage` near the top of a test file restricts its grants.

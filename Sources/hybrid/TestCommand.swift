@@ -12,6 +12,12 @@ struct TestCommand: ParsableCommand {
             "// @grants device,storage"; otherwise --grant applies (default all). Exit 0 only if \
             every test passes and some test ran (a --filter that matches no test fails).
 
+            After each test, what it started and left running (a call in flight, a subscription \
+            or long-poll, a timer, a mounted view) fails it, naming each with the line that started \
+            it, and is ended; test(name, fn, { allowOpen: true }) or a "// @allow-open" line keeps \
+            such work on purpose. --run-timeout ends the whole run after so many seconds, printing \
+            what was still running.
+
             --watch keeps running: when a test file changes, or a module one loaded, the test files \
             it touches run again, each rerun with its TAP and summary.
             """
@@ -29,6 +35,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that uses more than this many seconds of CPU time.")
     var timeLimit: Double?
 
+    @Option(name: .customLong("run-timeout"), help: "End the whole run after this many seconds (wall clock), printing what the file then running had still running.")
+    var runTimeout: Double?
+
     @Option(name: .customLong("arg"), help: "A value for Hybrid.args in every test file (repeatable), such as a test server's URL.")
     var scriptArguments: [String] = []
 
@@ -45,7 +54,11 @@ struct TestCommand: ParsableCommand {
         guard !files.isEmpty else {
             throw CLIFailure(message: "hybrid test: no *.test.js or *.test.ts files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))", code: 1)
         }
+        if let runTimeout, !(runTimeout > 0) {
+            throw CLIFailure(message: "--run-timeout: expected a number of seconds > 0, got \(runTimeout)", code: 2)
+        }
         var runner = TestRunner(filter: filter)
+        runner.runTimeoutSeconds = runTimeout
         if !grants.isEmpty { runner.grantFlags = grants.flatMap { $0.split(separator: ",").map(String.init) } }
         runner.timeLimitSeconds = timeLimit
         runner.arguments = scriptArguments

@@ -5,6 +5,9 @@
 
 const pending = new Map();
 let nextId = 1;
+// Under `hybrid test`: the harness's ledger of what a test left running (test-harness.js,
+// OpenWork), which calls in flight and subscriptions enter; undefined otherwise.
+const openWork = () => globalThis.__hybridTest?.openWork;
 
 /** The error a rejected call rejects with: an Error with the bridge's fields set. */
 class HybridError extends Error {
@@ -26,6 +29,7 @@ native.attach(function settle(id, ok, value) {
   const call = pending.get(id);
   if (call === undefined) return;
   pending.delete(id);
+  if (call.ticket !== undefined) openWork()?.close(call.ticket);
   if (call.onAbort) call.signal.removeEventListener("abort", call.onAbort);
   if (ok) call.resolve(value);
   else call.reject(failure(value, call.site));
@@ -55,8 +59,11 @@ function routeOf(target, action) {
 }
 
 // Sends one call: an inline action's answer itself, a promise for one that answers later through
-// settle, or a HybridError thrown for a refusal known at once.
-function send(target, action, params, timeoutMs, signal, paramsText) {
+// settle, or a HybridError thrown for a refusal known at once. Under `hybrid test`, a call that
+// answers later is entered in `openWork()` (the test harness's ledger of what a test left
+// running) until it settles or is cancelled, unless `untracked` (a subscription's own turns: the
+// subscription is entered instead).
+function send(target, action, params, timeoutMs, signal, paramsText, untracked) {
   const id = nextId++;
   const answer = native.call(id, routeOf(target, action), params, timeoutMs, paramsText);
   if (answer === FAILED) throw new HybridError(native.takeError());
@@ -65,23 +72,34 @@ function send(target, action, params, timeoutMs, signal, paramsText) {
   const site = new Error();
   return new Promise((resolve, reject) => {
     const entry = { resolve, reject, site };
+    const ledger = openWork();
+    if (ledger !== undefined && !untracked) {
+      // Closed by the harness: cancelled, and its promise left unsettled, since no one awaits it now.
+      entry.ticket = ledger.open("call in flight", `${target}.${action}`, site, () => {
+        pending.delete(id);
+        native.cancel(id);
+      });
+    }
     if (signal) {
       entry.signal = signal;
-      entry.onAbort = () => native.cancel(id);
+      entry.onAbort = () => {
+        if (entry.ticket !== undefined) openWork()?.close(entry.ticket);
+        native.cancel(id);
+      };
       signal.addEventListener("abort", entry.onAbort);
     }
     pending.set(id, entry);
   });
 }
 
-function call(target, action, params = {}, options = undefined) {
+function call(target, action, params = {}, options = undefined, untracked = false) {
   const signal = options && options.signal;
   if (signal && signal.aborted) {
     return Promise.reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
   }
   try {
     // A promise from send is handed back as it is.
-    return Promise.resolve(send(target, action, params, options && options.timeoutMs, signal));
+    return Promise.resolve(send(target, action, params, options && options.timeoutMs, signal, undefined, untracked));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -107,14 +125,21 @@ function subscribe(target, action, params, onEvent, options = {}) {
   const controller = new AbortController();
   let stopped = false;
   let since = params && params.since;
+  const stop = () => {
+    stopped = true;
+    controller.abort();
+    openWork()?.close(ticket);
+  };
+  const ticket = openWork()?.open("subscription", `${target}.${action}`, new Error(), stop);
   (async () => {
     while (!stopped) {
       let result;
       try {
         const next = since === undefined ? params : { ...params, since };
-        result = await call(target, action, next, { signal: controller.signal });
+        result = await call(target, action, next, { signal: controller.signal }, true);
       } catch (error) {
         if (stopped) return;
+        openWork()?.close(ticket);
         if (options.onError) { options.onError(error); return; }
         throw error;
       }
@@ -126,7 +151,7 @@ function subscribe(target, action, params, onEvent, options = {}) {
       await onEvent(result);
     }
   })();
-  return { stop() { stopped = true; controller.abort(); } };
+  return { stop };
 }
 
 /** The contracts of every registered target, with whether this app may call it. */

@@ -30,6 +30,9 @@ const apply = Reflect.apply;
 // The Timeouts turned into numbers, while scheduled: what a number given to clearTimeout means
 // (node's knownTimersById). Others are never looked up by number, so they are not kept here.
 const timeoutsById = new Map();
+// Under `hybrid test`: the harness's ledger of what a test left running (test-harness.js,
+// OpenWork), which ref'd timers enter while scheduled; undefined otherwise.
+const openWork = () => globalThis.__hybridTest?.openWork;
 
 class Timeout {
   #id = 0;
@@ -40,6 +43,10 @@ class Timeout {
   #refed = true;
   #state = "scheduled"; // then "fired" (a timeout that has run) or "cleared"
   #numbered = false;
+  // Under `hybrid test`: the ledger's entry (openWork(), the harness's list of what a test
+  // left running) while the timer is scheduled and ref'd, and where it was started.
+  #ticket;
+  #site;
 
   constructor(callback, delay, repeats, args) {
     this.#callback = callback;
@@ -47,6 +54,23 @@ class Timeout {
     this.#repeats = repeats;
     this.#args = args;
     this.#id = native.startTimer(fire, delay, repeats, 0, this);
+    if (openWork() !== undefined) {
+      this.#site = new Error();
+      this.#enter();
+    }
+  }
+
+  #enter() {
+    const ledger = openWork();
+    if (ledger === undefined || this.#site === undefined || this.#ticket !== undefined) return;
+    const label = `${this.#repeats ? "setInterval" : "setTimeout"} of ${this.#delay} ms`;
+    this.#ticket = ledger.open("timer", label, this.#site, () => this.close());
+  }
+
+  #leave() {
+    if (this.#ticket === undefined) return;
+    openWork()?.close(this.#ticket);
+    this.#ticket = undefined;
   }
 
   static {
@@ -58,6 +82,7 @@ class Timeout {
     if (!this.#repeats) {
       this.#state = "fired";
       if (this.#numbered) timeoutsById.delete(this.#id);
+      this.#leave();
     }
     apply(this.#callback, this, this.#args);
   }
@@ -66,6 +91,7 @@ class Timeout {
     if (!this.#refed) {
       this.#refed = true;
       native.refTimer(this.#id, true);
+      if (this.#state === "scheduled") this.#enter();
     }
     return this;
   }
@@ -74,6 +100,7 @@ class Timeout {
     if (this.#refed) {
       this.#refed = false;
       native.refTimer(this.#id, false);
+      this.#leave();
     }
     return this;
   }
@@ -87,6 +114,7 @@ class Timeout {
       this.#id = native.startTimer(fire, this.#delay, this.#repeats, this.#id, this);
       this.#state = "scheduled";
       if (!this.#refed) native.refTimer(this.#id, false);
+      else this.#enter();
       if (this.#numbered) timeoutsById.set(this.#id, this);
     } else if (this.#state === "scheduled") {
       native.refreshTimer(this.#id);
@@ -96,6 +124,7 @@ class Timeout {
 
   close() {
     if (this.#state === "scheduled") native.clearTimer(this.#id);
+    this.#leave();
     this.#state = "cleared";
     if (this.#numbered) timeoutsById.delete(this.#id);
     return this;

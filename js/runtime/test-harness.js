@@ -33,11 +33,18 @@ function checkRegistration(what, name, fn) {
   }
 }
 
-function addTest(mode, name, fn, timeoutMs = DEFAULT_TIMEOUT_MS) {
+// The third argument is the timeout in ms (Jest's), or options: { timeout, allowOpen } (node's
+// `timeout`; `allowOpen: true` lets the test leave work running on purpose).
+function addTest(mode, name, fn, options) {
   checkRegistration("test", name, mode === "todo" ? undefined : fn);
   if (mode !== "todo" && fn === undefined) throw new TypeError(`test(${JSON.stringify(name)}): missing test function`);
+  if (options !== undefined && typeof options !== "number" && (typeof options !== "object" || options === null)) {
+    throw new TypeError(`test(${JSON.stringify(name)}, fn, options): options must be a timeout in ms or { timeout, allowOpen }, got ${show(options)}`);
+  }
+  const timeoutMs = typeof options === "number" ? options : options?.timeout ?? DEFAULT_TIMEOUT_MS;
+  const allowOpen = typeof options === "object" && options.allowOpen === true;
   if (mode === "only") hasOnly = true;
-  current.items.push({ name, fn, mode, timeoutMs, suite: current, location: callerLocation() });
+  current.items.push({ name, fn, mode, timeoutMs, allowOpen, suite: current, location: callerLocation() });
 }
 
 function addSuite(mode, name, fn) {
@@ -66,17 +73,104 @@ function addHook(kind) {
   };
 }
 
-const test = (name, fn, timeoutMs) => addTest("normal", name, fn, timeoutMs);
-test.skip = (name, fn, timeoutMs) => addTest("skip", name, fn ?? (() => {}), timeoutMs);
-test.only = (name, fn, timeoutMs) => addTest("only", name, fn, timeoutMs);
+const test = (name, fn, options) => addTest("normal", name, fn, options);
+test.skip = (name, fn, options) => addTest("skip", name, fn ?? (() => {}), options);
+test.only = (name, fn, options) => addTest("only", name, fn, options);
 test.todo = (name) => addTest("todo", name);
 const describe = (name, fn) => addSuite("normal", name, fn);
 describe.skip = (name, fn) => addSuite("skip", name, fn);
 describe.only = (name, fn) => addSuite("only", name, fn);
 
+// ---- what a test leaves running ------------------------------------------------------------------
+
+// The runtime enters here the work that outlives the call that started it, for as long as it
+// runs: calls in flight (bridge.js), subscriptions, long-polls among them (bridge.js), ref'd timers
+// (globals.js) and the mounted view (view.js), each with where it was started and how to end it.
+// After each test, what the test started and did not end fails it, by name and line, and is ended,
+// so that the next test starts clean and the file can end: Deno's test sanitizers, for this host's
+// kinds of work. The harness's own timers are not entered (`quietly`).
+class OpenWork {
+  #entries = new Map();
+  #next = 1;
+  #quiet = 0;
+  /** Called before the ledger is read, to drop work that ended where it could not say so. */
+  refreshers = new Set();
+
+  open(kind, label, site, close) {
+    if (this.#quiet > 0) return undefined;
+    const id = this.#next++;
+    this.#entries.set(id, { id, kind, label, site, close, allowed: false });
+    return id;
+  }
+
+  close(id) {
+    if (id !== undefined) this.#entries.delete(id);
+  }
+
+  /** Entries opened from now on have ids >= mark. */
+  get mark() {
+    return this.#next;
+  }
+
+  since(mark) {
+    for (const refresh of this.refreshers) refresh();
+    return [...this.#entries.values()].filter((entry) => entry.id >= mark);
+  }
+
+  quietly(fn) {
+    this.#quiet += 1;
+    try {
+      return fn();
+    } finally {
+      this.#quiet -= 1;
+    }
+  }
+
+  /** What is running now, each as "a timer (...) started at file:line:col", and the test running. */
+  describeAll() {
+    const open = [...this.#entries.values()].map(describeOpen);
+    return this.test === undefined ? open : [`in the test "${this.test}"`, ...open];
+  }
+
+  /** The full name of the test running, for describeAll. */
+  test = undefined;
+
+  /** Ends each entry's work and forgets it. */
+  end(entries) {
+    for (const entry of entries) {
+      this.#entries.delete(entry.id);
+      try {
+        entry.close();
+      } catch {
+        // Ending it is best effort: the session ends the rest with the file.
+      }
+    }
+  }
+}
+
+const openWork = new OpenWork();
+
+const describeOpen = (entry) => {
+  const where = locate(entry.site?.stack);
+  return `${/^[aeiou]/.test(entry.kind) ? "an" : "a"} ${entry.kind} (${entry.label})${where ? ` started at ${where}` : ""}`;
+};
+
+function leftOpenError(entries, subject) {
+  const error = new Error(`${subject} left ${entries.length === 1 ? "this" : `these ${entries.length}`} running: `
+    + entries.map(describeOpen).join("; ")
+    + ". Stop it (subscription.stop(), clearTimeout, await the call, unmount the view) before the test ends, or keep it on purpose "
+    + "with test(name, fn, { allowOpen: true }) or a // @allow-open line in the file");
+  timeouts.add(error);
+  return error;
+}
+
+// One turn of the event loop: work that ends as a test ends (a stop() in a callback) has ended.
+const nextTurn = () => new Promise((resolve) => openWork.quietly(() => setTimeout(resolve, 0)));
+
 // ---- running ----------------------------------------------------------------------------------
 
-// Timeout errors: their stack shows only the timer, so they are reported at the test itself.
+// Timeout errors, and the list of what a test left running: their stack shows only the harness,
+// so they are reported at the test itself.
 const timeouts = new WeakSet();
 
 // `context` (a test's, for the test and its beforeEach/afterEach hooks) makes the argument a
@@ -90,7 +184,7 @@ function callWithTimeout(fn, timeoutMs, context) {
       timeouts.add(error);
       reject(error);
     };
-    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? setTimeout(timeout, timeoutMs) : undefined;
+    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? openWork.quietly(() => setTimeout(timeout, timeoutMs)) : undefined;
     const settle = (error) => {
       if (timer !== undefined) clearTimeout(timer);
       if (error === undefined) resolve(); else reject(error);
@@ -128,7 +222,7 @@ const names = (suite) => chain(suite).slice(1).map((s) => s.name);
 const fullName = (item) => [...names(item.suite), item.name].join(" > ");
 const selectedByOnly = (item) => item.mode === "only" || chain(item.suite).some((s) => s.mode === "only");
 
-async function run({ filter, indent = "", after } = {}) {
+async function run({ filter, indent = "", after, allowOpen: fileAllowsOpen = false } = {}) {
   // A test file that awaits at top level: its tests are registered once it has finished.
   if (after && typeof after.then === "function") await after;
   running = true;
@@ -175,6 +269,8 @@ async function run({ filter, indent = "", after } = {}) {
     const suites = chain(item.suite);
     // The test's context, shared with its beforeEach and afterEach hooks; `mock` on first use.
     const context = { name: item.name, mock: undefined };
+    const mark = openWork.mark;
+    openWork.test = name;
     let failure;
     try {
       for (const hook of suites.flatMap((s) => s.beforeEach)) await callWithTimeout(hook.fn, hook.timeoutMs, context);
@@ -191,6 +287,17 @@ async function run({ filter, indent = "", after } = {}) {
     }
     // As node does once a test has ended: its t.mock's mocks are restored.
     context.mock?.reset();
+    openWork.test = undefined;
+    await nextTurn();
+    const left = openWork.since(mark);
+    if (left.length > 0) {
+      if (item.allowOpen || fileAllowsOpen) {
+        for (const entry of left) entry.allowed = true;
+      } else {
+        failure ??= { error: leftOpenError(left, "the test") };
+      }
+      if (failure) openWork.end(left);
+    }
     if (failure) return fail(name, failure.error, item.location);
     counts.passed += 1;
     point(true, name);
@@ -226,6 +333,13 @@ async function run({ filter, indent = "", after } = {}) {
 
   try {
     await runSuite(root, undefined);
+    // What the file started outside any test (at its top level, in beforeAll) and its hooks did
+    // not end; what a test kept on purpose is ended without a word.
+    await nextTurn();
+    const left = openWork.since(0);
+    const unexpected = fileAllowsOpen ? [] : left.filter((entry) => !entry.allowed);
+    if (unexpected.length > 0) fail("(the file, after its tests)", leftOpenError(unexpected, "the file"), undefined);
+    openWork.end(left);
     print(`1..${number}`);
   } finally {
     running = false;
@@ -871,5 +985,5 @@ for (const [name, value] of Object.entries(globals)) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 }
 Object.defineProperty(globalThis, "__hybridTest", {
-  value: Object.freeze({ run }), writable: false, configurable: true, enumerable: false,
+  value: Object.freeze({ run, openWork }), writable: false, configurable: true, enumerable: false,
 });

@@ -21,17 +21,46 @@ function defaultOutput() {
   return typeof globalThis.test === "function" && typeof globalThis.expect === "function" ? "none" : "auto";
 }
 
+// Under `hybrid test`, the mounted view's entry in the harness's ledger of what a test left
+// running (test-harness.js, OpenWork), from its mount to its unmount.
+const openWork = () => globalThis.__hybridTest?.openWork;
+let mountedTicket;
+
 function mount(tree, data = {}, options = {}) {
   const params = { tree, data, output: options.output || defaultOutput() };
   if (options.width !== undefined) params.width = options.width;
   if (options.height !== undefined) params.height = options.height;
-  return call("view", "mount", params);
+  const site = new Error();
+  return call("view", "mount", params).then((mounted) => {
+    const ledger = openWork();
+    if (ledger !== undefined && mountedTicket === undefined) {
+      mountedTicket = ledger.open("open view", "view.mount", site, () => { unmount().catch(() => {}); });
+      ledger.refreshers.add(stillMounted);
+    }
+    return mounted;
+  });
+}
+
+// Before the harness reads its ledger: a view unmounted by a raw Hybrid.call("view", "unmount")
+// is not open any more.
+function stillMounted() {
+  if (mountedTicket === undefined) return;
+  try {
+    answerNow("view", "frame", {});
+  } catch {
+    openWork()?.close(mountedTicket);
+    mountedTicket = undefined;
+  }
 }
 
 const update = (data) => call("view", "update", { data });
 const patch = (operations) => call("view", "update", { patch: operations });
 const frame = () => call("view", "frame", {});
-const unmount = () => call("view", "unmount", {});
+const unmount = () => {
+  openWork()?.close(mountedTicket);
+  mountedTicket = undefined;
+  return call("view", "unmount", {});
+};
 const nextEvent = (options) => call("view", "nextEvent", {}, options);
 const press = (id) => call("view", "simulate", { type: "press", id });
 const key = (name) => call("view", "simulate", { type: "key", key: name });

@@ -2050,11 +2050,17 @@ export interface TestContext {
  * `(t, done)`; `timeoutMs` defaults to 5,000.
  */
 export type TestBody = (t: TestContext, done: (error?: unknown) => void) => unknown;
+/** A test's options: its timeout in ms (default 5000), and whether it may leave work running. */
+export interface TestOptions {
+  timeout?: number;
+  /** Keep the calls, subscriptions, timers or view this test leaves running, instead of failing it. */
+  allowOpen?: boolean;
+}
 
 export interface TestFunction {
-  (name: string, body: TestBody, timeoutMs?: number): void;
-  skip(name: string, body?: TestBody, timeoutMs?: number): void;
-  only(name: string, body: TestBody, timeoutMs?: number): void;
+  (name: string, body: TestBody, options?: number | TestOptions): void;
+  skip(name: string, body?: TestBody, options?: number | TestOptions): void;
+  only(name: string, body: TestBody, options?: number | TestOptions): void;
   todo(name: string): void;
 }
 
