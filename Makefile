@@ -16,6 +16,10 @@ FUZZ_BIN := .build/fuzz/debug/hybrid-fuzz
 # The soak: seconds for `make soak` (make test runs 60), and the hybrid it runs.
 SOAK_SECONDS ?= 300
 SOAK_BIN ?= $(DEBUG_BIN)
+# Where `make soak` leaves its RSS samples (seconds,MB) and their plot (scripts/plot-soak).
+SOAK_SAMPLES ?= .build/soak-rss.csv
+SOAK_HEAP ?= .build/soak-heap.jsonl
+SOAK_PLOT ?= .build/soak-rss.png
 
 .PHONY: demo test deps build release dts bench fuzz fuzz-build soak clean
 
@@ -109,9 +113,13 @@ fuzz: fuzz-build
 # The soak (scripts/soak): js/apps/soak's mixed workload for SOAK_SECONDS against a local server,
 # with a signed patch dropped every 3 s; fails on RSS still growing past its warm-up plateau, a
 # call unanswered, a crash or a patch not applied. The debug build by default: its thread checks
-# are on. `make soak SOAK_BIN=.build/release/hybrid` soaks a release build made beforehand.
+# are on. `make soak SOAK_BIN=.build/release/hybrid` soaks a release build made beforehand. The
+# RSS samples go to SOAK_SAMPLES and the engine's heap figures (HYBRID_HEAP_STATS) to SOAK_HEAP;
+# scripts/plot-soak draws both into SOAK_PLOT (a PNG, with RSS at 5, 30 and 60 minutes and the
+# second half's growth printed beside it).
 soak: build
-	scripts/soak $(SOAK_BIN) --seconds $(SOAK_SECONDS)
+	scripts/soak $(SOAK_BIN) --seconds $(SOAK_SECONDS) --samples $(SOAK_SAMPLES) --heap-stats $(SOAK_HEAP)
+	scripts/plot-soak $(SOAK_SAMPLES) $(SOAK_PLOT) --heap $(SOAK_HEAP)
 
 clean:
 	rm -rf .build .build-demo-data

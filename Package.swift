@@ -68,7 +68,9 @@ let package = Package(
         // JSON values, parsing, writing, pointers: the currency every layer above trades in.
         .target(name: "JSON"),
         // Files, the monotonic clock, standard streams and the environment, over the C library.
-        .target(name: "SystemIO", dependencies: ["CSpawn"]),
+        // glibc's mallinfo2, for the heap statistics log (HYBRID_HEAP_STATS).
+        .target(name: "CMallocStats"),
+        .target(name: "SystemIO", dependencies: ["CSpawn", "CMallocStats"]),
         // How app source files become the JavaScript that runs: Node's module resolution, the
         // TypeScript/ES module transform (esbuild) and its cache, source maps. No engine here.
         .target(name: "ScriptSources", dependencies: ["JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),

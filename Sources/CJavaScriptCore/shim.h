@@ -47,3 +47,8 @@ void _ZN3JSC12JSLockHolderD1Ev(void *holder);
 static inline void hh_api_lock(void *holder, JSContextRef context) { _ZN3JSC12JSLockHolderC1EPNS_14JSGlobalObjectE(holder, context); }
 static inline void hh_api_unlock(void *holder) { _ZN3JSC12JSLockHolderD1Ev(holder); }
 
+
+/// The heap's figures as an object: heapSize, heapCapacity, extraMemorySize, objectCount,
+/// protectedObjectCount, globalObjectCount, protectedGlobalObjectCount, objectTypeCounts
+/// (JSBasePrivate.h). It walks the whole heap: for diagnostics only (HeapStatisticsLog.swift).
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);

@@ -517,6 +517,10 @@ public final class JSEngine: @unchecked Sendable {
         }
         JSGlobalContextSetUnhandledRejectionCallback(context.ref, rejection, nil)
         RuntimeInstaller.install(into: context, engine: self)
+        if let log = HeapStatisticsLog.fromEnvironment() {
+            log.record(context)
+            scheduleHeapStatistics(log)
+        }
         if let limit = options.memoryLimitBytes, let guarding = MemoryGuard(limit: limit) {
             memory = guarding
             // The watchdog must exist before a collection arms it: made inside one, it aborts.
@@ -527,6 +531,16 @@ public final class JSEngine: @unchecked Sendable {
             }
             JSContextGroupAddHeapFinalizer(group, heapCollected, Unmanaged.passUnretained(self).toOpaque())
             scheduleMemoryCheck()
+        }
+    }
+
+    // MARK: - Heap statistics (HYBRID_HEAP_STATS)
+
+    /// Every 10 s between tasks, a line of heap figures, for as long as the engine runs.
+    private func scheduleHeapStatistics(_ log: HeapStatisticsLog) {
+        _ = addNativeTimer(delayMs: HeapStatisticsLog.intervalMs) { [unowned self] in
+            log.record(context)
+            scheduleHeapStatistics(log)
         }
     }
 

@@ -154,6 +154,23 @@ public enum FileSystem {
         }
     }
 
+    /// Appends `text` to `path` (created if missing) in one `write` call per chunk, so that lines
+    /// appended by one writer are never interleaved with a reader's view of half a line for long.
+    public static func append(_ text: String, to path: String) throws(FileSystemError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
+        defer { close(fd) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written >= 0 {
+                bytes = bytes.dropFirst(written)
+            } else if errno != EINTR {
+                throw FileSystemError(path: path, code: errno)
+            }
+        }
+    }
+
     /// Creates `path`, which must not exist yet (`EEXIST` otherwise), writes `text` and syncs it.
     public static func createNew(_ path: String, text: String, mode: mode_t = 0o644) throws(FileSystemError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)

@@ -1,0 +1,29 @@
+import Foundation
+import JSON
+import Testing
+
+/// `HYBRID_HEAP_STATS=FILE`: the engine's heap figures as JSON lines, what the soak reads to tell
+/// JavaScriptCore's heap from malloc's.
+@Suite("heap statistics log")
+struct HeapStatisticsTests {
+    @Test("hybrid run with HYBRID_HEAP_STATS appends a line of RSS, JavaScriptCore heap and malloc figures when it starts")
+    func logsFigures() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-heap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("objects.js").path
+        try "const kept = Array.from({ length: 1000 }, (_, i) => ({ i })); console.log(kept.length);\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("heap.jsonl").path
+        let result = try await HybridProcess.run(["run", script], timeLimit: .seconds(120), environment: ["HYBRID_HEAP_STATS": log])
+        #expect(result.status == 0 && result.standardOutput == "1000\n", "\(result)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 1)
+        let first = try JSONParser.parse(String(lines[0]))
+        for key in ["t", "rss", "jsHeapSize", "jsHeapCapacity", "jsExtraMemory", "jsObjects", "mallocInUse", "mallocSystem"] {
+            #expect(first[key]?.numberValue != nil, "\(key) in \(first)")
+        }
+        #expect((first["rss"]?.numberValue ?? 0) > 1, "\(first)")
+        #expect((first["mallocSystem"]?.numberValue ?? 0) >= (first["mallocInUse"]?.numberValue ?? 0) - 0.1, "\(first)")
+    }
+}
