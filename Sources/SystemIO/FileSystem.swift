@@ -154,21 +154,13 @@ public enum FileSystem {
         }
     }
 
-    /// Appends `text` to `path` (created if missing) in one `write` call per chunk, so that lines
-    /// appended by one writer are never interleaved with a reader's view of half a line for long.
+    /// Appends `text` to `path` (created if missing): a log of lines, each written whole at the
+    /// file's end (`O_APPEND`).
     public static func append(_ text: String, to path: String) throws(FileSystemError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
         defer { close(fd) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written >= 0 {
-                bytes = bytes.dropFirst(written)
-            } else if errno != EINTR {
-                throw FileSystemError(path: path, code: errno)
-            }
-        }
+        try writeAll(text, to: fd, path: path)
     }
 
     /// Creates `path`, which must not exist yet (`EEXIST` otherwise), writes `text` and syncs it.
@@ -176,6 +168,12 @@ public enum FileSystem {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
         defer { close(fd) }
+        try writeAll(text, to: fd, path: path)
+        guard fsync(fd) == 0 else { throw FileSystemError(path: path, code: errno) }
+    }
+
+    /// Writes all of `text` to the open `fd` (of `path`, for the error), however many calls it takes.
+    private static func writeAll(_ text: String, to fd: Int32, path: String) throws(FileSystemError) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
@@ -185,7 +183,6 @@ public enum FileSystem {
                 throw FileSystemError(path: path, code: errno)
             }
         }
-        guard fsync(fd) == 0 else { throw FileSystemError(path: path, code: errno) }
     }
 
     /// Renames `from` to `to`, replacing it.
