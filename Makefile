@@ -21,7 +21,7 @@ SOAK_SAMPLES ?= .build/soak-rss.csv
 SOAK_HEAP ?= .build/soak-heap.jsonl
 SOAK_PLOT ?= .build/soak-rss.png
 
-.PHONY: demo test deps build release dts bench fuzz fuzz-build soak clean
+.PHONY: demo test deps build release deb dts bench fuzz fuzz-build soak clean
 
 deps:
 	@scripts/install-deps
@@ -33,6 +33,11 @@ build: deps
 # than loading them as shared libraries (hybrid-bench startup).
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product hybrid
+
+# The Debian packages, hybrid_VERSION-1_ARCH.deb and its -dbgsym, in .build/deb (scripts/make-deb:
+# the binary stripped, Depends from what it links, completions, man pages, the sync server's unit).
+deb: release
+	scripts/make-deb --binary .build/release/hybrid --out .build/deb
 
 # Each demo starts from a fresh data dir, so it shows the whole story: the bug, then the signed
 # patch dropped into the running app's patches/ folder, applied and confirmed. A reference sync
@@ -70,6 +75,7 @@ test: deps
 	scripts/wpt --runtime hybrid --hybrid $(DEBUG_BIN) --quiet
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
 	Tests/HybridHostTests/tmux-repl.sh $(DEBUG_BIN)
+	scripts/check-deb $(DEBUG_BIN)
 	scripts/soak --self-test
 	scripts/soak $(DEBUG_BIN) --seconds 60
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) FUZZ_SEED=1
