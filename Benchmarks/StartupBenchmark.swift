@@ -6,6 +6,8 @@ import SystemIO
 
 /// `hybrid-bench startup`: wall time and peak RSS of `hybrid run hello.js` against `node -e 0`,
 /// the two alternating in one run. Goal (issue 2): ours ≤ 0.6 × node's wall time, RSS ≤ node's.
+/// Then the binary the Debian package installs (a copy stripped as `scripts/make-deb` strips it)
+/// against the unstripped build, alternating: the same or better (issue 36).
 public struct StartupBenchmark {
     let runs: Int
 
@@ -44,6 +46,32 @@ public struct StartupBenchmark {
         print(BenchmarkTable.row("node -e 0", nodeWall, unit: "ms") + "   " + BenchmarkTable.format(nodeRSS / 1024) + " MiB")
         print("ratio wall: \(BenchmarkTable.format(ourWall / nodeWall))x   (goal <= 0.6x)")
         print("ratio RSS:  \(BenchmarkTable.format(ourRSS / nodeRSS))x   (goal <= 1x)")
+        compareStripped(hello: hello, directory: directory)
+    }
+
+    /// The packaged binary, stripped, against the build it comes from.
+    func compareStripped(hello: String, directory: String) {
+        let stripped = directory + "/hybrid-stripped"
+        let strip = try? ChildProcess.run("/usr/bin/strip", ["--strip-unneeded", "--remove-section=.comment", "--remove-section=.note",
+                                                             "-o", stripped, MeasuredProcess.builtHybrid])
+        guard strip?.status == 0 else {
+            print("strip failed: no packaged-binary comparison")
+            return
+        }
+        let packaged = [stripped, "run", hello, "--data-dir", directory + "/data"]
+        let built = [MeasuredProcess.builtHybrid, "run", hello, "--data-dir", directory + "/data"]
+        var packagedRuns: [MeasuredProcess.Measurement] = [], builtRuns: [MeasuredProcess.Measurement] = []
+        for _ in 0..<runs {
+            if let m = MeasuredProcess.measure(packaged) { packagedRuns.append(m) }
+            if let m = MeasuredProcess.measure(built) { builtRuns.append(m) }
+        }
+        let sizes = [stripped, MeasuredProcess.builtHybrid].map { FileSystem.stamp($0)?.size ?? 0 }
+        let (packagedWall, builtWall) = (median(packagedRuns.map(\.wallMs)), median(builtRuns.map(\.wallMs)))
+        let (packagedRSS, builtRSS) = (median(packagedRuns.map { Double($0.maxRSSKiB) }), median(builtRuns.map { Double($0.maxRSSKiB) }))
+        print("bench startup, the packaged binary: stripped \(sizes[0] / 1_048_576) MiB against the build's \(sizes[1] / 1_048_576) MiB, \(runs) runs each, alternating")
+        print(BenchmarkTable.row("stripped (as installed)", packagedWall, unit: "ms") + "   " + BenchmarkTable.format(packagedRSS / 1024) + " MiB")
+        print(BenchmarkTable.row("unstripped (the build)", builtWall, unit: "ms") + "   " + BenchmarkTable.format(builtRSS / 1024) + " MiB")
+        print("ratio wall: \(BenchmarkTable.format(packagedWall / builtWall))x   ratio RSS: \(BenchmarkTable.format(packagedRSS / builtRSS))x   (goal <= 1x)")
     }
 
     func median(_ values: [Double]) -> Double {
