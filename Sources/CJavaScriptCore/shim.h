@@ -52,3 +52,7 @@ static inline void hh_api_unlock(void *holder) { _ZN3JSC12JSLockHolderD1Ev(holde
 /// protectedObjectCount, globalObjectCount, protectedGlobalObjectCount, objectTypeCounts
 /// (JSBasePrivate.h). It walks the whole heap: for diagnostics only (HeapStatisticsLog.swift).
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
+
+/// A full garbage collection now, on the calling (JS) thread, which then sweeps and frees the
+/// heap's empty blocks (JSContextRefPrivate.h); JSGarbageCollect only hints. HeapTrim.swift.
+JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);

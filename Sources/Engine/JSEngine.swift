@@ -100,6 +100,8 @@ public final class JSEngine: @unchecked Sendable {
     private var shutdownHooks: [(ScriptContext) -> Void] = []
     private var pendingFailure: ScriptError?
     private var memory: MemoryGuard?
+    /// When to collect the heap in full to give its empty blocks back (JS thread only).
+    private var heapTrim = HeapTrim(resident: 0, now: .now)
 
     struct TimerCallback {
         enum Body {
@@ -517,8 +519,10 @@ public final class JSEngine: @unchecked Sendable {
         }
         JSGlobalContextSetUnhandledRejectionCallback(context.ref, rejection, nil)
         RuntimeInstaller.install(into: context, engine: self)
+        heapTrim = HeapTrim(resident: ResidentMemory.bytes() ?? 0, now: .now)
+        scheduleHeapTrim()
         if let log = HeapStatisticsLog.fromEnvironment() {
-            log.record(context)
+            log.record(context, trims: heapTrim.trims)
             scheduleHeapStatistics(log)
         }
         if let limit = options.memoryLimitBytes, let guarding = MemoryGuard(limit: limit) {
@@ -534,12 +538,24 @@ public final class JSEngine: @unchecked Sendable {
         }
     }
 
+    // MARK: - Giving the heap's empty blocks back (HeapTrim)
+
+    /// Every ``HeapTrim/interval`` between tasks, for as long as the engine runs.
+    private func scheduleHeapTrim() {
+        _ = addNativeTimer(delayMs: Double(HeapTrim.interval.components.seconds) * 1000) { [unowned self] in
+            if let resident = ResidentMemory.bytes(), heapTrim.shouldTrim(resident: resident, now: .now) {
+                JSSynchronousGarbageCollectForDebugging(context.ref)
+            }
+            scheduleHeapTrim()
+        }
+    }
+
     // MARK: - Heap statistics (HYBRID_HEAP_STATS)
 
     /// Every 10 s between tasks, a line of heap figures, for as long as the engine runs.
     private func scheduleHeapStatistics(_ log: HeapStatisticsLog) {
         _ = addNativeTimer(delayMs: HeapStatisticsLog.intervalMs) { [unowned self] in
-            log.record(context)
+            log.record(context, trims: heapTrim.trims)
             scheduleHeapStatistics(log)
         }
     }

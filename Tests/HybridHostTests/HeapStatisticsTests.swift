@@ -26,4 +26,28 @@ struct HeapStatisticsTests {
         #expect((first["rss"]?.numberValue ?? 0) > 1, "\(first)")
         #expect((first["mallocSystem"]?.numberValue ?? 0) >= (first["mallocInUse"]?.numberValue ?? 0) - 0.1, "\(first)")
     }
+
+    @Test("a heap of garbage no allocation collects is collected in full and given back within the trim's spacing (30 s) and a check")
+    func trimGivesBack() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-trim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 3 million small objects, dropped; then the app idles for 45 s with nothing to allocate.
+        let script = folder.appendingPathComponent("inflate.js").path
+        try """
+            let keep = [];
+            for (let i = 0; i < 30; i++) { const a = []; for (let j = 0; j < 100000; j++) a.push({ j, s: "x" + j }); keep.push(a); }
+            keep = null;
+            let ticks = 0;
+            const timer = setInterval(() => { if (++ticks === 45) clearInterval(timer); }, 1000);
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("heap.jsonl").path
+        let result = try await HybridProcess.run(["run", script], timeLimit: .seconds(600), environment: ["HYBRID_HEAP_STATS": log])
+        #expect(result.status == 0, "\(result)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        let capacities = lines.compactMap { $0["jsHeapCapacity"]?.numberValue }
+        #expect((capacities.max() ?? 0) > 100, "the garbage filled the heap: \(capacities)")
+        #expect((lines.last?["heapTrims"]?.numberValue ?? 0) >= 1, "\(lines)")
+        #expect((capacities.last ?? .infinity) < 16, "the heap gave its blocks back: \(capacities)")
+    }
 }
