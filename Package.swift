@@ -176,8 +176,9 @@ let package = Package(
                                          .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                                          .product(name: "NIOHTTP1", package: "swift-nio")],
                           path: "Benchmarks",
-                          // The JS benchmarks (`web/url.js`) that run under node and `hybrid run`.
-                          exclude: ["web"]),
+                          // The JS benchmarks (`web/url.js`) that run under node and `hybrid run`, and the
+                          // plots BENCHMARKS.md shows (`figures/`).
+                          exclude: ["web", "figures"]),
 
         // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
         // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
