@@ -89,10 +89,7 @@ public struct SyncServerLoadBenchmark: Sendable {
 
     private func measure(folder: String) async throws -> Bool {
         let limit = ProcessStats.raiseOpenFileLimit()
-        let secretFile = folder + "/sync-secret"
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-        let secret = String((0..<32).map { _ in alphabet.randomElement()! })
-        try secret.write(toFile: secretFile, atomically: true, encoding: .utf8)
+        let secretFile = try Self.writeSecret(in: folder)
         let signer = try TokenSigner(secretFile: secretFile)
         let hybrid = MeasuredProcess.builtHybrid
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -256,6 +253,14 @@ public struct SyncServerLoadBenchmark: Sendable {
 
     /// Registers every device (`POST /v1/devices` with its token), 100 at a time, round-robin over
     /// the servers.
+    /// A fresh HS256 secret for the servers, 32 random characters, in `folder/sync-secret`; its path.
+    static func writeSecret(in folder: String) throws -> String {
+        let secretFile = folder + "/sync-secret"
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        try String((0..<32).map { _ in alphabet.randomElement()! }).write(toFile: secretFile, atomically: true, encoding: .utf8)
+        return secretFile
+    }
+
     static func register(_ population: [LoadDevice], clients: [LoadHTTPClient]) async throws -> [LoadDevice] {
         var registered = population
         for start in stride(from: 0, to: population.count, by: 100) {

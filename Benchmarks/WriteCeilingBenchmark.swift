@@ -56,9 +56,7 @@ struct WriteCeilingBenchmark: Sendable {
 
     private func measure(folder: String) async throws {
         _ = ProcessStats.raiseOpenFileLimit()
-        let secretFile = folder + "/sync-secret"
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-        try String((0..<32).map { _ in alphabet.randomElement()! }).write(toFile: secretFile, atomically: true, encoding: .utf8)
+        let secretFile = try SyncServerLoadBenchmark.writeSecret(in: folder)
         let signer = try TokenSigner(secretFile: secretFile)
         let hybrid = MeasuredProcess.builtHybrid
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
