@@ -23,7 +23,7 @@ enum HTTPHeadersFuzzTarget {
                 switch ResponseHeaderLine(bytes) {
                 case .status: headers.removeAll()
                 case .field(let name, let value): headers.append((name, value))
-                case .other: break
+                case .end, .other: break
                 }
             }
         }

@@ -26,6 +26,7 @@ typedef struct hh_curl_api {
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_pause)(CURL *, int);
     void (*free)(void *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
@@ -69,6 +70,7 @@ static inline void hh_curl_load(void) {
     HH_CURL_LOAD(easy_setopt, "curl_easy_setopt")
     HH_CURL_LOAD(easy_getinfo, "curl_easy_getinfo")
     HH_CURL_LOAD(easy_strerror, "curl_easy_strerror")
+    HH_CURL_LOAD(easy_pause, "curl_easy_pause")
     HH_CURL_LOAD(free, "curl_free")
     HH_CURL_LOAD(slist_append, "curl_slist_append")
     HH_CURL_LOAD(slist_free_all, "curl_slist_free_all")
@@ -98,6 +100,7 @@ static inline CURL *hh_easy_init(void) { return hh_curl()->easy_init(); }
 static inline void hh_easy_reset(CURL *easy) { hh_curl()->easy_reset(easy); }
 static inline void hh_easy_cleanup(CURL *easy) { hh_curl()->easy_cleanup(easy); }
 static inline const char *hh_easy_strerror(CURLcode code) { return hh_curl()->easy_strerror(code); }
+static inline CURLcode hh_easy_pause(CURL *easy, int bitmask) { return hh_curl()->easy_pause(easy, bitmask); }
 static inline void hh_free(void *pointer) { hh_curl()->free(pointer); }
 static inline struct curl_slist *hh_slist_append(struct curl_slist *list, const char *text) { return hh_curl()->slist_append(list, text); }
 static inline void hh_slist_free_all(struct curl_slist *list) { hh_curl()->slist_free_all(list); }

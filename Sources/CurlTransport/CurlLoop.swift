@@ -22,6 +22,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private enum Command {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
+        case resume(CurlTransfer)
         case run(UnownedJob)
     }
 
@@ -33,6 +34,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Reset easy handles kept for the next transfers: creating one costs more than resetting it.
     private var spareHandles: [UnsafeMutableRawPointer] = []
+    /// Streamed transfers whose head arrived in this round, handed over when it ends.
+    private var headsArrived: [CurlTransfer] = []
     private static let spareLimit = 128
     /// curl `--resolve` entries (`host:port:address`), for every transfer from now on.
     private let pins = Mutex<[String]>([])
@@ -53,6 +56,15 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     func start(_ transfer: CurlTransfer) { send(.start(transfer)) }
 
     func cancel(_ transfer: CurlTransfer) { send(.cancel(transfer)) }
+
+    /// Unpauses a transfer its reader paused.
+    func resume(_ transfer: CurlTransfer) { send(.resume(transfer)) }
+
+    /// Called by a streamed transfer, on this thread, when its answer's head is in.
+    func headArrived(_ transfer: CurlTransfer) {
+        assertOnLoopThread()
+        headsArrived.append(transfer)
+    }
 
     func enqueue(_ job: consuming ExecutorJob) { send(.run(UnownedJob(job))) }
 
@@ -83,6 +95,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
                 switch command {
                 case .start(let transfer): begin(transfer)
                 case .cancel(let transfer): stop(transfer)
+                case .resume(let transfer):
+                    if let easy = transfer.handle, running[easy] === transfer { transfer.resumeReading() }
                 case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 }
             }
@@ -95,6 +109,10 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
                 transfer.finish(result)
                 release(easy)
             }
+            // After the round's finishes: a small answer that came whole in one round is handed
+            // over with its body, not as a stream that needs one more read.
+            for transfer in headsArrived { transfer.deliverHead() }
+            headsArrived.removeAll(keepingCapacity: true)
             // Commands queued from this thread since the inbox was emptied must not wait a second.
             let idle = inbox.withLock { $0.isEmpty }
             var ready: Int32 = 0

@@ -23,6 +23,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var received: [UInt8] = []
     private var receivedCount: Int64 = 0
     private var headers: [(name: String, value: String)] = []
+    /// The status line's, as it arrived (the final answer's once its head is in).
+    private var statusCode = 0
+    private var statusText = ""
+    /// ``TransferSink/stream`` only: the body's reader, once the head was handed over.
+    private var stream: ResponseBodyStream?
     private var overLimit = false
     /// The errno of a failed write to the file sink, or 0.
     private var writeError: Int32 = 0
@@ -104,8 +109,13 @@ final class CurlTransfer: @unchecked Sendable {
             overLimit = true
             return 0
         }
+        if let stream {
+            guard stream.offer(bytes) else { return Int(CURL_WRITEFUNC_PAUSE) }
+            receivedCount += Int64(bytes.count)
+            return bytes.count
+        }
         switch request.sink {
-        case .memory:
+        case .memory, .stream:
             received.append(contentsOf: bytes)
         case .file(let fd):
             var offset = 0
@@ -126,11 +136,49 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line as curl hands it over, CRLF included (``ResponseHeaderLine``).
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         switch ResponseHeaderLine(bytes) {
-        case .status: headers.removeAll(keepingCapacity: true)
+        case .status(let code, let reason):
+            headers.removeAll(keepingCapacity: true)
+            statusCode = code
+            statusText = reason
         case .field(let name, let value): headers.append((name, value))
+        case .end:
+            // The final answer's head (not a 1xx, nor a redirect that will be followed): handed
+            // over when the loop's round ends, with whatever body came along in that round.
+            if case .stream = request.sink, statusCode >= 200, !willBeFollowed {
+                CurlLoop.shared.headArrived(self)
+            }
         case .other: break
         }
         return bytes.count
+    }
+
+    /// A redirect that ``CurlClient`` follows: its body is not the answer's.
+    private var willBeFollowed: Bool {
+        request.followRedirects && [301, 302, 303, 307, 308].contains(statusCode) && headers.contains { $0.name == "location" }
+    }
+
+    /// For ``TransferSink/stream``: hands the head over, the body so far in a stream that the rest
+    /// goes to. Called by the loop after the round in which the head arrived; a transfer that
+    /// finished in that round already answered with its whole body.
+    func deliverHead() {
+        guard let continuation, let handle else { return }
+        self.continuation = nil
+        let body = ResponseBodyStream(received: received,
+                                      resume: { [self] in CurlLoop.shared.resume(self) },
+                                      abort: { [self] in CurlLoop.shared.cancel(self) })
+        received = []
+        stream = body
+        var response = TransferResponse(status: statusCode, statusText: statusText, headers: headers, body: [], url: request.url,
+                                        timing: timing(handle), bodySize: receivedCount, stream: body)
+        var effective: UnsafeMutablePointer<CChar>?
+        hh_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        if let effective { response.url = String(cString: effective) }
+        continuation.resume(returning: Hop(response: response, redirectURL: nil))
+    }
+
+    /// Resumes a transfer its stream paused (loop thread).
+    func resumeReading() {
+        if let handle { _ = hh_easy_pause(handle, 0) }
     }
 
     fileprivate func progress(total: Int64, now: Int64) -> Int32 {
@@ -143,6 +191,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Resumes the waiting task with curl's verdict. Called once, on the loop thread.
     func finish(_ code: CURLcode) {
+        if let stream {
+            stream.end(code == CURLE_OK ? nil : failure(code))
+            return
+        }
         guard let continuation else { return }
         self.continuation = nil
         guard code == CURLE_OK, let handle else {
@@ -151,22 +203,26 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var status = 0
         hh_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var total: curl_off_t = 0, connect: curl_off_t = 0, firstByte: curl_off_t = 0
-        hh_easy_getinfo_offset(handle, CURLINFO_TOTAL_TIME_T, &total)
-        hh_easy_getinfo_offset(handle, CURLINFO_CONNECT_TIME_T, &connect)
-        hh_easy_getinfo_offset(handle, CURLINFO_STARTTRANSFER_TIME_T, &firstByte)
         var effective: UnsafeMutablePointer<CChar>?
         hh_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         var redirect: UnsafeMutablePointer<CChar>?
         hh_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
-        let timing = TransferTiming(totalMs: Double(total) / 1000, connectMs: Double(connect) / 1000, firstByteMs: Double(firstByte) / 1000)
-        let response = TransferResponse(status: status, headers: headers, body: received,
-                                        url: effective.map { String(cString: $0) } ?? request.url, timing: timing, bodySize: receivedCount)
+        let response = TransferResponse(status: status, statusText: statusText, headers: headers, body: received,
+                                        url: effective.map { String(cString: $0) } ?? request.url, timing: timing(handle), bodySize: receivedCount)
         continuation.resume(returning: Hop(response: response, redirectURL: redirect.map { String(cString: $0) }))
+    }
+
+    private func timing(_ handle: UnsafeMutableRawPointer) -> TransferTiming {
+        var total: curl_off_t = 0, connect: curl_off_t = 0, firstByte: curl_off_t = 0
+        hh_easy_getinfo_offset(handle, CURLINFO_TOTAL_TIME_T, &total)
+        hh_easy_getinfo_offset(handle, CURLINFO_CONNECT_TIME_T, &connect)
+        hh_easy_getinfo_offset(handle, CURLINFO_STARTTRANSFER_TIME_T, &firstByte)
+        return TransferTiming(totalMs: Double(total) / 1000, connectMs: Double(connect) / 1000, firstByteMs: Double(firstByte) / 1000)
     }
 
     /// Ends a transfer that never ran or was taken off the loop.
     func cancel() {
+        stream?.end(TransferError(.cancelled, "the request was cancelled", url: request.url))
         guard let continuation else { return }
         self.continuation = nil
         continuation.resume(throwing: TransferError(.cancelled, "the request was cancelled", url: request.url))

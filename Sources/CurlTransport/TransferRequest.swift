@@ -64,4 +64,7 @@ public enum TransferSink: Sendable {
     case memory
     /// An open, writable file descriptor, owned by the caller.
     case file(Int32)
+    /// Read as it arrives: the final answer is handed over when its head is in, with the body in
+    /// ``TransferResponse/stream`` (or, when the whole body came with the head, in `body`).
+    case stream
 }

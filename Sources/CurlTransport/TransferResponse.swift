@@ -3,16 +3,23 @@ public struct TransferResponse: Sendable {
     public var status: Int
     /// Names lower-cased, in the order received, repeated names kept.
     public var headers: [(name: String, value: String)]
-    /// Empty when the body went to a file.
+    /// The reason phrase of the status line (`Not Found`); empty over HTTP/2.
+    public var statusText: String
+    /// Empty when the body went to a file, or still arrives in `stream`.
     public var body: [UInt8]
+    /// For ``TransferSink/stream``: the rest of the body, when it had not all arrived with the head.
+    public var stream: ResponseBodyStream?
     /// The URL that answered, after redirects.
     public var url: String
     public var timing: TransferTiming
-    /// The body's size, also when it went to a file.
+    /// The body's size, also when it went to a file (so far, when it still arrives in `stream`).
     public var bodySize: Int64
 
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], url: String, timing: TransferTiming, bodySize: Int64) {
+    public init(status: Int, statusText: String = "", headers: [(name: String, value: String)], body: [UInt8], url: String,
+                timing: TransferTiming, bodySize: Int64, stream: ResponseBodyStream? = nil) {
         self.status = status
+        self.statusText = statusText
+        self.stream = stream
         self.headers = headers
         self.body = body
         self.url = url

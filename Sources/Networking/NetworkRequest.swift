@@ -26,6 +26,11 @@ struct NetworkRequest: ActionParams {
     let calledAtMs = CurlClient.nowMs()
 
     init(from params: ParamsReader) throws(BridgeError) {
+        try self.init(from: params, cacheFlag: true)
+    }
+
+    /// `cacheFlag`: whether params may hold `request`'s boolean `cache` (`fetch`'s is a mode of its own).
+    init(from params: ParamsReader, cacheFlag: Bool) throws(BridgeError) {
         let url: String = try params.required("url")
         var headers: [(name: String, value: String)] = []
         for (name, value) in try params.optional("headers", as: JSONObject.self) ?? [:] {
@@ -62,7 +67,7 @@ struct NetworkRequest: ActionParams {
                                    followRedirects: try params.optional("followRedirects") ?? true)
         maxBytes = try params.optional("maxBytes")
         responseType = try params.optional("responseType")
-        useCache = try params.optional("cache") ?? false
+        useCache = cacheFlag ? try params.optional("cache") ?? false : false
         if useCache, method != "GET" { throw BridgeError.badParams("/cache", "only GET responses are cached; \(method) cannot use cache: true") }
     }
 

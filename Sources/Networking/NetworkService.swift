@@ -25,8 +25,10 @@ public struct NetworkService: BridgeService {
     /// same process has its own; only the curl thread and its connections are the process's.
     private let progress = ProgressBoard()
     private let transfers = SharedTransfers()
-    private let caches = HTTPCaches()
-    private let queue = TransferQueue()
+    let caches = HTTPCaches()
+    let queue = TransferQueue()
+    /// `fetch`'s bodies still arriving, read with `read`.
+    let bodies = ResponseBodies()
     /// What downloads may not write into: the host's own entries of the data folder.
     private let hostEntries: HostEntries
 
@@ -45,6 +47,15 @@ public struct NetworkService: BridgeService {
             },
             "download": .worker(NetworkDownloadParams.self) { call, params in
                 try await download(call, params)
+            },
+            "fetch": .nonBlocking(NetworkFetchParams.self) { call, params in
+                try await fetch(call, params)
+            },
+            "read": .nonBlocking(NetworkBodyParams.self) { _, params in
+                try await bodies.read(params.stream)
+            },
+            "cancel": .inline(NetworkBodyParams.self) { _, params in
+                ["cancelled": .bool(bodies.cancel(params.stream))]
             },
             "progress": .worker(NetworkProgressParams.self) { call, params in
                 let snapshot = await progress.wait(scoped(params.requestId, call), since: params.since, timeoutMs: params.timeoutMs)
@@ -101,7 +112,7 @@ public struct NetworkService: BridgeService {
         return try ResponseEncoder.json(response, as: request.responseType, cache: "miss")
     }
 
-    private func store(_ response: TransferResponse, key: String, in cache: HTTPCache) {
+    func store(_ response: TransferResponse, key: String, in cache: HTTPCache) {
         if let entry = CacheEntry(key: key, response: response, now: HTTPDate.now()) {
             cache.save(entry)
         } else if response.status == 200 {

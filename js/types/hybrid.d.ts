@@ -455,6 +455,16 @@ export interface KvClient {
 
 // network 1.0.0 (services/network.json)
 
+export interface NetworkCancelParams {
+  /** The stream id fetch answered with. */
+  stream: number;
+}
+
+export interface NetworkCancelResult {
+  /** false when the stream had already ended or been cancelled. */
+  cancelled: boolean;
+}
+
 export interface NetworkDownloadParams {
   /**
    * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to
@@ -523,6 +533,88 @@ export interface NetworkDownloadResult {
   timing: NetworkTiming;
 }
 
+export interface NetworkFetchParams {
+  /**
+   * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to
+   * (never a user name before an @ or a fragment after a #), must be granted (network:HOST): names
+   * compare without case and without a trailing dot, numeric IPv4 spellings as the address curl
+   * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
+   */
+  url: NetworkUrl;
+  /** Default GET, or POST when a body is given. */
+  method?: NetworkMethod;
+  /**
+   * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
+   * is E_BAD_PARAMS at /headers/NAME.
+   */
+  headers?: NetworkHeaders;
+  /**
+   * Limit for the whole call, counted from when it was made: waiting to start (timing.queuedMs) and
+   * the transfer, connection included; E_FAILED reason timeout after it (a call that times out
+   * while it waits is never sent). The bridge's own per-call timeout (Hybrid.call options) also
+   * aborts the transfer.
+   */
+  timeoutMs?: NetworkTimeoutMs;
+  /** Limit for establishing the connection. */
+  connectTimeoutMs?: NetworkConnectTimeoutMs;
+  /**
+   * Largest response body accepted. The app's quotas.responseBytes (64 MiB unless app.json says
+   * otherwise) is the default and the most it may be: a larger maxBytes is lowered to it. The
+   * transfer stops at the byte that passes the limit: E_FAILED reason body_too_large, with
+   * details.quota "responseBytes" and details.limitBytes when the quota was the limit.
+   */
+  maxBytes?: NetworkMaxBytes;
+  /** A text body, sent as UTF-8. */
+  body?: string;
+  /** A binary body: a Uint8Array or ArrayBuffer. */
+  bytes?: Uint8Array;
+  /**
+   * follow (default): redirects are followed, each hop checked against the grants. error: a 3xx
+   * answer with a Location is E_FAILED reason redirect. manual: the 3xx answer itself is the
+   * answer.
+   */
+  redirect?: "follow" | "error" | "manual";
+  /**
+   * How a GET uses the app's HTTP cache (the one request's cache: true uses), as the Fetch
+   * Standard's request cache modes: default answers fresh entries from it and revalidates stale
+   * ones; no-store neither reads nor writes it; reload does not read it; no-cache always
+   * revalidates; force-cache takes any entry, fresh or stale; only-if-cached takes any entry and is
+   * E_FAILED reason not_cached without one. Cacheable answers are stored when their Content-Length
+   * is at most 1 MiB. With a conditional header of its own (If-None-Match, If-Modified-Since...),
+   * default means no-store.
+   */
+  cache?: "default" | "no-store" | "reload" | "no-cache" | "force-cache" | "only-if-cached";
+}
+
+export interface NetworkFetchResult {
+  /** The HTTP status of the final answer. */
+  status: number;
+  /** The status line's reason phrase; empty over HTTP/2, and for answers from the cache. */
+  statusText: string;
+  /**
+   * [name, value] pairs in the order received, names lower-cased, repeated names kept (several
+   * set-cookie).
+   */
+  headers: string[][];
+  /** The URL that answered, after redirects. */
+  url: string;
+  /** Whether a redirect was followed. */
+  redirected: boolean;
+  /**
+   * The whole body as a Uint8Array, when it came with the head; null for HEAD and for statuses that
+   * carry no body (101, 103, 204, 205, 304). Absent when stream is present.
+   */
+  body?: Uint8Array | null;
+  /** The body, still arriving: read it with read {stream}; cancel {stream} ends it. */
+  stream?: number;
+  timing: NetworkTiming;
+  /**
+   * Present when the cache took part: hit (no request sent), revalidated (the server said 304),
+   * miss.
+   */
+  cache?: "hit" | "revalidated" | "miss";
+}
+
 export interface NetworkProgressParams {
   /** The download's requestId. */
   requestId: string;
@@ -543,6 +635,18 @@ export interface NetworkProgressResult {
   total: number | null;
   /** Why it failed (state failed). */
   error?: string;
+}
+
+export interface NetworkReadParams {
+  /** The stream id fetch answered with. */
+  stream: number;
+}
+
+export interface NetworkReadResult {
+  /** The next bytes, as a Uint8Array. */
+  bytes?: Uint8Array;
+  /** true: the body ended and the stream id is forgotten. */
+  done?: boolean;
 }
 
 export interface NetworkRequestParams {
@@ -1628,6 +1732,11 @@ export interface HybridActions {
    */
   network: {
     /**
+     * Ends a body fetch answered with as a stream: its transfer is aborted (its connection closed)
+     * and its running slot freed. A read waiting on it fails with E_CANCELLED.
+     */
+    cancel: { params: NetworkCancelParams; result: NetworkCancelResult; errors: "E_BAD_PARAMS" };
+    /**
      * Fetches a URL into a file inside the app's data folder, answering when it is complete. The
      * body goes to a hidden file beside the target and is renamed into place only for a 2xx answer,
      * so a failed or refused download leaves no partial file and an error page never replaces the
@@ -1635,12 +1744,29 @@ export interface HybridActions {
      */
     download: { params: NetworkDownloadParams; result: NetworkDownloadResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
     /**
+     * What the web platform's fetch() sends through (the JS global builds these params from a
+     * Request): one HTTP request, answered as soon as the final answer's head is in, with the body
+     * whole when it came with the head and otherwise a stream id to read it with read. Grants,
+     * quotas, the running limits and hop-checked redirects apply as for request; identical GETs are
+     * not shared (each fetch reads its own body). A stream holds its transfer's running slot until
+     * it ends or is cancelled; while unread, at most 1 MiB of it waits in memory and the transfer
+     * is paused.
+     */
+    fetch: { params: NetworkFetchParams; result: NetworkFetchResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
+    /**
      * A long-poll on a download's progress: answers at once when the download has moved on since
      * `since` (its seq), else at its next step, else unchanged after timeoutMs. May be called
      * before the download starts; it then waits for it. Use with Hybrid.subscribe, which passes the
      * last seq back as since.
      */
     progress: { params: NetworkProgressParams; result: NetworkProgressResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * The next chunk of a body that fetch answered with as a stream: at once when bytes wait, else
+     * when some arrive. Each read hands over everything waiting, up to 1 MiB; reading is what lets
+     * a paused transfer go on. A body that failed midway fails the read with the network's reason
+     * (E_FAILED reason timeout, connect, body_too_large...).
+     */
+    read: { params: NetworkReadParams; result: NetworkReadResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_CANCELLED" | "E_TIMEOUT" };
     /**
      * Sends one HTTP request and answers with the response. Identical GETs in flight at the same
      * time share one transfer; one that joins a transfer in flight does not wait for a slot. With
