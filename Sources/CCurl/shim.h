@@ -27,6 +27,8 @@ typedef struct hh_curl_api {
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     const char *(*easy_strerror)(CURLcode);
     CURLcode (*easy_pause)(CURL *, int);
+    CURLSH *(*share_init)(void);
+    CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
     void (*free)(void *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
@@ -71,6 +73,8 @@ static inline void hh_curl_load(void) {
     HH_CURL_LOAD(easy_getinfo, "curl_easy_getinfo")
     HH_CURL_LOAD(easy_strerror, "curl_easy_strerror")
     HH_CURL_LOAD(easy_pause, "curl_easy_pause")
+    HH_CURL_LOAD(share_init, "curl_share_init")
+    HH_CURL_LOAD(share_setopt, "curl_share_setopt")
     HH_CURL_LOAD(free, "curl_free")
     HH_CURL_LOAD(slist_append, "curl_slist_append")
     HH_CURL_LOAD(slist_free_all, "curl_slist_free_all")
@@ -101,6 +105,10 @@ static inline void hh_easy_reset(CURL *easy) { hh_curl()->easy_reset(easy); }
 static inline void hh_easy_cleanup(CURL *easy) { hh_curl()->easy_cleanup(easy); }
 static inline const char *hh_easy_strerror(CURLcode code) { return hh_curl()->easy_strerror(code); }
 static inline CURLcode hh_easy_pause(CURL *easy, int bitmask) { return hh_curl()->easy_pause(easy, bitmask); }
+static inline CURLSH *hh_share_init(void) { return hh_curl()->share_init(); }
+static inline CURLSHcode hh_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return hh_curl()->share_setopt(share, option, value);
+}
 static inline void hh_free(void *pointer) { hh_curl()->free(pointer); }
 static inline struct curl_slist *hh_slist_append(struct curl_slist *list, const char *text) { return hh_curl()->slist_append(list, text); }
 static inline void hh_slist_free_all(struct curl_slist *list) { hh_curl()->slist_free_all(list); }

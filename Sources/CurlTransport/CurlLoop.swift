@@ -168,6 +168,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private func release(_ easy: UnsafeMutableRawPointer) {
         assertOnLoopThread()
         hh_multi_remove_handle(multi, easy)
+        running[easy]?.detachCookies()
         running[easy] = nil
         if spareHandles.count < Self.spareLimit {
             hh_easy_reset(easy)

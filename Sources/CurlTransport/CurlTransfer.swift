@@ -28,6 +28,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var statusText = ""
     /// ``TransferSink/stream`` only: the body's reader, once the head was handed over.
     private var stream: ResponseBodyStream?
+    /// An answer of this hop set a cookie, which the request's jar saves when it ends.
+    private var setCookie = false
     private var overLimit = false
     /// The errno of a failed write to the file sink, or 0.
     private var writeError: Int32 = 0
@@ -68,6 +70,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let timeout = request.timeoutMs { hh_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, timeout)) }
         if let timeout = request.connectTimeoutMs { hh_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, timeout)) }
         if let maxBytes = request.maxBytes { hh_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)) }
+        if let jar = request.cookieJar { jar.attach(to: handle) }
         if request.onProgress != nil {
             hh_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
             hh_easy_setopt_xferinfo_function(handle, curlProgress)
@@ -140,7 +143,9 @@ final class CurlTransfer: @unchecked Sendable {
             headers.removeAll(keepingCapacity: true)
             statusCode = code
             statusText = reason
-        case .field(let name, let value): headers.append((name, value))
+        case .field(let name, let value):
+            headers.append((name, value))
+            if name == "set-cookie" { setCookie = true }
         case .end:
             // The final answer's head (not a 1xx, nor a redirect that will be followed): handed
             // over when the loop's round ends, with whatever body came along in that round.
@@ -174,6 +179,12 @@ final class CurlTransfer: @unchecked Sendable {
         hh_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         if let effective { response.url = String(cString: effective) }
         continuation.resume(returning: Hop(response: response, redirectURL: nil))
+    }
+
+    /// Saves the cookies an answer set and takes the handle off the jar, before the handle is
+    /// reset (loop thread).
+    func detachCookies() {
+        if let jar = request.cookieJar, let handle { jar.detach(from: handle, setCookie: setCookie) }
     }
 
     /// Resumes a transfer its stream paused (loop thread).

@@ -19,6 +19,8 @@ public struct TransferRequest: Sendable {
     public var sink: TransferSink
     /// Called on the transport's thread as bytes arrive: (received, total when known).
     public var onProgress: (@Sendable (Int64, Int64?) -> Void)?
+    /// Cookies to send, and where `Set-Cookie` answers go; none when nil.
+    public var cookieJar: CookieJar?
 
     public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
                 timeoutMs: Int? = nil, connectTimeoutMs: Int? = nil, maxBytes: Int? = nil,

@@ -26,13 +26,23 @@ struct NetworkFetchParams: ActionParams {
         case onlyIfCached = "only-if-cached"
     }
 
+    /// Whether the app's cookie jar takes part: omit leaves it out; the others send its cookies and
+    /// store what the answer sets (a host has no origin to tell same-origin from cross-origin by).
+    enum Credentials: String, CaseIterable, ParamValue {
+        case omit
+        case sameOrigin = "same-origin"
+        case include
+    }
+
     var request: NetworkRequest
     let redirect: Redirect
     let cache: CacheMode
+    let credentials: Credentials
 
     init(from params: ParamsReader) throws(BridgeError) {
         request = try NetworkRequest(from: params, cacheFlag: false)
         redirect = try params.optional("redirect") ?? .follow
+        credentials = try params.optional("credentials") ?? .sameOrigin
         let asked: CacheMode = try params.optional("cache") ?? .default
         // A request with conditional headers of its own is the app's revalidation: as the Fetch
         // Standard says, the default mode then neither answers from nor writes to the cache.
@@ -57,6 +67,21 @@ struct NetworkBodyParams: ActionParams {
 
     init(from params: ParamsReader) throws(BridgeError) {
         stream = try params.required("stream")
+    }
+}
+
+/// The process's cookie jars, one per data folder (its `.cookies` file), whichever app run asks:
+/// two jars over one file would overwrite each other's saves.
+enum CookieJars {
+    private static let jars = Mutex<[String: CookieJar]>([:])
+
+    static func jar(dataDirectory: String) -> CookieJar {
+        jars.withLock { jars in
+            if let jar = jars[dataDirectory] { return jar }
+            let jar = CookieJar(path: dataDirectory + "/.cookies")
+            jars[dataDirectory] = jar
+            return jar
+        }
     }
 }
 
@@ -109,6 +134,7 @@ extension NetworkService {
         // body is read as it arrives (the cache keeps only small ones). maxBytes still applies.
         var request = params.request
         request.transfer.maxBytes = request.maxBytes
+        if params.credentials != .omit { request.transfer.cookieJar = CookieJars.jar(dataDirectory: call.app.dataDirectory) }
         guard let key = params.cacheKey else {
             let (response, redirected) = try await open(request, redirect: params.redirect, app: call.app)
             return answer(response, method: request.transfer.method, redirected: redirected)

@@ -1,4 +1,5 @@
 import Bridge
+import CurlTransport
 import Foundation
 import JSON
 import Testing
@@ -144,6 +145,26 @@ struct NetworkFetchTests {
         } catch let error as BridgeError {
             #expect(error.code == .failed && error.details?["reason"] != nil, "\(error)")
         }
+    }
+
+    @Test("the app's cookie jar: Set-Cookie answers are stored and sent back by path, kept across runs, left out with credentials omit")
+    func cookies() async throws {
+        let server = try await SharedServer.get()
+        let call = try NetworkCall()
+        defer { call.remove() }
+        let set = "/set-cookie?c=session%3Dabc%3B%20Path%3D%2F%3B%20Max-Age%3D3600&c=scoped%3D1%3B%20Path%3D%2Fonly"
+        _ = try await call("fetch", ["url": .string(server.base + set)])
+        let echoed = try await call("fetch", ["url": .string(server.base + "/echo")])
+        #expect(try JSONParser.parse(echoed["body"]?.bytesValue ?? [])["headers"]?["cookie"] == "session=abc")
+        let omitted = try await call("fetch", ["url": .string(server.base + "/echo"), "credentials": "omit"])
+        #expect(try JSONParser.parse(omitted["body"]?.bytesValue ?? [])["headers"]?["cookie"] == nil)
+        #expect(FileManager.default.fileExists(atPath: call.dataDirectory + "/.cookies"))
+
+        // The next process, in the same data folder: a jar of its own reads the file.
+        var request = TransferRequest(url: server.base + "/echo")
+        request.cookieJar = CookieJar(path: call.dataDirectory + "/.cookies")
+        let next = try await CurlClient.shared.perform(request)
+        #expect(try JSONParser.parse(next.body)["headers"]?["cookie"] == "session=abc")
     }
 
     private func readAll(_ call: NetworkCall, _ stream: JSONValue) async throws -> [UInt8] {

@@ -117,6 +117,12 @@ final class TestHTTPServer: Sendable {
                                 try await writer.finish(nil)
                             })
         }
+        // One Set-Cookie header per ?c= value.
+        router.get("/set-cookie") { request, _ -> Response in
+            var headers: HTTPFields = [.contentType: "text/plain"]
+            for cookie in request.uri.queryParameters.getAll("c") { headers.append(.init(name: .setCookie, value: String(cookie))) }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "set")))
+        }
         router.get("/small") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
         }

@@ -569,6 +569,14 @@ export interface NetworkFetchParams {
   /** A binary body: a Uint8Array or ArrayBuffer. */
   bytes?: Uint8Array;
   /**
+   * Whether the app's cookie jar takes part: omit leaves it out; same-origin (default) and include
+   * send its cookies for the URL and store the cookies answers set (RFC 6265, curl's cookie
+   * engine), since a host has no origin to tell them apart by. The jar is the .cookies file in the
+   * app's data folder, kept across runs, as a WebView keeps its cookies. Only fetch uses it;
+   * request does not send cookies.
+   */
+  credentials?: "omit" | "same-origin" | "include";
+  /**
    * follow (default): redirects are followed, each hop checked against the grants. error: a 3xx
    * answer with a Location is E_FAILED reason redirect. manual: the 3xx answer itself is the
    * answer.
