@@ -45,6 +45,27 @@ public struct TransferTiming: Sendable, Equatable {
     /// How long the caller waited before the transfer began, behind limits of its own (the network
     /// service's queue): not part of `totalMs`. The transport leaves it 0.
     public var queuedMs: Double
+    /// Each attempt of a request sent more than once (the network service's retries), in order;
+    /// empty when it was not asked to retry. The transport leaves it empty.
+    public var attempts: [Attempt] = []
+
+    /// What one attempt came to.
+    public struct Attempt: Sendable, Equatable {
+        /// The status answered, or nil for a failure.
+        public var status: Int?
+        /// The failure's reason (connect, timeout...), or nil for an answer.
+        public var reason: String?
+        public var ms: Double
+        /// The wait after it, before the next attempt (0 for the last).
+        public var waitMs: Double
+
+        public init(status: Int? = nil, reason: String? = nil, ms: Double, waitMs: Double = 0) {
+            self.status = status
+            self.reason = reason
+            self.ms = ms
+            self.waitMs = waitMs
+        }
+    }
 
     public init(totalMs: Double, connectMs: Double, firstByteMs: Double, queuedMs: Double = 0) {
         self.totalMs = totalMs

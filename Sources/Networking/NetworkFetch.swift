@@ -221,6 +221,22 @@ extension NetworkService {
         } catch {
             throw error.bridgeError
         }
+        let response = try await RetryPolicy.run(request.retry, calledAtMs: request.calledAtMs, timeoutMs: request.timeoutMs,
+                                                 discard: { $0.stream?.cancel() }) { () async throws(BridgeError) in
+            try await send(transfer, of: request, to: target, allowHost: allowHost, app: app)
+        }
+        if redirect == .error, [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") {
+            response.stream?.cancel()
+            throw BridgeError.failed(reason: "redirect", "\(target.url) answered \(response.status) redirecting to \(location), and the request's redirect mode is \"error\"",
+                                     details: ["status": .number(Double(response.status)), "location": .string(location)])
+        }
+        return (response, response.url != target.url)
+    }
+
+    /// One attempt: waits for a running slot, sends, and answers at the head; the slot is held by a
+    /// task of its own until the body ends.
+    private func send(_ transfer: TransferRequest, of request: NetworkRequest, to target: URLTarget, allowHost: @escaping @Sendable (String) -> Bool,
+                      app: AppContext) async throws(BridgeError) -> TransferResponse {
         let queue = queue, limits = TransferQueue.Limits(app)
         let holder = Mutex<Task<Void, Never>?>(nil)
         let result = await withTaskCancellationHandler {
@@ -230,9 +246,7 @@ extension NetworkService {
                         try await queue.holding(origin: target.origin, limits: limits, started: request.calledAtMs,
                                                 timeoutMs: request.timeoutMs, action: "fetch", url: target.url) { queuedMs throws(BridgeError) in
                             var transfer = transfer
-                            if queuedMs > 0, let timeout = request.timeoutMs {
-                                transfer.timeoutMs = max(1, timeout - Int((CurlClient.nowMs() - request.calledAtMs).rounded(.up)))
-                            }
+                            transfer.timeoutMs = request.remainingTimeoutMs
                             var response: TransferResponse
                             do throws(TransferError) {
                                 response = try await CurlClient.shared.perform(transfer, allowHost: allowHost)
@@ -256,13 +270,7 @@ extension NetworkService {
         } onCancel: {
             holder.withLock { $0 }?.cancel()
         }
-        let response = try result.get()
-        if redirect == .error, [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") {
-            response.stream?.cancel()
-            throw BridgeError.failed(reason: "redirect", "\(target.url) answered \(response.status) redirecting to \(location), and the request's redirect mode is \"error\"",
-                                     details: ["status": .number(Double(response.status)), "location": .string(location)])
-        }
-        return (response, response.url != target.url)
+        return try result.get()
     }
 
     /// What JS receives: the head, and the body whole (`body`, null when the answer has none) or

@@ -19,6 +19,8 @@ struct NetworkRequest: ActionParams {
     /// nil: decided by the response's content type (json for JSON media types, else text).
     var responseType: ResponseType?
     var useCache: Bool
+    /// `retry`: nil sends once.
+    let retry: RetryPolicy?
     /// The `timeoutMs` asked for, counted from the call (`calledAtMs`): the transfer's is what is
     /// left of it after waiting to start (``TransferQueue``).
     let timeoutMs: Int?
@@ -68,7 +70,15 @@ struct NetworkRequest: ActionParams {
         maxBytes = try params.optional("maxBytes")
         responseType = try params.optional("responseType")
         useCache = cacheFlag ? try params.optional("cache") ?? false : false
+        retry = try params.optional("retry")
+        try RetryPolicy.check(retry, method: method.uppercased(), headers: headers)
         if useCache, method != "GET" { throw BridgeError.badParams("/cache", "only GET responses are cached; \(method) cannot use cache: true") }
+    }
+
+    /// What is left of `timeoutMs` now (at least 1 ms), for the transfer of an attempt that waited
+    /// to start or follows others; nil for no limit.
+    var remainingTimeoutMs: Int? {
+        timeoutMs.map { max(1, $0 - Int((CurlClient.nowMs() - calledAtMs).rounded(.up))) }
     }
 
     /// The request with its body held to `quota` bytes (`quotas.responseBytes`): one limit, which

@@ -135,25 +135,25 @@ public struct NetworkService: BridgeService {
         } catch {
             throw error.bridgeError(responseQuota: request.responseQuota)
         }
-        return try await queue.holding(origin: target.origin, limits: TransferQueue.Limits(app), started: request.calledAtMs,
-                                       timeoutMs: request.timeoutMs, action: action, url: target.url) { queuedMs throws(BridgeError) in
-            var transfer = transfer ?? request.transfer
-            if queuedMs > 0, let timeout = request.timeoutMs {
-                transfer.timeoutMs = max(1, timeout - Int((CurlClient.nowMs() - request.calledAtMs).rounded(.up)))
-            }
-            do throws(TransferError) {
-                var response: TransferResponse
-                if let sharingKey {
-                    response = try await transfers.fetch(key: sharingKey) { [transfer] () async throws(TransferError) -> TransferResponse in
-                        try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+        return try await RetryPolicy.run(request.retry, calledAtMs: request.calledAtMs, timeoutMs: request.timeoutMs) { () async throws(BridgeError) in
+            try await queue.holding(origin: target.origin, limits: TransferQueue.Limits(app), started: request.calledAtMs,
+                                    timeoutMs: request.timeoutMs, action: action, url: target.url) { queuedMs throws(BridgeError) in
+                var transfer = transfer ?? request.transfer
+                transfer.timeoutMs = request.remainingTimeoutMs
+                do throws(TransferError) {
+                    var response: TransferResponse
+                    if let sharingKey {
+                        response = try await transfers.fetch(key: sharingKey) { [transfer] () async throws(TransferError) -> TransferResponse in
+                            try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+                        }
+                    } else {
+                        response = try await CurlClient.shared.perform(transfer, allowHost: allowHost)
                     }
-                } else {
-                    response = try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+                    response.timing.queuedMs = queuedMs
+                    return response
+                } catch {
+                    throw error.bridgeError(responseQuota: request.responseQuota)
                 }
-                response.timing.queuedMs = queuedMs
-                return response
-            } catch {
-                throw error.bridgeError(responseQuota: request.responseQuota)
             }
         }
     }

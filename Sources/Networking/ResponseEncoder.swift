@@ -30,8 +30,20 @@ enum ResponseEncoder {
 
     /// `queuedMs` is how long the call waited to start (``TransferQueue``), beside the transfer's own times.
     static func timing(_ timing: TransferTiming) -> JSONValue {
-        ["totalMs": .number(rounded(timing.totalMs)), "connectMs": .number(rounded(timing.connectMs)),
-         "firstByteMs": .number(rounded(timing.firstByteMs)), "queuedMs": .number(rounded(timing.queuedMs))]
+        var object: JSONObject = ["totalMs": .number(rounded(timing.totalMs)), "connectMs": .number(rounded(timing.connectMs)),
+                                  "firstByteMs": .number(rounded(timing.firstByteMs)), "queuedMs": .number(rounded(timing.queuedMs))]
+        if !timing.attempts.isEmpty { object["attempts"] = attempts(timing.attempts) }
+        return .object(object)
+    }
+
+    /// `timing.attempts`: `{status | reason, ms, waitMs}` each.
+    static func attempts(_ attempts: [TransferTiming.Attempt]) -> JSONValue {
+        .array(attempts.map { attempt in
+            var object: JSONObject = ["ms": .number(rounded(attempt.ms)), "waitMs": .number(attempt.waitMs.rounded())]
+            if let status = attempt.status { object["status"] = .number(Double(status)) }
+            if let reason = attempt.reason { object["reason"] = .string(reason) }
+            return .object(object)
+        })
     }
 
     private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }

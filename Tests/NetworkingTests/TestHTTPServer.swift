@@ -117,6 +117,22 @@ final class TestHTTPServer: Sendable {
                                 try await writer.finish(nil)
                             })
         }
+        // Fails its first ?fail= hits (per name) with ?status= (503), and ?retryAfter= seconds when
+        // given; then answers "ok". Every method, so that POSTs with an Idempotency-Key can retry.
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/flaky/:name", method: method) { request, context -> Response in
+                let name = context.parameters.get("name") ?? ""
+                let failures = request.uri.queryParameters.get("fail", as: Int.self) ?? 1
+                let n = hits.add("flaky/\(name)")
+                guard n > failures else {
+                    var headers: HTTPFields = [.contentType: "text/plain"]
+                    if let after = request.uri.queryParameters.get("retryAfter") { headers[.retryAfter] = String(after) }
+                    let status = request.uri.queryParameters.get("status", as: Int.self) ?? 503
+                    return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: "failure \(n)")))
+                }
+                return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok after \(n - 1)")))
+            }
+        }
         // One Set-Cookie header per ?c= value.
         router.get("/set-cookie") { request, _ -> Response in
             var headers: HTTPFields = [.contentType: "text/plain"]

@@ -564,6 +564,17 @@ export interface NetworkFetchParams {
    * details.quota "responseBytes" and details.limitBytes when the quota was the limit.
    */
   maxBytes?: NetworkMaxBytes;
+  /**
+   * Send again when the network or the server says to try later, off by default. Only for requests
+   * that may be repeated: GET, HEAD, OPTIONS, PUT, DELETE, or any method with an Idempotency-Key
+   * header (otherwise E_BAD_PARAMS at /retry). Retried: failures with reason connect, dns, timeout
+   * or protocol, and answers 408, 429 and 5xx. Between attempts: exponential backoff with full
+   * jitter (a random wait up to backoffMs x 2^(n-1), at most maxBackoffMs), or the answer's
+   * Retry-After (seconds or an HTTP date) when it gives one. timeoutMs bounds the whole call, waits
+   * included: no attempt starts that its wait would push past it. The last attempt's outcome is the
+   * call's; every attempt is in timing.attempts (in details.attempts of the error that ends them).
+   */
+  retry?: NetworkRetry;
   /** A text body, sent as UTF-8. */
   body?: string;
   /** A binary body: a Uint8Array or ArrayBuffer. */
@@ -693,6 +704,17 @@ export interface NetworkRequestParams {
    * redirect to an ungranted host is E_DENIED.
    */
   followRedirects?: NetworkFollowRedirects;
+  /**
+   * Send again when the network or the server says to try later, off by default. Only for requests
+   * that may be repeated: GET, HEAD, OPTIONS, PUT, DELETE, or any method with an Idempotency-Key
+   * header (otherwise E_BAD_PARAMS at /retry). Retried: failures with reason connect, dns, timeout
+   * or protocol, and answers 408, 429 and 5xx. Between attempts: exponential backoff with full
+   * jitter (a random wait up to backoffMs x 2^(n-1), at most maxBackoffMs), or the answer's
+   * Retry-After (seconds or an HTTP date) when it gives one. timeoutMs bounds the whole call, waits
+   * included: no attempt starts that its wait would push past it. The last attempt's outcome is the
+   * call's; every attempt is in timing.attempts (in details.attempts of the error that ends them).
+   */
+  retry?: NetworkRetry;
   /** A text body, sent as UTF-8. */
   body?: string;
   /** A JSON body; sets Content-Type: application/json unless a header says otherwise. */
@@ -723,6 +745,25 @@ export interface NetworkRequestResult {
    * server said 304), miss (fetched).
    */
   cache?: "hit" | "revalidated" | "miss";
+}
+
+/**
+ * Send again when the network or the server says to try later, off by default. Only for requests
+ * that may be repeated: GET, HEAD, OPTIONS, PUT, DELETE, or any method with an Idempotency-Key
+ * header (otherwise E_BAD_PARAMS at /retry). Retried: failures with reason connect, dns, timeout or
+ * protocol, and answers 408, 429 and 5xx. Between attempts: exponential backoff with full jitter (a
+ * random wait up to backoffMs x 2^(n-1), at most maxBackoffMs), or the answer's Retry-After
+ * (seconds or an HTTP date) when it gives one. timeoutMs bounds the whole call, waits included: no
+ * attempt starts that its wait would push past it. The last attempt's outcome is the call's; every
+ * attempt is in timing.attempts (in details.attempts of the error that ends them).
+ */
+export interface NetworkRetry {
+  /** Attempts in all, the first one included. */
+  attempts: number;
+  /** The first wait's ceiling (default 200); it doubles with each attempt. */
+  backoffMs?: number;
+  /** No wait's ceiling grows past this (default 10000). */
+  maxBackoffMs?: number;
 }
 
 /**
@@ -786,6 +827,16 @@ export interface NetworkTiming {
    * network.connectionsPerHost), before totalMs began; 0 when it started at once.
    */
   queuedMs: number;
+  /**
+   * Present when retry was asked: each attempt in order, with the status it answered or the reason
+   * it failed, how long it took and the wait after it.
+   */
+  attempts?: {
+    status?: number;
+    reason?: string;
+    ms: number;
+    waitMs: number;
+  }[];
 }
 
 // patch 1.0.0 (services/patch.json)
