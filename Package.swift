@@ -104,7 +104,8 @@ let package = Package(
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
         .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO",
-                                                 .product(name: "DequeModule", package: "swift-collections")]),
+                                                 .product(name: "DequeModule", package: "swift-collections"),
+                                                 .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
@@ -210,7 +211,8 @@ let package = Package(
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
-                                                         .product(name: "Hummingbird", package: "hummingbird")]),
+                                                         .product(name: "Hummingbird", package: "hummingbird")],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "SystemIO", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",

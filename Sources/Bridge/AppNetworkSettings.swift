@@ -1,4 +1,7 @@
 import JSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `app.json`'s `network` section says about how the app's requests run (each field
 /// optional). The `transfers` and `transfersQueued` quotas bound the app's requests as a whole;
@@ -7,11 +10,36 @@ import JSON
 public struct AppNetworkSettings: Sendable, Equatable {
     /// Requests running at once to one host; a browser's limit for HTTP/1.1 by default.
     public var connectionsPerHost: Int
+    /// Request signers by name (`"signers": {"api": {...}}`): a request with `sign: "api"` carries
+    /// HTTP Message Signatures made with that signer's key, which JS never sees.
+    public var signers: [String: SignerSettings] = [:]
 
     public static let defaults = AppNetworkSettings()
 
     public init(connectionsPerHost: Int = 6) {
         self.connectionsPerHost = connectionsPerHost
+    }
+
+    /// One `signers` entry: how to sign, with what key, over which parts of the request.
+    public struct SignerSettings: Sendable, Equatable {
+        public enum Algorithm: String, Sendable, CaseIterable {
+            case hmacSHA256 = "hmac-sha256"
+            case ed25519
+        }
+
+        public var algorithm: Algorithm
+        /// The key's file, absolute (app.json writes it relative to its folder): HMAC's key as
+        /// the file's bytes, Ed25519's as a PKCS#8 PEM ("PRIVATE KEY", as `openssl genpkey
+        /// -algorithm ed25519` writes).
+        public var keyFile: String
+        /// The `keyid` the signature names; the signer's name unless given.
+        public var keyId: String
+        /// What is signed, in order: derived components (`@method`, `@target-uri`, `@authority`,
+        /// `@scheme`, `@path`, `@query`, `@request-target`) and header fields (lower-cased). By
+        /// default `@method` and `@target-uri`; `content-digest` is added for a request with a body.
+        public var components: [String]
+
+        public static let derivedComponents: Set<String> = ["@method", "@target-uri", "@authority", "@scheme", "@path", "@query", "@request-target"]
     }
 
     /// The fields `app.json` may set, with the least and most each may be.
@@ -21,13 +49,18 @@ public struct AppNetworkSettings: Sendable, Equatable {
 
     /// The defaults with what `value` (the `network` object of `app.json`) sets; `source` names it
     /// in errors ("app.json: network").
-    public static func parse(_ value: JSONValue?, source: String) throws(QuotaError) -> AppNetworkSettings {
+    /// `appDirectory`: the folder key files are named relative to.
+    public static func parse(_ value: JSONValue?, source: String, appDirectory: String = ".") throws(QuotaError) -> AppNetworkSettings {
         var settings = AppNetworkSettings.defaults
         guard let value else { return settings }
         guard case .object(let object) = value else { throw QuotaError("\(source): expected an object, got \(value.typeName)") }
         for member in object.members {
+            if member.key == "signers" {
+                settings.signers = try parseSigners(member.value, source: "\(source).signers", appDirectory: appDirectory)
+                continue
+            }
             guard let field = fields.first(where: { $0.name == member.key }) else {
-                throw QuotaError("\(source).\(member.key): unknown setting; expected one of \(fields.map(\.name).joined(separator: ", "))")
+                throw QuotaError("\(source).\(member.key): unknown setting; expected one of \((fields.map(\.name) + ["signers"]).joined(separator: ", "))")
             }
             guard case .number(let number) = member.value, number.rounded() == number,
                   number >= Double(field.minimum), number <= Double(field.maximum) else {
@@ -36,5 +69,38 @@ public struct AppNetworkSettings: Sendable, Equatable {
             settings[keyPath: field.keyPath] = Int(number)
         }
         return settings
+    }
+
+    private static func parseSigners(_ value: JSONValue, source: String, appDirectory: String) throws(QuotaError) -> [String: SignerSettings] {
+        guard case .object(let object) = value else { throw QuotaError("\(source): expected an object of signers by name, got \(value.typeName)") }
+        var signers: [String: SignerSettings] = [:]
+        for (name, entry) in object.members.map({ ($0.key, $0.value) }) {
+            let at = "\(source).\(name)"
+            guard case .object(let fields) = entry else { throw QuotaError("\(at): expected an object {algorithm, keyFile, components?, keyId?}, got \(entry.typeName)") }
+            for key in fields.members.map(\.key) where !["algorithm", "keyFile", "components", "keyId"].contains(key) {
+                throw QuotaError("\(at).\(key): unknown field; expected algorithm, keyFile, components or keyId")
+            }
+            guard let written = fields["algorithm"]?.stringValue, let algorithm = SignerSettings.Algorithm(rawValue: written) else {
+                throw QuotaError("\(at).algorithm: expected one of \(SignerSettings.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")), got \(fields["algorithm"].map { "\($0)" } ?? "nothing")")
+            }
+            guard let file = fields["keyFile"]?.stringValue, !file.isEmpty else {
+                throw QuotaError("\(at).keyFile: expected the path of the key's file, relative to the app's folder")
+            }
+            let keyFile = file.hasPrefix("/") ? file : appDirectory + "/" + file
+            guard access(keyFile, R_OK) == 0 else { throw QuotaError("\(at).keyFile: cannot read \(keyFile)") }
+            var components = ["@method", "@target-uri"]
+            if let list = fields["components"] {
+                guard case .array(let items) = list, items.allSatisfy({ $0.stringValue?.isEmpty == false }) else {
+                    throw QuotaError("\(at).components: expected an array of component names (@method, @target-uri, @authority, @scheme, @path, @query, @request-target or a header name), got \(list)")
+                }
+                components = items.compactMap { $0.stringValue?.lowercased() }
+                for component in components where component.hasPrefix("@") && !SignerSettings.derivedComponents.contains(component) {
+                    throw QuotaError("\(at).components: \(component) is not a derived component this host signs; expected one of \(SignerSettings.derivedComponents.sorted().joined(separator: ", ")) or a header name")
+                }
+            }
+            let keyId = fields["keyId"]?.stringValue ?? name
+            signers[name] = SignerSettings(algorithm: algorithm, keyFile: keyFile, keyId: keyId, components: components)
+        }
+        return signers
     }
 }

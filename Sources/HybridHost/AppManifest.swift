@@ -114,7 +114,7 @@ public struct AppManifest: Sendable, Equatable {
                                    grants: grants, patchKeys: try strings("patchKeys"), grantSource: "\(file): grants")
         do {
             manifest.quotas = try AppQuotas.parse(root["quotas"], source: "\(file): quotas")
-            manifest.network = try AppNetworkSettings.parse(root["network"], source: "\(file): network")
+            manifest.network = try AppNetworkSettings.parse(root["network"], source: "\(file): network", appDirectory: directory)
         } catch {
             throw AppLoadError(error.description)
         }

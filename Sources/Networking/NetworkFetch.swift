@@ -132,7 +132,7 @@ extension NetworkService {
     func fetch(_ call: ServiceCall, _ params: NetworkFetchParams) async throws(BridgeError) -> JSONValue {
         // Not held to quotas.responseBytes: that bounds bodies held whole in memory, and a fetch
         // body is read as it arrives (the cache keeps only small ones). maxBytes still applies.
-        var request = params.request
+        var request = try params.request.signed(for: call.app)
         request.transfer.maxBytes = request.maxBytes
         if params.credentials != .omit { request.transfer.cookieJar = CookieJars.jar(dataDirectory: call.app.dataDirectory) }
         guard let key = params.cacheKey else {

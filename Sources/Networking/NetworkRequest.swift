@@ -21,6 +21,8 @@ struct NetworkRequest: ActionParams {
     var useCache: Bool
     /// `retry`: nil sends once.
     let retry: RetryPolicy?
+    /// `sign`: the app's signer to sign with (``RequestSigner``), or nil.
+    let sign: String?
     /// The `timeoutMs` asked for, counted from the call (`calledAtMs`): the transfer's is what is
     /// left of it after waiting to start (``TransferQueue``).
     let timeoutMs: Int?
@@ -71,8 +73,17 @@ struct NetworkRequest: ActionParams {
         responseType = try params.optional("responseType")
         useCache = cacheFlag ? try params.optional("cache") ?? false : false
         retry = try params.optional("retry")
+        sign = try params.optional("sign")
         try RetryPolicy.check(retry, method: method.uppercased(), headers: headers)
         if useCache, method != "GET" { throw BridgeError.badParams("/cache", "only GET responses are cached; \(method) cannot use cache: true") }
+    }
+
+    /// The request with its signer's headers (`sign`), for `app`.
+    func signed(for app: AppContext) throws(BridgeError) -> NetworkRequest {
+        guard let sign else { return self }
+        var request = self
+        request.transfer.headers += try RequestSigner(sign, app: app).headers(for: transfer)
+        return request
     }
 
     /// What is left of `timeoutMs` now (at least 1 ms), for the transfer of an attempt that waited

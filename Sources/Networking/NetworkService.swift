@@ -43,7 +43,7 @@ public struct NetworkService: BridgeService {
             // A request only awaits the curl thread, so it runs on the JS thread's executor and
             // hands no work to a worker; a cached request does its file work on the pool.
             "request": .nonBlocking(NetworkRequest.self) { call, request in
-                try await self.request(call, request.capped(at: call.app.quotas.responseBytes))
+                try await self.request(call, request.capped(at: call.app.quotas.responseBytes).signed(for: call.app))
             },
             "download": .worker(NetworkDownloadParams.self) { call, params in
                 try await download(call, params)

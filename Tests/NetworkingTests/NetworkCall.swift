@@ -12,12 +12,14 @@ struct NetworkCall {
     let service: NetworkService
     let dataDirectory: String
     let quotas: AppQuotas
+    let network: AppNetworkSettings
 
     /// `dataDirectory`: the app's data folder, when not a fresh one under the temporary folder.
     /// `hostEntries`: what downloads may not write into, by default what an app run protects.
     init(grants: [String] = ["network"], dataDirectory: String? = nil, quotas: AppQuotas = .defaults,
-         hostEntries: HostEntries = DataFolderLayout.hostEntries) throws {
+         network: AppNetworkSettings = .defaults, hostEntries: HostEntries = DataFolderLayout.hostEntries) throws {
         self.quotas = quotas
+        self.network = network
         service = NetworkService(hostEntries: hostEntries)
         // As an app run parses them: hosts in the network service's canonical form.
         self.grants = try Grants.parse(grants, registry: ServiceRegistry([NetworkService()]), source: "test")
@@ -26,7 +28,7 @@ struct NetworkCall {
     }
 
     func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
-        let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants, quotas: quotas)
+        let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants, quotas: quotas, network: network)
         return try await service.actions[action]!.perform(ServiceCall(target: "network", action: action, params: params, app: app))
     }
 

@@ -575,6 +575,14 @@ export interface NetworkFetchParams {
    * call's; every attempt is in timing.attempts (in details.attempts of the error that ends them).
    */
   retry?: NetworkRetry;
+  /**
+   * The name of a signer in app.json network.signers: the request carries HTTP Message Signatures
+   * (RFC 9421, label sig1) over the signer's components (by default @method and @target-uri) with
+   * created, keyid and alg, and Content-Digest (RFC 9530, sha-256) when it has a body. The key
+   * stays in native memory; an unknown name is E_BAD_PARAMS at /sign, a signed header the request
+   * lacks E_BAD_PARAMS at /headers.
+   */
+  sign?: string;
   /** A text body, sent as UTF-8. */
   body?: string;
   /** A binary body: a Uint8Array or ArrayBuffer. */
@@ -715,6 +723,14 @@ export interface NetworkRequestParams {
    * call's; every attempt is in timing.attempts (in details.attempts of the error that ends them).
    */
   retry?: NetworkRetry;
+  /**
+   * The name of a signer in app.json network.signers: the request carries HTTP Message Signatures
+   * (RFC 9421, label sig1) over the signer's components (by default @method and @target-uri) with
+   * created, keyid and alg, and Content-Digest (RFC 9530, sha-256) when it has a body. The key
+   * stays in native memory; an unknown name is E_BAD_PARAMS at /sign, a signed header the request
+   * lacks E_BAD_PARAMS at /headers.
+   */
+  sign?: string;
   /** A text body, sent as UTF-8. */
   body?: string;
   /** A JSON body; sets Content-Type: application/json unless a header says otherwise. */

@@ -1,0 +1,150 @@
+import Bridge
+import Crypto
+import CurlTransport
+import JSON
+import Synchronization
+import SystemIO
+
+/// Signs requests with HTTP Message Signatures (RFC 9421), so that a server can tell a call came
+/// from the app: `Content-Digest` (RFC 9530, SHA-256) over the body, then `Signature-Input` and
+/// `Signature` (label `sig1`) over the signer's components, `created` and `keyid` and `alg`.
+///
+/// ```json
+/// "network": {"signers": {"api": {"algorithm": "ed25519", "keyFile": "keys/api.pem", "components": ["@method", "@target-uri", "x-app"]}}}
+/// ```
+///
+/// ```js
+/// await Hybrid.call("network", "request", { url, json: order, sign: "api" });
+/// ```
+///
+/// The key is read from its file by native code and never reaches JS. Signed once per call: a
+/// retry sends the same signature; a redirect to another URL carries it too, which a server that
+/// checks `@target-uri` will refuse.
+struct RequestSigner {
+    let name: String
+    let settings: AppNetworkSettings.SignerSettings
+
+    /// The signer `name` of the app's, or E_BAD_PARAMS at /sign.
+    init(_ name: String, app: AppContext) throws(BridgeError) {
+        guard let settings = app.network.signers[name] else {
+            let known = app.network.signers.keys.sorted()
+            throw BridgeError.badParams("/sign", "no signer \"\(name)\" in app.json network.signers"
+                                        + (known.isEmpty ? " (it declares none)" : "; it declares \(known.joined(separator: ", "))"))
+        }
+        self.name = name
+        self.settings = settings
+    }
+
+    /// The headers to add to `request`: `Content-Digest` (with a body), `Signature-Input`,
+    /// `Signature`. `created` is seconds since the epoch.
+    func headers(for request: TransferRequest, created: Int = Int(HTTPDate.now())) throws(BridgeError) -> [(name: String, value: String)] {
+        var added: [(name: String, value: String)] = []
+        var fields = request.headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        var components = settings.components
+        if let body = request.body {
+            let digest = "sha-256=:" + Base64.encode(Array(SHA256.hash(data: body))) + ":"
+            added.append(("Content-Digest", digest))
+            fields.append(("content-digest", digest))
+            if !components.contains("content-digest") { components.append("content-digest") }
+        }
+        let target: URLTarget
+        do { target = try URLTarget(request.url) } catch { throw error.bridgeError }
+        var lines: [String] = []
+        for component in components {
+            lines.append("\"\(component)\": " + (try value(of: component, method: request.method, target: target, fields: fields)))
+        }
+        let parameters = "(" + components.map { "\"\($0)\"" }.joined(separator: " ") + ")"
+            + ";created=\(created);keyid=\"\(settings.keyId)\";alg=\"\(settings.algorithm.rawValue)\""
+        lines.append("\"@signature-params\": " + parameters)
+        let base = Array(lines.joined(separator: "\n").utf8)
+        let signature = try SigningKeys.shared.sign(base, settings: settings)
+        added.append(("Signature-Input", "sig1=" + parameters))
+        added.append(("Signature", "sig1=:" + Base64.encode(signature) + ":"))
+        return added
+    }
+
+    /// A component's value in the signature base (RFC 9421 §2.1, §2.2).
+    private func value(of component: String, method: String, target: URLTarget, fields: [(name: String, value: String)]) throws(BridgeError) -> String {
+        let url = target.url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target.url
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
+        let pathAndQuery = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
+        let path = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        let query = pathAndQuery.firstIndex(of: "?").map { String(pathAndQuery[$0...]) } ?? "?"
+        let defaultPort = target.scheme == "https" ? 443 : 80
+        let host = target.host.contains(":") ? "[\(target.host)]" : target.host
+        switch component {
+        case "@method": return method.uppercased()
+        case "@target-uri": return url
+        case "@authority": return target.port == defaultPort ? host : "\(host):\(target.port)"
+        case "@scheme": return target.scheme
+        case "@path": return path
+        case "@query": return query
+        case "@request-target": return pathAndQuery
+        default:
+            let values = fields.filter { $0.name == component }.map { $0.value.trimmingCharacters(in: " \t") }
+            guard !values.isEmpty else {
+                throw BridgeError.badParams("/headers", "signer \"\(name)\" signs the header \(component), which this request does not have")
+            }
+            return values.joined(separator: ", ")
+        }
+    }
+}
+
+/// The signers' keys, read from their files once per process and kept in native memory.
+final class SigningKeys: Sendable {
+    static let shared = SigningKeys()
+
+    private enum Key: Sendable {
+        // The keys' bytes: swift-crypto's key types are not Sendable, and making one is cheap.
+        case hmac([UInt8])
+        /// The 32-byte seed.
+        case ed25519([UInt8])
+    }
+
+    private let keys = Mutex<[String: Key]>([:])
+
+    func sign(_ base: [UInt8], settings: AppNetworkSettings.SignerSettings) throws(BridgeError) -> [UInt8] {
+        switch try key(settings) {
+        case .hmac(let key):
+            return Array(HMAC<SHA256>.authenticationCode(for: base, using: SymmetricKey(data: key)))
+        case .ed25519(let key):
+            do { return Array(try Curve25519.Signing.PrivateKey(rawRepresentation: key).signature(for: base)) } catch {
+                throw BridgeError.failed(reason: "signing", "signing with \(settings.keyFile) failed: \(error)")
+            }
+        }
+    }
+
+    private func key(_ settings: AppNetworkSettings.SignerSettings) throws(BridgeError) -> Key {
+        let cacheKey = settings.algorithm.rawValue + "\n" + settings.keyFile
+        if let key = keys.withLock({ $0[cacheKey] }) { return key }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.bytes(atPath: settings.keyFile) } catch {
+            throw BridgeError.failed(reason: "signing", "cannot read the signer's key \(settings.keyFile): \(error)")
+        }
+        let key: Key
+        switch settings.algorithm {
+        case .hmacSHA256:
+            guard bytes.count >= 32 else {
+                throw BridgeError.failed(reason: "signing", "the HMAC key \(settings.keyFile) has \(bytes.count) bytes; expected at least 32 (SHA-256's size)")
+            }
+            key = .hmac(bytes)
+        case .ed25519:
+            key = .ed25519(try Self.ed25519Seed(pem: bytes, file: settings.keyFile))
+        }
+        keys.withLock { $0[cacheKey] = key }
+        return key
+    }
+
+    /// An Ed25519 private key's seed from PKCS#8 PEM: its DER is a fixed 16-byte prefix and the seed.
+    private static func ed25519Seed(pem: [UInt8], file: String) throws(BridgeError) -> [UInt8] {
+        let text = String(decoding: pem, as: UTF8.self)
+        let prefix: [UInt8] = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
+        guard let start = text.range(of: "-----BEGIN PRIVATE KEY-----"), let end = text.range(of: "-----END PRIVATE KEY-----"),
+              let der = Base64.decode(text[start.upperBound..<end.lowerBound].filter { !$0.isWhitespace }.description),
+              der.count == 48, Array(der.prefix(16)) == prefix,
+              (try? Curve25519.Signing.PrivateKey(rawRepresentation: der.suffix(32))) != nil else {
+            throw BridgeError.failed(reason: "signing", "\(file) is not an Ed25519 private key in PKCS#8 PEM (-----BEGIN PRIVATE KEY-----, as openssl genpkey -algorithm ed25519 writes)")
+        }
+        return Array(der.suffix(32))
+    }
+}
