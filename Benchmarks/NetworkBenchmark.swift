@@ -69,6 +69,7 @@ public struct NetworkBenchmark {
         }
         measure(base: child.base, placement: "server in a process of its own")
         child.stop()
+        FetchBenchmark(rounds: 3).run()
     }
 
     /// Serves the benchmark's HTTP server until stdin closes: `hybrid-bench network --serve`, the

@@ -20,12 +20,12 @@ import SystemIO
 /// The key is read from its file by native code and never reaches JS. Signed once per call: a
 /// retry sends the same signature; a redirect to another URL carries it too, which a server that
 /// checks `@target-uri` will refuse.
-struct RequestSigner {
+package struct RequestSigner {
     let name: String
     let settings: AppNetworkSettings.SignerSettings
 
     /// The signer `name` of the app's, or E_BAD_PARAMS at /sign.
-    init(_ name: String, app: AppContext) throws(BridgeError) {
+    package init(_ name: String, app: AppContext) throws(BridgeError) {
         guard let settings = app.network.signers[name] else {
             let known = app.network.signers.keys.sorted()
             throw BridgeError.badParams("/sign", "no signer \"\(name)\" in app.json network.signers"
@@ -37,7 +37,7 @@ struct RequestSigner {
 
     /// The headers to add to `request`: `Content-Digest` (with a body), `Signature-Input`,
     /// `Signature`. `created` is seconds since the epoch.
-    func headers(for request: TransferRequest, created: Int = Int(HTTPDate.now())) throws(BridgeError) -> [(name: String, value: String)] {
+    package func headers(for request: TransferRequest, created: Int = Int(HTTPDate.now())) throws(BridgeError) -> [(name: String, value: String)] {
         var added: [(name: String, value: String)] = []
         var fields = request.headers.map { (name: $0.name.lowercased(), value: $0.value) }
         var components = settings.components
