@@ -13,11 +13,24 @@ public struct AppNetworkSettings: Sendable, Equatable {
     /// Request signers by name (`"signers": {"api": {...}}`): a request with `sign: "api"` carries
     /// HTTP Message Signatures made with that signer's key, which JS never sees.
     public var signers: [String: SignerSettings] = [:]
+    /// What differs for particular hosts (`"hosts": {"api.example.com": {...}}`), by the host as
+    /// written, lower-cased: pinned public keys, the CAs that verify it, its addresses.
+    public var hosts: [String: HostSettings] = [:]
 
     public static let defaults = AppNetworkSettings()
 
     public init(connectionsPerHost: Int = 6) {
         self.connectionsPerHost = connectionsPerHost
+    }
+
+    /// One `hosts` entry.
+    public struct HostSettings: Sendable, Equatable {
+        /// curl's `sha256//BASE64` pins of the server's public key (its SubjectPublicKeyInfo's SHA-256).
+        public var pins: [String] = []
+        /// A PEM file of the CAs that verify this host, instead of the system's (absolute).
+        public var caFile: String?
+        /// IP addresses to connect to instead of asking DNS, tried fastest first.
+        public var addresses: [String] = []
     }
 
     /// One `signers` entry: how to sign, with what key, over which parts of the request.
@@ -59,8 +72,12 @@ public struct AppNetworkSettings: Sendable, Equatable {
                 settings.signers = try parseSigners(member.value, source: "\(source).signers", appDirectory: appDirectory)
                 continue
             }
+            if member.key == "hosts" {
+                settings.hosts = try parseHosts(member.value, source: "\(source).hosts", appDirectory: appDirectory)
+                continue
+            }
             guard let field = fields.first(where: { $0.name == member.key }) else {
-                throw QuotaError("\(source).\(member.key): unknown setting; expected one of \((fields.map(\.name) + ["signers"]).joined(separator: ", "))")
+                throw QuotaError("\(source).\(member.key): unknown setting; expected one of \((fields.map(\.name) + ["signers", "hosts"]).joined(separator: ", "))")
             }
             guard case .number(let number) = member.value, number.rounded() == number,
                   number >= Double(field.minimum), number <= Double(field.maximum) else {
@@ -102,5 +119,56 @@ public struct AppNetworkSettings: Sendable, Equatable {
             signers[name] = SignerSettings(algorithm: algorithm, keyFile: keyFile, keyId: keyId, components: components)
         }
         return signers
+    }
+
+    private static func parseHosts(_ value: JSONValue, source: String, appDirectory: String) throws(QuotaError) -> [String: HostSettings] {
+        guard case .object(let object) = value else { throw QuotaError("\(source): expected an object of hosts by name, got \(value.typeName)") }
+        var hosts: [String: HostSettings] = [:]
+        for member in object.members {
+            let at = "\(source).\(member.key)"
+            guard case .object(let fields) = member.value else { throw QuotaError("\(at): expected an object {pins?, caFile?, addresses?}, got \(member.value.typeName)") }
+            var host = HostSettings()
+            for field in fields.members {
+                switch field.key {
+                case "pins":
+                    host.pins = try strings(field.value, at: "\(at).pins")
+                    for pin in host.pins where !isPin(pin) {
+                        throw QuotaError("\(at).pins: \"\(pin)\" is not a pin; expected sha256// and the base64 of the SHA-256 of the server's public key (openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64)")
+                    }
+                case "caFile":
+                    guard let file = field.value.stringValue, !file.isEmpty else { throw QuotaError("\(at).caFile: expected the path of a PEM file of CA certificates") }
+                    let path = file.hasPrefix("/") ? file : appDirectory + "/" + file
+                    guard access(path, R_OK) == 0 else { throw QuotaError("\(at).caFile: cannot read \(path)") }
+                    host.caFile = path
+                case "addresses":
+                    host.addresses = try strings(field.value, at: "\(at).addresses")
+                    for address in host.addresses where !isIPAddress(address) {
+                        throw QuotaError("\(at).addresses: \"\(address)\" is not an IPv4 or IPv6 address")
+                    }
+                default:
+                    throw QuotaError("\(at).\(field.key): unknown field; expected pins, caFile or addresses")
+                }
+            }
+            hosts[member.key.lowercased()] = host
+        }
+        return hosts
+    }
+
+    private static func strings(_ value: JSONValue, at: String) throws(QuotaError) -> [String] {
+        guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
+            throw QuotaError("\(at): expected an array of strings, got \(value.typeName)")
+        }
+        return items.compactMap(\.stringValue)
+    }
+
+    private static func isPin(_ text: String) -> Bool {
+        guard text.hasPrefix("sha256//") else { return false }
+        let encoded = text.dropFirst(8)
+        return encoded.count == 44 && encoded.hasSuffix("=") && encoded.dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") }
+    }
+
+    private static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }

@@ -46,6 +46,7 @@ public struct CurlClient: Sendable {
         while true {
             try target.checkGranted(allowHost)
             current.url = target.url
+            current.hop = request.hostOverrides?(target.host)
             let hop = try await once(current)
             var response = hop.response
             if current.followRedirects, [301, 302, 303, 307, 308].contains(response.status), let next = hop.redirectURL {

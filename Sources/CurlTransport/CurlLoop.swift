@@ -133,10 +133,13 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         }
         let easy = spareHandles.popLast() ?? hh_easy_init()!
         transfer.configure(easy)
-        if let list = currentPinList() { hh_easy_setopt_slist(easy, CURLOPT_RESOLVE, list) }
+        if let list = transfer.resolveList(after: currentPins()) ?? currentPinList() { hh_easy_setopt_slist(easy, CURLOPT_RESOLVE, list) }
         running[easy] = transfer
         hh_multi_add_handle(multi, easy)
     }
+
+    /// The process's pins (loop thread).
+    private func currentPins() -> [String] { pins.withLock { $0 } }
 
     /// The pins as a curl list, rebuilt when one was added; nil when there are none.
     private func currentPinList() -> UnsafeMutablePointer<curl_slist>? {

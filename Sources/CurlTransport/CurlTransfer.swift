@@ -19,6 +19,8 @@ final class CurlTransfer: @unchecked Sendable {
     var cancelledBeforeStart = false
 
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// This hop's own `--resolve` list (its host's addresses after the process's pins), if any.
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
     private var bodyCopy: UnsafeMutableRawBufferPointer?
     private var received: [UInt8] = []
     private var receivedCount: Int64 = 0
@@ -48,6 +50,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         if let headerList { hh_slist_free_all(headerList) }
+        if let resolveList { hh_slist_free_all(resolveList) }
         bodyCopy?.deallocate()
     }
 
@@ -71,6 +74,8 @@ final class CurlTransfer: @unchecked Sendable {
         if let timeout = request.connectTimeoutMs { hh_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, timeout)) }
         if let maxBytes = request.maxBytes { hh_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)) }
         if let jar = request.cookieJar { jar.attach(to: handle) }
+        if let pins = request.hop?.pinnedPublicKeys { hh_easy_setopt_string(handle, CURLOPT_PINNEDPUBLICKEY, pins) }
+        if let caFile = request.hop?.caFile { hh_easy_setopt_string(handle, CURLOPT_CAINFO, caFile) }
         if request.onProgress != nil {
             hh_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
             hh_easy_setopt_xferinfo_function(handle, curlProgress)
@@ -178,7 +183,21 @@ final class CurlTransfer: @unchecked Sendable {
         var effective: UnsafeMutablePointer<CChar>?
         hh_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         if let effective { response.url = String(cString: effective) }
+        response.httpVersion = Self.httpVersion(handle)
         continuation.resume(returning: Hop(response: response, redirectURL: nil))
+    }
+
+    /// The `--resolve` list for a hop whose host has addresses of its own: the process's `pins`,
+    /// then `host:port:a,b,...` (curl reads a list in order; the later entry for a name wins).
+    /// nil when the hop has none (the loop's shared list applies).
+    func resolveList(after pins: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        guard let addresses = request.hop?.addresses, !addresses.isEmpty, let target = try? URLTarget(request.url) else { return nil }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for pin in pins { list = hh_slist_append(list, pin) }
+        let bracketed = addresses.map { $0.contains(":") ? "[\($0)]" : $0 }
+        list = hh_slist_append(list, "\(target.host):\(target.port):\(bracketed.joined(separator: ","))")
+        resolveList = list
+        return list
     }
 
     /// Saves the cookies an answer set and takes the handle off the jar, before the handle is
@@ -218,9 +237,22 @@ final class CurlTransfer: @unchecked Sendable {
         hh_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         var redirect: UnsafeMutablePointer<CChar>?
         hh_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
-        let response = TransferResponse(status: status, statusText: statusText, headers: headers, body: received,
+        var response = TransferResponse(status: status, statusText: statusText, headers: headers, body: received,
                                         url: effective.map { String(cString: $0) } ?? request.url, timing: timing(handle), bodySize: receivedCount)
+        response.httpVersion = Self.httpVersion(handle)
         continuation.resume(returning: Hop(response: response, redirectURL: redirect.map { String(cString: $0) }))
+    }
+
+    private static func httpVersion(_ handle: UnsafeMutableRawPointer) -> String {
+        var version = 0
+        hh_easy_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+        switch version {
+        case CURL_HTTP_VERSION_1_0: return "1.0"
+        case CURL_HTTP_VERSION_1_1: return "1.1"
+        case CURL_HTTP_VERSION_2_0: return "2"
+        case CURL_HTTP_VERSION_3: return "3"
+        default: return ""
+        }
     }
 
     private func timing(_ handle: UnsafeMutableRawPointer) -> TransferTiming {

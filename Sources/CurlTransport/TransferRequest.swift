@@ -21,6 +21,11 @@ public struct TransferRequest: Sendable {
     public var onProgress: (@Sendable (Int64, Int64?) -> Void)?
     /// Cookies to send, and where `Set-Cookie` answers go; none when nil.
     public var cookieJar: CookieJar?
+    /// What the app says about particular hosts, asked for each hop's host (canonical, as grants
+    /// compare it): pinned keys, trust anchors, addresses. nil: nothing, for any host.
+    public var hostOverrides: (@Sendable (String) -> HostOverrides?)?
+    /// The overrides of this hop's host, set by ``CurlClient`` from `hostOverrides`.
+    var hop: HostOverrides?
 
     public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
                 timeoutMs: Int? = nil, connectTimeoutMs: Int? = nil, maxBytes: Int? = nil,
@@ -58,6 +63,24 @@ extension TransferRequest {
             return "header values may not contain line breaks (CR, LF) or NUL"
         }
         return nil
+    }
+}
+
+/// How requests to one host differ from the defaults (`app.json` `network.hosts`).
+public struct HostOverrides: Sendable, Equatable {
+    /// curl's pinned public keys, `sha256//BASE64;sha256//BASE64`: the server's key must be one
+    /// of them, on top of the certificate's verification.
+    public var pinnedPublicKeys: String?
+    /// A PEM file of the CAs that verify this host's certificate, instead of the system's.
+    public var caFile: String?
+    /// The addresses to connect to, in the order to try them (curl falls back along the list,
+    /// happy eyeballs between IPv6 and IPv4 kept), instead of asking DNS.
+    public var addresses: [String]
+
+    public init(pinnedPublicKeys: String? = nil, caFile: String? = nil, addresses: [String] = []) {
+        self.pinnedPublicKeys = pinnedPublicKeys
+        self.caFile = caFile
+        self.addresses = addresses
     }
 }
 

@@ -5,6 +5,9 @@ public struct TransferResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The reason phrase of the status line (`Not Found`); empty over HTTP/2.
     public var statusText: String
+    /// The HTTP version the answer came over: "1.0", "1.1", "2" or "3" ("" when unknown, as for
+    /// an answer from a cache).
+    public var httpVersion = ""
     /// Empty when the body went to a file, or still arrives in `stream`.
     public var body: [UInt8]
     /// For ``TransferSink/stream``: the rest of the body, when it had not all arrived with the head.

@@ -221,6 +221,7 @@ extension NetworkService {
         } catch {
             throw error.bridgeError
         }
+        await HostRouting.prepare(&transfer, app: app)
         let response = try await RetryPolicy.run(request.retry, calledAtMs: request.calledAtMs, timeoutMs: request.timeoutMs,
                                                  discard: { $0.stream?.cancel() }) { () async throws(BridgeError) in
             try await send(transfer, of: request, to: target, allowHost: allowHost, app: app)
@@ -282,6 +283,7 @@ extension NetworkService {
         object.appendUnique("headers", .array(response.headers.map { .array([.string($0.name), .string($0.value)]) }))
         object.appendUnique("url", .string(response.url))
         object.appendUnique("redirected", .bool(redirected))
+        object.appendUnique("httpVersion", .string(response.httpVersion))
         // The Fetch Standard's null body statuses, and HEAD, carry no body.
         if method == "HEAD" || [101, 103, 204, 205, 304].contains(response.status) {
             object.appendUnique("body", .null)

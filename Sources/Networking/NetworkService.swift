@@ -135,10 +135,12 @@ public struct NetworkService: BridgeService {
         } catch {
             throw error.bridgeError(responseQuota: request.responseQuota)
         }
-        return try await RetryPolicy.run(request.retry, calledAtMs: request.calledAtMs, timeoutMs: request.timeoutMs) { () async throws(BridgeError) in
+        var prepared = transfer ?? request.transfer
+        await HostRouting.prepare(&prepared, app: app)
+        return try await RetryPolicy.run(request.retry, calledAtMs: request.calledAtMs, timeoutMs: request.timeoutMs) { [prepared] () async throws(BridgeError) in
             try await queue.holding(origin: target.origin, limits: TransferQueue.Limits(app), started: request.calledAtMs,
                                     timeoutMs: request.timeoutMs, action: action, url: target.url) { queuedMs throws(BridgeError) in
-                var transfer = transfer ?? request.transfer
+                var transfer = prepared
                 transfer.timeoutMs = request.remainingTimeoutMs
                 do throws(TransferError) {
                     var response: TransferResponse

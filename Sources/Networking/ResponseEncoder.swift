@@ -10,6 +10,7 @@ enum ResponseEncoder {
         object.appendUnique("headers", .object(headers(response.headers)))
         object.appendUnique("body", try body(response, as: type ?? inferredType(response)))
         object.appendUnique("url", .string(response.url))
+        object.appendUnique("httpVersion", .string(response.httpVersion))
         object.appendUnique("timing", timing(response.timing))
         if let cache { object.appendUnique("cache", .string(cache)) }
         return .object(object)

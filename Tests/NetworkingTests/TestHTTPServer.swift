@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import Hummingbird
+import SystemIO
 
 /// A real HTTP server on 127.0.0.1 and an ephemeral port, started by a test: Hummingbird 2 with
 /// the routes the network tests need, counting the hits each route takes.
@@ -133,6 +134,16 @@ final class TestHTTPServer: Sendable {
                 return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok after \(n - 1)")))
             }
         }
+        // A text compressed with /encoded/gzip, br or zstd (the command-line tools), sent with
+        // that Content-Encoding whatever the request's Accept-Encoding.
+        router.get("/encoded/:encoding") { _, context -> Response in
+            let encoding = context.parameters.get("encoding") ?? ""
+            let tools = ["gzip": ("gzip", ["-c"]), "br": ("brotli", ["-c"]), "zstd": ("zstd", ["-c", "-q"])]
+            guard let (tool, arguments) = tools[encoding] else { return Response(status: .notFound) }
+            let compressed = try ChildProcess.run(tool, arguments, input: Array(Self.encodedText.utf8)).output
+            return Response(status: .ok, headers: [.contentType: "text/plain", .contentEncoding: encoding],
+                            body: .init(byteBuffer: ByteBuffer(bytes: compressed)))
+        }
         // One Set-Cookie header per ?c= value.
         router.get("/set-cookie") { request, _ -> Response in
             var headers: HTTPFields = [.contentType: "text/plain"]
@@ -146,6 +157,9 @@ final class TestHTTPServer: Sendable {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "<html>")))
         }
     }
+
+    /// What `/encoded/...` compresses.
+    static let encodedText = String(repeating: "HybridHost decodes what libcurl can: gzip, brotli, zstd. ", count: 200)
 
     private static func json(_ object: [String: Any], headers: HTTPFields = [.contentType: "application/json"]) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()

@@ -634,6 +634,11 @@ export interface NetworkFetchResult {
   body?: Uint8Array | null;
   /** The body, still arriving: read it with read {stream}; cancel {stream} ends it. */
   stream?: number;
+  /**
+   * The HTTP version the answer came over: 1.0, 1.1, 2 (multiplexed, over TLS servers that offer
+   * it) or 3; empty for an answer from the cache.
+   */
+  httpVersion?: string;
   timing: NetworkTiming;
   /**
    * Present when the cache took part: hit (no request sent), revalidated (the server said 304),
@@ -755,6 +760,11 @@ export interface NetworkRequestResult {
   body: unknown;
   /** The URL that answered, after redirects. */
   url: string;
+  /**
+   * The HTTP version the answer came over: 1.0, 1.1, 2 (multiplexed, over TLS servers that offer
+   * it) or 3; empty for an answer from the cache.
+   */
+  httpVersion?: string;
   timing: NetworkTiming;
   /**
    * Present when cache: true was asked: hit (served without asking the server), revalidated (the
