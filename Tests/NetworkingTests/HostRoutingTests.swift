@@ -76,6 +76,28 @@ struct HostRoutingTests {
         #expect(await untrusted.failure("fetch", ["url": url])?.details?["reason"] == "tls")
     }
 
+    @Test("over TLS to an HTTP/2 server (nghttpd), requests are multiplexed: httpVersion 2, for request and fetch")
+    func http2() async throws {
+        let folder = TemporaryFolder(prefix: "http2")
+        let authority = try TestCertificateAuthority(in: folder.path, name: "h2-ca")
+        let issued = try authority.issue(name: "h2-server", hosts: ["127.0.0.1"])
+        try FileSystem.createDirectories(folder.path + "/docs")
+        try FileSystem.write("over h2\n", to: folder.path + "/docs/hello.txt")
+        let (listener, port) = try RawListener.open()
+        close(listener)
+        let server = try LiveProcess("/usr/sbin/nghttpd", ["-a", "127.0.0.1", "-d", folder.path + "/docs", "\(port)", issued.key, issued.certificate])
+        defer { server.stop() }
+        #expect(try await eventually(within: .seconds(20)) { (try? RawListener.connects(port: port)) == true })
+        let call = try NetworkCall(grants: ["network:127.0.0.1"], network: try settings(["caFile": .string(authority.certificate)]))
+        defer { call.remove() }
+        let url = JSONValue.string("https://127.0.0.1:\(port)/hello.txt")
+        let answers = try await withThrowingTaskGroup(of: JSONValue.self) { group in
+            for index in 0..<8 { group.addTask { try await call(index.isMultiple(of: 2) ? "request" : "fetch", ["url": url]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0["status"] == 200 && $0["httpVersion"] == "2" }, "\(answers.map { $0["httpVersion"] })")
+    }
+
     @Test("a host's addresses are measured once and the one that answers is tried first")
     func addresses() async throws {
         let server = try await SharedServer.get()
