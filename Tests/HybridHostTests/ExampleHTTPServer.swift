@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HostTesting
+import SystemIO
 
 /// The HTTP server the READMEs' examples talk to as `http://127.0.0.1:8080`: a to-do resource, a
 /// file to download and a patch endpoint with nothing newer. Its routes are listed in
@@ -35,6 +36,14 @@ enum ExampleHTTPServer {
                                 }
                                 try await writer.finish(nil)
                             })
+        }
+        // GET /busy/ID: 503 with Retry-After: 0 the first time for each ID, then 200 "done".
+        let busy = Locked<Set<String>>([])
+        router.get("/busy/:id") { _, context -> Response in
+            let id = context.parameters.get("id") ?? ""
+            let first = busy.withLock { $0.insert(id).inserted }
+            return first ? Response(status: .serviceUnavailable, headers: [.retryAfter: "0"])
+                         : Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "done")))
         }
         // A patch endpoint that has nothing newer for anyone.
         router.get("/patches/latest") { _, _ in Response(status: .noContent) }
