@@ -39,7 +39,7 @@ struct EmbedSources: BuildToolPlugin {
                               files: ["globals.js", "console.js", "modules.js"].map { ($0, "js/runtime/\($0)") })]
         case "Bridge":
             return [Embedding(type: "BridgeClientScript", member: "sources",
-                              files: ["bridge.js", "view.js", "kv.js"].map { ($0, "js/runtime/\($0)") })]
+                              files: ["bridge.js", "view.js", "kv.js", "api.js"].map { ($0, "js/runtime/\($0)") })]
         case "HybridHost":
             let contracts = try files(in: root.appending(path: "services"), ending: ".json")
             return [

@@ -1,7 +1,9 @@
 import JSON
+import Synchronization
 
 /// The built-in `bridge` target, always allowed: `echo` returns its params unchanged (for tests and
-/// measurements of the bridge itself), `describe` returns the contracts.
+/// measurements of the bridge itself), `describe` returns the contracts, `validate` checks a value
+/// against a JSON Schema with the validator contracts are checked with (declared APIs' params).
 public struct BridgeTarget: BridgeService {
     public let target = "bridge"
     let contracts: [String: Contract]
@@ -50,6 +52,34 @@ public struct BridgeTarget: BridgeService {
         return [
             "echo": .inline { call in call.params },
             "describe": .inline { _ in Self.describe(contracts, grants: grants) },
+            "validate": .inline { call in try SchemaCache.shared.validate(call.params) },
         ]
+    }
+}
+
+/// `bridge.validate`'s compiled schemas, by their JSON text: a declared API checks every call's
+/// params against the one schema it declared, compiled once.
+final class SchemaCache: Sendable {
+    static let shared = SchemaCache()
+    private static let limit = 256
+    private let validators = Mutex<[String: SchemaValidator]>([:])
+
+    /// `{valid: true}`, or `{valid: false, path, message}` for the first violation.
+    func validate(_ params: JSONValue) throws(BridgeError) -> JSONValue {
+        guard let schema = params["schema"] else { throw BridgeError.badParams("/schema", "expected a JSON Schema") }
+        let value = params["value"] ?? .null
+        let key = JSONWriter.write(schema)
+        var validator = validators.withLock { $0[key] }
+        if validator == nil {
+            do { validator = try SchemaValidator(schema: schema) } catch {
+                throw BridgeError.badParams("/schema", "not a schema this validator compiles: \(error)")
+            }
+            validators.withLock { cache in
+                if cache.count >= Self.limit { cache.removeAll() }
+                cache[key] = validator
+            }
+        }
+        guard let violation = validator!.firstViolation(of: value) else { return ["valid": true] }
+        return ["valid": false, "path": .string(violation.path), "message": .string(violation.message)]
     }
 }

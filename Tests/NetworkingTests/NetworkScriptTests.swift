@@ -17,6 +17,17 @@ struct NetworkScriptTests {
         #expect(totals.passed == 12)
     }
 
+    @Test("js/tests/api.test.js: declared APIs page, check their params and cancel with their owner")
+    func declaredAPIs() async throws {
+        let server = try await SharedServer.get()
+        var runner = TestRunner()
+        runner.arguments = [server.base]
+        let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/api.test.js")])
+        #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(totals.skipped == 0)
+        #expect(totals.passed == 5)
+    }
+
     @Test("js/tests/grants.test.js: bypass attempts from a script granted api.example.test never reach the server")
     func grants() async throws {
         let server = try await PinnedHosts.server()

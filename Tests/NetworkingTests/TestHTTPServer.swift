@@ -144,6 +144,24 @@ final class TestHTTPServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain", .contentEncoding: encoding],
                             body: .init(byteBuffer: ByteBuffer(bytes: compressed)))
         }
+        // ?total= (45) numbered items, a page at a time: ?page=&pageSize=, ?offset=&limit=, or
+        // ?cursor=cN (from item N); {items, next} where next is the cursor after them or null.
+        router.get("/items") { request, _ -> Response in
+            let query = request.uri.queryParameters
+            let total = query.get("total", as: Int.self) ?? 45
+            var start = 0, count = 10
+            if let page = query.get("page", as: Int.self) {
+                count = query.get("pageSize", as: Int.self) ?? 10
+                start = (page - 1) * count
+            } else if let offset = query.get("offset", as: Int.self) {
+                (start, count) = (offset, query.get("limit", as: Int.self) ?? 10)
+            } else if let cursor = query.get("cursor"), cursor.hasPrefix("c"), let from = Int(cursor.dropFirst()) {
+                start = from
+            }
+            let items = Array(max(0, start)..<max(0, min(total, start + count)))
+            let next: Any = start + count < total ? "c\(start + count)" : NSNull()
+            return json(["items": items, "next": next, "status": query.get("status") ?? "any"])
+        }
         // One Set-Cookie header per ?c= value.
         router.get("/set-cookie") { request, _ -> Response in
             var headers: HTTPFields = [.contentType: "text/plain"]

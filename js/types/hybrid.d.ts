@@ -73,6 +73,21 @@ export interface BridgeEchoResult {
   [key: string]: unknown;
 }
 
+export interface BridgeValidateParams {
+  /** The JSON Schema. */
+  schema: { [key: string]: unknown } | boolean;
+  /** What to check. */
+  value?: unknown;
+}
+
+export interface BridgeValidateResult {
+  valid: boolean;
+  /** Where the first violation is, as a JSON Pointer into value. */
+  path?: string;
+  /** What was expected there. */
+  message?: string;
+}
+
 export interface BridgeTarget {
   /** The contract's version. */
   version: string;
@@ -1709,6 +1724,13 @@ export interface HybridActions {
      * as Uint8Array).
      */
     echo: { params: BridgeEchoParams; result: BridgeEchoResult; errors: "E_BAD_PARAMS" | "E_TOO_LARGE" | "E_TIMEOUT" | "E_CANCELLED" | "E_SHUTDOWN" };
+    /**
+     * Checks value against a JSON Schema (draft 2020-12) with the validator every contract is
+     * checked with, the schema compiled once and kept: what Hybrid.api's declared APIs check their
+     * params with. A value that does not conform is an answer (valid false, with the first
+     * violation's path and message), not an error.
+     */
+    validate: { params: BridgeValidateParams; result: BridgeValidateResult; errors: "E_BAD_PARAMS" };
   };
   /**
    * The machine the app runs on: operating system, memory, locale, time zone, battery and terminal,
@@ -2116,6 +2138,54 @@ export interface HybridAPI {
 export interface HybridAPI {
   /** What followed `--` on the command line (`hybrid run app -- a b`), or the `--arg`s of `hybrid test`. */
   readonly args: readonly string[];
+  /** Declared APIs (js/runtime/api.js): each API of a server declared once, then loaded by name. */
+  readonly api: {
+    /** One API; `options.signal` is its owner's: when it aborts, the call in flight is cancelled. */
+    declare<Params extends Record<string, unknown> = Record<string, unknown>, Value = unknown>(
+      spec: ApiDeclaration<Params, Value>,
+      options?: { signal?: AbortSignal }
+    ): DeclaredApi<Params, Value>;
+  };
+}
+
+/** How pages of a declared API are asked for: page numbers, offsets, or a cursor the answer gives. */
+export type ApiPaging =
+  | { style: "page"; size?: number; first?: number; pageParam?: string; sizeParam?: string; hasMore?: (answer: ResultOf<"network", "request">) => boolean }
+  | { style: "offset"; size?: number; offsetParam?: string; limitParam?: string; hasMore?: (answer: ResultOf<"network", "request">) => boolean }
+  | { style: "cursor"; cursorParam?: string; start?: string; next: (answer: ResultOf<"network", "request">) => string | null | undefined };
+
+/** What `Hybrid.api.declare` takes: the API once, for every call of it. */
+export interface ApiDeclaration<Params, Value> {
+  name: string;
+  /** GET by default; POST, PUT and PATCH send the params (those not in the URL) as a JSON body. */
+  method?: string;
+  /** An http(s) URL whose `{name}`s are filled from the params; other params go to the query string. */
+  url: string;
+  /** A JSON Schema (2020-12) the params are checked against before anything is sent (bridge.validate). */
+  params?: object | boolean;
+  paging?: ApiPaging;
+  /** Turns the network answer into what the caller gets (default: the answer's body). */
+  reformer?: (answer: ResultOf<"network", "request">, params: Params) => Value | Promise<Value>;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  retry?: ParamsOf<"network", "request">["retry"];
+  sign?: string;
+  responseType?: ParamsOf<"network", "request">["responseType"];
+}
+
+/** A declared API: load its first page, then the next ones. */
+export interface DeclaredApi<Params, Value> {
+  readonly name: string;
+  /** Whether loadNext has a page to load. */
+  readonly hasMore: boolean;
+  /** Whether a call of this API is in flight. */
+  readonly loading: boolean;
+  /** The first page (or the only answer), through the reformer; cancels a call still in flight. */
+  load(params?: Params, options?: { signal?: AbortSignal }): Promise<Value>;
+  /** The next page, or null when there is none. */
+  loadNext(options?: { signal?: AbortSignal }): Promise<Value | null>;
+  /** Cancels the call in flight: it rejects with E_CANCELLED. */
+  cancel(): void;
 }
 
 /** Where `Hybrid.view.mount` and `run` draw, and how large: view.mount's params beside tree and data. */
