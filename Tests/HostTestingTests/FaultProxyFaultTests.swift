@@ -130,14 +130,15 @@ struct FaultProxyFaultTests {
     @Test("stop ends a held request's connection instead of leaving its client waiting")
     func stopWhileHeld() async throws {
         let server = try await UpstreamServer.start()
-        let proxy = try FaultProxy(upstreamPort: server.port, seed: 2, plan: FaultPlan(reorder: 1, holdMs: 10_000))
+        let proxy = try FaultProxy(upstreamPort: server.port, seed: 2, plan: FaultPlan(reorder: 1, holdMs: 60_000))
         let client = RawHTTPClient(port: proxy.port)
         let started = Date()
         let held = Task { try await Blocking.run { try client.post("/echo", body: "held") } }
         try await Task.sleep(for: .milliseconds(200))
         proxy.stop()
         await #expect(throws: RawHTTPError.emptyReply) { try await held.value }
-        #expect(Date().timeIntervalSince(started) < 5)
+        // Ended by stop, long before the 60 s hold (a bound a loaded machine cannot reach).
+        #expect(Date().timeIntervalSince(started) < 40)
         #expect(server.log.hits == 0)
         await server.stop()
     }

@@ -38,7 +38,7 @@ struct LivePullTests {
             #expect(reply.body["ops"] == [])
             #expect(reply.body["cursor"] == 0)
             #expect(answered - started >= .milliseconds(400))
-            #expect(answered - started < .seconds(10))
+            #expect(answered - started < .seconds(40))
             #expect(server.server.heldPulls == 0)
         }
     }
@@ -49,9 +49,9 @@ struct LivePullTests {
             let device = try await server.register()
             #expect(try await server.push(device, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)]).status == 200)
             let started = ContinuousClock.now
-            let (reply, answered) = try await Self.heldPull(server, device, after: 0, waitMs: 12_000).value
+            let (reply, answered) = try await Self.heldPull(server, device, after: 0, waitMs: 60_000).value
             #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-1"])
-            #expect(answered - started < .seconds(10))
+            #expect(answered - started < .seconds(40))
         }
     }
 
@@ -64,7 +64,7 @@ struct LivePullTests {
             do {
                 let writer = try await second.register(name: "writer")
                 let reader = try await first.register(name: "reader")
-                let pull = Self.heldPull(first, reader, after: 0, waitMs: 12_000)
+                let pull = Self.heldPull(first, reader, after: 0, waitMs: 60_000)
                 try await Self.holding(first, 1)
                 let pushed = try await second.push(writer, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)])
                 #expect(pushed.status == 200, "\(pushed)")
@@ -73,8 +73,8 @@ struct LivePullTests {
                 #expect(reply.status == 200, "\(reply)")
                 #expect(reply.body["ops"]?.arrayValue?.compactMap { $0["opId"]?.stringValue } == ["op-1"])
                 #expect(reply.body["cursor"] == 1)
-                // Woken by the commit, well before the 12 s it would otherwise have waited.
-                #expect(answered - pushAnswered < .seconds(8))
+                // Woken by the commit, well before the 60 s it would otherwise have waited.
+                #expect(answered - pushAnswered < .seconds(40))
                 #expect(first.server.heldPulls == 0)
             } catch {
                 if store == .postgres { await second.stop() }
@@ -91,7 +91,7 @@ struct LivePullTests {
         try await Server.with(store: store) { server in
             let device = try await server.register()
             #expect(try await server.push(device, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", [:], at: 1)]).status == 200)
-            let pull = Self.heldPull(server, device, after: 2, waitMs: 12_000)
+            let pull = Self.heldPull(server, device, after: 2, waitMs: 60_000)
             try await Self.holding(server, 1)
             #expect(try await server.push(device, packetId: "p2", dependency: "p1", ops: [Server.insert("op-2", "t2", [:], at: 2)]).status == 200)
             // Seq 2 is not after 2: still held, after the wake.
@@ -112,7 +112,7 @@ struct LivePullTests {
             for index in 0..<10 { readers.append(try await server.register(name: "reader\(index)")) }
             let memoryReads = "hybrid_sync_pull_reads_from_memory_total"
             // Memory is read at the first commit made while pulls are held (a page back from the last seq).
-            let pulls = readers.map { Self.heldPull(server, $0, after: 0, waitMs: 12_000) }
+            let pulls = readers.map { Self.heldPull(server, $0, after: 0, waitMs: 60_000) }
             try await Self.holding(server, readers.count)
             #expect(try await server.push(writer, packetId: "p1", dependency: nil, ops: [Server.insert("op-1", "t1", ["x": 1], at: 1)]).status == 200)
             for pull in pulls {
@@ -125,7 +125,7 @@ struct LivePullTests {
             // commit wakes them; their cursor recorded in one batch by the next sweep, as a pull
             // from the store records it.
             let before = try await MetricsText.take(server)[memoryReads]
-            let again = readers.map { Self.heldPull(server, $0, after: 1, waitMs: 12_000) }
+            let again = readers.map { Self.heldPull(server, $0, after: 1, waitMs: 60_000) }
             try await Self.holding(server, readers.count)
             let recorded = try await eventually(within: .seconds(20)) {
                 try await Self.storedCursors(server, readers.map(\.id)).allSatisfy { $0 == 1 }
@@ -169,14 +169,14 @@ struct LivePullTests {
             throw error
         }
         let started = ContinuousClock.now
-        let pull = Self.heldPull(server, device, after: 0, waitMs: 12_000)
+        let pull = Self.heldPull(server, device, after: 0, waitMs: 60_000)
         try? await Self.holding(server, 1)
         await server.finish()
         let (reply, answered) = try await pull.value
         #expect(reply.status == 200, "\(reply)")
         #expect(reply.body["ops"] == [])
-        // Answered by the shutdown, not by its 12 s running out.
-        #expect(answered - started < .seconds(10))
+        // Answered by the shutdown, not by its 60 s running out.
+        #expect(answered - started < .seconds(40))
     }
 }
 
