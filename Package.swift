@@ -57,6 +57,9 @@ let package = Package(
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // No pkgConfig: its flags would link libcurl, which the shim loads on first use instead.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL 3's libcrypto: WebCrypto's Ed448, X448, RSA-OAEP labels and hashes, RSA-PSS salts. No
+        // pkgConfig: its flags would link libcrypto, which the shim loads on first use instead.
+        .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"])]),
         // ICU: the converters TextEncodings builds the WHATWG multi-byte indexes from, UTS #46 for IDNA.
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
         // zlib: CompressionStream and DecompressionStream (gzip, deflate, deflate-raw).
@@ -109,7 +112,7 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
-        .target(name: "WebPlatform", dependencies: ["CZlib", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
+        .target(name: "WebPlatform", dependencies: ["CLibCrypto", "CZlib", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                     .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                     .product(name: "SwiftASN1", package: "swift-asn1")], plugins: ["EmbedSources"]),
@@ -169,7 +172,7 @@ let package = Package(
         // Benchmarks beside the code they measure, as an executable of their own (`make bench`):
         // each prints our figure, its baseline measured in the same run, and the ratio.
         .executableTarget(name: "hybrid-bench",
-                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport",
+                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport", "Networking",
                                          "Storage", "Sync", "SyncAuth", "SyncClient", "SyncProtocol", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,15 +2,17 @@ import Crypto
 import _CryptoExtras
 
 /// WebCrypto's asymmetric algorithms, the native half that `js/web/crypto.js` calls: ECDSA and ECDH
-/// over P-256/384/521, Ed25519, X25519, RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP, with their keys
-/// generated, imported and exported as raw, SPKI, PKCS#8 and JWK. Every primitive is swift-crypto's
-/// (`Crypto`, `_CryptoExtras`); this file only frames keys and checks inputs as the Web Cryptography
-/// API's algorithms say, throwing the DOMException name each step names. JS has already normalized
-/// the algorithm, checked usages and extractability; nothing here touches JS or runs on its thread
-/// by necessity (RSA generation runs off it).
+/// over P-256/384/521, Ed25519, X25519, Ed448, X448, RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP, with
+/// their keys generated, imported and exported as raw, SPKI, PKCS#8 and JWK. The primitives are
+/// swift-crypto's (`Crypto`, `_CryptoExtras`), save what it lacks, which is OpenSSL's (`LibCrypto`):
+/// Curve448, OAEP with a label or SHA-384/512, PSS with a salt not as long as the hash. This file
+/// only frames keys and checks inputs as the Web Cryptography API's algorithms say, throwing the
+/// DOMException name each step names. JS has already normalized the algorithm, checked usages and
+/// extractability; nothing here touches JS or runs on its thread by necessity (RSA generation runs
+/// off it).
 enum AsymmetricCrypto {
     static let ecAlgorithms = ["ECDSA", "ECDH"]
-    static let okpAlgorithms = ["Ed25519", "X25519"]
+    static let okpAlgorithms = ["Ed25519", "X25519", "Ed448", "X448"]
 
     static func generate(algorithm: String, namedCurve: String?, modulusLength: Int?, publicExponent: [UInt8]?)
         throws(WebCryptoError) -> (privateKey: AsymmetricKey, publicKey: AsymmetricKey) {
@@ -25,6 +27,12 @@ enum AsymmetricCrypto {
         case "X25519":
             let key = Curve25519.KeyAgreement.PrivateKey()
             privateKey = AsymmetricKey(algorithm: algorithm, material: .x25519(key, key.publicKey))
+        case "Ed448":
+            let key = try LibCrypto.generate(.ed448)
+            privateKey = AsymmetricKey(algorithm: algorithm, material: .ed448(key, try LibCrypto.publicKey(.ed448, of: key)))
+        case "X448":
+            let key = try LibCrypto.generate(.x448)
+            privateKey = AsymmetricKey(algorithm: algorithm, material: .x448(key, try LibCrypto.publicKey(.x448, of: key)))
         case _ where rsaAlgorithms.contains(algorithm):
             privateKey = try generateRSA(algorithm: algorithm, modulusLength: modulusLength, publicExponent: publicExponent)
         default:
@@ -52,7 +60,7 @@ enum AsymmetricCrypto {
                 return try rsaKey(algorithm: algorithm, n: n, e: e, d: nil, p: nil, q: nil, format: format)
             case .ec(let curve):
                 return AsymmetricKey(algorithm: algorithm, material: try ecKey(algorithm: algorithm, curve: curve, d: nil, point: Array(info.key), format: format))
-            case .ed25519, .x25519:
+            case .ed25519, .x25519, .ed448, .x448:
                 return AsymmetricKey(algorithm: algorithm, material: try okpKey(algorithm: algorithm, privateKey: nil, publicKey: Array(info.key), format: format))
             }
         case "pkcs8":
@@ -67,7 +75,7 @@ enum AsymmetricCrypto {
                 // RFC 5915 writes the scalar at the curve's length; some encoders drop leading zeros.
                 if d.count < coordinateLength(curve) { d = [UInt8](repeating: 0, count: coordinateLength(curve) - d.count) + d }
                 return AsymmetricKey(algorithm: algorithm, material: try ecKey(algorithm: algorithm, curve: curve, d: d, point: point, format: format))
-            case .ed25519, .x25519:
+            case .ed25519, .x25519, .ed448, .x448:
                 let key = try AsymmetricKeyDER.parseCurvePrivateKey(info.key)
                 return AsymmetricKey(algorithm: algorithm, material: try okpKey(algorithm: algorithm, privateKey: key, publicKey: nil, format: format))
             }
@@ -84,6 +92,8 @@ enum AsymmetricCrypto {
         case "ECDSA", "ECDH": expected = .ec(curve: curve ?? "")
         case "Ed25519": expected = .ed25519
         case "X25519": expected = .x25519
+        case "Ed448": expected = .ed448
+        case "X448": expected = .x448
         case _ where rsaAlgorithms.contains(algorithm): expected = .rsa
         default: throw .notSupported("importKey: \(algorithm) is not an asymmetric algorithm this host implements")
         }
@@ -129,11 +139,13 @@ enum AsymmetricCrypto {
         switch key.algorithm {
         case "Ed25519": return .ed25519
         case "X25519": return .x25519
+        case "Ed448": return .ed448
+        case "X448": return .x448
         default: return .rsa
         }
     }
 
-    /// ECDSA (hash required; the signature IEEE P1363 `r || s`), Ed25519, RSA-PSS (hash,
+    /// ECDSA (hash required; the signature IEEE P1363 `r || s`), Ed25519, Ed448, RSA-PSS (hash,
     /// saltLength), RSASSA-PKCS1-v1_5 (hash).
     static func sign(_ key: AsymmetricKey, hash: String?, saltLength: Int?, data: [UInt8]) throws(WebCryptoError) -> [UInt8] {
         guard key.isPrivate else { throw .invalidAccess("sign: expected a private \(key.algorithm) key, got a public one") }
@@ -141,9 +153,15 @@ enum AsymmetricCrypto {
             switch key.material {
             case .ed25519(let privateKey?, _):
                 return Array(try privateKey.signature(for: data))
+            case .ed448(let privateKey?, _):
+                return try LibCrypto.signEd448(privateKey, data: data)
             case .rsaSigning(let privateKey?, _):
                 let hash = try WebCryptoHash(named: hash, for: key.algorithm)
-                return try hash.digest(data, into: RSASigner(key: privateKey, padding: try rsaPadding(key, hash: hash, saltLength: saltLength)))
+                guard let padding = try rsaPadding(key, hash: hash, saltLength: saltLength) else {
+                    let openSSLKey = try LibCrypto.rsaPrivateKey(pkcs1: Array(privateKey.derRepresentation))
+                    return try LibCrypto.signPSS(openSSLKey, hash: hash, saltLength: saltLength!, data: data)
+                }
+                return try hash.digest(data, into: RSASigner(key: privateKey, padding: padding))
             default:
                 guard key.algorithm == "ECDSA" else { throw WebCryptoError.invalidAccess("sign: \(key.algorithm) keys do not sign") }
                 return try ecdsaSign(key.material, hash: try WebCryptoHash(named: hash, for: key.algorithm), data: data)!
@@ -162,17 +180,14 @@ enum AsymmetricCrypto {
             switch key.material {
             case .ed25519(_, let publicKey):
                 return signature.count == 64 && publicKey.isValidSignature(signature, for: data)
+            case .ed448(_, let publicKey):
+                return try LibCrypto.verifyEd448(publicKey, signature: signature, data: data)
             case .rsaSigning(_, let publicKey):
                 let hash = try WebCryptoHash(named: hash, for: key.algorithm)
-                if key.algorithm == "RSA-PSS", let saltLength, saltLength != hash.byteCount,
-                   try hash.digest(data, into: RSAVerifier(key: publicKey, padding: .PSS, signature: signature)) {
-                    // `_RSA` verifies only salts as long as the hash, but a PSS encoding fixes its
-                    // salt's length (the zeros before the 0x01 that precedes the salt): a signature
-                    // valid with the hash's length is invalid with any other. Other signatures
-                    // cannot be checked, and rsaPadding refuses them.
-                    return false
+                guard let padding = try rsaPadding(key, hash: hash, saltLength: saltLength) else {
+                    let openSSLKey = try LibCrypto.rsaPublicKey(pkcs1: Array(publicKey.pkcs1DERRepresentation))
+                    return try LibCrypto.verifyPSS(openSSLKey, hash: hash, saltLength: saltLength!, signature: signature, data: data)
                 }
-                let padding = try rsaPadding(key, hash: hash, saltLength: saltLength)
                 return try hash.digest(data, into: RSAVerifier(key: publicKey, padding: padding, signature: signature))
             default:
                 guard key.algorithm == "ECDSA" else { throw WebCryptoError.invalidAccess("verify: \(key.algorithm) keys do not verify") }
@@ -196,7 +211,10 @@ enum AsymmetricCrypto {
         guard data.count <= limit else {
             throw .operation("encrypt: RSA-OAEP with \(hash.rawValue) and a \(key.modulusLength ?? 0)-bit key takes at most \(max(limit, 0)) bytes, got \(data.count)")
         }
-        let padding = try oaepPadding(hash: hash, label: label)
+        guard let padding = oaepPadding(hash: hash, label: label) else {
+            let openSSLKey = try LibCrypto.rsaPublicKey(pkcs1: Array(publicKey.pkcs1DERRepresentation))
+            return try LibCrypto.encryptOAEP(openSSLKey, hash: hash, label: label ?? [], data: data)
+        }
         do {
             return Array(try publicKey.encrypt(data, padding: padding))
         } catch {
@@ -209,15 +227,19 @@ enum AsymmetricCrypto {
         guard case .rsaEncryption(let privateKey?, _) = key.material else {
             throw .invalidAccess("decrypt: expected a private RSA-OAEP key, got a \(key.isPrivate ? "private" : "public") \(key.algorithm) key")
         }
-        let padding = try oaepPadding(hash: try WebCryptoHash(named: hash, for: key.algorithm), label: label)
+        let hash = try WebCryptoHash(named: hash, for: key.algorithm)
         do {
+            guard let padding = oaepPadding(hash: hash, label: label) else {
+                let openSSLKey = try LibCrypto.rsaPrivateKey(pkcs1: Array(privateKey.derRepresentation))
+                return try LibCrypto.decryptOAEP(openSSLKey, hash: hash, label: label ?? [], data: data)
+            }
             return Array(try privateKey.decrypt(data, padding: padding))
         } catch {
             throw .operation("decrypt: RSA-OAEP could not decrypt the data (wrong key, hash or label, or a damaged ciphertext)")
         }
     }
 
-    /// ECDH, X25519: the shared secret's first `length` bits (all of it when nil).
+    /// ECDH, X25519, X448: the shared secret's first `length` bits (all of it when nil).
     static func deriveBits(privateKey: AsymmetricKey, publicKey: AsymmetricKey, length: Int?) throws(WebCryptoError) -> [UInt8] {
         guard privateKey.isPrivate else { throw .invalidAccess("deriveBits: expected a private \(privateKey.algorithm) key as the base key, got a public one") }
         guard !publicKey.isPrivate else { throw .invalidAccess("deriveBits: expected a public key as `public`, got a private one") }

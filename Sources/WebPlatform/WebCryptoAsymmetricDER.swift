@@ -3,7 +3,8 @@ import SwiftASN1
 /// The DER framing of WebCrypto's "spki" and "pkcs8" formats, over swift-asn1: RFC 5280's
 /// SubjectPublicKeyInfo, RFC 5208's PrivateKeyInfo (and RFC 5958's version 1 of it), and the key
 /// structures they carry: RFC 8017's RSAPublicKey and RSAPrivateKey, RFC 5915's ECPrivateKey,
-/// RFC 8410's CurvePrivateKey. Only framing: every number goes to swift-crypto, which checks it.
+/// RFC 8410's CurvePrivateKey. Only framing: every number goes to swift-crypto (OpenSSL's libcrypto
+/// for Ed448 and X448), which checks it.
 /// What this writes is byte for byte what node 20 (OpenSSL 3) exports for the same key.
 enum AsymmetricKeyDER {
     /// A key's type as an AlgorithmIdentifier names it.
@@ -13,6 +14,8 @@ enum AsymmetricKeyDER {
         case ec(curve: String)
         case ed25519
         case x25519
+        case ed448
+        case x448
 
         var description: String {
             switch self {
@@ -20,6 +23,8 @@ enum AsymmetricKeyDER {
             case .ec(let curve): "a \(curve) key"
             case .ed25519: "an Ed25519 key"
             case .x25519: "an X25519 key"
+            case .ed448: "an Ed448 key"
+            case .x448: "an X448 key"
             }
         }
     }
@@ -112,13 +117,17 @@ enum AsymmetricKeyDER {
                     throw WebCryptoError.data("the EC curve \(curveOID) is not one of P-256, P-384, P-521")
                 }
                 return .ec(curve: curve.name)
-            case ed25519, x25519:
-                guard parameters == nil else { throw WebCryptoError.data("\(oid == ed25519 ? "Ed25519" : "X25519") keys take no parameters") }
-                return oid == ed25519 ? .ed25519 : .x25519
+            case ed25519, x25519, ed448, x448:
+                let type: KeyType = switch oid {
+                case ed25519: .ed25519
+                case x25519: .x25519
+                case ed448: .ed448
+                default: .x448
+                }
+                guard parameters == nil else { throw WebCryptoError.data("\(type) takes no parameters") }
+                return type
             case rsassaPSS:
                 throw WebCryptoError.notSupported("id-RSASSA-PSS keys (with their parameters) are not supported: expected rsaEncryption")
-            case ed448, x448:
-                throw WebCryptoError.notSupported("\(oid == ed448 ? "Ed448" : "X448") keys are not supported")
             default:
                 throw WebCryptoError.data("unknown key algorithm \(oid)")
             }
@@ -232,6 +241,10 @@ enum AsymmetricKeyDER {
                 try coder.serialize(ed25519)
             case .x25519:
                 try coder.serialize(x25519)
+            case .ed448:
+                try coder.serialize(ed448)
+            case .x448:
+                try coder.serialize(x448)
             }
         }
     }

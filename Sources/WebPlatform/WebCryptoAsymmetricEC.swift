@@ -90,7 +90,8 @@ struct ECDSAVerifier<Key: AsymmetricECDSAPublicKey>: AsymmetricDigestConsumer {
     func consume<D: Digest>(_ digest: D) -> Bool { key.isValidP1363Signature(signature, for: digest) }
 }
 
-/// The elliptic-curve algorithms' steps: ECDSA and ECDH over P-256/384/521, Ed25519, X25519.
+/// The elliptic-curve algorithms' steps: ECDSA and ECDH over P-256/384/521, Ed25519, X25519, and
+/// Ed448 and X448 over OpenSSL's libcrypto (`LibCrypto`), since swift-crypto has no Curve448.
 extension AsymmetricCrypto {
     static let curveNames = ["P-256", "P-384", "P-521"]
 
@@ -165,13 +166,26 @@ extension AsymmetricCrypto {
         }
     }
 
-    /// An Ed25519 or X25519 key from its 32-byte private key and/or public key. With both, the
-    /// public key must be the private key's.
+    /// The length of an Ed25519, X25519, Ed448 or X448 private or public key, in bytes.
+    static func okpKeyLength(_ algorithm: String) -> Int {
+        switch algorithm {
+        case "Ed448": 57
+        case "X448": 56
+        default: 32
+        }
+    }
+
+    /// An Ed25519, X25519, Ed448 or X448 key from its private key and/or public key (RFC 8032's and
+    /// RFC 7748's bytes). With both, the public key must be the private key's.
     static func okpKey(algorithm: String, privateKey: [UInt8]?, publicKey: [UInt8]?, format: String) throws(WebCryptoError) -> AsymmetricKey.Material {
+        let length = okpKeyLength(algorithm)
         for (name, bytes) in [("private", privateKey), ("public", publicKey)] {
-            if let bytes, bytes.count != 32 {
-                throw .data("\(format): expected an \(algorithm) \(name) key of 32 bytes, got \(bytes.count)")
+            if let bytes, bytes.count != length {
+                throw .data("\(format): expected an \(algorithm) \(name) key of \(length) bytes, got \(bytes.count)")
             }
+        }
+        if algorithm == "Ed448" || algorithm == "X448" {
+            return try curve448Key(algorithm == "Ed448" ? .ed448 : .x448, privateKey: privateKey, publicKey: publicKey, format: format)
         }
         do {
             if algorithm == "Ed25519" {
@@ -190,6 +204,26 @@ extension AsymmetricCrypto {
         } catch {
             throw .data("\(format): not a valid \(algorithm) key: \(error)")
         }
+    }
+
+    static func curve448Key(_ curve: LibCrypto.Curve448, privateKey: [UInt8]?, publicKey: [UInt8]?,
+                            format: String) throws(WebCryptoError) -> AsymmetricKey.Material {
+        let key: LibCryptoKey?, derived: LibCryptoKey
+        do throws(WebCryptoError) {
+            if let privateKey {
+                key = try LibCrypto.key(curve, bytes: privateKey, isPrivate: true)
+                derived = try LibCrypto.publicKey(curve, of: key!)
+            } else {
+                key = nil
+                derived = try LibCrypto.key(curve, bytes: publicKey!, isPrivate: false)
+            }
+        } catch {
+            throw .data("\(format): \(error.message)")
+        }
+        if let publicKey, LibCrypto.rawPublicKey(derived) != publicKey {
+            throw .data("\(format): the \(curve.name) public key is not the private key's")
+        }
+        return curve == .ed448 ? .ed448(key, derived) : .x448(key, derived)
     }
 
     static func ecdsaSign(_ material: AsymmetricKey.Material, hash: WebCryptoHash, data: [UInt8]) throws -> [UInt8]? {
@@ -219,14 +253,15 @@ extension AsymmetricCrypto {
         case (.p521Agreement(let key?, _), .p521Agreement(_, let peer)): try key.sharedSecret(with: peer)
         case (.x25519(let key?, _), .x25519(_, let peer)):
             try key.sharedSecretFromKeyAgreement(with: peer).withUnsafeBytes { Array($0) }
+        case (.x448(let key?, _), .x448(_, let peer)): try LibCrypto.deriveX448(key, peer: peer)
         default: nil
         }
     }
 }
 
 extension AsymmetricKey.Material {
-    /// EC keys: the uncompressed public point and the private scalar; Ed25519 and X25519 keys: the
-    /// 32-byte public and private keys. Nil for RSA keys.
+    /// EC keys: the uncompressed public point and the private scalar; Ed25519, X25519, Ed448 and
+    /// X448 keys: the raw public and private keys. Nil for RSA keys.
     var curveBytes: (publicKey: [UInt8], privateKey: [UInt8]?)? {
         switch self {
         case .p256Signing(let key, let pub): (Array(pub.x963Representation), key.map { Array($0.rawRepresentation) })
@@ -237,6 +272,7 @@ extension AsymmetricKey.Material {
         case .p521Agreement(let key, let pub): (Array(pub.x963Representation), key.map { Array($0.rawRepresentation) })
         case .ed25519(let key, let pub): (Array(pub.rawRepresentation), key.map { Array($0.rawRepresentation) })
         case .x25519(let key, let pub): (Array(pub.rawRepresentation), key.map { Array($0.rawRepresentation) })
+        case .ed448(let key, let pub), .x448(let key, let pub): (LibCrypto.rawPublicKey(pub), key.map(LibCrypto.rawPrivateKey))
         case .rsaSigning, .rsaEncryption: nil
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// JSON Web Keys for the asymmetric algorithms (RFC 7518 §6 for EC and RSA, RFC 8037 for Ed25519 and
-/// X25519): only the key-material members; JS checks alg, use, key_ops and ext.
+/// JSON Web Keys for the asymmetric algorithms (RFC 7518 §6 for EC and RSA, RFC 8037 for Ed25519,
+/// X25519, Ed448 and X448): only the key-material members; JS checks alg, use, key_ops and ext.
 extension AsymmetricCrypto {
     /// jwk: the JWK's string members (kty, crv, x, y, d, n, e, p, q, dp, dq, qi).
     static func importJWK(algorithm: String, jwk: [String: String], namedCurve: String?) throws(WebCryptoError) -> AsymmetricKey {
@@ -15,11 +15,11 @@ extension AsymmetricCrypto {
             let x = try members.bytes("x", length: length), y = try members.bytes("y", length: length)
             let d = try members.optionalBytes("d", length: length)
             return AsymmetricKey(algorithm: algorithm, material: try ecKey(algorithm: algorithm, curve: curve, d: d, point: [4] + x + y, format: "jwk"))
-        case "Ed25519", "X25519":
+        case _ where okpAlgorithms.contains(algorithm):
             try members.expect("kty", "OKP")
             try members.expect("crv", algorithm)
-            let x = try members.bytes("x", length: 32)
-            let d = try members.optionalBytes("d", length: 32)
+            let x = try members.bytes("x", length: okpKeyLength(algorithm))
+            let d = try members.optionalBytes("d", length: okpKeyLength(algorithm))
             return AsymmetricKey(algorithm: algorithm, material: try okpKey(algorithm: algorithm, privateKey: d, publicKey: x, format: "jwk"))
         case _ where rsaAlgorithms.contains(algorithm):
             try members.expect("kty", "RSA")

@@ -6,7 +6,7 @@ import _CryptoExtras
 /// attributes JS shows in `key.algorithm`. Immutable; the key material leaves it only through
 /// `AsymmetricCrypto.export`/`exportJWK`, which JS calls for extractable keys alone.
 final class AsymmetricKey: Sendable {
-    /// "ECDSA", "ECDH", "Ed25519", "X25519", "RSA-PSS", "RSASSA-PKCS1-v1_5" or "RSA-OAEP".
+    /// "ECDSA", "ECDH", "Ed25519", "X25519", "Ed448", "X448", "RSA-PSS", "RSASSA-PKCS1-v1_5" or "RSA-OAEP".
     let algorithm: String
     let isPrivate: Bool
     /// EC keys: "P-256", "P-384" or "P-521".
@@ -19,7 +19,7 @@ final class AsymmetricKey: Sendable {
 
     /// The swift-crypto key, with the public half beside a private key (swift-crypto derives it
     /// once, at import). The ECDSA and ECDH kinds of a curve are swift-crypto's Signing and
-    /// KeyAgreement types.
+    /// KeyAgreement types. Ed448 and X448 keys, which swift-crypto does not have, are OpenSSL's.
     // @unchecked: swift-crypto's key types are immutable values (BoringSSL objects it only reads after creating them) that it does not yet mark Sendable.
     enum Material: @unchecked Sendable {
         case p256Signing(P256.Signing.PrivateKey?, P256.Signing.PublicKey)
@@ -30,6 +30,8 @@ final class AsymmetricKey: Sendable {
         case p521Agreement(P521.KeyAgreement.PrivateKey?, P521.KeyAgreement.PublicKey)
         case ed25519(Curve25519.Signing.PrivateKey?, Curve25519.Signing.PublicKey)
         case x25519(Curve25519.KeyAgreement.PrivateKey?, Curve25519.KeyAgreement.PublicKey)
+        case ed448(LibCryptoKey?, LibCryptoKey)
+        case x448(LibCryptoKey?, LibCryptoKey)
         case rsaSigning(_RSA.Signing.PrivateKey?, _RSA.Signing.PublicKey)
         case rsaEncryption(_RSA.Encryption.PrivateKey?, _RSA.Encryption.PublicKey)
 
@@ -43,6 +45,8 @@ final class AsymmetricKey: Sendable {
             case .p521Agreement(let key, _): key != nil
             case .ed25519(let key, _): key != nil
             case .x25519(let key, _): key != nil
+            case .ed448(let key, _): key != nil
+            case .x448(let key, _): key != nil
             case .rsaSigning(let key, _): key != nil
             case .rsaEncryption(let key, _): key != nil
             }
@@ -68,6 +72,8 @@ final class AsymmetricKey: Sendable {
             case .p521Agreement(_, let key): .p521Agreement(nil, key)
             case .ed25519(_, let key): .ed25519(nil, key)
             case .x25519(_, let key): .x25519(nil, key)
+            case .ed448(_, let key): .ed448(nil, key)
+            case .x448(_, let key): .x448(nil, key)
             case .rsaSigning(_, let key): .rsaSigning(nil, key)
             case .rsaEncryption(_, let key): .rsaEncryption(nil, key)
             }

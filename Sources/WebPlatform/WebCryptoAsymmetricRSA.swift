@@ -108,25 +108,21 @@ extension AsymmetricCrypto {
         }
     }
 
-    /// RSASSA-PKCS1-v1_5 or RSA-PSS. PSS's salt is as long as the digest, the only length `_RSA`
-    /// signs and verifies with.
-    static func rsaPadding(_ key: AsymmetricKey, hash: WebCryptoHash, saltLength: Int?) throws(WebCryptoError) -> _RSA.Signing.Padding {
+    /// RSASSA-PKCS1-v1_5, or RSA-PSS with a salt as long as the digest, the only length `_RSA` signs
+    /// and verifies with; nil for RSA-PSS with any other salt length, which LibCrypto takes.
+    static func rsaPadding(_ key: AsymmetricKey, hash: WebCryptoHash, saltLength: Int?) throws(WebCryptoError) -> _RSA.Signing.Padding? {
         guard key.algorithm == "RSA-PSS" else { return .insecurePKCS1v1_5 }
         guard let saltLength else { throw .operation("RSA-PSS: a saltLength is required") }
-        guard saltLength == hash.byteCount else {
-            throw .notSupported("RSA-PSS: only a saltLength equal to the hash's length (\(hash.byteCount) for \(hash.rawValue)) is supported, got \(saltLength)")
-        }
-        return .PSS
+        return saltLength == hash.byteCount ? .PSS : nil
     }
 
-    static func oaepPadding(hash: WebCryptoHash, label: [UInt8]?) throws(WebCryptoError) -> _RSA.Encryption.Padding {
-        if let label, !label.isEmpty {
-            throw .notSupported("RSA-OAEP: a label is not supported (only the empty label), got \(label.count) bytes")
-        }
+    /// `_RSA`'s OAEP: SHA-1 or SHA-256, no label; nil for a label or another hash, which LibCrypto takes.
+    static func oaepPadding(hash: WebCryptoHash, label: [UInt8]?) -> _RSA.Encryption.Padding? {
+        guard label?.isEmpty ?? true else { return nil }
         switch hash {
         case .sha1: return .PKCS1_OAEP
         case .sha256: return .PKCS1_OAEP_SHA256
-        default: throw .notSupported("RSA-OAEP: only SHA-1 and SHA-256 are supported, got \(hash.rawValue)")
+        default: return nil
         }
     }
 

@@ -1,9 +1,9 @@
 import Engine
 
-/// The natives of the asymmetric algorithms (ECDSA, ECDH, Ed25519, X25519, RSASSA-PKCS1-v1_5,
-/// RSA-PSS, RSA-OAEP), between `js/web/crypto.js` and ``AsymmetricCrypto``. RSA's private-key
-/// work (generation above all) runs off the JS thread; the elliptic curves' runs inline, where it
-/// costs less than the thread hop.
+/// The natives of the asymmetric algorithms (ECDSA, ECDH, Ed25519, X25519, Ed448, X448,
+/// RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP), between `js/web/crypto.js` and ``AsymmetricCrypto``.
+/// RSA's private-key work (generation above all) runs off the JS thread; the elliptic curves' runs
+/// inline, where it costs less than the thread hop.
 extension WebCryptoFunctions {
     static var asymmetricNatives: [String: NativeFunctionBody] { [
         "asymmetricGenerate": asymmetricGenerate,
@@ -138,7 +138,7 @@ extension WebCryptoFunctions {
         }
     }
 
-    /// `native.asymmetricDeriveBits(privateHandle, publicHandle, length, settle)`: ECDH and X25519;
+    /// `native.asymmetricDeriveBits(privateHandle, publicHandle, length, settle)`: ECDH, X25519 and X448;
     /// `length` null for the whole secret.
     static func asymmetricDeriveBits(_ args: NativeArguments) throws -> ScriptValue? {
         let context = args.context

@@ -3,9 +3,10 @@
 // getRandomValues, randomUUID, SubtleCrypto and CryptoKey. What is here is the specification's
 // frame: Web IDL conversion, algorithm normalization, the checks on keys, usages and formats, JWK
 // parsing and serializing, each failure the DOMException the specification names. The primitives
-// are native, over swift-crypto (Sources/WebPlatform/WebCrypto*.swift): `native.*` functions take
-// names, numbers and byte arrays, and a SubtleCrypto operation's native takes a settle function
-// last, which it calls later when it ran off the JS thread (WebCryptoTask.swift).
+// are native, over swift-crypto and, for what it lacks (Curve448, some RSA paddings), OpenSSL's
+// libcrypto (Sources/WebPlatform/WebCrypto*.swift): `native.*` functions take names, numbers and
+// byte arrays, and a SubtleCrypto operation's native takes a settle function last, which it calls
+// later when it ran off the JS thread (WebCryptoTask.swift).
 //
 // A CryptoKey holds a native handle (a host object no script can look into); its bytes reach JS
 // only through exportKey (and wrapKey), which refuse a key that is not extractable.
@@ -274,6 +275,7 @@ const DICTIONARIES = {
   EcKeyImportParams: [["namedCurve", "DOMString", true]],
   EcdsaParams: [["hash", HASH, true]],
   EcdhKeyDeriveParams: [["public", "CryptoKey", true]],
+  Ed448Params: [["context", BUFFER, false]],
   RsaHashedKeyGenParams: [["modulusLength", "unsigned long", true], ["publicExponent", "BigInteger", true], ["hash", HASH, true]],
   RsaHashedImportParams: [["hash", HASH, true]],
   RsaPssParams: [["saltLength", "unsigned long", true]],
@@ -295,12 +297,13 @@ function table(entries) {
 const SUPPORTED = {
   digest: table([[["SHA-1", "SHA-256", "SHA-384", "SHA-512"], "Algorithm"]]),
   encrypt: table([["RSA-OAEP", "RsaOaepParams"], ["AES-CTR", "AesCtrParams"], ["AES-CBC", "AesCbcParams"], ["AES-GCM", "AesGcmParams"]]),
-  sign: table([["RSASSA-PKCS1-v1_5", "Algorithm"], ["RSA-PSS", "RsaPssParams"], ["ECDSA", "EcdsaParams"], ["HMAC", "Algorithm"], ["Ed25519", "Algorithm"]]),
+  sign: table([["RSASSA-PKCS1-v1_5", "Algorithm"], ["RSA-PSS", "RsaPssParams"], ["ECDSA", "EcdsaParams"], ["HMAC", "Algorithm"], ["Ed25519", "Algorithm"],
+    ["Ed448", "Ed448Params"]]),
   generateKey: table([[RSA, "RsaHashedKeyGenParams"], [["ECDSA", "ECDH"], "EcKeyGenParams"], [AES, "AesKeyGenParams"],
-    ["HMAC", "HmacKeyGenParams"], [["Ed25519", "X25519"], "Algorithm"]]),
+    ["HMAC", "HmacKeyGenParams"], [["Ed25519", "X25519", "Ed448", "X448"], "Algorithm"]]),
   importKey: table([[RSA, "RsaHashedImportParams"], [["ECDSA", "ECDH"], "EcKeyImportParams"], ["HMAC", "HmacImportParams"],
-    [["HKDF", "PBKDF2", "Ed25519", "X25519", ...AES], "Algorithm"]]),
-  deriveBits: table([["HKDF", "HkdfParams"], ["PBKDF2", "Pbkdf2Params"], [["ECDH", "X25519"], "EcdhKeyDeriveParams"]]),
+    [["HKDF", "PBKDF2", "Ed25519", "X25519", "Ed448", "X448", ...AES], "Algorithm"]]),
+  deriveBits: table([["HKDF", "HkdfParams"], ["PBKDF2", "Pbkdf2Params"], [["ECDH", "X25519", "X448"], "EcdhKeyDeriveParams"]]),
   "get key length": table([[AES, "AesDerivedKeyParams"], ["HMAC", "HmacImportParams"], [["HKDF", "PBKDF2"], "Algorithm"]]),
   wrapKey: table([["AES-KW", "Algorithm"]]),
 };
@@ -694,6 +697,27 @@ function signature(name, hashOf, saltOf) {
   };
 }
 
+// Ed448 with Ed448Params: the native (OpenSSL 3.0) signs with the empty context only, so another
+// is refused rather than ignored, as node 20 refuses it.
+function ed448Signature() {
+  const { sign, verify } = signature("Ed448", () => undefined, () => undefined);
+  const checkContext = (algorithm, what) => {
+    if (algorithm.context !== undefined && algorithm.context.byteLength > 0) {
+      throw domError("NotSupportedError", `${what}: Ed448: a context is not supported (only the empty one), got ${algorithm.context.byteLength} bytes`);
+    }
+  };
+  return {
+    sign(algorithm, key, data) {
+      checkContext(algorithm, "sign");
+      return sign(algorithm, key, data);
+    },
+    verify(algorithm, key, signatureBytes, data) {
+      checkContext(algorithm, "verify");
+      return verify(algorithm, key, signatureBytes, data);
+    },
+  };
+}
+
 function agreement(name) {
   return {
     deriveBits(algorithm, key, length) {
@@ -771,6 +795,14 @@ const ALGORITHMS = {
   X25519: asymmetricAlgorithm("X25519", {
     privateUsages: ["deriveKey", "deriveBits"], publicUsages: [], kty: "OKP", use: "enc", formats: ASYMMETRIC_FORMATS,
     describe: okpDescribe, checkJwk: checkCrv("X25519"), operations: agreement("X25519"),
+  }),
+  Ed448: asymmetricAlgorithm("Ed448", {
+    privateUsages: ["sign"], publicUsages: ["verify"], kty: "OKP", use: "sig", formats: ASYMMETRIC_FORMATS,
+    describe: okpDescribe, checkJwk: checkCrv("Ed448"), operations: ed448Signature(),
+  }),
+  X448: asymmetricAlgorithm("X448", {
+    privateUsages: ["deriveKey", "deriveBits"], publicUsages: [], kty: "OKP", use: "enc", formats: ASYMMETRIC_FORMATS,
+    describe: okpDescribe, checkJwk: checkCrv("X448"), operations: agreement("X448"),
   }),
   "RSASSA-PKCS1-v1_5": rsaAlgorithm("RSASSA-PKCS1-v1_5", ["sign"], ["verify"],
     signature("RSASSA-PKCS1-v1_5", (algorithm, key) => key.algorithm.hash.name, () => undefined)),
