@@ -91,6 +91,11 @@ final class CurlTransfer: @unchecked Sendable {
         if let body = request.body {
             // No "Expect: 100-continue" round trip before bodies over 1 KB.
             list = hh_slist_append(list, "Expect:")
+            // A body sent without a type goes without one: curl would label it
+            // application/x-www-form-urlencoded.
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                list = hh_slist_append(list, "Content-Type:")
+            }
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
             copy.copyBytes(from: body)
             bodyCopy = copy

@@ -8,6 +8,8 @@ import JSON
 package struct CacheEntry: Sendable {
     package var key: String
     package var status: Int
+    /// The status line's reason phrase ("" over HTTP/2, and in entries stored before it was kept).
+    package var statusText = ""
     package var headers: [(name: String, value: String)]
     package var body: [UInt8]
     package var url: String
@@ -43,6 +45,7 @@ package struct CacheEntry: Sendable {
         guard freshFor > 0 || hasValidator else { return nil }
         self.key = key
         self.status = response.status
+        self.statusText = response.statusText
         self.headers = response.headers
         self.body = response.body
         self.url = response.url
@@ -65,7 +68,7 @@ package struct CacheEntry: Sendable {
     }
 
     var response: TransferResponse {
-        TransferResponse(status: status, headers: headers, body: body, url: url,
+        TransferResponse(status: status, statusText: statusText, headers: headers, body: body, url: url,
                          timing: TransferTiming(totalMs: 0, connectMs: 0, firstByteMs: 0), bodySize: Int64(body.count))
     }
 
@@ -73,7 +76,7 @@ package struct CacheEntry: Sendable {
 
     package func encoded() -> [UInt8] {
         let meta: JSONValue = [
-            "key": .string(key), "status": .number(Double(status)), "url": .string(url),
+            "key": .string(key), "status": .number(Double(status)), "statusText": .string(statusText), "url": .string(url),
             "storedAt": .number(storedAt), "freshFor": .number(freshFor),
             "headers": .array(headers.map { .array([.string($0.name), .string($0.value)]) }),
         ]
@@ -88,6 +91,7 @@ package struct CacheEntry: Sendable {
               let headers = meta["headers"]?.arrayValue else { return nil }
         self.key = key
         self.status = status
+        self.statusText = meta["statusText"]?.stringValue ?? ""
         self.url = url
         self.storedAt = storedAt
         self.freshFor = freshFor

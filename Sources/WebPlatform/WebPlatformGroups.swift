@@ -33,6 +33,9 @@ extension WebPlatform {
             WebGlobalGroup(name: "compression", globals: ["CompressionStream", "DecompressionStream"],
                            natives: CompressionFunctions.natives),
             WebGlobalGroup(name: "blob", globals: ["Blob", "File", "FormData"], provides: ["encodeMultipart", "isBlob"]),
+            // fetch over the network service's fetch, read and cancel actions (through the bridge).
+            WebGlobalGroup(name: "fetch", globals: ["Headers", "Request", "Response", "fetch"]),
+            WebGlobalGroup(name: "event-source", globals: ["EventSource", "MessageEvent"]),
             // WebCrypto: the frame in JS, the primitives over swift-crypto (WebCrypto*.swift).
             WebGlobalGroup(name: "crypto", globals: ["Crypto", "SubtleCrypto", "CryptoKey", "crypto"], natives: WebCryptoFunctions.natives.merging(WebCryptoFunctions.asymmetricNatives) { first, _ in first }),
             WebGlobalGroup(name: "streams",

@@ -28,6 +28,30 @@ struct NetworkScriptTests {
         #expect(totals.passed == 5)
     }
 
+    @Test("js/tests/web-fetch.test.js: Headers, Request, Response and fetch() against the test server")
+    func fetchFromJS() async throws {
+        let server = try await SharedServer.get()
+        var runner = TestRunner()
+        runner.arguments = [server.base]
+        let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/web-fetch.test.js")])
+        #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(totals.skipped == 0)
+        #expect(totals.passed >= 35)
+    }
+
+    @Test("js/tests/web-eventsource.test.js: server-sent events, and a reconnection that resumes after Last-Event-ID")
+    func eventSource() async throws {
+        let server = try await SharedServer.get()
+        let name = "sse-" + UUID().uuidString
+        var runner = TestRunner()
+        runner.arguments = [server.base, name]
+        let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/web-eventsource.test.js")])
+        #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(totals.passed == 3)
+        #expect(server.hits["sse/\(name)/last=none"] == 1)
+        #expect(server.hits["sse/\(name)/last=2"] == 1)
+    }
+
     @Test("js/tests/grants.test.js: bypass attempts from a script granted api.example.test never reach the server")
     func grants() async throws {
         let server = try await PinnedHosts.server()

@@ -162,6 +162,37 @@ final class TestHTTPServer: Sendable {
             let next: Any = start + count < total ? "c\(start + count)" : NSNull()
             return json(["items": items, "next": next, "status": query.get("status") ?? "any"])
         }
+        // Server-sent events: `retry: 50`, a "hello" message, then ticks id 1 to ?total= (5), each
+        // with two data lines. The first connection (no Last-Event-ID) ends after ?drop= (2)
+        // ticks; a reconnection resumes after its Last-Event-ID. Each connection is counted as
+        // sse/NAME/last=ID.
+        router.get("/sse/:name") { request, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            let last = request.headers[.init("Last-Event-ID")!]
+            hits.add("sse/\(name)/last=\(last ?? "none")")
+            let total = request.uri.queryParameters.get("total", as: Int.self) ?? 5
+            let drop = last == nil ? request.uri.queryParameters.get("drop", as: Int.self) ?? 2 : Int.max
+            let start = Int(last ?? "0") ?? 0
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                            body: ResponseBody { writer in
+                                try await writer.write(ByteBuffer(string: "retry: 50\n: a comment\n\n"))
+                                if last == nil { try await writer.write(ByteBuffer(string: "data: hello\r\n\r\n")) }
+                                var sent = 0
+                                for id in (start + 1)..<max(start + 1, total + 1) {
+                                    // The stream ends early; the client reconnects after its retry time.
+                                    if sent == drop {
+                                        try await writer.finish(nil)
+                                        return
+                                    }
+                                    try await writer.write(ByteBuffer(string: "id: \(id)\nevent: tick\ndata: line \(id)\ndata: second\n\n"))
+                                    sent += 1
+                                    try await Task.sleep(for: .milliseconds(5))
+                                }
+                                // Held open: the client closes when it has what it wants.
+                                try await Task.sleep(for: .seconds(30))
+                                try await writer.finish(nil)
+                            })
+        }
         // One Set-Cookie header per ?c= value.
         router.get("/set-cookie") { request, _ -> Response in
             var headers: HTTPFields = [.contentType: "text/plain"]

@@ -13,8 +13,8 @@ define("queueMicrotask", function queueMicrotask(callback) {
     throw new TypeError("queueMicrotask: expected a function");
   }
   // An exception in the callback surfaces as an unhandled rejection, which ends the run as an
-  // uncaught error would.
-  Promise.resolve().then(callback);
+  // uncaught error would. Called with no arguments, as HTML says (then would pass one).
+  Promise.resolve().then(() => callback());
 });
 
 // Timers as node has them. setTimeout and setInterval return a Timeout: `unref()` makes it keep

@@ -151,13 +151,23 @@ describe("errors", () => {
   });
 });
 
+describe("bridge.validate", () => {
+  test("checks a value against a JSON Schema: the first violation, or valid", async () => {
+    const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] };
+    expect(await Hybrid.call("bridge", "validate", { schema, value: { n: 2 } })).toEqual({ valid: true });
+    expect(await Hybrid.call("bridge", "validate", { schema, value: { n: 0 } })).toMatchObject({ valid: false, path: "/n" });
+    await expect(Hybrid.call("bridge", "validate", { schema: { type: "nonsense" }, value: 1 }))
+      .rejects.toMatchObject({ code: "E_BAD_PARAMS", path: "/schema" });
+  });
+});
+
 describe("Hybrid.targets", () => {
   test("lists bridge and device, with their actions and whether they are granted", async () => {
     const targets = await Hybrid.targets();
     expect(Object.keys(targets)).toEqual(expect.arrayContaining(["bridge", "device"]));
     expect(targets.bridge).toMatchObject({ granted: true, version: expect.any(String) });
     expect(targets.device).toMatchObject({ granted: true });
-    expect(Object.keys(targets.bridge.actions).sort()).toEqual(["describe", "echo"]);
+    expect(Object.keys(targets.bridge.actions).sort()).toEqual(["describe", "echo", "validate"]);
     expect(targets.device.actions.info).toMatchObject({ params: { type: "object" }, result: { type: "object" } });
   });
 });

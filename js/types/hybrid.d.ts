@@ -488,7 +488,11 @@ export interface NetworkDownloadParams {
    * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
    */
   url: NetworkUrl;
-  /** Default GET, or POST when a body is given. */
+  /**
+   * An HTTP method, as a token: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or one of the server's
+   * own (PROPFIND, PURGE...). Default GET, or POST when a body is given. A body with GET or HEAD is
+   * E_BAD_PARAMS.
+   */
   method?: NetworkMethod;
   /**
    * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
@@ -556,7 +560,11 @@ export interface NetworkFetchParams {
    * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
    */
   url: NetworkUrl;
-  /** Default GET, or POST when a body is given. */
+  /**
+   * An HTTP method, as a token: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or one of the server's
+   * own (PROPFIND, PURGE...). Default GET, or POST when a body is given. A body with GET or HEAD is
+   * E_BAD_PARAMS.
+   */
   method?: NetworkMethod;
   /**
    * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
@@ -704,7 +712,11 @@ export interface NetworkRequestParams {
    * connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
    */
   url: NetworkUrl;
-  /** Default GET, or POST when a body is given. */
+  /**
+   * An HTTP method, as a token: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or one of the server's
+   * own (PROPFIND, PURGE...). Default GET, or POST when a body is given. A body with GET or HEAD is
+   * E_BAD_PARAMS.
+   */
   method?: NetworkMethod;
   /**
    * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
@@ -815,8 +827,12 @@ export interface NetworkRetry {
  */
 export type NetworkUrl = string;
 
-/** Default GET, or POST when a body is given. */
-export type NetworkMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+/**
+ * An HTTP method, as a token: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or one of the server's
+ * own (PROPFIND, PURGE...). Default GET, or POST when a body is given. A body with GET or HEAD is
+ * E_BAD_PARAMS.
+ */
+export type NetworkMethod = string;
 
 /**
  * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
@@ -3057,6 +3073,208 @@ declare global {
     keys(): IterableIterator<string>;
     values(): IterableIterator<FormDataEntryValue>;
     [Symbol.iterator](): IterableIterator<[string, FormDataEntryValue]>;
+  }
+
+  // ---- Fetch Standard -----------------------------------------------------------------------------
+
+  type HeadersInit = [string, string][] | Record<string, string> | Headers;
+
+  /** Names compared without case, values combined with ", " (Set-Cookie's kept apart: getSetCookie). No header name is forbidden. */
+  class Headers {
+    constructor(init?: HeadersInit);
+    append(name: string, value: string): void;
+    delete(name: string): void;
+    get(name: string): string | null;
+    getSetCookie(): string[];
+    has(name: string): boolean;
+    set(name: string, value: string): void;
+    forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: any): void;
+    /** Sorted by name, lower-cased. */
+    entries(): IterableIterator<[string, string]>;
+    keys(): IterableIterator<string>;
+    values(): IterableIterator<string>;
+    [Symbol.iterator](): IterableIterator<[string, string]>;
+  }
+
+  type XMLHttpRequestBodyInit = Blob | BufferSource | FormData | URLSearchParams | string;
+  type BodyInit = ReadableStream<Uint8Array> | XMLHttpRequestBodyInit;
+
+  /** What Request and Response share: a body read once, by one of these or through `body`. */
+  interface Body {
+    /** A byte stream, made when first read. */
+    readonly body: ReadableStream<Uint8Array> | null;
+    readonly bodyUsed: boolean;
+    arrayBuffer(): Promise<ArrayBuffer>;
+    blob(): Promise<Blob>;
+    bytes(): Promise<Uint8Array>;
+    /** multipart/form-data or application/x-www-form-urlencoded, by the Content-Type. */
+    formData(): Promise<FormData>;
+    json(): Promise<any>;
+    text(): Promise<string>;
+  }
+
+  type RequestInfo = Request | string;
+  type RequestCache = "default" | "force-cache" | "no-cache" | "no-store" | "only-if-cached" | "reload";
+  type RequestCredentials = "include" | "omit" | "same-origin";
+  type RequestMode = "cors" | "navigate" | "no-cors" | "same-origin";
+  type RequestRedirect = "error" | "follow" | "manual";
+  type RequestPriority = "auto" | "high" | "low";
+  type ReferrerPolicy = "" | "no-referrer" | "no-referrer-when-downgrade" | "origin" | "origin-when-cross-origin" | "same-origin"
+    | "strict-origin" | "strict-origin-when-cross-origin" | "unsafe-url";
+
+  interface RequestInit {
+    /** A ReadableStream body needs duplex: "half". */
+    body?: BodyInit | null;
+    /** The app's HTTP cache, as the standard's modes use it (only-if-cached needs mode: "same-origin"). */
+    cache?: RequestCache;
+    /** "omit" leaves the app's cookie jar out. */
+    credentials?: RequestCredentials;
+    duplex?: "half";
+    headers?: HeadersInit;
+    /** Kept, not checked. */
+    integrity?: string;
+    /** Kept, no effect. */
+    keepalive?: boolean;
+    method?: string;
+    /** Kept (there is no CORS here); "no-cors" limits the headers and methods, as the standard says. */
+    mode?: RequestMode;
+    priority?: RequestPriority;
+    /** "manual" answers with the 3xx response itself. */
+    redirect?: RequestRedirect;
+    referrer?: string;
+    referrerPolicy?: ReferrerPolicy;
+    signal?: AbortSignal | null;
+    window?: null;
+  }
+
+  /** fetch()'s init: a RequestInit, and what the host's network service adds. */
+  interface FetchInit extends RequestInit {
+    /** A signer of app.json's network.signers: the request carries HTTP Message Signatures (RFC 9421). */
+    sign?: string;
+    /** Send again after a connect, dns, timeout or protocol failure or a 408, 429 or 5xx answer (only requests that may be repeated). */
+    retry?: { attempts: number; backoffMs?: number; maxBackoffMs?: number };
+  }
+
+  /** An HTTP request. A relative URL is a TypeError: there is no base URL. */
+  class Request implements Body {
+    constructor(input: RequestInfo | URL, init?: RequestInit);
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Headers;
+    readonly destination: "";
+    readonly referrer: string;
+    readonly referrerPolicy: ReferrerPolicy;
+    readonly mode: RequestMode;
+    readonly credentials: RequestCredentials;
+    readonly cache: RequestCache;
+    readonly redirect: RequestRedirect;
+    readonly integrity: string;
+    readonly keepalive: boolean;
+    readonly isReloadNavigation: boolean;
+    readonly isHistoryNavigation: boolean;
+    /** Aborts when the signal it was made with aborts. */
+    readonly signal: AbortSignal;
+    readonly duplex: "half";
+    clone(): Request;
+    readonly body: ReadableStream<Uint8Array> | null;
+    readonly bodyUsed: boolean;
+    arrayBuffer(): Promise<ArrayBuffer>;
+    blob(): Promise<Blob>;
+    bytes(): Promise<Uint8Array>;
+    formData(): Promise<FormData>;
+    json(): Promise<any>;
+    text(): Promise<string>;
+  }
+
+  interface ResponseInit {
+    headers?: HeadersInit;
+    /** 200 to 599. */
+    status?: number;
+    statusText?: string;
+  }
+
+  /** "basic" for fetched responses (a manual redirect's 3xx too), "default" for constructed ones, "error" for Response.error(). */
+  type ResponseType = "basic" | "cors" | "default" | "error" | "opaque" | "opaqueredirect";
+
+  /** An HTTP response: fetched, or made (a body with a null body status 101, 103, 204, 205 or 304 is a TypeError). */
+  class Response implements Body {
+    constructor(body?: BodyInit | null, init?: ResponseInit);
+    static error(): Response;
+    static redirect(url: string | URL, status?: 301 | 302 | 303 | 307 | 308): Response;
+    static json(data: any, init?: ResponseInit): Response;
+    readonly type: ResponseType;
+    /** The URL that answered, after redirects; "" for a constructed response. */
+    readonly url: string;
+    readonly redirected: boolean;
+    readonly status: number;
+    /** 200 to 299. */
+    readonly ok: boolean;
+    readonly statusText: string;
+    readonly headers: Headers;
+    /** A copy whose body is the same bytes (a stream is teed). */
+    clone(): Response;
+    readonly body: ReadableStream<Uint8Array> | null;
+    readonly bodyUsed: boolean;
+    arrayBuffer(): Promise<ArrayBuffer>;
+    blob(): Promise<Blob>;
+    bytes(): Promise<Uint8Array>;
+    formData(): Promise<FormData>;
+    json(): Promise<any>;
+    text(): Promise<string>;
+  }
+
+  /**
+   * HTTP through the network service (a network:HOST grant); data: URLs answer at once. A failure
+   * to get an answer is a TypeError "fetch failed" whose cause is the HybridError (code, details.reason);
+   * an abort rejects with the signal's reason. A 4xx or 5xx is an answer.
+   */
+  function fetch(input: RequestInfo | URL, init?: FetchInit): Promise<Response>;
+
+  // ---- HTML: server-sent events ----------------------------------------------------------------------
+
+  interface MessageEventInit<T = any> extends EventInit {
+    data?: T;
+    origin?: string;
+    lastEventId?: string;
+    source?: null;
+    ports?: never[];
+  }
+
+  /** What EventSource fires for each event of the stream (type "message", or its `event:` field). */
+  class MessageEvent<T = any> extends Event {
+    constructor(type: string, eventInitDict?: MessageEventInit<T>);
+    readonly data: T;
+    readonly origin: string;
+    readonly lastEventId: string;
+    readonly source: null;
+    readonly ports: readonly never[];
+  }
+
+  interface EventSourceInit {
+    /** Sends the app's cookies (the default sends them too: a host has no origin). */
+    withCredentials?: boolean;
+  }
+
+  /**
+   * Server-sent events over fetch: reconnects after a dropped or ended stream (the stream's
+   * `retry:`, 3 s by default) with Last-Event-ID; a status other than 200 or a type other than
+   * text/event-stream closes it for good. Keeps the app alive until close().
+   */
+  class EventSource extends EventTarget {
+    constructor(url: string | URL, eventSourceInitDict?: EventSourceInit);
+    static readonly CONNECTING: 0;
+    static readonly OPEN: 1;
+    static readonly CLOSED: 2;
+    readonly CONNECTING: 0;
+    readonly OPEN: 1;
+    readonly CLOSED: 2;
+    readonly url: string;
+    readonly withCredentials: boolean;
+    readonly readyState: 0 | 1 | 2;
+    onopen: ((this: EventSource, event: Event) => any) | null;
+    onmessage: ((this: EventSource, event: MessageEvent<string>) => any) | null;
+    onerror: ((this: EventSource, event: Event) => any) | null;
+    close(): void;
   }
 
   // ---- Web Cryptography API -----------------------------------------------------------------------
