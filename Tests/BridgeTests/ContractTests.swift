@@ -163,7 +163,7 @@ struct ContractTests {
         (#"[]"#, "client: expected an object"),
         (#"{"methods": []}"#, "client.property: expected the client's name on Hybrid, a JavaScript identifier"),
         (#"{"property": "out-line"}"#, "client.property: expected the client's name on Hybrid, a JavaScript identifier"),
-        (#"{"property": "call"}"#, "client.property: expected a name Hybrid does not already have (not HybridError, args, call, subscribe, targets)"),
+        (#"{"property": "call"}"#, "client.property: expected a name Hybrid does not already have (not HybridError, api, args, call, subscribe, targets)"),
         (#"{"property": "outline", "methods": ["save", "load"]}"#,
          #"client.methods[1]: expected an action of this contract (count, save), got "load""#),
         (#"{"property": "outline", "methods": ["save", "save"]}"#, #"client.methods[1]: expected each action once; "save" is listed twice"#),

@@ -34,8 +34,8 @@ public struct Contract: Sendable {
         /// Everything else the client has, in the contract's order.
         public let members: [Member]
 
-        /// What `js/runtime/bridge.js` puts on `Hybrid` itself: no client may take these names.
-        public static let reservedProperties: Set<String> = ["call", "subscribe", "targets", "HybridError", "args"]
+        /// What `js/runtime/bridge.js` (and `api.js`) put on `Hybrid` itself: no client may take these names.
+        public static let reservedProperties: Set<String> = ["call", "subscribe", "targets", "HybridError", "args", "api"]
     }
 
     /// Which of an action's schemas: its params or its result.
