@@ -49,7 +49,7 @@ public struct CurlClient: Sendable {
             current.hop = request.hostOverrides?(target.host)
             let hop = try await once(current)
             var response = hop.response
-            if current.followRedirects, [301, 302, 303, 307, 308].contains(response.status), let next = hop.redirectURL {
+            if current.followRedirects, TransferResponse.redirectStatuses.contains(response.status), let next = hop.redirectURL {
                 hops += 1
                 guard hops <= current.maxRedirects else {
                     throw TransferError(.tooManyRedirects, "more than \(current.maxRedirects) redirects, the last to \(next)", url: request.url)

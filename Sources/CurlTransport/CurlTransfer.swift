@@ -169,7 +169,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// A redirect that ``CurlClient`` follows: its body is not the answer's.
     private var willBeFollowed: Bool {
-        request.followRedirects && [301, 302, 303, 307, 308].contains(statusCode) && headers.contains { $0.name == "location" }
+        request.followRedirects && TransferResponse.redirectStatuses.contains(statusCode) && headers.contains { $0.name == "location" }
     }
 
     /// For ``TransferSink/stream``: hands the head over, the body so far in a stream that the rest

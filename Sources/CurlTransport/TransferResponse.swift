@@ -30,6 +30,10 @@ public struct TransferResponse: Sendable {
         self.bodySize = bodySize
     }
 
+    /// The statuses a redirect answers with, when it carries a Location: what ``CurlClient``
+    /// follows, and what fetch's `redirect: "error"` refuses.
+    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
     /// The first value of a header, by case-insensitive name.
     public func header(_ name: String) -> String? {
         let wanted = name.lowercased()

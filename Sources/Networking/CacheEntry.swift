@@ -21,6 +21,14 @@ package struct CacheEntry: Sendable {
     var etag: String? { header("etag") }
     var lastModified: String? { header("last-modified") }
 
+    /// The conditional headers that revalidate this entry: If-None-Match, If-Modified-Since.
+    var validators: [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        if let etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        return headers
+    }
+
     func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
     package func isFresh(at now: Double) -> Bool { now < storedAt + freshFor }

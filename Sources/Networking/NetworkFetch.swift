@@ -160,8 +160,7 @@ extension NetworkService {
                 return answer(response, method: method, redirected: false, cache: "hit")
             }
             var revalidation = request
-            if let etag = entry.etag { revalidation.transfer.headers.append(("If-None-Match", etag)) }
-            if let modified = entry.lastModified { revalidation.transfer.headers.append(("If-Modified-Since", modified)) }
+            revalidation.transfer.headers += entry.validators
             let (response, redirected) = try await open(revalidation, redirect: redirect, app: app)
             if response.status == 304 {
                 entry.revalidated(by: response, now: HTTPDate.now())
@@ -226,7 +225,7 @@ extension NetworkService {
                                                  discard: { $0.stream?.cancel() }) { () async throws(BridgeError) in
             try await send(transfer, of: request, to: target, allowHost: allowHost, app: app)
         }
-        if redirect == .error, [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") {
+        if redirect == .error, TransferResponse.redirectStatuses.contains(response.status), let location = response.header("location") {
             response.stream?.cancel()
             throw BridgeError.failed(reason: "redirect", "\(target.url) answered \(response.status) redirecting to \(location), and the request's redirect mode is \"error\"",
                                      details: ["status": .number(Double(response.status)), "location": .string(location)])

@@ -94,8 +94,7 @@ public struct NetworkService: BridgeService {
                 response.timing.totalMs = CurlClient.nowMs() - started
                 return try ResponseEncoder.json(response, as: request.responseType, cache: "hit")
             }
-            if let etag = entry.etag { revalidation.transfer.headers.append(("If-None-Match", etag)) }
-            if let modified = entry.lastModified { revalidation.transfer.headers.append(("If-Modified-Since", modified)) }
+            revalidation.transfer.headers += entry.validators
             let response = try await fetch(revalidation, sharingKey: key + "\n#revalidate", app: call.app)
             if response.status == 304 {
                 entry.revalidated(by: response, now: HTTPDate.now())
