@@ -499,7 +499,11 @@ public final class JSEngine: @unchecked Sendable {
         }
     }
 
+    /// The allocator's policy for the large blocks engines churn through, set once per process.
+    private static let mallocPolicy: Void = MallocPolicy.reuseFreedBlocks()
+
     private func setUpContext() {
+        _ = Self.mallocPolicy
         group = JSContextGroupCreate()
         if let limit = options.timeLimitSeconds {
             JSContextGroupSetExecutionTimeLimit(group, limit, { _, _ in true }, nil)

@@ -38,3 +38,28 @@ public enum ResidentMemory {
 /// glibc's `int malloc_trim(size_t pad)`, declared in <malloc.h>, which the Glibc module leaves out.
 @_silgen_name("malloc_trim")
 private func mallocTrim(_ pad: Int) -> Int32
+
+/// How glibc's allocator treats the large blocks the JavaScript side churns through: each
+/// `TextEncoder.encode` of a megabyte, each chunk of a fetched body, is a fresh `malloc` that the
+/// collector frees a little later.
+public enum MallocPolicy {
+    /// Serves blocks up to 4 MiB from the heap, and keeps up to 16 MiB free at its top, so that a
+    /// freed block's pages are used again rather than mapped, faulted in, zeroed and unmapped per
+    /// call. glibc's own defaults (128 KiB, with a threshold that rises only when a mapped block
+    /// is freed, and a trim at twice it) hand a collector's batch of megabyte frees back to the
+    /// kernel at once: a third of `encode` of 1 MB of text went in page faults (BENCHMARKS.md,
+    /// "The web platform, part 1"). Larger blocks are still mapped and returned on free, and
+    /// ``ResidentMemory/releaseFreed()`` still gives back what the heap holds free.
+    public static func reuseFreedBlocks() {
+        _ = mallocOption(mallocMmapThreshold, 4 << 20)
+        _ = mallocOption(mallocTrimThreshold, 16 << 20)
+    }
+
+    // <malloc.h>'s M_TRIM_THRESHOLD and M_MMAP_THRESHOLD.
+    private static let mallocTrimThreshold: Int32 = -1
+    private static let mallocMmapThreshold: Int32 = -3
+}
+
+/// glibc's `int mallopt(int param, int value)`, also left out of the Glibc module.
+@_silgen_name("mallopt")
+private func mallocOption(_ parameter: Int32, _ value: Int32) -> Int32

@@ -2,61 +2,8 @@
 /// U+FFFD (EF BF BD) that converting to a USVString makes of it. What TextEncoder's `encode` and
 /// `encodeInto` run.
 public enum UTF8Encoder {
-    /// How many bytes `units` take in UTF-8: one per unit, one more from U+0080 and another from
-    /// U+0800 (a lone surrogate is U+FFFD, three bytes), two fewer per surrogate pair (four bytes,
-    /// not three and three). Four units at a time, as the lanes of a word.
-    public static func byteCount(of units: UnsafeBufferPointer<UInt16>) -> Int {
-        byteCount(of: units, exact: true)
-    }
-
-    /// At least as many bytes as `units` take in UTF-8, and at most two more per surrogate pair:
-    /// ``byteCount(of:)`` without its second pass, for sizing memory that is shrunk afterwards.
-    public static func byteCountBound(of units: UnsafeBufferPointer<UInt16>) -> Int {
-        byteCount(of: units, exact: false)
-    }
-
-    static func byteCount(of units: UnsafeBufferPointer<UInt16>, exact: Bool) -> Int {
-        let n = units.count
-        guard n > 0, let base = units.baseAddress else { return 0 }
-        var extra = 0
-        var surrogateLanes: UInt64 = 0
-        var i = 0
-        while i &+ 4 <= n {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            extra &+= Self.nonzeroLanes(word & 0xFF80_FF80_FF80_FF80).nonzeroBitCount
-            extra &+= Self.nonzeroLanes(word & 0xF800_F800_F800_F800).nonzeroBitCount
-            // A lane is a surrogate when its top five bits are 11011: zero after the XOR.
-            surrogateLanes |= ~Self.nonzeroLanes((word ^ 0xD800_D800_D800_D800) & 0xF800_F800_F800_F800) & 0x8000_8000_8000_8000
-            i &+= 4
-        }
-        var surrogates = surrogateLanes != 0
-        while i < n {
-            let unit = base[i]
-            extra &+= (unit >= 0x80 ? 1 : 0) &+ (unit >= 0x800 ? 1 : 0)
-            if unit & 0xF800 == 0xD800 { surrogates = true }
-            i &+= 1
-        }
-        guard surrogates && exact else { return n &+ extra }
-        // A pair is a leading surrogate right before a trailing one: such pairs cannot overlap.
-        var pairs = 0
-        for i in 0..<(n &- 1) {
-            let leading = base[i] & 0xFC00 == 0xD800 ? 1 : 0
-            let trailing = base[i &+ 1] & 0xFC00 == 0xDC00 ? 1 : 0
-            pairs &+= leading & trailing
-        }
-        return n &+ extra &- 2 &* pairs
-    }
-
-    /// The top bit of each 16-bit lane of `masked` set when the lane is not zero. `masked` must
-    /// have the low seven bits of each lane clear, so that the shift moves nothing across lanes
-    /// and the addition carries nothing out of one.
-    @inline(__always)
-    static func nonzeroLanes(_ masked: UInt64) -> UInt64 {
-        ((masked >> 1) &+ 0x7FFF_7FFF_7FFF_7FFF) & 0x8000_8000_8000_8000
-    }
-
-    /// Writes `units` as UTF-8 into `output`, which has room for ``byteCount(of:)`` bytes (three per
-    /// unit always suffice); returns the bytes written.
+    /// Writes `units` as UTF-8 into `output`, which has room for three bytes per unit; returns
+    /// the bytes written.
     @discardableResult
     public static func encode(_ units: UnsafeBufferPointer<UInt16>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         let n = units.count

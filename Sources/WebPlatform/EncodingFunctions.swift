@@ -97,12 +97,10 @@ enum EncodingFunctions {
 
     /// `native.encode(string)`: TextEncoder's encode(), a new Uint8Array of the string's UTF-8.
     static func encode(_ args: NativeArguments) throws -> ScriptValue? {
-        args.context.withUTF16(of: args[0]) { units in
-            // Three bytes per unit at most, the rest given back; a long string is measured first,
-            // which costs less than the pages of memory it would never write.
-            let capacity = units.count > 16384 ? UTF8Encoder.byteCountBound(of: units) : units.count * 3
-            return args.context.makeUint8Array(capacity: capacity) { output in UTF8Encoder.encode(units, into: output) }
-        }
+        // Three bytes per unit at most, the rest given back. A pass to measure first costs more
+        // than the room: pages never written are never faulted in (MallocPolicy keeps blocks
+        // this size in the heap, whose split gives the tail back without a copy).
+        args.context.makeUTF8Array(of: args[0]) { units, output in UTF8Encoder.encode(units, into: output) }
     }
 
     /// `native.encodeInto(string, destination, progress)`: TextEncoder's encodeInto(), writing the
