@@ -97,6 +97,15 @@ let package = Package(
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
         .target(name: "CurlTransport", dependencies: ["CCurl", "JSON", "SystemIO"]),
+        // Client WebSockets (RFC 6455) on SwiftNIO: libcurl 7.88 has none. Nothing of JS.
+        .target(name: "WebSocketTransport", dependencies: ["JSON", .product(name: "DequeModule", package: "swift-collections"),
+                                                         .product(name: "Crypto", package: "swift-crypto"),
+                                                         .product(name: "NIOCore", package: "swift-nio"),
+                                                         .product(name: "NIOPosix", package: "swift-nio"),
+                                                         .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                         .product(name: "NIOWebSocket", package: "swift-nio"),
+                                                         .product(name: "NIOTLS", package: "swift-nio"),
+                                                         .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The WHATWG Encoding Standard: every encoding's decoder and encoder, labels, base64 for
         // atob/btoa. Bytes and UTF-16 in and out; nothing of JS.
         .target(name: "TextEncodings", dependencies: ["CICU"]),
@@ -106,7 +115,7 @@ let package = Package(
         .target(name: "Device", dependencies: ["Bridge", "JSON", "SystemIO"]),
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
-        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO",
+        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO", "WebSocketTransport",
                                                  .product(name: "DequeModule", package: "swift-collections"),
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),
@@ -213,8 +222,12 @@ let package = Package(
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "tmux-interactive.sh"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting",
-                                                         .product(name: "Hummingbird", package: "hummingbird")],
+        .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting", "WebSocketTransport",
+                                                         .product(name: "Hummingbird", package: "hummingbird"),
+                                                         .product(name: "NIOCore", package: "swift-nio"),
+                                                         .product(name: "NIOPosix", package: "swift-nio"),
+                                                         .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                         .product(name: "NIOWebSocket", package: "swift-nio")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "SystemIO", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]),

@@ -29,6 +29,8 @@ public struct NetworkService: BridgeService {
     let queue = TransferQueue()
     /// `fetch`'s bodies still arriving, read with `read`.
     let bodies = ResponseBodies()
+    /// Open WebSockets, used with `socketSend`, `socketReceive` and `socketClose`.
+    let sockets = NetworkSockets()
     /// What downloads may not write into: the host's own entries of the data folder.
     private let hostEntries: HostEntries
 
@@ -56,6 +58,19 @@ public struct NetworkService: BridgeService {
             },
             "cancel": .inline(NetworkBodyParams.self) { _, params in
                 ["cancelled": .bool(bodies.cancel(params.stream))]
+            },
+            "socketOpen": .nonBlocking(NetworkSocketOpenParams.self) { call, params in
+                try await openSocket(call, params)
+            },
+            "socketSend": .nonBlocking(NetworkSocketSendParams.self) { _, params in
+                try await send(params)
+            },
+            "socketReceive": .nonBlocking(NetworkSocketParams.self) { _, params in
+                try await sockets.receive(params.socket)
+            },
+            "socketClose": .inline(NetworkSocketCloseParams.self) { _, params in
+                try sockets.connection(params.socket).close(code: params.code, reason: params.reason)
+                return .null
             },
             "progress": .worker(NetworkProgressParams.self) { call, params in
                 let snapshot = await progress.wait(scoped(params.requestId, call), since: params.since, timeoutMs: params.timeoutMs)

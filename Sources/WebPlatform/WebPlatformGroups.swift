@@ -17,7 +17,7 @@ extension WebPlatform {
             WebGlobalGroup(name: "events",
                            globals: ["Event", "CustomEvent", "ErrorEvent", "EventTarget", "AbortController", "AbortSignal", "reportError",
                                      "addEventListener", "removeEventListener", "dispatchEvent"],
-                           provides: ["signalAbort", "addAbortAlgorithm", "removeAbortAlgorithm", "isAbortSignal"],
+                           provides: ["signalAbort", "addAbortAlgorithm", "removeAbortAlgorithm", "isAbortSignal", "defineEventHandlers"],
                            natives: ["reportError": reportError]),
             WebGlobalGroup(name: "structured-clone", globals: ["structuredClone"]),
             WebGlobalGroup(name: "storage", globals: ["Storage", "localStorage", "sessionStorage"],
@@ -36,6 +36,8 @@ extension WebPlatform {
             // fetch over the network service's fetch, read and cancel actions (through the bridge).
             WebGlobalGroup(name: "fetch", globals: ["Headers", "Request", "Response", "fetch"]),
             WebGlobalGroup(name: "event-source", globals: ["EventSource", "MessageEvent"]),
+            // WebSocket over the network service's socket actions (SwiftNIO's client underneath).
+            WebGlobalGroup(name: "websocket", globals: ["WebSocket", "CloseEvent"]),
             // WebCrypto: the frame in JS, the primitives over swift-crypto (WebCrypto*.swift).
             WebGlobalGroup(name: "crypto", globals: ["Crypto", "SubtleCrypto", "CryptoKey", "crypto"], natives: WebCryptoFunctions.natives.merging(WebCryptoFunctions.asymmetricNatives) { first, _ in first }),
             WebGlobalGroup(name: "streams",

@@ -52,6 +52,19 @@ struct NetworkScriptTests {
         #expect(server.hits["sse/\(name)/last=2"] == 1)
     }
 
+    @Test("js/tests/web-websocket.test.js: WebSocket against a NIO echo server, every close path and subprotocols")
+    func webSocket() async throws {
+        let server = try await WebSocketEchoServer.start()
+        var runner = TestRunner()
+        runner.arguments = [server.base]
+        let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/web-websocket.test.js")])
+        await server.stop()
+        #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(totals.skipped == 0)
+        #expect(totals.passed == 7)
+        #expect(server.handshakes.withLock { $0.first { $0.path == "/echo" && $0.protocols == "chat, echo.v2" } } != nil)
+    }
+
     @Test("js/tests/grants.test.js: bypass attempts from a script granted api.example.test never reach the server")
     func grants() async throws {
         let server = try await PinnedHosts.server()

@@ -800,6 +800,78 @@ export interface NetworkRequestResult {
   cache?: "hit" | "revalidated" | "miss";
 }
 
+export interface NetworkSocketCloseParams {
+  socket: number;
+  /** 1000, or 3000 to 4999; none sends a close frame without a code. */
+  code?: number;
+  /** At most 123 bytes of UTF-8. */
+  reason?: string;
+}
+
+export type NetworkSocketCloseResult = null;
+
+export interface NetworkSocketOpenParams {
+  /** A ws: or wss: URL. */
+  url: string;
+  /**
+   * Subprotocols offered, in Sec-WebSocket-Protocol; the server must choose one of them or none.
+   */
+  protocols?: string[];
+  /**
+   * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or value
+   * is E_BAD_PARAMS at /headers/NAME.
+   */
+  headers?: NetworkHeaders;
+  /**
+   * Limit for the whole call, counted from when it was made: waiting to start (timing.queuedMs) and
+   * the transfer, connection included; E_FAILED reason timeout after it (a call that times out
+   * while it waits is never sent). The bridge's own per-call timeout (Hybrid.call options) also
+   * aborts the transfer.
+   */
+  timeoutMs?: NetworkTimeoutMs;
+}
+
+export interface NetworkSocketOpenResult {
+  /** The socket's id, for socketSend, socketReceive and socketClose. */
+  socket: number;
+  /** The subprotocol the server chose; empty when none. */
+  protocol: string;
+  /** The extensions in use: always empty (none are offered). */
+  extensions: string;
+}
+
+export interface NetworkSocketReceiveParams {
+  socket: number;
+}
+
+export interface NetworkSocketReceiveResult {
+  events: {
+    /** A text message. */
+    text?: string;
+    /** A binary message, as a Uint8Array. */
+    bytes?: Uint8Array;
+    /**
+     * The socket's end: the close frame's code and reason (1005 when it had no code), or 1006 with
+     * wasClean false when it ended without a closing handshake.
+     */
+    closed?: {
+      code: number;
+      reason: string;
+      wasClean: boolean;
+    };
+  }[];
+}
+
+export interface NetworkSocketSendParams {
+  socket: number;
+  /** A text message. */
+  text?: string;
+  /** A binary message: a Uint8Array or ArrayBuffer. */
+  bytes?: Uint8Array;
+}
+
+export type NetworkSocketSendResult = null;
+
 /**
  * Send again when the network or the server says to try later, off by default. Only for requests
  * that may be repeated: GET, HEAD, OPTIONS, PUT, DELETE, or any method with an Idempotency-Key
@@ -1898,6 +1970,34 @@ export interface HybridActions {
      * stale.
      */
     request: { params: NetworkRequestParams; result: NetworkRequestResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
+    /**
+     * Starts the closing handshake: a close frame with code and reason; the closed event comes
+     * through socketReceive when the server answers (or after 5 s without). Does nothing when a
+     * close was already sent.
+     */
+    socketClose: { params: NetworkSocketCloseParams; result: NetworkSocketCloseResult; errors: "E_BAD_PARAMS" };
+    /**
+     * Opens a WebSocket (RFC 6455) to a ws: or wss: URL, whose host must be granted as for HTTP
+     * (network:HOST), and answers once the opening handshake is done. wss verifies the server's
+     * certificate, with app.json network.hosts' caFile and pins for its host (a key outside the
+     * pins is E_FAILED reason tls, before anything is sent). Messages up to the responseBytes
+     * quota; a larger one closes the socket with 1009. What arrives is read with socketReceive; an
+     * open socket keeps nothing alive by itself: its pending socketReceive does, as a pending read
+     * does.
+     */
+    socketOpen: { params: NetworkSocketOpenParams; result: NetworkSocketOpenResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * What arrived on a socket since the last call, in order: at once when something waits, else
+     * when something arrives. Past 1 MiB unread the socket stops reading from the network until
+     * this is called. The last event is closed; the socket's id is then forgotten.
+     */
+    socketReceive: { params: NetworkSocketReceiveParams; result: NetworkSocketReceiveResult; errors: "E_BAD_PARAMS" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * Sends one message, text or binary, and answers once it is written to the socket: what
+     * WebSocket.bufferedAmount counts until then. E_FAILED reason closed once the socket is
+     * closing.
+     */
+    socketSend: { params: NetworkSocketSendParams; result: NetworkSocketSendResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
   };
   /**
    * Signed hot patches of the app's JS modules. A patch is verified against app.json's patchKeys,
@@ -3275,6 +3375,49 @@ declare global {
     onmessage: ((this: EventSource, event: MessageEvent<string>) => any) | null;
     onerror: ((this: EventSource, event: Event) => any) | null;
     close(): void;
+  }
+
+  interface CloseEventInit extends EventInit {
+    wasClean?: boolean;
+    code?: number;
+    reason?: string;
+  }
+
+  /** What a WebSocket fires when it closes: the close frame's code and reason (1006 when it ended without one). */
+  class CloseEvent extends Event {
+    constructor(type: string, eventInitDict?: CloseEventInit);
+    readonly wasClean: boolean;
+    readonly code: number;
+    readonly reason: string;
+  }
+
+  type BinaryType = "blob" | "arraybuffer";
+
+  /** A WebSocket (WHATWG WebSockets) to a ws: or wss: URL whose host the app's grants name. */
+  class WebSocket extends EventTarget {
+    constructor(url: string | URL, protocols?: string | string[]);
+    static readonly CONNECTING: 0;
+    static readonly OPEN: 1;
+    static readonly CLOSING: 2;
+    static readonly CLOSED: 3;
+    readonly CONNECTING: 0;
+    readonly OPEN: 1;
+    readonly CLOSING: 2;
+    readonly CLOSED: 3;
+    readonly url: string;
+    readonly readyState: 0 | 1 | 2 | 3;
+    /** Bytes given to send() that the socket has not written yet. */
+    readonly bufferedAmount: number;
+    readonly extensions: string;
+    /** The subprotocol the server chose; "" when none. */
+    readonly protocol: string;
+    binaryType: BinaryType;
+    onopen: ((this: WebSocket, event: Event) => any) | null;
+    onmessage: ((this: WebSocket, event: MessageEvent<string | Blob | ArrayBuffer>) => any) | null;
+    onerror: ((this: WebSocket, event: Event) => any) | null;
+    onclose: ((this: WebSocket, event: CloseEvent) => any) | null;
+    send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void;
+    close(code?: number, reason?: string): void;
   }
 
   // ---- Web Cryptography API -----------------------------------------------------------------------

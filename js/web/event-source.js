@@ -13,6 +13,7 @@
 const { requireArguments, dictionary, enumerable, toStringTag, constants } = internals.get("webidl");
 const Event = internals.get("Event");
 const EventTarget = internals.get("EventTarget");
+const defineEventHandlers = internals.get("defineEventHandlers");
 const TextDecoder = internals.get("TextDecoder");
 const URL = internals.get("URL");
 const DOMException = internals.get("DOMException");
@@ -151,7 +152,6 @@ class EventSource extends EventTarget {
   #reconnectMs = 3000;
   #controller = null;
   #timer = null;
-  #handlers = { open: null, message: null, error: null };
 
   constructor(url, eventSourceInitDict = undefined) {
     requireArguments(arguments.length, 1, "Failed to construct 'EventSource'");
@@ -172,31 +172,12 @@ class EventSource extends EventTarget {
   get withCredentials() { return this.#withCredentials; }
   get readyState() { return this.#readyState; }
 
-  get onopen() { return this.#handlers.open; }
-  set onopen(value) { this.#setHandler("open", value); }
-  get onmessage() { return this.#handlers.message; }
-  set onmessage(value) { this.#setHandler("message", value); }
-  get onerror() { return this.#handlers.error; }
-  set onerror(value) { this.#setHandler("error", value); }
-
   close() {
     this.#readyState = CLOSED;
     clearTimeout(this.#timer);
     this.#timer = null;
     this.#controller?.abort();
     this.#controller = null;
-  }
-
-  // An event handler attribute: one listener that calls whatever handler is set at the time.
-  #setHandler(type, value) {
-    const handler = typeof value === "function" || (value !== null && typeof value === "object") ? value : null;
-    if (this.#handlers[type] === null && handler !== null) {
-      this.addEventListener(type, (event) => {
-        const current = this.#handlers[type];
-        if (typeof current === "function") current.call(this, event);
-      });
-    }
-    this.#handlers[type] = handler;
   }
 
   async #connect() {
@@ -263,6 +244,7 @@ class EventSource extends EventTarget {
     }, this.#reconnectMs);
   }
 }
+defineEventHandlers(EventSource.prototype, ["open", "message", "error"]);
 constants(EventSource, [["CONNECTING", CONNECTING], ["OPEN", OPEN], ["CLOSED", CLOSED]]);
 enumerable(EventSource.prototype, ["url", "withCredentials", "readyState", "onopen", "onmessage", "onerror", "close"]);
 toStringTag(EventSource.prototype, "EventSource");

@@ -523,6 +523,38 @@ class AbortController {
 enumerable(AbortController.prototype, ["signal", "abort"]);
 toStringTag(AbortController.prototype, "AbortController");
 
+// Event handler IDL attributes (HTML, "event handlers"): `on<type>` accessors on `prototype`, one
+// per type. The first handler set adds one listener, which calls whatever the attribute holds
+// when the event comes; a non-callable value is null.
+const eventHandlerSlots = new WeakMap(); // target -> Map(type -> { handler })
+const addListener = EventTarget.prototype.addEventListener;
+
+function defineEventHandlers(prototype, types) {
+  for (const type of types) {
+    Object.defineProperty(prototype, `on${type}`, {
+      configurable: true,
+      enumerable: true,
+      get() { return eventHandlerSlots.get(this)?.get(type)?.handler ?? null; },
+      set(value) {
+        const handler = typeof value === "function" || (value !== null && typeof value === "object") ? value : null;
+        let slots = eventHandlerSlots.get(this);
+        if (slots === undefined) eventHandlerSlots.set(this, (slots = new Map()));
+        const slot = slots.get(type);
+        if (slot !== undefined) {
+          slot.handler = handler;
+        } else if (handler !== null) {
+          const added = { handler };
+          slots.set(type, added);
+          addListener.call(this, type, function (event) {
+            const current = added.handler;
+            if (typeof current === "function") return current.call(this, event);
+          });
+        }
+      },
+    });
+  }
+}
+
 define("Event", Event);
 define("CustomEvent", CustomEvent);
 define("ErrorEvent", ErrorEvent);
@@ -543,3 +575,4 @@ internals.provide("signalAbort", signalAbort);
 internals.provide("addAbortAlgorithm", addAbortAlgorithm);
 internals.provide("removeAbortAlgorithm", removeAbortAlgorithm);
 internals.provide("isAbortSignal", isAbortSignal);
+internals.provide("defineEventHandlers", defineEventHandlers);

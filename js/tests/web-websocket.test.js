@@ -1,0 +1,114 @@
+// @grants network:127.0.0.1
+// WebSocket against the echo server Tests/NetworkingTests starts (NetworkScriptTests passes its
+// ws:// base URL as --arg): text and binary echoes in order, subprotocols, binaryType, close codes
+// from either end, a dropped connection, a refused handshake, and bufferedAmount.
+// Without a server URL, only the tests that need none run.
+
+const base = Hybrid.args[0];
+const live = (name, fn) => (base ? test : test.skip)(name, fn, 60000);
+
+// The next event of `type` on `socket`.
+const next = (socket, type) => new Promise((resolve) => socket.addEventListener(type, resolve, { once: true }));
+
+test("the interface: constants, URLs, subprotocols and close()'s checks", () => {
+  expect([WebSocket.CONNECTING, WebSocket.OPEN, WebSocket.CLOSING, WebSocket.CLOSED]).toEqual([0, 1, 2, 3]);
+  expect(() => new WebSocket("ftp://127.0.0.1/")).toThrow(/scheme/);
+  expect(() => new WebSocket("ws://127.0.0.1/#frag")).toThrow(/fragment/);
+  expect(() => new WebSocket("ws://127.0.0.1/", ["a", "a"])).toThrow(/subprotocol/);
+  expect(() => new WebSocket("ws://127.0.0.1/", "not a token")).toThrow(/subprotocol/);
+  const event = new CloseEvent("close", { code: 4001, reason: "why", wasClean: true });
+  expect([event.type, event.code, event.reason, event.wasClean]).toEqual(["close", 4001, "why", true]);
+});
+
+live("text and binary messages echo in order; the chosen subprotocol shows", async () => {
+  const socket = new WebSocket(`${base}/echo`, ["chat", "echo.v2"]);
+  expect(socket.readyState).toBe(WebSocket.CONNECTING);
+  expect(() => socket.send("early")).toThrow(/CONNECTING/);
+  await next(socket, "open");
+  expect([socket.readyState, socket.protocol, socket.extensions, socket.url]).toEqual([WebSocket.OPEN, "echo.v2", "", `${base}/echo`]);
+  socket.binaryType = "arraybuffer";
+  const received = [];
+  const all = new Promise((resolve) => {
+    socket.onmessage = (event) => {
+      received.push(typeof event.data === "string" ? event.data : Array.from(new Uint8Array(event.data)));
+      if (received.length === 5) resolve();
+    };
+  });
+  socket.send("héllo 😀");
+  socket.send(new Uint8Array([1, 2, 3]));
+  socket.send(new Blob([new Uint8Array([4, 5])]));
+  socket.send(new Uint16Array([0x0201]).buffer);
+  socket.send("last");
+  // UTF-8 bytes for text: "héllo 😀" is 11.
+  expect(socket.bufferedAmount).toBe(11 + 3 + 2 + 2 + 4);
+  await all;
+  expect(received).toEqual(["héllo 😀", [1, 2, 3], [4, 5], [1, 2], "last"]);
+  expect(socket.bufferedAmount).toBe(0);
+  socket.close(1000, "done");
+  expect(socket.readyState).toBe(WebSocket.CLOSING);
+  const closed = await next(socket, "close");
+  expect([closed.code, closed.reason, closed.wasClean, socket.readyState]).toEqual([1000, "", true, WebSocket.CLOSED]);
+});
+
+live("binaryType blob gives Blobs", async () => {
+  const socket = new WebSocket(`${base}/echo`);
+  await next(socket, "open");
+  expect(socket.binaryType).toBe("blob");
+  socket.send(new Uint8Array([9, 8, 7]));
+  const message = await next(socket, "message");
+  expect(message.data instanceof Blob).toBe(true);
+  expect(Array.from(new Uint8Array(await message.data.arrayBuffer()))).toEqual([9, 8, 7]);
+  socket.close();
+  await next(socket, "close");
+});
+
+live("the server's close codes reach the close event", async () => {
+  for (const code of [1000, 1001, 1008, 1011, 4000, 4999]) {
+    const socket = new WebSocket(`${base}/echo`);
+    await next(socket, "open");
+    socket.send(`close:${code}`);
+    const closed = await next(socket, "close");
+    expect([closed.code, closed.reason, closed.wasClean]).toEqual([code, `bye ${code}`, true]);
+  }
+  const early = new WebSocket(`${base}/close/4002`);
+  const closed = await next(early, "close");
+  expect([closed.code, closed.reason]).toEqual([4002, "bye 4002"]);
+});
+
+live("a dropped connection is an error, then a close with 1006", async () => {
+  const socket = new WebSocket(`${base}/echo`);
+  await next(socket, "open");
+  let errors = 0;
+  socket.onerror = () => { errors++; };
+  socket.send("drop");
+  const closed = await next(socket, "close");
+  expect([closed.code, closed.wasClean, errors]).toEqual([1006, false, 1]);
+  // What is sent after the close counts in bufferedAmount and goes nowhere.
+  socket.send("after");
+  expect(socket.bufferedAmount).toBe(5);
+});
+
+live("a refused handshake, a subprotocol not offered and an ungranted host fail the socket", async () => {
+  for (const url of [`${base}/refuse`, `${base}/wrong-protocol`]) {
+    const socket = new WebSocket(url, "echo");
+    // "error" and "close" come one right after the other: both are listened for first.
+    const [error, closed] = await Promise.all([next(socket, "error"), next(socket, "close")]);
+    expect(error.cause.code).toBe("E_FAILED");
+    expect(error.cause.details.reason).toBe("handshake");
+    expect([closed.code, closed.wasClean, socket.readyState]).toEqual([1006, false, WebSocket.CLOSED]);
+  }
+  const denied = new WebSocket("ws://example.invalid/");
+  const error = await next(denied, "error");
+  expect(error.cause.code).toBe("E_DENIED");
+});
+
+live("close() while connecting ends the socket without opening it", async () => {
+  const socket = new WebSocket(`${base}/echo`);
+  let opened = false, errors = 0;
+  socket.onopen = () => { opened = true; };
+  socket.onerror = () => { errors++; };
+  socket.close();
+  expect(socket.readyState).toBe(WebSocket.CLOSING);
+  const closed = await next(socket, "close");
+  expect([opened, errors, closed.code, closed.wasClean, socket.readyState]).toEqual([false, 1, 1006, false, WebSocket.CLOSED]);
+});
