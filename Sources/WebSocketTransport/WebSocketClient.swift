@@ -25,6 +25,11 @@ public enum WebSocketClient {
             self.resource = resource.isEmpty ? "/" : resource
         }
 
+        /// Whether the host is an IPv4 or IPv6 address rather than a name.
+        var isAddress: Bool {
+            (try? SocketAddress(ipAddress: host, port: port)) != nil
+        }
+
         /// The Host header: the port only when it is not the scheme's own.
         var hostHeader: String {
             let name = host.contains(":") ? "[\(host)]" : host
@@ -89,7 +94,9 @@ public enum WebSocketClient {
                 })
                 return channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
-                        let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: target.host.contains(":") ? nil : target.host)
+                        // An address is no name to send (SNI); the certificate is then checked
+                        // against the address connected to.
+                        let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: target.isAddress ? nil : target.host)
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }.flatMap {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -29,8 +30,13 @@ final class WebSocketEchoServer: Sendable {
         self.port = port
     }
 
-    static func start() async throws -> WebSocketEchoServer {
+    /// `tls`: serve wss with this certificate and key (PEM files).
+    static func start(tls: (certificate: String, key: String)? = nil) async throws -> WebSocketEchoServer {
         let box = Mutex<WebSocketEchoServer?>(nil)
+        let sslContext = try tls.map { tls in
+            try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) },
+                                                                      privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.key, format: .pem))))
+        }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -56,6 +62,7 @@ final class WebSocketEchoServer: Sendable {
                     })
                 let refusing = RefusingHandler()
                 return channel.eventLoop.makeCompletedFuture {
+                    if let sslContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                             context.pipeline.syncOperations.removeHandler(refusing, promise: nil)

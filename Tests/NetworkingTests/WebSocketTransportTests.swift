@@ -1,3 +1,6 @@
+import Foundation
+import HostTesting
+import SystemIO
 import Testing
 import WebSocketTransport
 
@@ -69,5 +72,41 @@ struct WebSocketTransportTests {
             #expect(error.reason == .handshake)
             #expect(error.message.contains("403"))
         }
+    }
+
+    @Test("wss: trusted through the host's caFile, refused without it, and pinned: the right key passes, a wrong one fails before the request")
+    func secure() async throws {
+        let folder = TemporaryFolder(prefix: "wss")
+        defer { folder.remove() }
+        let authority = try TestCertificateAuthority(in: folder.path, name: "wss-ca")
+        let issued = try authority.issue(name: "wss-server", hosts: ["127.0.0.1"])
+        let server = try await WebSocketEchoServer.start(tls: (issued.certificate, issued.key))
+        defer { Task { await server.stop() } }
+        let spki = try ChildProcess.run("openssl", ["pkey", "-in", issued.key, "-pubout", "-outform", "der"]).output
+        let pin = "sha256//" + Data(try ChildProcess.run("openssl", ["dgst", "-sha256", "-binary"], input: spki).output).base64EncodedString()
+        let target = WebSocketClient.Target(secure: true, host: "127.0.0.1", port: server.port, resource: "/echo")
+
+        let trusted = try await WebSocketClient.connect(to: target, protocols: [], timeoutMs: 10_000, caFile: authority.certificate, pins: [pin])
+        try await trusted.send(text: "over TLS")
+        #expect(await trusted.receive() == [.text("over TLS")])
+        trusted.close(code: 1000, reason: "")
+
+        do {
+            _ = try await WebSocketClient.connect(to: target, protocols: [], timeoutMs: 10_000)
+            Issue.record("a certificate from an unknown CA was trusted")
+        } catch {
+            #expect(error.reason == .tls)
+        }
+        let before = server.handshakes.withLock { $0.count }
+        do {
+            _ = try await WebSocketClient.connect(to: target, protocols: [], timeoutMs: 10_000, caFile: authority.certificate,
+                                                  pins: ["sha256//" + Data(repeating: 7, count: 32).base64EncodedString()])
+            Issue.record("a key outside the pins was accepted")
+        } catch {
+            #expect(error.reason == .tls)
+            #expect(error.message.contains("pins"))
+        }
+        // The pinned-out connection never sent its handshake.
+        #expect(server.handshakes.withLock { $0.count } == before)
     }
 }
