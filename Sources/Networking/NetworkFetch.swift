@@ -233,44 +233,32 @@ extension NetworkService {
         return (response, response.url != target.url)
     }
 
-    /// One attempt: waits for a running slot, sends, and answers at the head; the slot is held by a
-    /// task of its own until the body ends.
+    /// One attempt: waits for a running slot, sends, and answers at the head. The slot is given back
+    /// then, or, for a body still arriving, when it ends (a task waits for that, only then).
     private func send(_ transfer: TransferRequest, of request: NetworkRequest, to target: URLTarget, allowHost: @escaping @Sendable (String) -> Bool,
                       app: AppContext) async throws(BridgeError) -> TransferResponse {
-        let queue = queue, limits = TransferQueue.Limits(app)
-        let holder = Mutex<Task<Void, Never>?>(nil)
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransferResponse, BridgeError>, Never>) in
-                let task = Task { [transfer] in
-                    do throws(BridgeError) {
-                        try await queue.holding(origin: target.origin, limits: limits, started: request.calledAtMs,
-                                                timeoutMs: request.timeoutMs, action: "fetch", url: target.url) { queuedMs throws(BridgeError) in
-                            var transfer = transfer
-                            transfer.timeoutMs = request.remainingTimeoutMs
-                            var response: TransferResponse
-                            do throws(TransferError) {
-                                response = try await CurlClient.shared.perform(transfer, allowHost: allowHost)
-                            } catch {
-                                throw error.bridgeError(responseQuota: request.responseQuota)
-                            }
-                            response.timing.queuedMs = queuedMs
-                            continuation.resume(returning: .success(response))
-                            if let stream = response.stream {
-                                await withTaskCancellationHandler { await stream.finished() } onCancel: { stream.cancel() }
-                            }
-                        }
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-                holder.withLock { $0 = task }
-                // Cancelled before the task was there for the handler to cancel.
-                if Task.isCancelled { task.cancel() }
-            }
-        } onCancel: {
-            holder.withLock { $0 }?.cancel()
+        let queue = queue, limits = TransferQueue.Limits(app), origin = target.origin
+        let queuedMs = try await queue.acquire(origin: origin, limits: limits, started: request.calledAtMs,
+                                               timeoutMs: request.timeoutMs, action: "fetch", url: target.url)
+        var transfer = transfer
+        transfer.timeoutMs = request.remainingTimeoutMs
+        var response: TransferResponse
+        do throws(TransferError) {
+            response = try await CurlClient.shared.perform(transfer, allowHost: allowHost)
+        } catch {
+            queue.finish(origin, limits: limits)
+            throw error.bridgeError(responseQuota: request.responseQuota)
         }
-        return try result.get()
+        response.timing.queuedMs = queuedMs
+        if let stream = response.stream {
+            Task {
+                await stream.finished()
+                queue.finish(origin, limits: limits)
+            }
+        } else {
+            queue.finish(origin, limits: limits)
+        }
+        return response
     }
 
     /// What JS receives: the head, and the body whole (`body`, null when the answer has none) or

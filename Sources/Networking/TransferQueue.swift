@@ -83,18 +83,24 @@ final class TransferQueue: Sendable {
     /// (``CurlClient/nowMs()``); `action` and `url` name the call in errors.
     func holding<T>(origin: String, limits: Limits, started: Double, timeoutMs: Int?, action: String, url: String,
                     _ body: (_ queuedMs: Double) async throws(BridgeError) -> T) async throws(BridgeError) -> T {
+        let queuedMs = try await acquire(origin: origin, limits: limits, started: started, timeoutMs: timeoutMs, action: action, url: url)
+        defer { finish(origin, limits: limits) }
+        return try await body(queuedMs)
+    }
+
+    /// ``holding(origin:limits:started:timeoutMs:action:url:_:)`` for a slot that may outlive the
+    /// call: takes it (waiting as that does) and answers how long it waited (ms); the caller gives
+    /// it back with ``finish(_:limits:)``, exactly once, when the transfer is over (for `fetch`,
+    /// when the body has been read).
+    func acquire(origin: String, limits: Limits, started: Double, timeoutMs: Int?, action: String, url: String) async throws(BridgeError) -> Double {
         let startedAtOnce = state.withLock { state -> Bool in
             guard state.running < limits.running else { return false }
             return Self.start(origin, in: &state, perHost: limits.perHost)
         }
-        var queuedMs = 0.0
-        if !startedAtOnce {
-            let waitedFrom = CurlClient.nowMs()
-            try await wait(origin: origin, limits: limits, started: started, timeoutMs: timeoutMs, action: action, url: url)
-            queuedMs = CurlClient.nowMs() - waitedFrom
-        }
-        defer { finish(origin, limits: limits) }
-        return try await body(queuedMs)
+        guard !startedAtOnce else { return 0 }
+        let waitedFrom = CurlClient.nowMs()
+        try await wait(origin: origin, limits: limits, started: started, timeoutMs: timeoutMs, action: action, url: url)
+        return CurlClient.nowMs() - waitedFrom
     }
 
     /// Takes a slot of `origin`'s when it has room and nobody waits before it (the app's room is
@@ -206,7 +212,7 @@ final class TransferQueue: Sendable {
     }
 
     /// Gives back `origin`'s slot, starting the calls it makes room for.
-    private func finish(_ origin: String, limits: Limits) {
+    func finish(_ origin: String, limits: Limits) {
         let started = state.withLock { state -> [(CheckedContinuation<Void, Never>, Task<Void, Never>?)] in
             state.running -= 1
             if let index = state.hosts.index(forKey: origin) {
