@@ -47,9 +47,10 @@ package struct RequestSigner {
             fields.append(("content-digest", digest))
             if !components.contains("content-digest") { components.append("content-digest") }
         }
-        let target: URLTarget
-        do { target = try URLTarget(request.url) } catch { throw error.bridgeError }
+        let target: Target
+        do { target = Target(try URLTarget(request.url)) } catch { throw error.bridgeError }
         var lines: [String] = []
+        lines.reserveCapacity(components.count + 1)
         for component in components {
             lines.append("\"\(component)\": " + (try value(of: component, method: request.method, target: target, fields: fields)))
         }
@@ -63,23 +64,39 @@ package struct RequestSigner {
         return added
     }
 
+    /// The request's URL taken apart once for the derived components (RFC 9421 §2.2).
+    private struct Target {
+        /// The target URI: the URL without its fragment.
+        let url: String
+        let scheme: String
+        let authority: String
+        /// Path and query: `@request-target`.
+        let pathAndQuery: String
+
+        init(_ target: URLTarget) {
+            let url = target.url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target.url
+            self.url = url
+            scheme = target.scheme
+            let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
+            pathAndQuery = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
+            let host = target.host.contains(":") ? "[\(target.host)]" : target.host
+            authority = target.port == (target.scheme == "https" ? 443 : 80) ? host : "\(host):\(target.port)"
+        }
+
+        var path: String { pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/" }
+        var query: String { pathAndQuery.firstIndex(of: "?").map { String(pathAndQuery[$0...]) } ?? "?" }
+    }
+
     /// A component's value in the signature base (RFC 9421 §2.1, §2.2).
-    private func value(of component: String, method: String, target: URLTarget, fields: [(name: String, value: String)]) throws(BridgeError) -> String {
-        let url = target.url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target.url
-        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
-        let pathAndQuery = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
-        let path = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        let query = pathAndQuery.firstIndex(of: "?").map { String(pathAndQuery[$0...]) } ?? "?"
-        let defaultPort = target.scheme == "https" ? 443 : 80
-        let host = target.host.contains(":") ? "[\(target.host)]" : target.host
+    private func value(of component: String, method: String, target: Target, fields: [(name: String, value: String)]) throws(BridgeError) -> String {
         switch component {
         case "@method": return method.uppercased()
-        case "@target-uri": return url
-        case "@authority": return target.port == defaultPort ? host : "\(host):\(target.port)"
+        case "@target-uri": return target.url
+        case "@authority": return target.authority
         case "@scheme": return target.scheme
-        case "@path": return path
-        case "@query": return query
-        case "@request-target": return pathAndQuery
+        case "@path": return target.path
+        case "@query": return target.query
+        case "@request-target": return target.pathAndQuery
         default:
             let values = fields.filter { $0.name == component }.map { $0.value.trimmingCharacters(in: " \t") }
             guard !values.isEmpty else {
