@@ -30,10 +30,13 @@ public final class ResponseBodyStream: Sendable {
     /// How many bytes may wait unread before the transfer is paused.
     public static let highWater = 1 << 20
     /// The most one read hands over.
-    public static let maxChunk = 1 << 20
+    public static let maxChunk = 1 << 18
 
     private struct State {
         var buffer: [UInt8] = []
+        /// Where the unread bytes of `buffer` start: a read moves it on instead of shifting the rest.
+        var start = 0
+        var unread: Int { buffer.count - start }
         /// nil while the body arrives; then how it ended.
         var outcome: TransferError?? = .none
         var paused = false
@@ -107,7 +110,7 @@ public final class ResponseBodyStream: Sendable {
     func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let (accepted, handOff) = state.withLock { state -> (Bool, (CheckedContinuation<Chunk, Never>, Chunk)?) in
             if case .some = state.outcome { return (true, nil) }
-            if state.buffer.count >= Self.highWater {
+            if state.unread >= Self.highWater {
                 state.paused = true
                 return (false, nil)
             }
@@ -127,7 +130,7 @@ public final class ResponseBodyStream: Sendable {
             if case .some = state.outcome { return nil }
             state.outcome = .some(failure)
             // A failure drops what was not read: the body is broken, as fetch's stream errors.
-            if failure != nil { state.buffer = [] }
+            if failure != nil { (state.buffer, state.start) = ([], 0) }
             var reader: (CheckedContinuation<Chunk, Never>, Chunk)?
             if let waiting = state.reader, let chunk = Self.take(&state) {
                 state.reader = nil
@@ -145,14 +148,23 @@ public final class ResponseBodyStream: Sendable {
 
     /// What a read may take now: buffered bytes first, then the outcome; nil while neither is there.
     private static func take(_ state: inout State) -> Chunk? {
-        if !state.buffer.isEmpty {
-            if state.buffer.count <= maxChunk {
+        if state.unread > 0 {
+            if state.start == 0, state.buffer.count <= maxChunk {
                 var all: [UInt8] = []
                 swap(&all, &state.buffer)
                 return .bytes(all)
             }
-            let chunk = Array(state.buffer[..<maxChunk])
-            state.buffer.removeFirst(maxChunk)
+            let end = min(state.start + maxChunk, state.buffer.count)
+            let chunk = Array(state.buffer[state.start..<end])
+            state.start = end
+            // The read part is dropped once it is most of the buffer: one shift per several reads.
+            if state.start == state.buffer.count {
+                state.buffer.removeAll(keepingCapacity: true)
+                state.start = 0
+            } else if state.start >= state.buffer.count / 2 {
+                state.buffer.removeFirst(state.start)
+                state.start = 0
+            }
             return .bytes(chunk)
         }
         switch state.outcome {

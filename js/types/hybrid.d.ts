@@ -868,6 +868,14 @@ export interface NetworkSocketSendParams {
   text?: string;
   /** A binary message: a Uint8Array or ArrayBuffer. */
   bytes?: Uint8Array;
+  /**
+   * Several messages, sent in order and flushed once (instead of text or bytes): what WebSocket's
+   * send() calls of one turn of the event loop become.
+   */
+  messages?: {
+    text?: string;
+    bytes?: Uint8Array;
+  }[];
 }
 
 export type NetworkSocketSendResult = null;
@@ -1957,9 +1965,9 @@ export interface HybridActions {
     progress: { params: NetworkProgressParams; result: NetworkProgressResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_TIMEOUT" | "E_CANCELLED" };
     /**
      * The next chunk of a body that fetch answered with as a stream: at once when bytes wait, else
-     * when some arrive. Each read hands over everything waiting, up to 1 MiB; reading is what lets
-     * a paused transfer go on. A body that failed midway fails the read with the network's reason
-     * (E_FAILED reason timeout, connect, body_too_large...).
+     * when some arrive. Each read hands over everything waiting, up to 256 KiB; at most 1 MiB
+     * waits, and reading is what lets a paused transfer go on. A body that failed midway fails the
+     * read with the network's reason (E_FAILED reason timeout, connect, body_too_large...).
      */
     read: { params: NetworkReadParams; result: NetworkReadResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_CANCELLED" | "E_TIMEOUT" };
     /**
@@ -1993,9 +2001,9 @@ export interface HybridActions {
      */
     socketReceive: { params: NetworkSocketReceiveParams; result: NetworkSocketReceiveResult; errors: "E_BAD_PARAMS" | "E_TIMEOUT" | "E_CANCELLED" };
     /**
-     * Sends one message, text or binary, and answers once it is written to the socket: what
-     * WebSocket.bufferedAmount counts until then. E_FAILED reason closed once the socket is
-     * closing.
+     * Sends one message, text or binary, or several in order (messages), and answers once the last
+     * is written to the socket: what WebSocket.bufferedAmount counts until then. E_FAILED reason
+     * closed once the socket is closing.
      */
     socketSend: { params: NetworkSocketSendParams; result: NetworkSocketSendResult; errors: "E_BAD_PARAMS" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
   };
