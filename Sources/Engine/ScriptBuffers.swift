@@ -75,46 +75,6 @@ extension ScriptContext {
         return array
     }
 
-    /// A new `Uint8Array` of `value`'s UTF-8, `value` converted to a string as ``withUTF16(of:_:)``
-    /// converts it. `encode` writes the UTF-8 of the string's UTF-16 code units into room for three
-    /// bytes a unit and returns how many it wrote; a string of ASCII only never reaches it.
-    ///
-    /// JavaScriptCore keeps most strings as one byte a character, and its C API hands out code
-    /// units only by widening such a string into a copy of two bytes each. Its UTF-8 export reads
-    /// the bytes as they are: asked for exactly as many bytes as the string has characters, it
-    /// fills them all with ASCII only when every character is ASCII (any other takes two bytes or
-    /// more, all of them 0x80 or above), and that is then the answer, with nothing widened. A
-    /// string with other characters costs that try, at most its length in bytes, before `encode`.
-    public func makeUTF8Array(of value: ScriptValue, encode: (UnsafeBufferPointer<UInt16>, UnsafeMutablePointer<UInt8>) -> Int) -> ScriptValue {
-        assertOnThread()
-        guard let string = JSValueToStringCopy(ref, value, nil) else { return makeUint8Array(capacity: 0) { _ in 0 } }
-        defer { JSStringRelease(string) }
-        let length = JSStringGetLength(string)
-        return makeUint8Array(capacity: length * 3 + 1) { output in
-            let exported = output.withMemoryRebound(to: CChar.self, capacity: length + 1) { JSStringGetUTF8CString(string, $0, length + 1) }
-            if exported == length + 1, Self.isASCII(UnsafeRawBufferPointer(start: output, count: length)) { return length }
-            guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return 0 }
-            return encode(UnsafeBufferPointer(start: characters, count: length), output)
-        }
-    }
-
-    /// Whether every byte is below 0x80, eight at a time.
-    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let n = bytes.count
-        var i = 0
-        var seen: UInt64 = 0
-        while i &+ 8 <= n {
-            seen |= (base + i).loadUnaligned(as: UInt64.self)
-            i &+= 8
-        }
-        while i < n {
-            seen |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
-            i &+= 1
-        }
-        return seen & 0x8080_8080_8080_8080 == 0
-    }
-
     /// A new `Uint8Array` over `count` bytes of `memory`, which came from `malloc` and which the
     /// array now owns (freed when the collector frees it): for native code whose output grows as it
     /// is written (zlib's), so that it cannot say its capacity up front.

@@ -100,7 +100,9 @@ enum EncodingFunctions {
         // Three bytes per unit at most, the rest given back. A pass to measure first costs more
         // than the room: pages never written are never faulted in (MallocPolicy keeps blocks
         // this size in the heap, whose split gives the tail back without a copy).
-        args.context.makeUTF8Array(of: args[0]) { units, output in UTF8Encoder.encode(units, into: output) }
+        args.context.withUTF16(of: args[0]) { units in
+            args.context.makeUint8Array(capacity: units.count * 3) { output in UTF8Encoder.encode(units, into: output) }
+        }
     }
 
     /// `native.encodeInto(string, destination, progress)`: TextEncoder's encodeInto(), writing the
