@@ -115,7 +115,9 @@ let package = Package(
         .target(name: "Device", dependencies: ["Bridge", "JSON", "SystemIO"]),
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
-        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "SystemIO", "WebSocketTransport",
+        // Persistence: the offline queue's file, written through its one write path.
+        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "Persistence", "SystemIO", "WebSocketTransport",
+                                                 .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "DequeModule", package: "swift-collections"),
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),

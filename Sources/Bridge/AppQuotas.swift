@@ -3,7 +3,7 @@ import JSON
 /// What one app may use, from `app.json`'s `quotas` (each field optional; the defaults below are
 /// generous for a business app and small enough that a runaway script hits them long before it
 /// hurts the machine). A quota hit is a clear error, never a crash or a hang: `E_TOO_MANY` for
-/// calls in flight and for transfers waiting past `transfersQueued`, `E_FAILED` with `details.reason` `"quota"` for storage and
+/// calls in flight, for transfers waiting past `transfersQueued` and for offline requests past `queuedRequests`, `E_FAILED` with `details.reason` `"quota"` for storage and
 /// `"body_too_large"` for a response, `E_TOO_LARGE` for a view; past `memoryBytes` the script is
 /// stopped with a `MemoryLimitError` and the run exits 1, rather than the kernel killing it.
 public struct AppQuotas: Sendable, Equatable {
@@ -19,6 +19,9 @@ public struct AppQuotas: Sendable, Equatable {
     /// for their host's, `app.json` `network.connectionsPerHost`); one more is `E_TOO_MANY`. 0
     /// refuses a call past the running limits at once instead of queueing it.
     public var transfersQueued: Int
+    /// Requests in the app's offline queue (`network.enqueue`) not yet delivered: pending, being
+    /// sent, or failed and kept for `queueRetry`; one more is `E_TOO_MANY`.
+    public var queuedRequests: Int
     /// Bytes of one network response body; a request's `maxBytes` may only lower it.
     public var responseBytes: Int
     /// Nodes of the view tree once its lists are expanded.
@@ -30,13 +33,14 @@ public struct AppQuotas: Sendable, Equatable {
     public static let defaults = AppQuotas()
 
     public init(callsInFlight: Int = 10_000, databaseBytes: Int = 1 << 30, kvBytes: Int = 256 << 20,
-                transfers: Int = 256, transfersQueued: Int = 10_000, responseBytes: Int = 64 << 20, viewNodes: Int = 50_000,
+                transfers: Int = 256, transfersQueued: Int = 10_000, queuedRequests: Int = 10_000, responseBytes: Int = 64 << 20, viewNodes: Int = 50_000,
                 memoryBytes: Int = 1 << 30) {
         self.callsInFlight = callsInFlight
         self.databaseBytes = databaseBytes
         self.kvBytes = kvBytes
         self.transfers = transfers
         self.transfersQueued = transfersQueued
+        self.queuedRequests = queuedRequests
         self.responseBytes = responseBytes
         self.viewNodes = viewNodes
         self.memoryBytes = memoryBytes
@@ -50,6 +54,7 @@ public struct AppQuotas: Sendable, Equatable {
         ("kvBytes", 65_536, \.kvBytes),
         ("transfers", 1, \.transfers),
         ("transfersQueued", 0, \.transfersQueued),
+        ("queuedRequests", 0, \.queuedRequests),
         ("responseBytes", 1024, \.responseBytes),
         ("viewNodes", 16, \.viewNodes),
         ("memoryBytes", 16 << 20, \.memoryBytes),

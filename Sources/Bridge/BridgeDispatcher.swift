@@ -25,6 +25,8 @@ public final class BridgeDispatcher: @unchecked Sendable {
     let actions: [String: [String: ServiceAction]]
     let contracts: [String: Contract]
     let counters: [String: [String: SharedCounter]]
+    /// Told when the run ends (``BridgeService/runEnded(app:)``).
+    let services: [any BridgeService]
 
     // JS thread only.
     /// Every (target, action) pair JS has named, checked once: JS caches the index and passes it
@@ -81,6 +83,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         }
         self.actions = actions
         self.counters = counters
+        services = Array(registry.services.values)
         self.contracts = contracts
         self.app = app
         self.options = options
@@ -418,6 +421,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         for object in [settleFunction, pendingMarker, failedMarker].compactMap({ $0 }) { context?.unprotect(object) }
         settleFunction = nil
         engine = nil
+        for service in services { service.runEnded(app: app) }
     }
 
     static func format(_ ms: Double) -> String {

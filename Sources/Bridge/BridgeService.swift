@@ -28,11 +28,15 @@ public protocol BridgeService: Sendable {
     /// host), the form the service compares with; a ``GrantError`` saying why when it names
     /// nothing the service could check. By default, the qualifier lower-cased.
     func grantQualifier(_ written: String) throws(GrantError) -> String
+    /// The app's run has ended (its engine shut down): work the service does in the background
+    /// for `app` (the network service's offline queue senders) stops. Nothing by default.
+    func runEnded(app: AppContext)
 }
 
 extension BridgeService {
     public func sharedCounters(for app: AppContext) -> [String: SharedCounter] { [:] }
     public func grantQualifier(_ written: String) throws(GrantError) -> String { written.lowercased() }
+    public func runEnded(app: AppContext) {}
 }
 
 /// One action of a service, and where it runs.

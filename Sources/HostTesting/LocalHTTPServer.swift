@@ -30,8 +30,9 @@ public final class LocalHTTPServer: Sendable {
         self.task = task
     }
 
-    /// Starts serving `router` and returns once the server listens.
-    public static func start(router: Router<BasicRequestContext>, label: String) async throws -> LocalHTTPServer {
+    /// Starts serving `router` and returns once the server listens, on `port` (0: one the system
+    /// picks; a fixed one brings a stopped server back where its clients look for it).
+    public static func start(router: Router<BasicRequestContext>, label: String, port: Int = 0) async throws -> LocalHTTPServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: label)
         logger.logLevel = .critical
@@ -39,7 +40,7 @@ public final class LocalHTTPServer: Sendable {
             router: router,
             // Tests open a thousand connections at once; past Hummingbird's default queue of 256
             // pending connections, a loaded machine that accepts slowly made curl see a reset.
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), backlog: 4096),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), backlog: 4096),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
@@ -48,13 +49,13 @@ public final class LocalHTTPServer: Sendable {
         )
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
-        var port = 0
-        for await bound in ports { port = bound }
-        guard port > 0 else {
+        var bound = 0
+        for await listening in ports { bound = listening }
+        guard bound > 0 else {
             _ = await task.result
             throw LocalHTTPServerError(message: "\(label): the server stopped before it listened")
         }
-        return LocalHTTPServer(port: port, group: group, task: task)
+        return LocalHTTPServer(port: bound, group: group, task: task)
     }
 
     public func stop() async {

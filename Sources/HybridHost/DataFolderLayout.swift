@@ -13,6 +13,7 @@ import Patches
 /// | `NAME.sqlite` and its `-wal`, `-shm`, `-journal` | a storage database (names never start with a dot) |
 /// | `.kv.sqlite` and its `-wal`, `-shm`, `-journal` | the kv store |
 /// | `.http-cache/` | the network service's HTTP cache |
+/// | `.network-queue.sqlite` and its `-wal`, `-shm` | the network service's offline queue (`network.enqueue`) |
 /// | `device-id`, `repl_history` | the device's id, the REPL's history |
 ///
 /// Every name starting with a dot is the host's, so that a file it adds later is covered as
@@ -32,6 +33,6 @@ public enum DataFolderLayout {
             ".sqlite-shm": "a storage database's shared-memory index",
             ".sqlite-journal": "a storage database's rollback journal",
         ],
-        hidden: "a hidden entry, which the host keeps for itself (the kv store's .kv.sqlite files, the HTTP cache, downloads in progress)"
+        hidden: "a hidden entry, which the host keeps for itself (the kv store's .kv.sqlite files, the HTTP cache, the offline queue's .network-queue.sqlite files, downloads in progress)"
     )
 }

@@ -29,7 +29,8 @@ public struct HostEntries: Sendable {
         self.hidden = hidden
     }
 
-    /// The network service's own: the HTTP cache (`.http-cache`) and downloads in progress.
+    /// The network service's own: the HTTP cache (`.http-cache`), the offline queue
+    /// (`.network-queue.sqlite`) and downloads in progress.
     public static let hiddenOnly = HostEntries(hidden: "a hidden entry, which the host keeps for itself")
 
     /// What the host keeps at `name`, an entry at the top of the data folder; nil: it is the app's.

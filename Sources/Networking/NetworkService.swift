@@ -31,6 +31,8 @@ public struct NetworkService: BridgeService {
     let bodies = ResponseBodies()
     /// Open WebSockets, used with `socketSend`, `socketReceive` and `socketClose`.
     let sockets = NetworkSockets()
+    /// `enqueue`'s queues, kept in the data folder and sent while the app runs.
+    private let offline = OfflineQueues()
     /// What downloads may not write into: the host's own entries of the data folder.
     private let hostEntries: HostEntries
 
@@ -76,7 +78,70 @@ public struct NetworkService: BridgeService {
                 let snapshot = await progress.wait(scoped(params.requestId, call), since: params.since, timeoutMs: params.timeoutMs)
                 return snapshot.json(requestId: params.requestId)
             },
+            // The offline queue's actions read and write SQLite: on a worker.
+            "enqueue": .worker(NetworkEnqueueParams.self) { call, params in
+                try enqueue(call, params)
+            },
+            "queueStatus": .worker(NetworkQueueStatusParams.self) { call, params in
+                try offlineQueue(call).status(queue: params.queue, limit: params.limit)
+            },
+            "queueRetry": .worker(NetworkQueueItemsParams.self) { call, params in
+                let queue = try offlineQueue(call)
+                let ids = try queue.store.retry(queue: params.queue, id: params.id)
+                if !ids.isEmpty { queue.wake(params.queue) }
+                return ["retried": .array(ids.map { .number(Double($0)) })]
+            },
+            "queueCancel": .worker(NetworkQueueItemsParams.self) { call, params in
+                let queue = try offlineQueue(call)
+                if let id = params.id, try queue.store.state(of: id, queue: params.queue) == .sending {
+                    throw BridgeError(.failed, "network.queueCancel: item \(id) of queue \(JSONValue.string(params.queue)) is being sent; it can no longer be cancelled",
+                                      details: ["reason": "sending", "id": .number(Double(id))])
+                }
+                return ["cancelled": .array(try queue.store.cancel(queue: params.queue, id: params.id).map { .number(Double($0)) })]
+            },
+            "queueWatch": .worker(NetworkQueueWatchParams.self) { call, params in
+                try await offlineQueue(call).watch(queue: params.queue, after: params.after, timeoutMs: params.timeoutMs, limit: params.limit)
+            },
         ]
+    }
+
+    /// The run has ended: the offline queue's senders stop, what they had not sent stays on disk.
+    public func runEnded(app: AppContext) {
+        offline.stop()
+    }
+
+    /// The offline queue of `call`'s app, opened on its first use in the run.
+    private func offlineQueue(_ call: ServiceCall) throws(BridgeError) -> OfflineQueue {
+        try offline.queue(for: call.app) { request, app throws(BridgeError) in
+            try await fetch(request.capped(at: app.quotas.responseBytes).signed(for: app), sharingKey: nil, app: app, action: "enqueue")
+        }
+    }
+
+    /// Checks the request as it will be sent (grants, signer), stores it, and answers once it is
+    /// committed: an answered enqueue survives the process being killed.
+    private func enqueue(_ call: ServiceCall, _ params: NetworkEnqueueParams) throws(BridgeError) -> JSONValue {
+        let key = params.request.idempotencyKey ?? Self.uuid()
+        do {
+            _ = try params.request.networkRequest(idempotencyKey: key).signed(for: call.app)
+        } catch {
+            throw QueuedRequest.nested(error, under: "/request")
+        }
+        do { try URLTarget(params.request.url).checkGranted(call.app.allowsHost) } catch { throw error.bridgeError }
+        let queue = try offlineQueue(call)
+        let (id, position) = try queue.store.enqueue(queue: params.queue, request: params.request, idempotencyKey: key, limit: call.app.quotas.queuedRequests)
+        queue.wake(params.queue)
+        return ["id": .number(Double(id)), "queue": .string(params.queue), "position": .number(Double(position)), "idempotencyKey": .string(key)]
+    }
+
+    /// A random (version 4) UUID, lower case: the `Idempotency-Key` of a queued request.
+    static func uuid() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = (bytes[6] & 0x0f) | 0x40
+        bytes[8] = (bytes[8] & 0x3f) | 0x80
+        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.joined(separator: "-")
     }
 
     /// A `network:HOST` grant's host, in the form the transport compares every URL's host in

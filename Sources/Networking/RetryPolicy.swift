@@ -52,7 +52,7 @@ struct RetryPolicy: ActionParams {
     }
 
     /// `Retry-After`: delay-seconds, or an HTTP-date.
-    private static func seconds(_ value: String) -> Double? {
+    static func seconds(_ value: String) -> Double? {
         let text = value.trimmingCharacters(in: " \t")
         if let seconds = Int(text), seconds >= 0 { return Double(seconds) }
         return HTTPDate.parse(text).map { max(0, $0 - HTTPDate.now()) }

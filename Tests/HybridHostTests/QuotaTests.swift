@@ -215,6 +215,6 @@ struct QuotaTests {
         let low = try await run(quotas: #"{"callsInFlight": 0}"#, main: "")
         #expect(low.status == 1 && low.standardError.contains("app.json: quotas.callsInFlight: expected an integer of at least 1, got 0"), "\(low)")
         let unknown = try await run(quotas: #"{"cpu": 2}"#, main: "")
-        #expect(unknown.status == 1 && unknown.standardError.contains("app.json: quotas.cpu: unknown quota; expected one of callsInFlight, databaseBytes, kvBytes, transfers, transfersQueued, responseBytes, viewNodes, memoryBytes"), "\(unknown)")
+        #expect(unknown.status == 1 && unknown.standardError.contains("app.json: quotas.cpu: unknown quota; expected one of callsInFlight, databaseBytes, kvBytes, transfers, transfersQueued, queuedRequests, responseBytes, viewNodes, memoryBytes"), "\(unknown)")
     }
 }

@@ -21,6 +21,8 @@ struct DownloadScopeTests {
               (".kv.sqlite", ".kv.sqlite, a hidden entry"),
               (".kv.sqlite-journal", ".kv.sqlite-journal, a hidden entry"),
               (".http-cache/0123", ".http-cache, a hidden entry"),
+              (".network-queue.sqlite", ".network-queue.sqlite, a hidden entry"),
+              (".network-queue.sqlite-wal", ".network-queue.sqlite-wal, a hidden entry"),
               ("tasks.sqlite", "tasks.sqlite, a storage database file"),
               ("tasks.sqlite-wal", "tasks.sqlite-wal, a storage database's write-ahead log"),
               ("tasks.sqlite-shm", "tasks.sqlite-shm, a storage database's shared-memory index"),

@@ -27,8 +27,12 @@ struct NetworkCall {
         try FileManager.default.createDirectory(atPath: self.dataDirectory, withIntermediateDirectories: true)
     }
 
+    /// The app every call comes from (a new context each time, as alike as one app's calls are).
+    var app: AppContext {
+        AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants, quotas: quotas, network: network)
+    }
+
     func callAsFunction(_ action: String, _ params: JSONValue) async throws -> JSONValue {
-        let app = AppContext(name: "network-tests", version: "1.0.0", dataDirectory: dataDirectory, grants: grants, quotas: quotas, network: network)
         return try await service.actions[action]!.perform(ServiceCall(target: "network", action: action, params: params, app: app))
     }
 

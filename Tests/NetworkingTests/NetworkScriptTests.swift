@@ -17,6 +17,17 @@ struct NetworkScriptTests {
         #expect(totals.passed == 12)
     }
 
+    @Test("js/tests/network-queue.test.js: the offline queue's answers as JS sees them, delivered to the test server")
+    func offlineQueue() async throws {
+        let server = try await SharedServer.get()
+        var runner = TestRunner()
+        runner.arguments = [server.base]
+        let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/network-queue.test.js")])
+        #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
+        #expect(totals.skipped == 0)
+        #expect(totals.passed == 4)
+    }
+
     @Test("js/tests/api.test.js: declared APIs page, check their params and cancel with their owner")
     func declaredAPIs() async throws {
         let server = try await SharedServer.get()

@@ -552,6 +552,78 @@ export interface NetworkDownloadResult {
   timing: NetworkTiming;
 }
 
+export interface NetworkEnqueueParams {
+  /**
+   * A queue's name, the app's choice ("orders"). Items of one queue are sent strictly in order, one
+   * at a time; queues are sent in parallel.
+   */
+  queue: string;
+  /**
+   * What network.request takes, except cache and retry (E_BAD_PARAMS: the queue retries itself),
+   * with timeoutMs per attempt.
+   */
+  request: {
+    /**
+     * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects
+     * to (never a user name before an @ or a fragment after a #), must be granted (network:HOST):
+     * names compare without case and without a trailing dot, numeric IPv4 spellings as the address
+     * curl connects to (127.1 is 127.0.0.1), IPv6 literals as addresses.
+     */
+    url: NetworkUrl;
+    /**
+     * An HTTP method, as a token: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or one of the
+     * server's own (PROPFIND, PURGE...). Default GET, or POST when a body is given. A body with GET
+     * or HEAD is E_BAD_PARAMS.
+     */
+    method?: NetworkMethod;
+    /**
+     * Request headers by name. Names are HTTP tokens; a line break (CR, LF) or NUL in a name or
+     * value is E_BAD_PARAMS at /headers/NAME.
+     */
+    headers?: NetworkHeaders;
+    /** Limit for each attempt, counted from its start (none by default). */
+    timeoutMs?: number;
+    /** Limit for establishing the connection. */
+    connectTimeoutMs?: NetworkConnectTimeoutMs;
+    /**
+     * Largest response body accepted. The app's quotas.responseBytes (64 MiB unless app.json says
+     * otherwise) is the default and the most it may be: a larger maxBytes is lowered to it. The
+     * transfer stops at the byte that passes the limit: E_FAILED reason body_too_large, with
+     * details.quota "responseBytes" and details.limitBytes when the quota was the limit.
+     */
+    maxBytes?: NetworkMaxBytes;
+    /**
+     * Follow 301/302/303/307/308 (default true, at most 10 hops). Every hop's host must be granted:
+     * a redirect to an ungranted host is E_DENIED.
+     */
+    followRedirects?: NetworkFollowRedirects;
+    /**
+     * The name of a signer in app.json network.signers, as network.request's sign: the request is
+     * signed at each attempt (created is the attempt's time). Checked at enqueue: an unknown name
+     * is E_BAD_PARAMS at /request/sign.
+     */
+    sign?: string;
+    /** A text body, sent as UTF-8. */
+    body?: string;
+    /** A JSON body; sets Content-Type: application/json unless a header says otherwise. */
+    json?: unknown;
+    /** A binary body: a Uint8Array or ArrayBuffer. */
+    bytes?: Uint8Array;
+    /** How queueWatch reads the answer's body, as network.request's responseType. */
+    responseType?: "json" | "text" | "bytes";
+  };
+}
+
+export interface NetworkEnqueueResult {
+  /** The item's id. */
+  id: number;
+  queue: string;
+  /** Its place in its queue's line when enqueued: 1 is the head, the next to be sent. */
+  position: number;
+  /** The Idempotency-Key it is sent with. */
+  idempotencyKey: string;
+}
+
 export interface NetworkFetchParams {
   /**
    * An absolute http or https URL, read by libcurl's URL parser. Its host, the one curl connects to
@@ -690,6 +762,75 @@ export interface NetworkProgressResult {
   total: number | null;
   /** Why it failed (state failed). */
   error?: string;
+}
+
+export interface NetworkQueueCancelParams {
+  /**
+   * A queue's name, the app's choice ("orders"). Items of one queue are sent strictly in order, one
+   * at a time; queues are sent in parallel.
+   */
+  queue: string;
+  /** One item (default: every pending and failed item of the queue). */
+  id?: number;
+}
+
+export interface NetworkQueueCancelResult {
+  /** The ids removed. */
+  cancelled: number[];
+}
+
+export interface NetworkQueueRetryParams {
+  /**
+   * A queue's name, the app's choice ("orders"). Items of one queue are sent strictly in order, one
+   * at a time; queues are sent in parallel.
+   */
+  queue: string;
+  /** One item (default: every failed item of the queue). */
+  id?: number;
+}
+
+export interface NetworkQueueRetryResult {
+  /** The ids put back (none when nothing matched). */
+  retried: number[];
+}
+
+export interface NetworkQueueStatusParams {
+  /** Only this queue (default: every queue). */
+  queue?: string;
+  /** At most this many items (default 100). */
+  limit?: number;
+}
+
+export interface NetworkQueueStatusResult {
+  /**
+   * By queue name: how many items are in each state (delivered: those still kept, the last 10,000).
+   */
+  queues: {
+    [key: string]: {
+      pending: number;
+      sending: number;
+      delivered: number;
+      failed: number;
+    };
+  };
+  items: NetworkQueuedItem[];
+}
+
+export interface NetworkQueueWatchParams {
+  /** Only this queue's items (default: every queue). */
+  queue?: string;
+  /** The cursor last seen (default 0: from the first finished item kept). */
+  after?: number;
+  /** How long to wait for a result (default 30000). */
+  timeoutMs?: number;
+  /** At most this many items (default 100). */
+  limit?: number;
+}
+
+export interface NetworkQueueWatchResult {
+  items: NetworkQueuedItem[];
+  /** Pass as after next time. */
+  cursor: number;
 }
 
 export interface NetworkReadParams {
@@ -880,6 +1021,47 @@ export interface NetworkSocketSendParams {
 
 export type NetworkSocketSendResult = null;
 
+/** One item of the offline queue. */
+export interface NetworkQueuedItem {
+  /** The item's id: grows with each enqueue in the data folder, never reused. */
+  id: number;
+  queue: string;
+  /**
+   * pending: waiting for its turn or for the server (lastError says why, nextAttemptAt when);
+   * sending: handed to the transport; delivered: the server answered 2xx or 3xx; failed: the server
+   * answered another 4xx than 408 and 429 (status), or the request could not be sent as stored
+   * (lastError, e.g. a grant or signer removed since), and its queue moved on.
+   */
+  state: "pending" | "sending" | "delivered" | "failed";
+  /** Times it was handed to the transport (a retry resets it). */
+  attempts: number;
+  /** The Idempotency-Key header it is sent with, every time. */
+  idempotencyKey: string;
+  url: string;
+  /** Why the last attempt did not deliver it. */
+  lastError?: string;
+  /**
+   * When the next attempt is due (ms since the epoch), for a pending item that failed transiently.
+   */
+  nextAttemptAt?: number;
+  /** Its place among finished items: queueWatch's cursor. */
+  seq?: number;
+  /** The answer's HTTP status, once there is one. */
+  status?: number;
+  /** Response headers, names lower-cased; repeated headers joined with ", ". */
+  headers?: NetworkResponseHeaders;
+  /**
+   * queueWatch only: the answer's body, read as the request's responseType says (as network.request
+   * reads it; text when it is not the JSON asked for).
+   */
+  body?: unknown;
+}
+
+/** Response headers, names lower-cased; repeated headers joined with ", ". */
+export interface NetworkResponseHeaders {
+  [key: string]: string;
+}
+
 /**
  * Send again when the network or the server says to try later, off by default. Only for requests
  * that may be repeated: GET, HEAD, OPTIONS, PUT, DELETE, or any method with an Idempotency-Key
@@ -946,11 +1128,6 @@ export type NetworkMaxBytes = number;
  * redirect to an ungranted host is E_DENIED.
  */
 export type NetworkFollowRedirects = boolean;
-
-/** Response headers, names lower-cased; repeated headers joined with ", ". */
-export interface NetworkResponseHeaders {
-  [key: string]: string;
-}
 
 export interface NetworkTiming {
   /** From the first request to the last byte of the final answer, redirects included. */
@@ -1947,6 +2124,27 @@ export interface HybridActions {
      */
     download: { params: NetworkDownloadParams; result: NetworkDownloadResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
     /**
+     * Stores a request in the app's offline queue (SQLite in the data folder,
+     * .network-queue.sqlite) and answers once it is committed: an answered enqueue survives the
+     * process being killed. While the app runs, each queue's head is sent through the path
+     * network.request takes (grants checked at enqueue and again at each attempt, the running
+     * limits, signing), strictly in order per queue, the next item only once the head is finished;
+     * queues in parallel. Every attempt carries an Idempotency-Key header (a UUID made at enqueue,
+     * or the request's own): an item whose attempt a crash or the end of the run cut short is sent
+     * again with the same key on the next run, so the server can tell a replay and apply it once.
+     * An answer 2xx or 3xx delivers the item; a 4xx other than 408 and 429 fails it with its answer
+     * and the queue moves on (queueRetry puts it back). No answer (connect, dns, timeout, protocol,
+     * tls), 408, 429 and 5xx leave it at the head, tried again without limit: after between half
+     * and all of min(5 s, 100 ms x 2^(n-1)) for the n-th failure in a row, or after the answer's
+     * Retry-After; a delivery to the same origin from another queue ends that wait at once. Each
+     * outcome is committed before the next item is sent. Senders start with the run's first queue
+     * call (enqueue, queueStatus, queueWatch, queueRetry, queueCancel) and stop when the run ends:
+     * the app does not stay alive for its queue; what is left is sent on a later run. Past
+     * quotas.queuedRequests items not delivered (10,000) it is E_TOO_MANY with details.quota
+     * "queuedRequests".
+     */
+    enqueue: { params: NetworkEnqueueParams; result: NetworkEnqueueResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TOO_MANY" | "E_CANCELLED" | "E_TIMEOUT" };
+    /**
      * What the web platform's fetch() sends through (the JS global builds these params from a
      * Request): one HTTP request, answered as soon as the final answer's head is in, with the body
      * whole when it came with the head and otherwise a stream id to read it with read. Grants,
@@ -1963,6 +2161,32 @@ export interface HybridActions {
      * last seq back as since.
      */
     progress: { params: NetworkProgressParams; result: NetworkProgressResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * Removes a queue's pending and failed items (or the one with id), never one being sent: an id
+     * whose item is being sent is E_FAILED with details.reason "sending" (its outcome arrives
+     * through queueWatch).
+     */
+    queueCancel: { params: NetworkQueueCancelParams; result: NetworkQueueCancelResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_CANCELLED" | "E_TIMEOUT" };
+    /**
+     * Puts a queue's failed items (or the one with id) back in line at their place, attempts reset;
+     * they are sent before the items enqueued after them.
+     */
+    queueRetry: { params: NetworkQueueRetryParams; result: NetworkQueueRetryResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_CANCELLED" | "E_TIMEOUT" };
+    /**
+     * The offline queue now: per queue the count of items in each state, and the first limit items
+     * not delivered (pending, sending, failed) in queue order. Delivered items are read with
+     * queueWatch.
+     */
+    queueStatus: { params: NetworkQueueStatusParams; result: NetworkQueueStatusResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_CANCELLED" | "E_TIMEOUT" };
+    /**
+     * A long-poll on the offline queue's results: the items finished (delivered or failed) after
+     * the cursor after, oldest first, with the answer's status, headers and body; at once when
+     * there are some, else as soon as one finishes, else none after timeoutMs. Pass the answer's
+     * cursor back as after to miss none: cursors are kept in the data folder and grow across runs.
+     * The last 10,000 delivered items stay readable; failed ones until retried or cancelled (a
+     * retried item finishes again with a new seq).
+     */
+    queueWatch: { params: NetworkQueueWatchParams; result: NetworkQueueWatchResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_CANCELLED" | "E_TIMEOUT" };
     /**
      * The next chunk of a body that fetch answered with as a stream: at once when bytes wait, else
      * when some arrive. Each read hands over everything waiting, up to 256 KiB; at most 1 MiB
