@@ -71,7 +71,7 @@ public struct NetworkService: BridgeService {
                 try await sockets.receive(params.socket)
             },
             "socketClose": .inline(NetworkSocketCloseParams.self) { _, params in
-                try sockets.connection(params.socket).close(code: params.code, reason: params.reason)
+                try sockets.close(params)
                 return .null
             },
             "progress": .worker(NetworkProgressParams.self) { call, params in

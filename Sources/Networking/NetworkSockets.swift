@@ -98,9 +98,12 @@ struct NetworkSocketCloseParams: ActionParams {
     let socket: Int
     let code: Int?
     let reason: String
+    /// End at once, without a closing handshake, and forget the socket.
+    let abort: Bool
 
     init(from params: ParamsReader) throws(BridgeError) {
         socket = try params.required("socket")
+        abort = try params.optional("abort") ?? false
         code = try params.optional("code")
         reason = try params.optional("reason") ?? ""
         if let code, code != 1000, !(3000...4999).contains(code) {
@@ -155,6 +158,14 @@ final class NetworkSockets: Sendable {
             }
         }
         return ["events": .array(answer)]
+    }
+
+    /// `socketClose`: the closing handshake, or with `abort` the socket ended and forgotten at once.
+    func close(_ params: NetworkSocketCloseParams) throws(BridgeError) {
+        let connection = try connection(params.socket)
+        guard params.abort else { return connection.close(code: params.code, reason: params.reason) }
+        open.withLock { _ = $0.sockets.removeValue(forKey: params.socket) }
+        connection.abort()
     }
 
     /// The app run is over: its sockets end at once, without a closing handshake.

@@ -114,9 +114,10 @@ public enum WebSocketClient {
             opened.fail(error)
             throw classify(error, target: target)
         }
+        // Fails the open unless it has succeeded (a promise keeps its first result); the channel is
+        // closed below by whoever sees the failure, never under a connection already handed over.
         let deadline = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(max(timeoutMs, 1)))) {
             opened.fail(WebSocketError(.timeout, "the opening handshake took longer than \(timeoutMs) ms"))
-            channel.close(promise: nil)
         }
         channel.closeFuture.whenComplete { _ in
             opened.fail(WebSocketError(.handshake, "the server closed the connection during the opening handshake"))

@@ -42,9 +42,14 @@ struct OfflineQueueTests {
         #expect(third["position"]?.intValue == 3)
         #expect(third["idempotencyKey"]?.stringValue == "order-3")
 
-        // Down: the head is tried and stays in line with why; nothing finishes.
-        try await Task.sleep(for: .milliseconds(300))
-        let status = try await call("queueStatus", ["queue": "orders"])
+        // Down: the head is tried and stays in line with why; nothing finishes. (Polled: on a busy
+        // machine the first attempt may take a while.)
+        var status: JSONValue = .null
+        for _ in 0..<600 {
+            status = try await call("queueStatus", ["queue": "orders"])
+            if status["items"]?[0]?["lastError"]?.stringValue != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let counts = status["queues"]?["orders"]
         #expect((counts?["pending"]?.intValue ?? 0) + (counts?["sending"]?.intValue ?? 0) == 3, "\(status)")
         let head = status["items"]?[0]

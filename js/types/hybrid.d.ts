@@ -947,6 +947,11 @@ export interface NetworkSocketCloseParams {
   code?: number;
   /** At most 123 bytes of UTF-8. */
   reason?: string;
+  /**
+   * true: end the connection at once, without a closing handshake, and forget the socket (no closed
+   * event follows): what WebSocket.close() does to a socket still connecting.
+   */
+  abort?: boolean;
 }
 
 export type NetworkSocketCloseResult = null;
@@ -2205,7 +2210,7 @@ export interface HybridActions {
     /**
      * Starts the closing handshake: a close frame with code and reason; the closed event comes
      * through socketReceive when the server answers (or after 5 s without). Does nothing when a
-     * close was already sent.
+     * close was already sent. With abort, ends the connection at once instead.
      */
     socketClose: { params: NetworkSocketCloseParams; result: NetworkSocketCloseResult; errors: "E_BAD_PARAMS" };
     /**

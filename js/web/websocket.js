@@ -243,10 +243,9 @@ class WebSocket extends EventTarget {
     }
     this.#socket = opened.socket;
     if (this.#closeRequested) {
-      // Failed while connecting: "error" and "close" now; the socket's own end is read and dropped.
-      hybridCall("network", "socketClose", { __proto__: null, socket: opened.socket }).catch(() => {});
+      // Failed while connecting: the connection ends at once, then "error" and "close".
+      hybridCall("network", "socketClose", { __proto__: null, socket: opened.socket, abort: true }).catch(() => {});
       this.#fail(1006, "");
-      this.#receive(origin);
       return;
     }
     this.#protocol = opened.protocol;
