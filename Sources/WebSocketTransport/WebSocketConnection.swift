@@ -69,11 +69,11 @@ public final class WebSocketConnection: Sendable {
             case .text(let text):
                 var buffer = channel.allocator.buffer(capacity: text.utf8.count)
                 buffer.writeString(text)
-                frames.append(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer))
+                frames.append(WebSocketFrame(fin: true, opcode: .text, maskKey: MaskKeys.next(), data: buffer))
             case .binary(let bytes):
                 var buffer = channel.allocator.buffer(capacity: bytes.count)
                 buffer.writeBytes(bytes)
-                frames.append(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: buffer))
+                frames.append(WebSocketFrame(fin: true, opcode: .binary, maskKey: MaskKeys.next(), data: buffer))
             }
         }
         let channel = channel
@@ -106,7 +106,7 @@ public final class WebSocketConnection: Sendable {
             buffer.writeString(reason)
         }
         let channel = channel
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: buffer), promise: nil)
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: MaskKeys.next(), data: buffer), promise: nil)
         channel.eventLoop.scheduleTask(in: .seconds(timeoutSeconds)) { channel.close(promise: nil) }
     }
 
@@ -187,7 +187,7 @@ public final class WebSocketConnection: Sendable {
             let bytes = data.readBytes(length: data.readableBytes) ?? []
             deliver(.binary(bytes), bytes: bytes.count)
         case .ping:
-            context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
+            context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .pong, maskKey: MaskKeys.next(), data: frame.unmaskedData)), promise: nil)
         case .connectionClose:
             var data = frame.unmaskedData
             let code = data.readInteger(as: UInt16.self).map(Int.init)
@@ -201,7 +201,7 @@ public final class WebSocketConnection: Sendable {
                 // Echo the code, as RFC 6455 §5.5.1 says, then let the server close the TCP connection.
                 var echo = context.channel.allocator.buffer(capacity: 2)
                 if let code { echo.writeInteger(UInt16(code)) }
-                context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)), promise: nil)
+                context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: MaskKeys.next(), data: echo)), promise: nil)
                 let channel = context.channel
                 context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
             } else {
@@ -222,7 +222,7 @@ public final class WebSocketConnection: Sendable {
         if send {
             var buffer = context.channel.allocator.buffer(capacity: 2)
             buffer.writeInteger(UInt16(code))
-            context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: buffer)), promise: nil)
+            context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: MaskKeys.next(), data: buffer)), promise: nil)
         }
         context.close(promise: nil)
     }
