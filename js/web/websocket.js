@@ -18,7 +18,6 @@ const Blob = internals.get("Blob");
 const isBlob = internals.get("isBlob");
 const URL = internals.get("URL");
 const DOMException = internals.get("DOMException");
-const TextEncoder = internals.get("TextEncoder");
 const hybridCall = globalThis.Hybrid.call;
 
 const CONNECTING = 0;
@@ -28,7 +27,26 @@ const CLOSED = 3;
 
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-const encoder = new TextEncoder();
+
+// The UTF-8 length of a string as a USVString (a lone surrogate is U+FFFD, three bytes), counted
+// here: TextEncoder would cross into native code and allocate the bytes for every send().
+function utf8Length(text) {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) {
+      length += 1;
+    } else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A pair: four bytes for two units.
+      length += 2;
+      i++;
+    } else {
+      length += 2;
+    }
+  }
+  return length;
+}
 
 function isArrayBuffer(value) {
   if (value === null || typeof value !== "object") return false;
@@ -167,7 +185,7 @@ class WebSocket extends EventTarget {
     } else {
       const text = `${data}`;
       message = { text };
-      size = encoder.encode(text).length;
+      size = utf8Length(text);
     }
     // Past CLOSING, the bytes count but go nowhere, as the standard says.
     this.#bufferedAmount += size;
@@ -210,7 +228,7 @@ class WebSocket extends EventTarget {
     }
     if (reason !== undefined) {
       reason = `${reason}`;
-      if (encoder.encode(reason).length > 123) {
+      if (utf8Length(reason) > 123) {
         throw new DOMException("Failed to execute 'close' on 'WebSocket': The message must not be greater than 123 bytes.", "SyntaxError");
       }
     }
