@@ -8,8 +8,11 @@ import JSON
 ///
 /// What makes no sense for a request sent later is refused at enqueue: `cache` (a queued request
 /// is a write, not a read to share) and `retry` (the queue retries without limit itself).
-/// `timeoutMs` bounds each attempt, counted from its start.
+/// `timeoutMs` bounds each attempt, counted from its start; 60 s when the request names none, so
+/// that a server that accepts and never answers cannot hold its queue for the rest of the run.
 struct QueuedRequest: ActionParams, Sendable {
+    static let defaultAttemptTimeoutMs = 60_000
+
     /// Fields of `network.request` a queued request may not carry, and why.
     static let refusedFields = [
         "cache": "the queue sends a request later and answers through queueWatch, so there is no cached answer to give",
@@ -66,6 +69,7 @@ struct QueuedRequest: ActionParams, Sendable {
             params["headers"] = .object(headers)
         }
         if let body { params["bytes"] = .bytes(body) }
+        if params["timeoutMs"] == nil { params["timeoutMs"] = .number(Double(Self.defaultAttemptTimeoutMs)) }
         return try NetworkRequest(from: ParamsReader(params), cacheFlag: false)
     }
 

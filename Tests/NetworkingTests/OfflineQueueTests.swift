@@ -111,6 +111,25 @@ struct OfflineQueueTests {
         #expect(try await call("queueStatus", ["queue": "stuck"])["queues"]?["stuck"] == ["pending": 0, "sending": 0, "delivered": 0, "failed": 0])
     }
 
+    @Test("an attempt past its timeoutMs is a transient failure: the item stays at the head, and goes once the server answers in time")
+    func attemptTimeout() async throws {
+        let server = try await SharedServer.get()
+        let call = try NetworkCall(grants: ["network:127.0.0.1"])
+        defer { call.service.runEnded(app: call.app); call.remove() }
+        let slow = try await Self.enqueue(call, "slow", ["url": .string(server.base + "/slow?ms=2000"), "timeoutMs": 100])
+        var head: JSONValue?
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            head = try await call("queueStatus", ["queue": "slow"])["items"]?[0]
+            if head?["lastError"] != nil { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(head?["id"] == slow["id"])
+        #expect(head?["lastError"]?.stringValue?.contains("timeout") == true, "\(String(describing: head))")
+        #expect(try await call("queueWatch", ["queue": "slow", "timeoutMs": 0])["items"] == [])
+        #expect(try await call("queueCancel", ["queue": "slow"])["cancelled"]?.arrayValue?.count ?? 0 <= 1)
+    }
+
     @Test("a request's problems are E_BAD_PARAMS at their path under /request", arguments: [
         (#"{"url": "http://127.0.0.1:9/x", "cache": true}"#, "/request/cache"),
         (#"{"url": "http://127.0.0.1:9/x", "retry": {"attempts": 2}}"#, "/request/retry"),

@@ -581,7 +581,10 @@ export interface NetworkEnqueueParams {
      * value is E_BAD_PARAMS at /headers/NAME.
      */
     headers?: NetworkHeaders;
-    /** Limit for each attempt, counted from its start (none by default). */
+    /**
+     * Limit for each attempt, counted from its start (default 60000): an attempt that runs out is a
+     * timeout, and the item stays at its queue's head.
+     */
     timeoutMs?: number;
     /** Limit for establishing the connection. */
     connectTimeoutMs?: NetworkConnectTimeoutMs;
