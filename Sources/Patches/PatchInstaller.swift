@@ -22,6 +22,7 @@ public enum PatchInstaller {
     }
 
     static func check(_ patch: SignedPatch, trust: PatchTrust, ledger: PatchLedger, now: Double) throws(PatchError) {
+        try ledger.checkNotRevoked(patch.manifest.patchVersion)
         try PatchVerifier.verify(patch, trust: trust, highestVersion: ledger.highestVersion, now: now)
         try SyntaxChecker().check(patch)
     }

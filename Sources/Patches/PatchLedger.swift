@@ -236,6 +236,13 @@ public struct PatchLedger: Sendable, Equatable {
         FileSystem.remove(directory + "/\(version).json")
     }
 
+    /// Refuses a version the publisher revoked.
+    func checkNotRevoked(_ version: Int) throws(PatchError) {
+        if let reason = revoked[version] {
+            throw PatchError(.revoked, "patch \(version): revoked by the publisher (\(reason)); it is never applied again")
+        }
+    }
+
     /// The publisher revoked `version`: it is never applied again, and its kept file goes. A
     /// record of it that is not rolled back already is marked rolled back with the reason (the
     /// caller swaps the code first when it runs).

@@ -107,10 +107,9 @@ public final class PatchLoader: @unchecked Sendable {
     public func apply(_ patch: SignedPatch, now: Double = PatchClock.now()) throws(PatchError) -> Int {
         try serial.withLock { () throws(PatchError) -> Int in
             let started = MonotonicClock.now()
-            let (highest, revocation) = state.withLock { (ledger.highestVersion, ledger.revoked[patch.manifest.patchVersion]) }
-            if let revocation {
-                throw PatchError(.revoked, "patch \(patch.manifest.patchVersion): revoked by the publisher (\(revocation)); it is never applied again")
-            }
+            let known = state.withLock { ledger }
+            try known.checkNotRevoked(patch.manifest.patchVersion)
+            let highest = known.highestVersion
             try PatchVerifier.verify(patch, trust: trust, highestVersion: highest, now: now)
             let verified = MonotonicClock.now()
             try scratch.check(patch)
