@@ -1,5 +1,8 @@
 import JSON
 import SystemIO
+#if canImport(PatchProtocol)
+import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
+#endif
 
 /// The loader's reports to the patch server, kept in `<data dir>/.patch-reports.json` until the
 /// server has them: each is written (and synced) at the moment it happens, so that a report

@@ -1,5 +1,8 @@
 import JSON
 import SystemIO
+#if canImport(PatchProtocol)
+import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
+#endif
 
 /// The sources the app runs now, module by module: the patch in effect's for the modules it
 /// patches, the app folder's for the others. A check sends their hashes; an offer's unchanged

@@ -2,6 +2,9 @@ import Bridge
 import CurlTransport
 import JSON
 import SystemIO
+#if canImport(PatchProtocol)
+import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
+#endif
 
 /// The device's side of the patch server (app.json `patches`): asks it for a patch with the
 /// protocol's check (`POST /v1/apps/{app}/check`), applies the revocations it hands out, and sends
@@ -160,7 +163,7 @@ public final class PatchServerClient: @unchecked Sendable {
         // Revocations first: an offer the same answer revokes is refused.
         for value in object["revocations"]?.arrayValue ?? [] {
             do throws(PatchError) {
-                let revocation = try PatchRevocation(json: value)
+                let revocation = try SignedRevocation(json: value)
                 try revocation.verify(trust: loader.trust)
                 // A rollback blocks while the JS thread swaps: off the cooperative pool.
                 let revoked: Result<Bool, PatchError> = await DetachedThread.run {

@@ -4,6 +4,9 @@ import JSON
 import Patches
 import SystemIO
 import Testing
+#if canImport(PatchProtocol)
+import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
+#endif
 
 /// The loader's side of the patch server, through a running app and the bridge, against
 /// ``PatchServerStub`` (the protocol's device endpoints on 127.0.0.1).
@@ -181,11 +184,11 @@ struct PatchServerClientTests {
 
             let stranger = PatchSigner.generateKey()
             // Forged: claims the app's key, signed by another.
-            var forged = try PatchRevocation.sign(app: "patched", patchVersion: 2, reason: "forged", privateKey: stranger.privateKey)
+            var forged = try SignedRevocation.sign(app: "patched", patchVersion: 2, reason: "forged", privateKey: stranger.privateKey)
             forged = .object(JSONObject((forged.objectValue ?? [:]).map { $0.key == "key" ? (key: "key", value: .string(fixture.key.publicKey)) : $0 }))
             stub.revoke(forged)
-            stub.revoke(try PatchRevocation.sign(app: "another-app", patchVersion: 2, reason: "not yours", privateKey: fixture.key.privateKey))
-            stub.revoke(try PatchRevocation.sign(app: "patched", patchVersion: 2, reason: "unknown key", privateKey: stranger.privateKey))
+            stub.revoke(try SignedRevocation.sign(app: "another-app", patchVersion: 2, reason: "not yours", privateKey: fixture.key.privateKey))
+            stub.revoke(try SignedRevocation.sign(app: "patched", patchVersion: 2, reason: "unknown key", privateKey: stranger.privateKey))
             let unmoved = try await check(fixture)
             #expect(unmoved["revocations"]?["applied"] == [])
             let reasons = unmoved["revocations"]?["refused"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
@@ -195,9 +198,9 @@ struct PatchServerClientTests {
             #expect(unmoved["patchVersion"] == 2)
 
             // A valid one: patch 2 goes at once, back to confirmed patch 1.
-            stub.revoke(try PatchRevocation.sign(app: "patched", patchVersion: 2, reason: "it double-charges", privateKey: fixture.key.privateKey))
+            stub.revoke(try SignedRevocation.sign(app: "patched", patchVersion: 2, reason: "it double-charges", privateKey: fixture.key.privateKey))
             // And one of a version this device never saw: refused when offered later.
-            stub.revoke(try PatchRevocation.sign(app: "patched", patchVersion: 3, reason: "never ship it", privateKey: fixture.key.privateKey))
+            stub.revoke(try SignedRevocation.sign(app: "patched", patchVersion: 3, reason: "never ship it", privateKey: fixture.key.privateKey))
             let revoked = try await check(fixture)
             #expect(revoked["revocations"]?["applied"] == [2, 3])
             #expect(revoked["patchVersion"] == 1)

@@ -4,6 +4,9 @@ import Hummingbird
 import JSON
 import Patches
 import SystemIO
+#if canImport(PatchProtocol)
+import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
+#endif
 
 /// A small patch server on 127.0.0.1 that follows the patch protocol's device endpoints, for the
 /// loader's side: `POST /v1/apps/{app}/check` answers with the patch a test offers (each module

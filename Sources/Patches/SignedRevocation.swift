@@ -1,5 +1,8 @@
 import Crypto
 import JSON
+#if canImport(PatchProtocol)
+import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
+#endif
 
 /// A publisher's signed revocation of one patch version, as the patch server hands it out:
 ///
@@ -10,7 +13,7 @@ import JSON
 ///
 /// The signature covers the canonical JSON (keys sorted, no whitespace) of `{app, issuedAt, kind,
 /// patchVersion, reason}`, as a patch's covers its manifest.
-public struct PatchRevocation: Sendable, Equatable {
+public struct SignedRevocation: Sendable, Equatable {
     var app: String
     var patchVersion: Int
     var issuedAt: String
