@@ -326,3 +326,39 @@ func poll(_ what: String, timeout: Double = 20, _ condition: () async throws -> 
     }
     throw FixtureError("timed out waiting for \(what)")
 }
+
+#if canImport(PatchProtocol)
+/// Deltas need PatchProtocol's `PatchDelta` (zstd with the running source as prefix).
+@Suite("patch server client: delta downloads")
+struct PatchDeltaDownloadTests {
+    @Test("a one-line change in a 200 KB module comes as a delta of at most 2 KB, is rebuilt, verified and applied")
+    func oneLineChange() async throws {
+        let stub = PatchServerStub()
+        stub.makeDelta = { old, new in (try? PatchDelta.make(from: old, to: new)) ?? [] }
+        try await stub.start()
+        let lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0) of a large module\n" }
+        let large = "module.hot.accept();\n" + lines.joined()
+        #expect(large.utf8.count > 200_000)
+        var changed = lines
+        changed[2000] = "exports.f2000 = (x) => x * 2001; // the fix\n"
+        let fixed = "module.hot.accept();\n" + changed.joined()
+        stub.registerDeltaSource(large)
+        let patches = #"{"server": "\#(stub.base)", "checkEvery": 3600}"#
+        let fixture = try PatchFixture(files: ["main.js": "globalThis.big = require('./big');\n", "big.js": large],
+                                       grants: ["patch", "network:127.0.0.1"], patches: patches)
+        defer { fixture.remove() }
+        try await fixture.start()
+        try await poll("the check at start") { stub.checks.count >= 1 && fixture.session?.patches.server?.isChecking == false }
+        stub.offer(try fixture.patch(1, ["big.js": (.replace, fixed)]))
+        let applied = try await fixture.jsAwait("Hybrid.call('patch', 'check', {})")
+        #expect(applied["outcome"] == "applied", "\(applied)")
+        let delta = try #require(stub.lastOffer?["modules"]?["big.js"]?["delta"]?["data"]?.stringValue)
+        let bytes = try #require(Base64.decode(delta))
+        #expect(bytes.count <= 2048, "the delta is \(bytes.count) bytes")
+        #expect(try await fixture.js("big.f2000(1)") == 2001)
+        #expect(try await fixture.js("big.f1999(1)") == 1999 + 1999 % 7)
+        fixture.stop()
+        await stub.stop()
+    }
+}
+#endif
