@@ -5,6 +5,7 @@ import Engine
 import Glibc
 import JSON
 import KeyValueStore
+import PatchProtocol
 import Patches
 import SystemIO
 import WebPlatform

@@ -1,4 +1,5 @@
 import Engine
+import PatchProtocol
 
 /// Patches changed while the app is not running (`hybrid patch apply | rollback`): only the
 /// ledger changes, and the next run starts on the result.

@@ -1,5 +1,6 @@
 import Crypto
 import JSON
+import PatchProtocol
 import SystemIO
 
 /// One patch's place in the lifecycle: verified → applied → confirmed, or rolledBack with why.

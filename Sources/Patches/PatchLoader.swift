@@ -4,6 +4,7 @@
 import Bridge
 import Engine
 import JSON
+import PatchProtocol
 import SystemIO
 
 /// The patches of one running app: verifies and applies them, counts faults of amended

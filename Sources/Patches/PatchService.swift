@@ -2,6 +2,7 @@ import Bridge
 import CurlTransport
 import Foundation
 import JSON
+import PatchProtocol
 import SystemIO
 
 /// The `patch` target (`services/patch.json`): JS confirms the patch it runs on (`ready`), asks

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import HybridHost
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 

@@ -3,6 +3,7 @@ import Foundation
 import HostTesting
 import HybridHost
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 
