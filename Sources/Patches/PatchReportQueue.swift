@@ -1,8 +1,6 @@
 import JSON
+import PatchProtocol
 import SystemIO
-#if canImport(PatchProtocol)
-import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
-#endif
 
 /// The loader's reports to the patch server, kept in `<data dir>/.patch-reports.json` until the
 /// server has them: each is written (and synced) at the moment it happens, so that a report
@@ -16,9 +14,7 @@ import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, whe
 /// ```
 // @unchecked: `state` is a Locked; the file is written only under it.
 public final class PatchReportQueue: @unchecked Sendable {
-    public enum Event: String, Sendable, CaseIterable {
-        case downloaded, applied, confirmed, rolledBack
-    }
+    public typealias Event = PatchReport.Event
 
     public struct Entry: Sendable, Equatable {
         public var patchVersion: Int
@@ -30,9 +26,7 @@ public final class PatchReportQueue: @unchecked Sendable {
 
         /// The body of `POST /v1/apps/{app}/reports`.
         public var body: JSONValue {
-            var object: JSONObject = ["patchVersion": .number(Double(patchVersion)), "event": .string(event.rawValue)]
-            if let reason { object.appendUnique("reason", .string(reason)) }
-            return .object(object)
+            PatchReport(patchVersion: patchVersion, event: event, reason: reason).jsonValue
         }
 
         var jsonValue: JSONValue {

@@ -1,10 +1,8 @@
 import Bridge
 import CurlTransport
 import JSON
+import PatchProtocol
 import SystemIO
-#if canImport(PatchProtocol)
-import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
-#endif
 
 /// The device's side of the patch server (app.json `patches`): asks it for a patch with the
 /// protocol's check (`POST /v1/apps/{app}/check`), applies the revocations it hands out, and sends
@@ -144,14 +142,9 @@ public final class PatchServerClient: @unchecked Sendable {
         }
         let running = loader.serverCheckState()
         let modules = PatchRunningSources(appDirectory: loader.trust.appDirectory, patched: running.sources)
-        var body: JSONObject = [
-            "baseVersion": .string(appVersion), "channel": .string(settings.channel), "deviceId": .string(device.description),
-            "patchVersion": running.current.map { .number(Double($0)) } ?? .null,
-            "highestVersion": .number(Double(running.highest)),
-        ]
-        body.appendUnique("rolledBack", .array(running.rolledBack.map { .number(Double($0)) }))
-        body.appendUnique("modules", .object(JSONObject(modules.hashes().sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) })))
-        let answer = try await post(baseURL + "/check", body: .object(body), timeoutMs: timeoutMs)
+        let request = PatchCheck(baseVersion: appVersion, channel: settings.channel, deviceId: device.description, patchVersion: running.current,
+                                 highestVersion: running.highest, rolledBack: running.rolledBack, modules: modules.hashes())
+        let answer = try await post(baseURL + "/check", body: request.jsonValue, timeoutMs: timeoutMs)
         guard answer.status == 200 else {
             throw .status(answer.status, "the patch server answered \(answer.status) to a check (\(baseURL)/check); expected 200")
         }
@@ -163,8 +156,8 @@ public final class PatchServerClient: @unchecked Sendable {
         // Revocations first: an offer the same answer revokes is refused.
         for value in object["revocations"]?.arrayValue ?? [] {
             do throws(PatchError) {
-                let revocation = try SignedRevocation(json: value)
-                try revocation.verify(trust: loader.trust)
+                let revocation = try PatchRevocation(json: value)
+                try revocation.verify(app: loader.trust.app, keys: loader.trust.keys)
                 // A rollback blocks while the JS thread swaps: off the cooperative pool.
                 let revoked: Result<Bool, PatchError> = await DetachedThread.run {
                     do throws(PatchError) { return .success(try loader.revoke(revocation.patchVersion, reason: revocation.reason)) } catch { return .failure(error) }
@@ -178,7 +171,7 @@ public final class PatchServerClient: @unchecked Sendable {
         guard let offer = object["patch"], offer != .null else { return outcome }
         let patch: SignedPatch
         do throws(PatchError) {
-            patch = try modules.rebuild(offer, file: "\(baseURL)/check")
+            patch = try PatchOffer.rebuild(offer, runningSource: modules.source)
         } catch {
             throw .patch(error)
         }

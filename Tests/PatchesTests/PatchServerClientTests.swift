@@ -1,12 +1,10 @@
 import Foundation
 import HybridHost
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 import Testing
-#if canImport(PatchProtocol)
-import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
-#endif
 
 /// The loader's side of the patch server, through a running app and the bridge, against
 /// ``PatchServerStub`` (the protocol's device endpoints on 127.0.0.1).
@@ -184,23 +182,23 @@ struct PatchServerClientTests {
 
             let stranger = PatchSigner.generateKey()
             // Forged: claims the app's key, signed by another.
-            var forged = try SignedRevocation.sign(app: "patched", patchVersion: 2, reason: "forged", privateKey: stranger.privateKey)
-            forged = .object(JSONObject((forged.objectValue ?? [:]).map { $0.key == "key" ? (key: "key", value: .string(fixture.key.publicKey)) : $0 }))
-            stub.revoke(forged)
-            stub.revoke(try SignedRevocation.sign(app: "another-app", patchVersion: 2, reason: "not yours", privateKey: fixture.key.privateKey))
-            stub.revoke(try SignedRevocation.sign(app: "patched", patchVersion: 2, reason: "unknown key", privateKey: stranger.privateKey))
+            var forged = try PatchRevocation.sign(app: "patched", patchVersion: 2, reason: "forged", privateKey: stranger.privateKey)
+            forged.key = fixture.key.publicKey
+            stub.revoke(forged.jsonValue)
+            stub.revoke(try PatchRevocation.sign(app: "another-app", patchVersion: 2, reason: "not yours", privateKey: fixture.key.privateKey).jsonValue)
+            stub.revoke(try PatchRevocation.sign(app: "patched", patchVersion: 2, reason: "unknown key", privateKey: stranger.privateKey).jsonValue)
             let unmoved = try await check(fixture)
             #expect(unmoved["revocations"]?["applied"] == [])
             let reasons = unmoved["revocations"]?["refused"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
             #expect(reasons.count == 3)
-            #expect(reasons.contains { $0.contains("signature") } && reasons.contains { $0.contains("another-app") } && reasons.contains { $0.contains("patchKeys") })
+            #expect(reasons.contains { $0.contains("signature") } && reasons.contains { $0.contains("another-app") } && reasons.contains { $0.contains("patch key") })
             #expect(try await fixture.js("greet.hello()") == "hello v2")
             #expect(unmoved["patchVersion"] == 2)
 
             // A valid one: patch 2 goes at once, back to confirmed patch 1.
-            stub.revoke(try SignedRevocation.sign(app: "patched", patchVersion: 2, reason: "it double-charges", privateKey: fixture.key.privateKey))
+            stub.revoke(try PatchRevocation.sign(app: "patched", patchVersion: 2, reason: "it double-charges", privateKey: fixture.key.privateKey).jsonValue)
             // And one of a version this device never saw: refused when offered later.
-            stub.revoke(try SignedRevocation.sign(app: "patched", patchVersion: 3, reason: "never ship it", privateKey: fixture.key.privateKey))
+            stub.revoke(try PatchRevocation.sign(app: "patched", patchVersion: 3, reason: "never ship it", privateKey: fixture.key.privateKey).jsonValue)
             let revoked = try await check(fixture)
             #expect(revoked["revocations"]?["applied"] == [2, 3])
             #expect(revoked["patchVersion"] == 1)
@@ -251,6 +249,9 @@ struct PatchServerClientTests {
         try await poll("the three reports") { stub.reports.count >= 3 }
         #expect(stub.reports.map(\.event) == ["downloaded", "applied", "rolledBack"])
         #expect(stub.reports.last?.reason == "not confirmed (patch.ready) before the app restarted")
+        // Sent means answered and taken off the queue: a run stopped between the two sends that
+        // report again (the server counts a repeat once).
+        try await poll("the queue drained") { fixture.session?.patches.server?.reports.pending.isEmpty == true }
         fixture.stop()
 
         // A third run sends nothing again.
@@ -327,14 +328,12 @@ func poll(_ what: String, timeout: Double = 20, _ condition: () async throws -> 
     throw FixtureError("timed out waiting for \(what)")
 }
 
-#if canImport(PatchProtocol)
 /// Deltas need PatchProtocol's `PatchDelta` (zstd with the running source as prefix).
 @Suite("patch server client: delta downloads")
 struct PatchDeltaDownloadTests {
     @Test("a one-line change in a 200 KB module comes as a delta of at most 2 KB, is rebuilt, verified and applied")
     func oneLineChange() async throws {
         let stub = PatchServerStub()
-        stub.makeDelta = { old, new in (try? PatchDelta.make(from: old, to: new)) ?? [] }
         try await stub.start()
         let lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0) of a large module\n" }
         let large = "module.hot.accept();\n" + lines.joined()
@@ -349,7 +348,7 @@ struct PatchDeltaDownloadTests {
         defer { fixture.remove() }
         try await fixture.start()
         try await poll("the check at start") { stub.checks.count >= 1 && fixture.session?.patches.server?.isChecking == false }
-        stub.offer(try fixture.patch(1, ["big.js": (.replace, fixed)]))
+        stub.offer(try fixture.patch(1, ["big.js": (.amend, fixed)]))
         let applied = try await fixture.jsAwait("Hybrid.call('patch', 'check', {})")
         #expect(applied["outcome"] == "applied", "\(applied)")
         let delta = try #require(stub.lastOffer?["modules"]?["big.js"]?["delta"]?["data"]?.stringValue)
@@ -361,4 +360,3 @@ struct PatchDeltaDownloadTests {
         await stub.stop()
     }
 }
-#endif

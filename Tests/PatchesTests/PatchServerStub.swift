@@ -2,11 +2,9 @@ import Foundation
 import HostTesting
 import Hummingbird
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
-#if canImport(PatchProtocol)
-import PatchProtocol  // SignedPatch, PatchError, PatchClock and PatchTrust, where PatchProtocol holds them
-#endif
 
 /// A small patch server on 127.0.0.1 that follows the patch protocol's device endpoints, for the
 /// loader's side: `POST /v1/apps/{app}/check` answers with the patch a test offers (each module
@@ -36,8 +34,6 @@ final class PatchServerStub: @unchecked Sendable {
 
     private let state = Locked(State())
     private var server: LocalHTTPServer?
-    /// How a delta is made (PatchProtocol's PatchDelta.make), when the test has one.
-    var makeDelta: (@Sendable ([UInt8], [UInt8]) -> [UInt8])?
 
     var base: String { server?.base ?? "" }
 
@@ -90,25 +86,12 @@ final class PatchServerStub: @unchecked Sendable {
 
     func stop() async { await server?.stop() }
 
-    /// The offer as the protocol sends it: a module the device runs is `unchanged`, one whose
-    /// running source the stub holds comes as a delta (when it can make one), the rest whole.
+    /// The offer as the protocol sends it (PatchProtocol's `PatchOffer.make`, the server's own):
+    /// a module the device runs is `unchanged`, one whose running source the stub holds comes as
+    /// a delta when that is smaller, the rest whole.
     private func wire(_ patch: SignedPatch, deviceModules: JSONObject, deltaSources: [String: String]) -> JSONValue {
-        guard case .object(var root) = patch.jsonValue, case .object(let modules)? = root["modules"] else { return patch.jsonValue }
-        var out = JSONObject()
-        for (name, value) in modules {
-            guard case .object(var module) = value, let sha = module["sha256"]?.stringValue, let source = patch.sources[name] else { continue }
-            let running = deviceModules[name]?.stringValue
-            if running == sha {
-                module["source"] = nil
-                module["unchanged"] = true
-            } else if let running, let old = deltaSources[running], let makeDelta {
-                module["source"] = nil
-                module["delta"] = ["format": "zstd-prefix", "from": .string(running),
-                                   "data": .string(Base64.encode(makeDelta(Array(old.utf8), Array(source.utf8))))]
-            }
-            out.appendUnique(name, .object(module))
-        }
-        root["modules"] = .object(out)
-        return .object(root)
+        var modules: [String: String] = [:]
+        for (name, value) in deviceModules { if let hash = value.stringValue { modules[name] = hash } }
+        return PatchOffer.make(patch: patch.jsonValue, deviceModules: modules, knownSource: { _, sha in deltaSources[sha] })
     }
 }
