@@ -46,7 +46,7 @@ struct PatchServerBenchmark {
             try? group.syncShutdownGracefully()
         }
         let key = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
-        var lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0)" }
+        var lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0) of the module" }
         let old = lines.joined(separator: "\n") + "\n"
         lines[2000] = "exports.f2000 = (x) => x * 2000 + 1; // fixed"
         let new = lines.joined(separator: "\n") + "\n"

@@ -99,7 +99,7 @@ import Testing
         let harness = try await PatchServerHarness()
         defer { Task { await harness.stop() } }
         try await harness.addApp()
-        var lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0)" }
+        var lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0) of the module" }
         let old = lines.joined(separator: "\n") + "\n"
         lines[2000] = "exports.f2000 = (x) => x * 2000 + 1; // fixed"
         let new = lines.joined(separator: "\n") + "\n"
