@@ -34,7 +34,7 @@ public struct PatchServerError: Error, JSONResponseError, CustomStringConvertibl
         case let error as PatchServerError: error
         case let error as PatchError: PatchServerError(error)
         case let error as any HTTPResponseError where error.status == .notFound:
-            PatchServerError(404, "not_found", "no such endpoint; GET /v1/openapi.json lists them")
+            PatchServerError(404, "not_found", "no such endpoint; expected /v1/apps/{app}/... (README.md, \"The patch server\", lists them)")
         case let error as any HTTPResponseError:
             PatchServerError(Int(error.status.code), "http", "\(error)")
         default: PatchServerError(500, "internal", "the server failed: \(error)")
