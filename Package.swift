@@ -164,13 +164,19 @@ let package = Package(
                                                   .product(name: "CoreMetrics", package: "swift-metrics")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"], plugins: ["EmbedSources"]),
+        // The patch server (`hybrid patch-server`): signed patches published, rolled out by cohort,
+        // halted on rollbacks, revoked; state in SQLite. Knows no JS.
+        .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "SyncAuth", .product(name: "GRDB", package: "GRDB.swift"),
+                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
         .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "ContractTools", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "CurlTransport", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "PatchServer", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedSources"]
@@ -188,7 +194,7 @@ let package = Package(
         // Benchmarks beside the code they measure, as an executable of their own (`make bench`):
         // each prints our figure, its baseline measured in the same run, and the ratio.
         .executableTarget(name: "hybrid-bench",
-                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "PatchProtocol", "Patches", "Persistence", "CurlTransport", "Networking",
+                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "PatchProtocol", "PatchServer", "Patches", "Persistence", "CurlTransport", "Networking",
                                          "Storage", "Sync", "SyncAuth", "SyncClient", "SyncProtocol", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -242,6 +248,9 @@ let package = Package(
         .testTarget(name: "PatchesTests", dependencies: ["PatchProtocol", "Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "PatchProtocolTests", dependencies: ["PatchProtocol", "JSON"]),
+        .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting",
+                                                           .product(name: "Hummingbird", package: "hummingbird"),
+                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),

@@ -6,7 +6,7 @@ import Testing
 func largeModule(changed: Bool = false) -> String {
     var lines: [String] = []
     for i in 0..<4000 {
-        lines.append(i == 2000 && changed ? "exports.f\(i) = (x) => x * \(i) + 1; // fixed rounding" : "exports.f\(i) = (x) => x * \(i) + \(i % 7); // line \(i)")
+        lines.append(i == 2000 && changed ? "exports.f\(i) = (x) => x * \(i) + 1; // fixed rounding" : "exports.f\(i) = (x) => x * \(i) + \(i % 7); // line \(i) of the module")
     }
     let text = lines.joined(separator: "\n") + "\n"
     return text
