@@ -41,10 +41,17 @@ struct PatchServerBenchmark {
         let port = try await server.start()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let client = LoadHTTPClient(host: "127.0.0.1", port: port, group: group)
-        defer {
-            client.close()
-            try? group.syncShutdownGracefully()
+        do {
+            try await measure(client)
+        } catch {
+            print("patch-server: failed: \(error)")
         }
+        client.close()
+        try? await group.shutdownGracefully()
+        await server.stop()
+    }
+
+    func measure(_ client: LoadHTTPClient) async throws {
         let key = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
         var lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0) of the module" }
         let old = lines.joined(separator: "\n") + "\n"
@@ -105,7 +112,6 @@ struct PatchServerBenchmark {
         try await load.value
         let tail = max(0, (lastOffer.seconds ?? 0) - (halted.seconds ?? 0)) * 1000
         print("patch-server halt: last offer \(format(tail)) ms after halt answered (checks already in flight)")
-        await server.stop()
     }
 
     func checks(_ client: LoadHTTPClient, range: Range<Int>, body: @escaping @Sendable (Int) -> [UInt8]) async throws -> ([Double], Int) {

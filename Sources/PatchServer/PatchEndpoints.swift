@@ -3,6 +3,7 @@ import Hummingbird
 import JSON
 import PatchProtocol
 import SyncAuth
+import Synchronization
 
 /// The patch API's routes over a ``PatchStore``: the publishers' (app keys, publish, rollout,
 /// halt, resume, revoke, status, audit; a token with `publish:APP`) and the devices' (check, with
@@ -12,6 +13,11 @@ struct PatchEndpoints: Sendable {
     let configuration: PatchServerConfiguration
 
     typealias Context = BasicRequestContext
+
+    /// Offers already made, by patch and the module hashes a device sent: a delta costs a zstd
+    /// compression at level 19 of the whole module, and the devices of a fleet run the same few
+    /// sources, so each is made once. Patches and sources never change once published.
+    let offers = OfferCache()
 
     func router() -> Router<Context> {
         let router = Router(context: Context.self)
@@ -171,16 +177,23 @@ struct PatchEndpoints: Sendable {
         }
         var offer: JSONValue = .null
         let skipped = Set(check.rolledBack)
-        for (release, file) in try await store.candidates(app: app, channel: check.channel, baseVersion: check.baseVersion,
+        for release in try await store.candidates(app: app, channel: check.channel, baseVersion: check.baseVersion,
                                                           above: max(check.highestVersion, check.patchVersion ?? 0))
         where !skipped.contains(release.patchVersion)
             && PatchCohort.contains(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, percent: release.rollout) {
-            let patch = try JSONParser.parse(file)
-            var known: [String: String] = [:]
-            for (name, sha) in check.modules {
-                if let source = try await store.source(app: app, module: name, sha256: sha) { known[name + "\n" + sha] = source }
+            let key = "\(app)\n\(release.patchVersion)\n" + check.modules.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+            if let cached = offers.offer(key) {
+                offer = cached
+            } else {
+                guard let file = try await store.file(app: app, patchVersion: release.patchVersion) else { continue }
+                let patch = try JSONParser.parse(file)
+                var known: [String: String] = [:]
+                for (name, sha) in check.modules {
+                    if let source = try await store.source(app: app, module: name, sha256: sha) { known[name + "\n" + sha] = source }
+                }
+                offer = PatchOffer.make(patch: patch, deviceModules: check.modules) { name, sha in known[name + "\n" + sha] }
+                offers.keep(offer, for: key)
             }
-            offer = PatchOffer.make(patch: patch, deviceModules: check.modules) { name, sha in known[name + "\n" + sha] }
             _ = try await store.vote(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, event: "offered", reason: nil)
             break
         }
@@ -301,5 +314,20 @@ struct PatchEndpoints: Sendable {
         if let by = release.haltedBy { object.appendUnique("haltedBy", .string(by)) }
         if let funnel { object.appendUnique("funnel", funnel.json) }
         return .object(object)
+    }
+}
+
+/// The offers ``PatchEndpoints`` made, at most ``limit`` of them (emptied when full).
+final class OfferCache: Sendable {
+    static let limit = 1_000
+    private let offers = Mutex<[String: JSONValue]>([:])
+
+    func offer(_ key: String) -> JSONValue? { offers.withLock { $0[key] } }
+
+    func keep(_ offer: JSONValue, for key: String) {
+        offers.withLock { offers in
+            if offers.count >= Self.limit { offers.removeAll() }
+            offers[key] = offer
+        }
     }
 }

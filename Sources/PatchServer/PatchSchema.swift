@@ -19,6 +19,9 @@ enum PatchSchema {
         """,
     ]
 
+    /// A release's columns but its file (a patch's sources: read only when an offer is made).
+    static let releaseColumns = "app, patchVersion, baseVersion, channel, rollout, haltAbove, minDevices, state, haltReason, haltedBy"
+
     static let hasVote = "SELECT 1 FROM patch_vote WHERE app = ? AND patchVersion = ? AND deviceId = ? AND event = ?"
 
     /// 2.5 as "2.5", 50 as "50".

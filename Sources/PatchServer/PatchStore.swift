@@ -11,8 +11,10 @@ public protocol PatchStore: Sendable {
     /// Changes a patch's rollout or state, with the audit entry.
     func update(_ release: PatchRelease, action: String, details: String, subject: String, at: String) async throws
     func addRevocation(app: String, patchVersion: Int, revocation: String, subject: String, reason: String, at: String) async throws
-    /// Active patches of a channel and base version above `above`, newest first, with their files.
-    func candidates(app: String, channel: String, baseVersion: String, above: Int) async throws -> [(PatchRelease, String)]
+    /// Active patches of a channel and base version above `above`, newest first.
+    func candidates(app: String, channel: String, baseVersion: String, above: Int) async throws -> [PatchRelease]
+    /// A published patch's file.
+    func file(app: String, patchVersion: Int) async throws -> String?
     /// A module source the server holds with that SHA-256 (from any patch of the app).
     func source(app: String, module: String, sha256: String) async throws -> String?
     func revocations(app: String) async throws -> [String]

@@ -4,13 +4,15 @@ import PatchProtocol
 
 /// A patch server's state in one SQLite file (`--db FILE`): one server process.
 public final class SQLitePatchStore: PatchStore {
-    let queue: DatabaseQueue
+    /// WAL, synchronous NORMAL: every check writes its `offered` vote, and a commit need not wait for the disk.
+    let queue: DatabasePool
 
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "PatchServer"
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        queue = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(queue)
     }
 
@@ -58,7 +60,7 @@ public final class SQLitePatchStore: PatchStore {
 
     public func release(app: String, patchVersion: Int) async throws -> PatchRelease? {
         try await queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM patch_release WHERE app = ? AND patchVersion = ?", arguments: [app, patchVersion]).map(Self.releaseRow)
+            try Row.fetchOne(db, sql: "SELECT \(PatchSchema.releaseColumns) FROM patch_release WHERE app = ? AND patchVersion = ?", arguments: [app, patchVersion]).map(Self.releaseRow)
         }
     }
 
@@ -79,12 +81,19 @@ public final class SQLitePatchStore: PatchStore {
         }
     }
 
-    public func candidates(app: String, channel: String, baseVersion: String, above: Int) async throws -> [(PatchRelease, String)] {
+    public func candidates(app: String, channel: String, baseVersion: String, above: Int) async throws -> [PatchRelease] {
         try await queue.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT * FROM patch_release WHERE app = ? AND channel = ? AND baseVersion = ? AND patchVersion > ? AND state = 'active'
+                SELECT \(PatchSchema.releaseColumns) FROM patch_release
+                WHERE app = ? AND channel = ? AND baseVersion = ? AND patchVersion > ? AND state = 'active'
                 ORDER BY patchVersion DESC
-                """, arguments: [app, channel, baseVersion, above]).map { (Self.releaseRow($0), $0["file"] as String) }
+                """, arguments: [app, channel, baseVersion, above]).map(Self.releaseRow)
+        }
+    }
+
+    public func file(app: String, patchVersion: Int) async throws -> String? {
+        try await queue.read { db in
+            try String.fetchOne(db, sql: "SELECT file FROM patch_release WHERE app = ? AND patchVersion = ?", arguments: [app, patchVersion])
         }
     }
 
@@ -135,7 +144,7 @@ public final class SQLitePatchStore: PatchStore {
 
     public func releases(app: String) async throws -> [PatchRelease] {
         try await queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM patch_release WHERE app = ? ORDER BY patchVersion DESC", arguments: [app]).map(Self.releaseRow)
+            try Row.fetchAll(db, sql: "SELECT \(PatchSchema.releaseColumns) FROM patch_release WHERE app = ? ORDER BY patchVersion DESC", arguments: [app]).map(Self.releaseRow)
         }
     }
 
