@@ -19,6 +19,7 @@
 // `isReadableStreamDisturbed`.
 
 const { requireArguments, enumerable, toStringTag } = internals.get("webidl");
+const { hasBrand } = internals.get("webidl").buffers;
 
 // ---- What the algorithms build on --------------------------------------------------------------
 
@@ -302,12 +303,7 @@ function convertArrayBufferView(value, what) {
 }
 
 function isArrayBuffer(value) {
-  try {
-    bufferByteLength.call(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return hasBrand(bufferByteLength, value);
 }
 
 function IsDetachedBuffer(buffer) {
