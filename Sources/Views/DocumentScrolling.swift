@@ -18,8 +18,10 @@ extension ViewDocument {
         guard let current = container(of: viewport) else { return dirty }
         current.layoutValid = false
         FlexLayout.place(current, current.frame, nil)
-        ViewPainter.paint(root, into: &canvas, dirty: current.frame)
-        return dirty + [current.frame]
+        let bounds = Rect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+        let area = current.frame.intersection(bounds)
+        ViewPainter.paint(root, into: &canvas, dirty: area)
+        return dirty + [area]
     }
 
     /// Scrolls the container `node` by `delta` rows (down when positive).

@@ -74,7 +74,9 @@ public final class ViewDocument {
             ViewPainter.paint(root, into: &canvas)
             return Change(dirty: [Rect(x: 0, y: 0, width: width, height: newHeight)], resized: true, changedNodes: changed, previous: previous)
         }
-        let rects = Self.merge(dirty + recorder.rects)
+        // Off-canvas frames (a scrolled list's items above or below its window) are not dirty.
+        let bounds = Rect(x: 0, y: 0, width: width, height: canvas.height)
+        let rects = Self.merge(dirty + recorder.rects).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         guard !rects.isEmpty else { return Change(dirty: [], resized: false, changedNodes: changed, previous: nil) }
         let previous = canvas
         for rect in rects { ViewPainter.paint(root, into: &canvas, dirty: rect) }

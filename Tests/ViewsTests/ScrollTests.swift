@@ -54,6 +54,8 @@ struct ScrollTests {
         #expect(node.children.count <= 10 + 2 + 2 * ScrollViewport.margin)
         #expect(change.changedNodes <= 2 * (10 + 2 + 2 * ScrollViewport.margin) + 4)
         #expect(document.canvas.plainText.contains("job 1000"))
+        // The items expanded off screen are not dirty: every area lies on the canvas.
+        for rect in change.dirty { #expect(rect.y >= 0 && rect.maxY <= document.canvas.height, "\(rect)") }
         #expect(node.viewport?.offset == 1000)
     }
 
