@@ -28,7 +28,14 @@ final class AccessibilityStream {
         observe(document)
     }
 
-    func unmounted() { emit("view closed") }
+    private var closed = false
+
+    /// At unmount, or when q quits (said once).
+    func unmounted() {
+        guard !closed else { return }
+        closed = true
+        emit("view closed")
+    }
 
     /// Announces the focused node when focus moved or what it says changed.
     func observe(_ document: ViewDocument) {

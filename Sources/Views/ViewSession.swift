@@ -67,7 +67,8 @@ final class ViewSession: @unchecked Sendable {
             }
             a11y?.mounted(document)
             return Mounted(width: document.canvas.width, height: document.canvas.height, nodes: document.root.nodeCount,
-                           output: self.output, text: document.canvas.plainText)
+                           // Speaking instead of painting, on a terminal, is still interactive.
+                           output: keysOnly ? .terminal : self.output, text: document.canvas.plainText)
         }
     }
 
@@ -171,6 +172,7 @@ final class ViewSession: @unchecked Sendable {
                 }
             case .quit:
                 event = ["type": "quit"]
+                a11y?.unmounted()
             }
             writeChanges(from: before, document, rects)
             a11y?.observe(document)

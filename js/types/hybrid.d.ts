@@ -1746,9 +1746,10 @@ export interface ViewMountParams {
    * The screen-reader stream: plain lines saying what has focus and what changed there ("button
    * Add, 1 of 2", "list tasks, 3 items, item 2 of 3: call mum, done", "input title: buy milk"), one
    * per change, no escape sequences. They go to stdout instead of the painted screen (keys are
-   * still read from a terminal), or, with output none, are only kept for view.frame's spoken.
-   * Default: on when HYBRID_A11Y is set (hybrid run --a11y); when HYBRID_A11Y names a file
-   * (--a11y=PATH) the screen is painted as usual and the lines are appended to that file.
+   * still read from a terminal, and the answer's output is then terminal), or, with output none,
+   * are only kept for view.frame's spoken. Default: on when HYBRID_A11Y is set (hybrid run --a11y);
+   * when HYBRID_A11Y names a file (--a11y=PATH) the screen is painted as usual and the lines are
+   * appended to that file.
    */
   accessible?: boolean;
 }
