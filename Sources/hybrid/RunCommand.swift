@@ -37,7 +37,7 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("a11y"), help: "Views write screen-reader lines to stdout instead of painting the screen.")
     var a11y = false
 
-    @Option(name: .customLong("a11y-file"), help: "Views paint as usual and append screen-reader lines to this file.")
+    @Option(name: .customLong("a11y-file"), help: ArgumentHelp("Views paint as usual and append screen-reader lines to this file.", valueName: "path"))
     var a11yFile: String?
 
     @OptionGroup var flags: AppRunFlags
