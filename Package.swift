@@ -64,6 +64,8 @@ let package = Package(
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
         // zlib: CompressionStream and DecompressionStream (gzip, deflate, deflate-raw).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // zstd: patch deltas (a module's new source against the one a device runs, as a raw prefix).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // The C library's GNU extensions for spawning a child (closefrom, chdir, pipe2), which
         // Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
@@ -89,6 +91,9 @@ let package = Package(
         .target(name: "KeyValueStore", dependencies: ["JSON", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the sync server and its clients agree on: wire operations, the fold rule, batch filters.
         .target(name: "SyncProtocol", dependencies: ["JSON"]),
+        // What the patch server and the devices' patch loader agree on: the signed patch format and its
+        // verifier, the check/offer/report/revocation wire types, the rollout cohort, zstd deltas.
+        .target(name: "PatchProtocol", dependencies: ["CZstd", "JSON", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // JSON Web Tokens as the sync server verifies them and operators mint them (HS256, EdDSA).
         .target(name: "SyncAuth", dependencies: ["JSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Sync's client side in one database: the journal at Persistence's write path, the replica,
@@ -128,9 +133,9 @@ let package = Package(
                                                     .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                     .product(name: "SwiftASN1", package: "swift-asn1")], plugins: ["EmbedSources"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
-        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "PatchProtocol", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
+        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "PatchProtocol", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // What every HTTP server of the product serves with, in Hummingbird's shapes: a typed request
         // context, errors that render their JSON body, authentication and per-route metrics as
         // middleware, the OpenAPI route. Knows no server's rules (the sync server is the first on it).
@@ -159,13 +164,19 @@ let package = Package(
                                                   .product(name: "CoreMetrics", package: "swift-metrics")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"], plugins: ["EmbedSources"]),
+        // The patch server (`hybrid patch-server`): signed patches published, rolled out by cohort,
+        // halted on rollbacks, revoked; state in SQLite. Knows no JS.
+        .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "SyncAuth", .product(name: "GRDB", package: "GRDB.swift"),
+                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                   .product(name: "Logging", package: "swift-log"),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
         .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "ContractTools", "HTTPServing", "HybridHost", "JSON", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "CurlTransport", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "PatchServer", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedSources"]
@@ -183,7 +194,7 @@ let package = Package(
         // Benchmarks beside the code they measure, as an executable of their own (`make bench`):
         // each prints our figure, its baseline measured in the same run, and the ratio.
         .executableTarget(name: "hybrid-bench",
-                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "Patches", "Persistence", "CurlTransport", "Networking",
+                          dependencies: ["CJavaScriptCore", "HybridHost", "Engine", "Bridge", "JSON", "KeyValueStore", "PatchProtocol", "PatchServer", "Patches", "Persistence", "CurlTransport", "Networking",
                                          "Storage", "Sync", "SyncAuth", "SyncClient", "SyncProtocol", "SyncServer", "SystemIO", "HostTesting", "Views",
                                          .product(name: "GRDB", package: "GRDB.swift"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -198,7 +209,7 @@ let package = Package(
         // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
         // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
         // libFuzzer drives (built with -sanitize=fuzzer,address; ARCHITECTURE.md, "Fuzzing").
-        .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "Networking", "Patches", "Persistence",
+        .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "Networking", "PatchProtocol", "Patches", "Persistence",
                                                     "SyncAuth", "SyncProtocol", "SystemIO", "Views",
                                                     // The token target signs with keys of its own, not through SyncAuth.
                                                     .product(name: "Crypto", package: "swift-crypto")],
@@ -234,8 +245,12 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "SystemIO", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "PatchesTests", dependencies: ["Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
+        .testTarget(name: "PatchesTests", dependencies: ["PatchProtocol", "Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
                                                        .product(name: "Hummingbird", package: "hummingbird")]),
+        .testTarget(name: "PatchProtocolTests", dependencies: ["PatchProtocol", "JSON"]),
+        .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting",
+                                                           .product(name: "Hummingbird", package: "hummingbird"),
+                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),

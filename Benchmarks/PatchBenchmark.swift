@@ -3,6 +3,7 @@ import Glibc
 import HostTesting
 import HybridHost
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 

@@ -1,5 +1,6 @@
 import Glibc
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 

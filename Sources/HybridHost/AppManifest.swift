@@ -1,5 +1,6 @@
 import Bridge
 import JSON
+import Patches
 import SystemIO
 
 /// What `app.json` says about an app, or what a single `.js` file implies.
@@ -14,6 +15,8 @@ public struct AppManifest: Sendable, Equatable {
     public var grants: [String]
     /// Ed25519 public keys (base64) allowed to sign patches.
     public var patchKeys: [String]
+    /// app.json `patches`: the patch server the app checks; nil: none.
+    public var patchServer: PatchServerSettings?
     /// Where the grants came from, for error messages: "app.json: grants" or "--grant".
     public var grantSource: String
     /// What the app may use (`quotas`; the defaults for a single file).
@@ -26,7 +29,7 @@ public struct AppManifest: Sendable, Equatable {
 
     /// Reads an app folder (with `app.json`) or a single module file (`.js`, `.ts`, `.mjs`, ...).
     /// The keys app.json may hold; any other is refused, naming the nearest of these.
-    static let knownKeys = ["name", "version", "main", "grants", "patchKeys", "quotas", "network"]
+    static let knownKeys = ["name", "version", "main", "grants", "patchKeys", "patches", "quotas", "network"]
 
     public static func load(path: String, grantFlags: [String]) throws(AppLoadError) -> AppManifest {
         let absolute = FileSystem.absolute(path)
@@ -115,6 +118,11 @@ public struct AppManifest: Sendable, Equatable {
         do {
             manifest.quotas = try AppQuotas.parse(root["quotas"], source: "\(file): quotas")
             manifest.network = try AppNetworkSettings.parse(root["network"], source: "\(file): network", appDirectory: directory)
+        } catch {
+            throw AppLoadError(error.description)
+        }
+        do {
+            manifest.patchServer = try PatchServerSettings.parse(root["patches"], source: "\(file): patches", patchKeys: manifest.patchKeys)
         } catch {
             throw AppLoadError(error.description)
         }

@@ -5,6 +5,7 @@ import Engine
 import Glibc
 import JSON
 import KeyValueStore
+import PatchProtocol
 import Patches
 import SystemIO
 import WebPlatform
@@ -106,7 +107,7 @@ public final class AppSession: Sendable {
         let output = options.output
         let trust = PatchTrust(app: manifest.name, appVersion: manifest.version, keys: manifest.patchKeys, appDirectory: manifest.directory)
         do {
-            patches = try PatchLoader(app: app, trust: trust, engine: engine, loaders: patchLoaders) { message in
+            patches = try PatchLoader(app: app, trust: trust, engine: engine, loaders: patchLoaders, server: manifest.patchServer) { message in
                 if let output { output(2, "hybrid: \(message)\n") } else { StandardStreams.write("hybrid: \(message)\n", to: 2) }
             }
         } catch {

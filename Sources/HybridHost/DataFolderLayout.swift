@@ -15,6 +15,7 @@ import Patches
 /// | `.http-cache/` | the network service's HTTP cache |
 /// | `.network-queue.sqlite` and its `-wal`, `-shm` | the network service's offline queue (`network.enqueue`) |
 /// | `device-id`, `repl_history` | the device's id, the REPL's history |
+/// | `.patch-reports.json` | the patch loader's reports waiting for the patch server |
 ///
 /// Every name starting with a dot is the host's, so that a file it adds later is covered as
 /// `.kv.sqlite` is; downloads in progress are dotfiles too.
@@ -23,7 +24,7 @@ public enum DataFolderLayout {
         names: [
             PatchLedger.folderName: "the host's patch ledger",
             PatchLoader.dropFolderName: "the host's patches drop folder",
-            // The device service's DeviceIdentifierStore.fileName.
+            // DeviceIdentifier.fileName (SystemIO), which the device service and the patch loader read.
             "device-id": "the host's device id",
             ReplHistory.fileName: "the host's REPL history",
         ],
@@ -33,6 +34,6 @@ public enum DataFolderLayout {
             ".sqlite-shm": "a storage database's shared-memory index",
             ".sqlite-journal": "a storage database's rollback journal",
         ],
-        hidden: "a hidden entry, which the host keeps for itself (the kv store's .kv.sqlite files, the HTTP cache, the offline queue's .network-queue.sqlite files, downloads in progress)"
+        hidden: "a hidden entry, which the host keeps for itself (the kv store's .kv.sqlite files, the HTTP cache, the offline queue's .network-queue.sqlite files, the patch reports' .patch-reports.json, downloads in progress)"
     )
 }

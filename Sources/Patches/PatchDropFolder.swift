@@ -1,4 +1,5 @@
 import Glibc
+import PatchProtocol
 import SystemIO
 
 /// Watches `<data dir>/patches/` by polling: a `*.json` file whose size and time have not changed

@@ -1,3 +1,4 @@
+import PatchProtocol
 import SystemIO
 
 /// The few file operations the ledger and the drop folder need, with errors as ``PatchError``.

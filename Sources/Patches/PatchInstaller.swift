@@ -1,4 +1,5 @@
 import Engine
+import PatchProtocol
 
 /// Patches changed while the app is not running (`hybrid patch apply | rollback`): only the
 /// ledger changes, and the next run starts on the result.
@@ -22,6 +23,7 @@ public enum PatchInstaller {
     }
 
     static func check(_ patch: SignedPatch, trust: PatchTrust, ledger: PatchLedger, now: Double) throws(PatchError) {
+        try ledger.checkNotRevoked(patch.manifest.patchVersion)
         try PatchVerifier.verify(patch, trust: trust, highestVersion: ledger.highestVersion, now: now)
         try SyntaxChecker().check(patch)
     }

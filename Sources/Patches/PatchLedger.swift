@@ -1,5 +1,6 @@
 import Crypto
 import JSON
+import PatchProtocol
 import SystemIO
 
 /// One patch's place in the lifecycle: verified → applied → confirmed, or rolledBack with why.
@@ -71,6 +72,9 @@ public struct PatchLedger: Sendable, Equatable {
     public internal(set) var highestVersion = 0
     /// Oldest first.
     public internal(set) var records: [PatchRecord] = []
+    /// Versions the publisher revoked (a verified revocation), with its reason: never applied
+    /// again, never rolled back to.
+    public internal(set) var revoked: [Int: String] = [:]
     /// Why `ledger.json` was not taken as it was on disk (its MAC does not verify, it has none,
     /// it is not JSON, the host's key is missing); nil when it verified or there was none. Such a
     /// ledger is loaded distrusted: the shipped code in effect, every patch it names recorded as
@@ -122,6 +126,9 @@ public struct PatchLedger: Sendable, Equatable {
         trusted.current = object["current"]?.intValue
         trusted.highestVersion = object["highestVersion"]?.intValue ?? 0
         trusted.records = object["records"]?.arrayValue?.compactMap(PatchRecord.init(json:)) ?? []
+        for entry in object["revoked"]?.arrayValue ?? [] {
+            if let version = entry["patchVersion"]?.intValue { trusted.revoked[version] = entry["reason"]?.stringValue ?? "" }
+        }
         return trusted
     }
 
@@ -147,6 +154,10 @@ public struct PatchLedger: Sendable, Equatable {
         let kept = FileSystem.entries(of: directory).compactMap { name in name.hasSuffix(".json") ? Int(name.dropLast(5)) : nil }
         let named = [claims["highestVersion"]?.intValue, claims["current"]?.intValue].compactMap { $0 } + claimed.map(\.patchVersion)
         ledger.highestVersion = max(0, (named + kept).max() ?? 0)
+        // Revocations it names still hold: they can only refuse more.
+        for entry in claims["revoked"]?.arrayValue ?? [] {
+            if let version = entry["patchVersion"]?.intValue { ledger.revoked[version] = entry["reason"]?.stringValue ?? "" }
+        }
         return ledger
     }
 
@@ -163,6 +174,11 @@ public struct PatchLedger: Sendable, Equatable {
             "highestVersion": .number(Double(highestVersion)),
             "records": .array(records.map(\.jsonValue)),
         ]
+        if !revoked.isEmpty {
+            object.appendUnique("revoked", .array(revoked.keys.sorted().map { version in
+                ["patchVersion": .number(Double(version)), "reason": .string(revoked[version]!)]
+            }))
+        }
         object.appendUnique("mac", .string(key.mac(of: object, with: secret)))
         try PatchFiles.write(JSONWriter.write(.object(object), options: .init(pretty: true)) + "\n", to: directory + "/ledger.json")
     }
@@ -179,7 +195,9 @@ public struct PatchLedger: Sendable, Equatable {
     /// is kept; nil: the shipped code.
     public func fallback(below version: Int) -> Int? {
         let kept = Set(FileSystem.entries(of: directory))
-        return records.last { $0.patchVersion < version && $0.state == .confirmed && kept.contains("\($0.patchVersion).json") }?.patchVersion
+        return records.last {
+            $0.patchVersion < version && $0.state == .confirmed && revoked[$0.patchVersion] == nil && kept.contains("\($0.patchVersion).json")
+        }?.patchVersion
     }
 
     // MARK: - Transitions (each saved by the caller)
@@ -217,6 +235,25 @@ public struct PatchLedger: Sendable, Equatable {
         set(version, .rolledBack, reason: reason)
         if current == version { current = target }
         FileSystem.remove(directory + "/\(version).json")
+    }
+
+    /// Refuses a version the publisher revoked.
+    func checkNotRevoked(_ version: Int) throws(PatchError) {
+        if let reason = revoked[version] {
+            throw PatchError(.revoked, "patch \(version): revoked by the publisher (\(reason)); it is never applied again")
+        }
+    }
+
+    /// The publisher revoked `version`: it is never applied again, and its kept file goes. A
+    /// record of it that is not rolled back already is marked rolled back with the reason (the
+    /// caller swaps the code first when it runs).
+    mutating func revoke(_ version: Int, reason: String, to target: Int?) {
+        revoked[version] = reason
+        if let record = record(version), record.state != .rolledBack {
+            rolledBack(version, reason: "revoked by the publisher: \(reason)", to: target)
+        } else {
+            FileSystem.remove(directory + "/\(version).json")
+        }
     }
 
     mutating func launched(_ version: Int) {

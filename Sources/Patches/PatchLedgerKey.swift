@@ -1,6 +1,7 @@
 import Crypto
 import Glibc
 import JSON
+import PatchProtocol
 import Synchronization
 import SystemIO
 

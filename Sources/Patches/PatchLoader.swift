@@ -4,6 +4,7 @@
 import Bridge
 import Engine
 import JSON
+import PatchProtocol
 import SystemIO
 
 /// The patches of one running app: verifies and applies them, counts faults of amended
@@ -45,13 +46,23 @@ public final class PatchLoader: @unchecked Sendable {
     private var faults: [Int: Int] = [:]
     private var timings = PatchTimings()
     private var watcher: PatchDropFolder?
+    /// The patch the JS thread runs (0: the shipped code), set by the swap as it ends, on the JS
+    /// thread: what `patch.ready` confirms. The ledger's `current` follows a moment later, once
+    /// the swap is recorded.
+    private var running = 0
+    /// A `ready` that named the patch the JS thread had just swapped to, before the ledger
+    /// recorded it: confirmed as it is recorded.
+    private var confirmOnRecord: Int?
+    /// The patch server's side (app.json `patches`): reports, checks. Nil without a server.
+    public let server: PatchServerClient?
     // JS thread only.
     private var faultHook: ScriptObject?
 
     /// Rolls back a patch that was launched before and never confirmed, then loads the patch in
     /// effect (if any) so that the main module starts on it. Call before the main module runs.
     public init(app: AppContext, trust: PatchTrust, engine: JSEngine, loaders: PatchLoaders? = nil,
-                faultLimit: Int = PatchLoader.defaultFaultLimit, report: @escaping @Sendable (String) -> Void = { _ in }) throws(PatchError) {
+                faultLimit: Int = PatchLoader.defaultFaultLimit, server settings: PatchServerSettings? = nil,
+                report: @escaping @Sendable (String) -> Void = { _ in }) throws(PatchError) {
         self.trust = trust
         dataDirectory = app.dataDirectory
         self.engine = engine
@@ -60,9 +71,11 @@ public final class PatchLoader: @unchecked Sendable {
         appIdentity = ObjectIdentifier(app)
         ledger = try PatchLedger.load(dataDirectory: app.dataDirectory)
         self.loaders = loaders
+        server = settings.map { PatchServerClient(settings: $0, app: app, report: report) }
         try installFaultHook()
         try startUp()
         loaders?.register(self, for: appIdentity)
+        server?.start(loader: self)
     }
 
     deinit {
@@ -95,7 +108,9 @@ public final class PatchLoader: @unchecked Sendable {
     public func apply(_ patch: SignedPatch, now: Double = PatchClock.now()) throws(PatchError) -> Int {
         try serial.withLock { () throws(PatchError) -> Int in
             let started = MonotonicClock.now()
-            let highest = state.withLock { ledger.highestVersion }
+            let known = state.withLock { ledger }
+            try known.checkNotRevoked(patch.manifest.patchVersion)
+            let highest = known.highestVersion
             try PatchVerifier.verify(patch, trust: trust, highestVersion: highest, now: now)
             let verified = MonotonicClock.now()
             try scratch.check(patch)
@@ -116,9 +131,14 @@ public final class PatchLoader: @unchecked Sendable {
                 do throws(PatchError) {
                     try state.withLock { () throws(PatchError) in
                         next.applied(version, launched: true)
+                        let confirmed = confirmOnRecord == version
+                        if confirmed { next.confirmed(version) }
                         try next.save()
                         ledger = next
+                        confirmOnRecord = nil
                         faults[version] = 0
+                        server?.record(.applied, version: version)
+                        if confirmed { server?.record(.confirmed, version: version) }
                         let done = MonotonicClock.now()
                         timings.verify = verified - started
                         timings.compile = compiled - verified
@@ -145,6 +165,9 @@ public final class PatchLoader: @unchecked Sendable {
                     try next.save()
                     ledger = next
                 }
+                // It ran (its modules started loading) and was rolled back: both count.
+                server?.record(.applied, version: version)
+                server?.record(.rolledBack, version: version, reason: error.message)
                 report("patch \(version) rolled back: \(error.message)")
                 throw error
             }
@@ -154,15 +177,31 @@ public final class PatchLoader: @unchecked Sendable {
     /// `patch.ready`: confirms the patch in effect. Returns it, or nil when the shipped code runs.
     @discardableResult
     public func confirm() throws(PatchError) -> PatchRecord? {
+        try confirm(state.withLock { ledger.current ?? 0 })
+    }
+
+    /// The patch the JS thread runs now (0: the shipped code). Read on the JS thread, it is the
+    /// code that is making the call: `patch.ready` names it, so that a confirmation can only
+    /// confirm the patch that was running when `ready` was called (never one swapped in while the
+    /// call was on its way, the failure of Capgo's issue 907).
+    public var runningVersion: Int { state.withLock { running } }
+
+    /// Confirms `version` (0: the shipped code, nothing to confirm) if it is the patch in effect
+    /// and not yet confirmed; a patch the JS thread has swapped to and the ledger not yet recorded
+    /// is confirmed as it is recorded. Returns the record of the patch in effect.
+    @discardableResult
+    public func confirm(_ version: Int) throws(PatchError) -> PatchRecord? {
         try state.withLock { () throws(PatchError) -> PatchRecord? in
-            guard let version = ledger.current else { return nil }
-            if ledger.record(version)?.state == .applied {
+            if version != 0, ledger.current == version, ledger.record(version)?.state == .applied {
                 var next = ledger
                 next.confirmed(version)
                 try next.save()
                 ledger = next
+                server?.record(.confirmed, version: version)
+            } else if version != 0, ledger.current != version, running == version {
+                confirmOnRecord = version
             }
-            return ledger.record(version)
+            return ledger.current.flatMap { ledger.record($0) }
         }
     }
 
@@ -194,8 +233,54 @@ public final class PatchLoader: @unchecked Sendable {
             try next.save()
             ledger = next
         }
+        server?.record(.rolledBack, version: version, reason: reason)
         report("patch \(version) rolled back: \(reason)")
         return target
+    }
+
+    // MARK: - The patch server
+
+    /// What a check tells the server: the patch in effect, the highest version seen, the versions
+    /// rolled back (and revoked), and the sources of the patch in effect.
+    func serverCheckState() -> (current: Int?, highest: Int, rolledBack: [Int], sources: [String: String]) {
+        let ledger: PatchLedger = state.withLock { self.ledger }
+        let rolledBack = Set(ledger.records.filter { (record: PatchRecord) in record.state == .rolledBack }.map { $0.patchVersion })
+            .union(ledger.revoked.keys).sorted()
+        let sources = ledger.current.flatMap { try? ledger.patch($0).sources } ?? [:]
+        return (ledger.current, ledger.highestVersion, rolledBack, sources)
+    }
+
+    /// A verified revocation of `version`: recorded in the ledger so that it never applies again;
+    /// if it runs, rolled back at once to the newest confirmed patch kept that is not revoked, or
+    /// to the shipped code. Returns false when it was revoked before (a replay changes nothing).
+    @discardableResult
+    public func revoke(_ version: Int, reason: String) throws(PatchError) -> Bool {
+        try serial.withLock { () throws(PatchError) -> Bool in
+            let (known, current, record) = state.withLock { (ledger.revoked[version] != nil, ledger.current, ledger.record(version)) }
+            guard !known else { return false }
+            var target: Int?
+            if current == version {
+                target = state.withLock { ledger.fallback(below: version) }
+                do throws(PatchError) {
+                    let previous = try target.map { v throws(PatchError) in try state.withLock { () throws(PatchError) in try ledger.patch(v) } }
+                    try swap(to: previous)
+                } catch {
+                    try swap(to: nil)
+                    target = nil
+                }
+            }
+            try state.withLock { () throws(PatchError) in
+                var next = ledger
+                next.revoke(version, reason: reason, to: target)
+                try next.save()
+                ledger = next
+            }
+            if let record, record.state == .applied || record.state == .confirmed {
+                server?.record(.rolledBack, version: version, reason: "revoked by the publisher: \(reason)")
+            }
+            if current == version { report("patch \(version) rolled back: revoked by the publisher: \(reason)") }
+            return true
+        }
     }
 
     // MARK: - Drop folder
@@ -208,6 +293,7 @@ public final class PatchLoader: @unchecked Sendable {
     }
 
     public func stop() {
+        server?.stop()
         let folder = state.withLock { () -> PatchDropFolder? in
             defer { watcher = nil }
             return watcher
@@ -235,6 +321,7 @@ public final class PatchLoader: @unchecked Sendable {
                 }
                 do throws(ScriptError) {
                     let epoch = try context.call(setPatch, this: registry, [context.number(Double(version)), context.jsValue(from: changes), faultHook ?? context.undefined])
+                    state.withLock { running = version }
                     return .success((Int(context.numberValue(epoch)), MonotonicClock.now() - started))
                 } catch {
                     if error.name == "PatchRefusal" { return .failure(PatchError(.notAccepted, "patch \(version): \(error.message)")) }
@@ -306,6 +393,7 @@ public final class PatchLoader: @unchecked Sendable {
             next.rolledBack(version, reason: "not confirmed (patch.ready) before the app restarted", to: target)
             try next.save()
             ledger = next
+            server?.record(.rolledBack, version: version, reason: "not confirmed (patch.ready) before the app restarted")
             report("patch \(version) rolled back: not confirmed (patch.ready) before the app restarted")
             guard let target else { return }
             version = target
@@ -321,6 +409,7 @@ public final class PatchLoader: @unchecked Sendable {
             next.rolledBack(version, reason: "failed to load at start-up: \(error.message)", to: nil)
             try next.save()
             ledger = next
+            server?.record(.rolledBack, version: version, reason: "failed to load at start-up: \(error.message)")
             report("patch \(version) rolled back: failed to load at start-up: \(error.message)")
             return
         }

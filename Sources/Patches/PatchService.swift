@@ -2,6 +2,7 @@ import Bridge
 import CurlTransport
 import Foundation
 import JSON
+import PatchProtocol
 import SystemIO
 
 /// The `patch` target (`services/patch.json`): JS confirms the patch it runs on (`ready`), asks
@@ -19,14 +20,24 @@ public struct PatchService: BridgeService {
     public var actions: [String: ServiceAction] {
         [
             "check": .worker(PatchCheckParams.self) { call, params in try await check(call, params) },
-            "ready": .worker { call in
+            // Inline, on the JS thread: the patch it confirms is the one the JS thread runs as the
+            // call is made, never one swapped in while a worker had the call.
+            "ready": .inline { call in
                 let loader = try loader(call)
                 do throws(PatchError) {
-                    let record = try loader.confirm()
+                    let record = try loader.confirm(loader.runningVersion)
                     return Self.current(loader, record: record)
                 } catch {
                     throw BridgeError.failed(reason: error.code.rawValue, error.message)
                 }
+            },
+            "configure": .inline(PatchConfigureParams.self) { call, params in
+                let loader = try loader(call)
+                guard let server = loader.server else {
+                    throw BridgeError.failed(reason: "no_server", "patch.configure: app.json has no \"patches\" with a server to report to")
+                }
+                server.configure(token: params.token)
+                return ["pendingReports": .number(Double(server.reports.pending.count))]
             },
             "current": .inline { call in
                 let loader = try loader(call)
@@ -49,7 +60,7 @@ public struct PatchService: BridgeService {
     func check(_ call: ServiceCall, _ params: PatchCheckParams) async throws(BridgeError) -> JSONValue {
         let loader: PatchLoader
         do { loader = try self.loader(call) } catch { throw error as? BridgeError ?? BridgeError(.failed, "\(error)") }
-        let url = params.url
+        guard let url = params.url else { return try await checkServer(loader, params) }
         let request = TransferRequest(url: url, headers: [
             ("Accept", "application/json"), ("X-Hybrid-App", call.app.name), ("X-Hybrid-App-Version", call.app.version),
             ("X-Hybrid-Patch-Version", String(loader.highestVersion)),
@@ -85,6 +96,31 @@ public struct PatchService: BridgeService {
         }
         if case .failure(let error) = outcome { throw BridgeError.failed(reason: error.code.rawValue, error.message) }
         return Self.current(loader, outcome: "applied")
+    }
+
+    /// `patch.check {}`: asks app.json's patch server.
+    private func checkServer(_ loader: PatchLoader, _ params: PatchCheckParams) async throws(BridgeError) -> JSONValue {
+        guard let server = loader.server else {
+            throw BridgeError.badParams("/url", "patch.check: expected a url, or app.json \"patches\" with a server")
+        }
+        let outcome: PatchServerClient.CheckOutcome
+        do {
+            outcome = try await server.check(timeoutMs: params.timeoutMs)
+        } catch {
+            switch error {
+            case .transfer(let failure): throw failure.bridgeError
+            case .status(let status, let message): throw BridgeError.failed(reason: "http_status", message, details: ["status": .number(Double(status))])
+            case .patch(let refusal): throw BridgeError.failed(reason: refusal.code.rawValue, refusal.message)
+            }
+        }
+        var object = Self.current(loader, outcome: outcome.outcome).objectValue ?? [:]
+        object["revocations"] = [
+            "applied": .array(outcome.revoked.map { .number(Double($0)) }),
+            "refused": .array(outcome.refusedRevocations.map { refused in
+                ["patchVersion": refused.patchVersion.map { .number(Double($0)) } ?? .null, "reason": .string(refused.reason)]
+            }),
+        ]
+        return .object(object)
     }
 
     private static func current(_ loader: PatchLoader, outcome: String) -> JSONValue {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JSON
+import PatchProtocol
 import ScriptSources
 
 /// Makes keys and signs patches (`hybrid patch keygen | sign`).
@@ -61,15 +62,7 @@ public enum PatchSigner {
     }
 
     public static func sign(_ manifest: PatchManifest, sources: [String: String], privateKey: String) throws(PatchError) -> SignedPatch {
-        let key = try signingKey(privateKey)
-        let signature: [UInt8]
-        do {
-            signature = Array(try key.signature(for: manifest.canonicalBytes))
-        } catch {
-            throw PatchError(.badSignature, "signing failed: \(error)")
-        }
-        return SignedPatch(manifest: manifest, sources: sources, key: Base64.encode(Array(key.publicKey.rawRepresentation)),
-                           signature: Base64.encode(signature))
+        try SignedPatch.sign(manifest, sources: sources, privateKey: privateKey)
     }
 
     /// What a device will compile for a module: CommonJS JavaScript as it is; TypeScript and ES
@@ -99,11 +92,6 @@ public enum PatchSigner {
     }
 
     static func signingKey(_ text: String) throws(PatchError) -> Curve25519.Signing.PrivateKey {
-        let trimmed = text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "\r" }).first.map(String.init) ?? ""
-        guard let bytes = Base64.decode(trimmed), bytes.count == 32,
-              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes) else {
-            throw PatchError(.malformed, "private key: expected 32 bytes in base64, as `hybrid patch keygen` writes")
-        }
-        return key
+        try SignedPatch.signingKey(text)
     }
 }

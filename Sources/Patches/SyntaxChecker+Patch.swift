@@ -1,4 +1,5 @@
 import Engine
+import PatchProtocol
 
 extension SyntaxChecker {
     /// Compiles every module of `patch` (off the app's JS thread); one that does not compile is

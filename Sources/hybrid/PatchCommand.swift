@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import HybridHost
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 
@@ -17,7 +18,8 @@ struct PatchCommand: ParsableCommand {
             <data dir>/patches/; `apply` makes a patch the one the next run starts on. An applied \
             patch is rolled back unless the app confirms it (patch.ready).
             """,
-        subcommands: [Keygen.self, Sign.self, Verify.self, Apply.self, List.self, Rollback.self]
+        subcommands: [Keygen.self, Sign.self, Verify.self, Apply.self, List.self, Rollback.self,
+                      Publish.self, Rollout.self, Halt.self, Resume.self, Revoke.self, Status.self]
     )
 
     struct Keygen: ParsableCommand {

@@ -256,14 +256,4 @@ struct SyncServerServeCommand: ParsableCommand {
         finished.wait()
         if let failure = outcome.failure { throw failure }
     }
-
-    /// What the server task ended with, handed to the blocked main thread.
-    private final class Outcome: Sendable {
-        private let state = Locked<CLIFailure?>(nil)
-
-        var failure: CLIFailure? {
-            get { state.value }
-            set { state.value = newValue }
-        }
-    }
 }

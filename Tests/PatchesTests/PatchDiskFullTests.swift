@@ -1,6 +1,7 @@
 import Foundation
 import HostTesting
 import JSON
+import PatchProtocol
 import Patches
 import Testing
 

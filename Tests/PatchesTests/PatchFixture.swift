@@ -3,6 +3,7 @@ import Foundation
 import HostTesting
 import HybridHost
 import JSON
+import PatchProtocol
 import Patches
 import SystemIO
 
@@ -18,14 +19,14 @@ final class PatchFixture: @unchecked Sendable {
 
     /// `dataDirectory`: where the app's data lives, when not in the fixture's own folder (a small disk).
     init(files: [String: String], version: String = "1.0.0", extraKeys: [String] = [], grants: [String] = ["patch", "device"],
-         dataDirectory: String? = nil) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("patch-tests-\(UUID().uuidString)").path
-        appDirectory = root + "/app"
-        self.dataDirectory = dataDirectory ?? root + "/data"
+         dataDirectory: String? = nil, patches: String? = nil, root: String? = nil) throws {
+        self.root = root ?? FileManager.default.temporaryDirectory.appendingPathComponent("patch-tests-\(UUID().uuidString)").path
+        appDirectory = self.root + "/app"
+        self.dataDirectory = dataDirectory ?? self.root + "/data"
         var files = files
         let keys = ([key.publicKey] + extraKeys).map { "\"\($0)\"" }.joined(separator: ", ")
         let granted = grants.map { "\"\($0)\"" }.joined(separator: ", ")
-        files["app.json"] = #"{"name": "patched", "version": "\#(version)", "main": "main.js", "grants": [\#(granted)], "patchKeys": [\#(keys)]}"#
+        files["app.json"] = #"{"name": "patched", "version": "\#(version)", "main": "main.js", "grants": [\#(granted)], "patchKeys": [\#(keys)]\#(patches.map { ", \"patches\": " + $0 } ?? "")}"#
         for (path, text) in files {
             let url = URL(fileURLWithPath: appDirectory + "/" + path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PatchProtocol
 @testable import Patches
 import Testing
 

@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import HostTesting
 import JSON
+import PatchProtocol
 import Patches
 import ScriptSources
 import Testing

@@ -1,4 +1,5 @@
 import JSON
+import PatchProtocol
 import Patches
 import Testing
 

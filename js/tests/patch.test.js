@@ -20,8 +20,18 @@ describe("patch service", () => {
       .rejects.toMatchObject({ code: "E_DENIED" });
   });
 
-  test("check needs a url", async () => {
-    await expect(Hybrid.call("patch", "check", {})).rejects.toMatchObject({ code: "E_BAD_PARAMS" });
+  test("check {} needs a url when app.json names no patch server", async () => {
+    await expect(Hybrid.call("patch", "check", {})).rejects.toMatchObject({ code: "E_BAD_PARAMS", message: expect.stringContaining("patches") });
+  });
+
+  test("configure needs app.json patches: there is no server to report to", async () => {
+    await expect(Hybrid.call("patch", "configure", { token: "t" })).rejects.toMatchObject({ code: "E_FAILED", details: { reason: "no_server" } });
+  });
+
+  test("configure takes a token or null, nothing else", async () => {
+    await expect(Hybrid.call("patch", "configure", {})).rejects.toMatchObject({ code: "E_BAD_PARAMS" });
+    await expect(Hybrid.call("patch", "configure", { token: 5 })).rejects.toMatchObject({ code: "E_BAD_PARAMS" });
+    await expect(Hybrid.call("patch", "configure", { token: "" })).rejects.toMatchObject({ code: "E_BAD_PARAMS" });
   });
 });
 

@@ -1164,8 +1164,11 @@ export interface NetworkTiming {
 // patch 1.0.0 (services/patch.json)
 
 export interface PatchCheckParams {
-  /** The patch endpoint, e.g. "https://patches.example.com/tasks/1.2.0". */
-  url: string;
+  /**
+   * The patch endpoint, e.g. "https://patches.example.com/tasks/1.2.0". Absent: app.json's patch
+   * server.
+   */
+  url?: string;
   /** Limit for the fetch (default 30000). */
   timeoutMs?: number;
 }
@@ -1175,8 +1178,31 @@ export interface PatchCheckResult {
   state: "shipped" | "verified" | "applied" | "confirmed" | "rolledBack";
   epoch: number;
   highestVersion: number;
-  /** applied: a newer patch was installed; upToDate: the endpoint had nothing newer. */
+  /** applied: a newer patch was installed; upToDate: there was nothing newer. */
   outcome: "applied" | "upToDate";
+  /**
+   * Only without `url`: the revocations the server handed out that this check applied (each
+   * verified against app.json's patchKeys and the app's name; a revoked patch that runs is rolled
+   * back at once), and those it refused (forged, unknown key, another app's), which changed
+   * nothing. Revocations applied before are not listed again.
+   */
+  revocations?: {
+    applied: number[];
+    refused: {
+      patchVersion: number | null;
+      reason: string;
+    }[];
+  };
+}
+
+export interface PatchConfigureParams {
+  /** The device token; null: none. */
+  token: string | null;
+}
+
+export interface PatchConfigureResult {
+  /** Reports queued and not yet taken by the server. */
+  pendingReports: number;
 }
 
 export interface PatchCurrentParams {
@@ -2279,22 +2305,43 @@ export interface HybridActions {
    * app confirms it with `ready`. An applied patch is rolled back automatically when a patched
    * module throws while loading, when an amended function throws 3 times before confirmation, or
    * when the app restarts without having confirmed it. Patches arrive as files dropped into `<data
-   * dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch endpoint through
-   * `check`. The lifecycle is kept in `<data dir>/patch-ledger/`.
+   * dir>/patches/` (or through `hybrid patch apply`); or from an HTTP patch endpoint through `check
+   * {url}`, or from the patch server app.json `patches` names (`check {}`, and by themselves at
+   * start and every `checkEvery` seconds). With a patch server, each step (downloaded, applied,
+   * confirmed, rolledBack with its reason) is queued durably in `<data dir>/.patch-reports.json`
+   * and sent once a device token is set (`configure`); revocations the server hands out are
+   * verified against patchKeys and applied. The lifecycle is kept in `<data dir>/patch-ledger/`.
    */
   patch: {
     /**
-     * Asks an HTTP patch endpoint for a newer patch and applies it: CodePush's checkForUpdate +
-     * install in one call. The GET carries X-Hybrid-App, X-Hybrid-App-Version and
-     * X-Hybrid-Patch-Version (the highest patch version seen). The endpoint answers 204 (or 304)
-     * when there is nothing newer, or 200 with a signed patch file, which is verified, compiled and
-     * swapped in exactly as one dropped into <data dir>/patches/. The endpoint's host needs a
-     * network:HOST grant (E_DENIED otherwise). A refused patch changes nothing: E_FAILED with
-     * details.reason the refusal (bad_signature, unknown_key, stale, wrong_base, expired, bad_hash,
-     * ...). A network failure is E_FAILED with the network's reason (dns, connect, timeout, ...);
-     * any other HTTP status is E_FAILED reason http_status.
+     * Asks for a newer patch and applies it: CodePush's checkForUpdate + install in one call. With
+     * `url`: GETs that HTTP patch endpoint, carrying X-Hybrid-App, X-Hybrid-App-Version and
+     * X-Hybrid-Patch-Version (the highest patch version seen); it answers 204 (or 304) when there
+     * is nothing newer, or 200 with a signed patch file. Without `url`: POSTs the patch protocol's
+     * check to app.json's `patches.server` (`/v1/apps/APP/check` with the app version, channel,
+     * device id, the patch running, the highest version seen, the versions rolled back and the
+     * SHA-256 of every module's running source); the offered patch's modules come whole, as
+     * `unchanged` (rebuilt from the running source) or as a zstd delta against the running source,
+     * and each rebuilt source is checked against the signed sha256; the server's revocations are
+     * applied first (see `revocations` in the result). Either way the patch is verified, compiled
+     * and swapped in exactly as one dropped into <data dir>/patches/. The host needs a network:HOST
+     * grant (E_DENIED otherwise). A refused patch changes nothing: E_FAILED with details.reason the
+     * refusal (bad_signature, unknown_key, stale, wrong_base, expired, bad_hash, revoked, ...). A
+     * network failure is E_FAILED with the network's reason (dns, connect, timeout, ...); any other
+     * HTTP status is E_FAILED reason http_status. Without `url` and without app.json `patches`:
+     * E_BAD_PARAMS at /url.
      */
     check: { params: PatchCheckParams; result: PatchCheckResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" };
+    /**
+     * Sets the device token (a JWT with scope device:APP whose sub is the device id, from the app's
+     * own auth, as for sync) the loader's reports are sent to app.json's patch server with; null
+     * forgets it. Reports queued before (downloaded, applied, confirmed, rolledBack with its
+     * reason, one per patch per event, kept in <data dir>/.patch-reports.json across restarts) are
+     * sent from then on, retried with backoff while the server is away; a token the server refuses
+     * (401, 403) keeps them queued until another is set. E_FAILED reason no_server without app.json
+     * `patches`.
+     */
+    configure: { params: PatchConfigureParams; result: PatchConfigureResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /**
      * The patch in effect: its version (null: the shipped code), its state ("applied" until
      * `ready`, then "confirmed"; "shipped" without a patch), the module registry's epoch (one more
@@ -2302,12 +2349,18 @@ export interface HybridActions {
      * exceed it).
      */
     current: { params: PatchCurrentParams; result: PatchCurrentResult; errors: never };
-    /** The lifecycle of the app's patches, newest first, with the reason of every rollback. */
+    /**
+     * The lifecycle of the app's patches, newest first, with the reason of every rollback. A patch
+     * the publisher revoked is rolledBack with reason "revoked by the publisher: REASON".
+     */
     history: { params: PatchHistoryParams; result: PatchHistoryResult; errors: never };
     /**
-     * Confirms the patch in effect: from now on it is kept across restarts and its functions'
-     * throws no longer roll it back. Call it once the app has checked that it works. With no patch
-     * in effect it changes nothing. Returns what `current` returns.
+     * Confirms the patch the app runs at the moment of the call (the call is handled on the JS
+     * thread, between two tasks, so it never confirms a patch swapped in while the call was on its
+     * way: a ready issued by the outgoing code cannot confirm the incoming patch). From then on it
+     * is kept across restarts and its functions' throws no longer roll it back. With a patch
+     * server, a `confirmed` report naming that version is queued. With no patch in effect it
+     * changes nothing. Returns what `current` returns.
      */
     ready: { params: PatchReadyParams; result: PatchReadyResult; errors: "E_FAILED" };
   };

@@ -61,7 +61,7 @@ public struct PatchManifest: Sendable, Equatable {
     }
 
     /// Checks a module name: a relative path inside the app folder.
-    static func checkModuleName(_ name: String) throws(PatchError) {
+    public static func checkModuleName(_ name: String) throws(PatchError) {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
             throw PatchError(.malformed, "modules: \"\(name)\": expected a path relative to the app folder, such as \"report.js\"")

@@ -30,6 +30,8 @@ public struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case storage
         /// Nothing to do (no patch to confirm or roll back).
         case nothing
+        /// The publisher revoked this version (a verified revocation): it never applies again.
+        case revoked
     }
 
     public var code: Code

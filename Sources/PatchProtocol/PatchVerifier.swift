@@ -33,21 +33,8 @@ public enum PatchVerifier {
         guard manifest.app == trust.app else {
             throw PatchError(.wrongApp, "\(label): app: made for \"\(manifest.app)\", this app is \"\(trust.app)\"")
         }
-        guard trust.keys.contains(patch.key) else {
-            let hint = trust.keys.isEmpty ? "app.json has no patchKeys" : "app.json patchKeys has \(trust.keys.count) other key(s)"
-            throw PatchError(.unknownKey, "\(label): key: \(patch.key) is not one of app.json's patchKeys (\(hint))")
-        }
-        guard let keyBytes = Base64.decode(patch.key), let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes) else {
-            throw PatchError(.unknownKey, "\(label): key: expected a 32-byte Ed25519 public key in base64")
-        }
-        guard let signature = Base64.decode(patch.signature), publicKey.isValidSignature(signature, for: manifest.canonicalBytes) else {
-            throw PatchError(.badSignature, "\(label): signature: does not verify over the manifest with the key it names")
-        }
-        for (name, module) in manifest.modules.sorted(by: { $0.key < $1.key }) {
-            guard let source = patch.sources[name], SignedPatch.sha256(source) == module.sha256 else {
-                throw PatchError(.badHash, "\(label): modules.\(name).source: its SHA-256 does not match the signed sha256 \(module.sha256)")
-            }
-        }
+        let hint = trust.keys.isEmpty ? "app.json has no patchKeys" : "app.json patchKeys has \(trust.keys.count) other key(s)"
+        try verifySignature(patch, keys: trust.keys, keysName: "app.json's patchKeys (\(hint))")
         guard manifest.baseVersion == trust.appVersion else {
             throw PatchError(.wrongBase, "\(label): baseVersion: made for version \(manifest.baseVersion), the app is version \(trust.appVersion)")
         }
@@ -61,6 +48,27 @@ public enum PatchVerifier {
             let path = trust.appDirectory + "/" + name
             guard FileSystem.kind(of: path) == .file else {
                 throw PatchError(.unknownModule, "\(label): modules.\(name): no such module in \(trust.appDirectory)")
+            }
+        }
+    }
+
+    /// The checks a server makes too: the key is one of `keys` (`keysName` says whose, in the
+    /// refusal), the signature verifies over the canonical manifest, each source matches its hash.
+    public static func verifySignature(_ patch: SignedPatch, keys: [String], keysName: String) throws(PatchError) {
+        let manifest = patch.manifest
+        let label = "patch \(manifest.patchVersion)"
+        guard keys.contains(patch.key) else {
+            throw PatchError(.unknownKey, "\(label): key: \(patch.key) is not one of \(keysName)")
+        }
+        guard let keyBytes = Base64.decode(patch.key), let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes) else {
+            throw PatchError(.unknownKey, "\(label): key: expected a 32-byte Ed25519 public key in base64")
+        }
+        guard let signature = Base64.decode(patch.signature), publicKey.isValidSignature(signature, for: manifest.canonicalBytes) else {
+            throw PatchError(.badSignature, "\(label): signature: does not verify over the manifest with the key it names")
+        }
+        for (name, module) in manifest.modules.sorted(by: { $0.key < $1.key }) {
+            guard let source = patch.sources[name], SignedPatch.sha256(source) == module.sha256 else {
+                throw PatchError(.badHash, "\(label): modules.\(name).source: its SHA-256 does not match the signed sha256 \(module.sha256)")
             }
         }
     }

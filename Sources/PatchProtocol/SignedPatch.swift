@@ -75,6 +75,29 @@ public struct SignedPatch: Sendable, Equatable {
     /// The file's text, pretty-printed.
     public var text: String { JSONWriter.write(jsonValue, options: .init(pretty: true)) + "\n" }
 
+    /// Signs `manifest` with a base64 Ed25519 private key (its 32-byte seed).
+    public static func sign(_ manifest: PatchManifest, sources: [String: String], privateKey: String) throws(PatchError) -> SignedPatch {
+        let key = try signingKey(privateKey)
+        let signature: [UInt8]
+        do {
+            signature = Array(try key.signature(for: manifest.canonicalBytes))
+        } catch {
+            throw PatchError(.badSignature, "signing failed: \(error)")
+        }
+        return SignedPatch(manifest: manifest, sources: sources, key: Base64.encode(Array(key.publicKey.rawRepresentation)),
+                           signature: Base64.encode(signature))
+    }
+
+    /// A private key as `hybrid patch keygen` writes it: 32 bytes in base64 (the first word of the text).
+    public static func signingKey(_ text: String) throws(PatchError) -> Curve25519.Signing.PrivateKey {
+        let trimmed = text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "\r" }).first.map(String.init) ?? ""
+        guard let bytes = Base64.decode(trimmed), bytes.count == 32,
+              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes) else {
+            throw PatchError(.malformed, "private key: expected 32 bytes in base64, as `hybrid patch keygen` writes")
+        }
+        return key
+    }
+
     /// Lowercase hex SHA-256 of the UTF-8 bytes of `source`.
     public static func sha256(_ source: String) -> String {
         SHA256.hash(data: Array(source.utf8)).map { byte in
@@ -85,20 +108,20 @@ public struct SignedPatch: Sendable, Equatable {
 }
 
 /// The fields a signed and an unsigned patch share, checked.
-struct PatchFields {
-    struct Entry {
-        var mode: PatchManifest.Mode?
-        var object: JSONObject
+public struct PatchFields {
+    public struct Entry {
+        public var mode: PatchManifest.Mode?
+        public var object: JSONObject
     }
 
-    var root: JSONObject
-    var app: String
-    var patchVersion: Int
-    var baseVersion: String
-    var expires: String?
-    var modules: [(String, Entry)]
+    public var root: JSONObject
+    public var app: String
+    public var patchVersion: Int
+    public var baseVersion: String
+    public var expires: String?
+    public var modules: [(String, Entry)]
 
-    init(json: JSONValue, file: String) throws(PatchError) {
+    public init(json: JSONValue, file: String) throws(PatchError) {
         guard case .object(let root) = json else { throw PatchError(.malformed, "\(file): expected an object") }
         self.root = root
         guard let app = root["app"]?.stringValue, !app.isEmpty else {

@@ -1,0 +1,333 @@
+import HTTPServing
+import Hummingbird
+import JSON
+import PatchProtocol
+import SyncAuth
+import Synchronization
+
+/// The patch API's routes over a ``PatchStore``: the publishers' (app keys, publish, rollout,
+/// halt, resume, revoke, status, audit; a token with `publish:APP`) and the devices' (check, with
+/// an optional token; reports, with `device:APP`). Nothing is written until every check passes.
+struct PatchEndpoints: Sendable {
+    let store: any PatchStore
+    let configuration: PatchServerConfiguration
+
+    typealias Context = BasicRequestContext
+
+    /// Offers already made, by patch and the module hashes a device sent: a delta costs a zstd
+    /// compression at level 19 of the whole module, and the devices of a fleet run the same few
+    /// sources, so each is made once. Patches and sources never change once published.
+    let offers = OfferCache()
+
+    func router() -> Router<Context> {
+        let router = Router(context: Context.self)
+        router.add(middleware: ErrorResponseMiddleware { error, _ in PatchServerError.translating(error) })
+        router.get("/v1/health") { _, _ in Response.json(.ok, ["ok": true]) }
+        router.put("/v1/apps/:app") { request, context in try await answer(putApp(request, context)) }
+        router.post("/v1/apps/:app/patches") { request, context in try await answer(publish(request, context)) }
+        router.post("/v1/apps/:app/patches/:version/:action") { request, context in try await answer(change(request, context)) }
+        router.get("/v1/apps/:app/status") { request, context in try await answer(status(request, context)) }
+        router.get("/v1/apps/:app/audit") { request, context in try await answer(audit(request, context)) }
+        router.post("/v1/apps/:app/check") { request, context in try await answer(check(request, context)) }
+        router.post("/v1/apps/:app/reports") { request, context in try await answer(report(request, context)) }
+        return router
+    }
+
+    func answer(_ answer: (Int, JSONValue)) -> Response { Response.json(HTTPResponse.Status(code: answer.0), answer.1) }
+
+    var now: String { PatchClock.format(PatchClock.now()) }
+
+    // MARK: Publishers
+
+    /// `PUT /v1/apps/{app}` `{"keys": [BASE64...]}` → the app and its keys.
+    func putApp(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let (app, subject) = try caller(request, context, scope: "publish")
+        let body = try await json(request)
+        guard let items = body["keys"]?.arrayValue, !items.isEmpty else {
+            throw PatchServerError.badRequest("keys: expected a non-empty array of base64 Ed25519 public keys")
+        }
+        var keys: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let key = item.stringValue, Base64.decode(key)?.count == 32 else {
+                throw PatchServerError.badRequest("keys[\(index)]: expected a 32-byte Ed25519 public key in base64, as `hybrid patch keygen` prints")
+            }
+            keys.append(key)
+        }
+        try await store.putApp(app, keys: keys, subject: subject, at: now)
+        return (200, ["app": .string(app), "keys": .array(keys.map(JSONValue.string))])
+    }
+
+    /// `POST /v1/apps/{app}/patches` `{"patch", "channel", "rollout"?, "haltAbove"?, "minDevices"?}`.
+    func publish(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let (app, subject) = try caller(request, context, scope: "publish")
+        let body = try await json(request)
+        guard let file = body["patch"], file.objectValue != nil else {
+            throw PatchServerError.badRequest("patch: expected the signed patch file's JSON object (`hybrid patch sign` writes it)")
+        }
+        guard let channel = body["channel"]?.stringValue, !channel.isEmpty else {
+            throw PatchServerError.badRequest("channel: expected a channel name such as \"production\"")
+        }
+        let rollout = try percent(body["rollout"], name: "rollout", default: 100, minimum: 0.01)
+        let haltAbove = try percent(body["haltAbove"], name: "haltAbove", default: 2, minimum: 0)
+        var minDevices = 20
+        if let value = body["minDevices"], !value.isNull {
+            guard let number = value.intValue, number >= 1 else { throw PatchServerError.badRequest("minDevices: expected a positive integer") }
+            minDevices = number
+        }
+        let patch: SignedPatch
+        do {
+            patch = try SignedPatch(json: file, file: "patch")
+        } catch {
+            throw PatchServerError(error)
+        }
+        let keys = try await appKeys(app)
+        guard patch.manifest.app == app else {
+            throw PatchServerError(422, "wrong_app", "patch.app: the patch is for \"\(patch.manifest.app)\", not \"\(app)\"")
+        }
+        do {
+            try PatchVerifier.verifySignature(patch, keys: keys, keysName: "the app's \(keys.count) registered key(s) (PUT /v1/apps/\(app))")
+        } catch {
+            throw PatchServerError(error)
+        }
+        let release = PatchRelease(app: app, patchVersion: patch.manifest.patchVersion, baseVersion: patch.manifest.baseVersion,
+                                   channel: channel, rollout: rollout, haltAbove: haltAbove, minDevices: minDevices, state: .active)
+        try await store.publish(release, file: JSONWriter.write(file), sources: patch.sources, subject: subject, at: now)
+        return (201, releaseJSON(release, funnel: nil))
+    }
+
+    /// `POST /v1/apps/{app}/patches/{version}/rollout|halt|resume|revoke`.
+    func change(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let (app, subject) = try caller(request, context, scope: "publish")
+        let versionText = context.parameters.get("version") ?? ""
+        guard let version = Int(versionText), version > 0 else {
+            throw PatchServerError.badRequest("version: expected a positive integer, got \"\(versionText)\"")
+        }
+        guard var release = try await store.release(app: app, patchVersion: version) else {
+            throw PatchServerError.notFound("patch \(version) of \(app): not published")
+        }
+        let action = context.parameters.get("action") ?? ""
+        let body = try await json(request, optional: true)
+        switch action {
+        case "rollout":
+            release.rollout = try percent(body["percent"], name: "percent", default: nil, minimum: 0.01)
+            try await store.update(release, action: "rollout", details: "rollout \(PatchSchema.percent(release.rollout))%", subject: subject, at: now)
+        case "halt":
+            guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked") }
+            let reason = body["reason"]?.stringValue ?? "halted by \(subject)"
+            release.state = .halted
+            release.haltReason = reason
+            release.haltedBy = subject
+            try await store.update(release, action: "halt", details: reason, subject: subject, at: now)
+        case "resume":
+            guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked; a revoked patch never resumes") }
+            release.state = .active
+            release.haltReason = nil
+            release.haltedBy = nil
+            try await store.update(release, action: "resume", details: "offered again at \(PatchSchema.percent(release.rollout))%", subject: subject, at: now)
+        case "revoke":
+            guard let value = body["revocation"] else {
+                throw PatchServerError.badRequest("revocation: expected the signed revocation (`hybrid patch revoke` makes it)")
+            }
+            let revocation: PatchRevocation
+            do {
+                revocation = try PatchRevocation(json: value)
+                try revocation.verify(app: app, keys: try await appKeys(app))
+            } catch let error as PatchError {
+                throw PatchServerError(error)
+            }
+            guard revocation.patchVersion == version else {
+                throw PatchServerError.badRequest("revocation.patchVersion: \(revocation.patchVersion), but the path names patch \(version)")
+            }
+            try await store.addRevocation(app: app, patchVersion: version, revocation: JSONWriter.write(revocation.jsonValue),
+                                          subject: subject, reason: revocation.reason, at: now)
+            release.state = .revoked
+        default:
+            throw PatchServerError.notFound("\(action): expected rollout, halt, resume or revoke")
+        }
+        return (200, releaseJSON(release, funnel: nil))
+    }
+
+    /// `GET /v1/apps/{app}/status` → every patch with its rollout, state and funnel.
+    func status(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let (app, _) = try caller(request, context, scope: "publish")
+        var patches: [JSONValue] = []
+        for release in try await store.releases(app: app) {
+            patches.append(releaseJSON(release, funnel: try await store.funnel(app: app, patchVersion: release.patchVersion)))
+        }
+        return (200, ["app": .string(app), "patches": .array(patches)])
+    }
+
+    /// `GET /v1/apps/{app}/audit` → every change, oldest first.
+    func audit(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let (app, _) = try caller(request, context, scope: "publish")
+        return (200, ["entries": .array(try await store.audit(app: app).map(\.json))])
+    }
+
+    // MARK: Devices
+
+    /// `POST /v1/apps/{app}/check` → `{"patch": OFFER|null, "revocations": [...], "checkAfter"?}`.
+    func check(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let app = try appName(context)
+        if request.headers[.authorization] != nil { _ = try caller(request, context, scope: "device") }
+        let check: PatchCheck
+        do {
+            check = try PatchCheck(json: try await json(request))
+        } catch let error as PatchError {
+            throw PatchServerError(error)
+        }
+        var offer: JSONValue = .null
+        let skipped = Set(check.rolledBack)
+        for release in try await store.candidates(app: app, channel: check.channel, baseVersion: check.baseVersion,
+                                                          above: max(check.highestVersion, check.patchVersion ?? 0))
+        where !skipped.contains(release.patchVersion)
+            && PatchCohort.contains(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, percent: release.rollout) {
+            let key = "\(app)\n\(release.patchVersion)\n" + check.modules.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+            if let cached = offers.offer(key) {
+                offer = cached
+            } else {
+                guard let file = try await store.file(app: app, patchVersion: release.patchVersion) else { continue }
+                let patch = try JSONParser.parse(file)
+                var known: [String: String] = [:]
+                for (name, sha) in check.modules {
+                    if let source = try await store.source(app: app, module: name, sha256: sha) { known[name + "\n" + sha] = source }
+                }
+                offer = PatchOffer.make(patch: patch, deviceModules: check.modules) { name, sha in known[name + "\n" + sha] }
+                offers.keep(offer, for: key)
+            }
+            _ = try await store.vote(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, event: "offered", reason: nil)
+            break
+        }
+        let revocations = try await store.revocations(app: app).compactMap { try? JSONParser.parse($0) }
+        var answer: JSONObject = ["patch": offer, "revocations": .array(revocations)]
+        if let after = configuration.checkAfter { answer.appendUnique("checkAfter", .number(Double(after))) }
+        return (200, .object(answer))
+    }
+
+    /// `POST /v1/apps/{app}/reports` `{"patchVersion", "event", "reason"?}`: one vote per device,
+    /// patch and event; a rollback may halt the patch (``RollbackBound``).
+    func report(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
+        let (app, subject) = try caller(request, context, scope: "device")
+        let body = try await json(request)
+        let report: PatchReport
+        do {
+            report = try PatchReport(json: body)
+        } catch {
+            throw PatchServerError(error)
+        }
+        var deviceId = subject
+        if configuration.tokenVerifier == nil {
+            guard let claimed = body["deviceId"]?.stringValue, !claimed.isEmpty else {
+                throw PatchServerError.badRequest("deviceId: expected the device's id (a server without tokens takes it from the report)")
+            }
+            deviceId = claimed
+        }
+        guard var release = try await store.release(app: app, patchVersion: report.patchVersion) else {
+            throw PatchServerError.notFound("patchVersion: patch \(report.patchVersion) of \(app) is not published")
+        }
+        let counted = try await store.vote(app: app, patchVersion: report.patchVersion, deviceId: deviceId, event: report.event.rawValue,
+                                           reason: report.reason)
+        if counted, report.event == .rolledBack, release.state == .active {
+            let (n, k) = try await store.rollbackFigures(app: app, patchVersion: report.patchVersion)
+            let bound = RollbackBound.lower(rolledBack: k, applied: n)
+            if n >= release.minDevices, bound > release.haltAbove / 100 {
+                release.state = .halted
+                release.haltedBy = "server"
+                release.haltReason = "\(k) of \(n) devices that applied it rolled it back; the rollback rate's lower bound (Wilson, 95%) "
+                    + "\((bound * 10_000).rounded() / 100)% exceeds \(PatchSchema.percent(release.haltAbove))%"
+                try await store.update(release, action: "halt", details: release.haltReason ?? "", subject: "server", at: now)
+            }
+        }
+        return (200, ["counted": .bool(counted)])
+    }
+
+    // MARK: Reading requests
+
+    func appName(_ context: Context) throws -> String {
+        guard let app = context.parameters.get("app"), !app.isEmpty, app.utf8.count <= 200, !app.utf8.contains(0) else {
+            throw PatchServerError.badRequest("app: expected the app's name (app.json name)")
+        }
+        return app
+    }
+
+    /// The app of the path and the token's subject, refused with 401 without a valid token and 403
+    /// when it lacks `SCOPE:APP`. On an insecure server, "anonymous".
+    func caller(_ request: Request, _ context: Context, scope: String) throws -> (app: String, subject: String) {
+        let app = try appName(context)
+        guard let verifier = configuration.tokenVerifier else { return (app, "anonymous") }
+        guard let header = request.headers[.authorization] else {
+            throw PatchServerError(401, "unauthorized", "Authorization: missing; expected \"Bearer TOKEN\" with scope \(scope):\(app)")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw PatchServerError(401, "unauthorized", "Authorization: expected \"Bearer TOKEN\"")
+        }
+        let claims: TokenClaims
+        do {
+            claims = try verifier.verify(String(parts[1]), now: Int64(PatchClock.now()))
+        } catch {
+            throw PatchServerError(401, "unauthorized", "Authorization: \(error.message)")
+        }
+        guard claims.scopes.contains("\(scope):\(app)") else {
+            throw PatchServerError(403, "forbidden", "Authorization: the token's scopes \(claims.scopes) lack \(scope):\(app)")
+        }
+        return (app, claims.subject)
+    }
+
+    func appKeys(_ app: String) async throws -> [String] {
+        guard let keys = try await store.keys(app: app) else {
+            throw PatchServerError(422, "unknown_app", "app: \(app) has no keys on this server; add them with `hybrid patch-server app add \(app) --key KEY`")
+        }
+        return keys
+    }
+
+    func json(_ request: Request, optional: Bool = false) async throws -> JSONValue {
+        let buffer = try await request.body.collect(upTo: configuration.maxBodyBytes)
+        let bytes = Array(buffer.readableBytesView)
+        if bytes.isEmpty, optional { return [:] }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw PatchServerError.badRequest("body: malformed JSON: \(error)")
+        }
+        guard value.objectValue != nil else { throw PatchServerError.badRequest("body: expected a JSON object") }
+        return value
+    }
+
+    func percent(_ value: JSONValue?, name: String, default fallback: Double?, minimum: Double) throws -> Double {
+        guard let value, !value.isNull else {
+            guard let fallback else { throw PatchServerError.badRequest("\(name): expected a percentage from \(minimum) to 100") }
+            return fallback
+        }
+        guard let number = value.numberValue, number >= minimum, number <= 100, abs((number * 100).rounded() - number * 100) < 1e-6 else {
+            throw PatchServerError.badRequest("\(name): expected a percentage from \(PatchSchema.percent(minimum)) to 100 in steps of 0.01")
+        }
+        return number
+    }
+
+    func releaseJSON(_ release: PatchRelease, funnel: PatchFunnel?) -> JSONValue {
+        var object: JSONObject = ["patchVersion": .number(Double(release.patchVersion)), "baseVersion": .string(release.baseVersion),
+                                  "channel": .string(release.channel), "rollout": .number(release.rollout),
+                                  "haltAbove": .number(release.haltAbove), "minDevices": .number(Double(release.minDevices)),
+                                  "state": .string(release.state.rawValue)]
+        if let reason = release.haltReason { object.appendUnique("haltReason", .string(reason)) }
+        if let by = release.haltedBy { object.appendUnique("haltedBy", .string(by)) }
+        if let funnel { object.appendUnique("funnel", funnel.json) }
+        return .object(object)
+    }
+}
+
+/// The offers ``PatchEndpoints`` made, at most ``limit`` of them (emptied when full).
+final class OfferCache: Sendable {
+    static let limit = 1_000
+    private let offers = Mutex<[String: JSONValue]>([:])
+
+    func offer(_ key: String) -> JSONValue? { offers.withLock { $0[key] } }
+
+    func keep(_ offer: JSONValue, for key: String) {
+        offers.withLock { offers in
+            if offers.count >= Self.limit { offers.removeAll() }
+            offers[key] = offer
+        }
+    }
+}

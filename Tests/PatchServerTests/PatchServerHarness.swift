@@ -1,0 +1,90 @@
+import Foundation
+import HostTesting
+import Hummingbird
+import HummingbirdTesting
+import JSON
+import PatchProtocol
+import PatchServer
+import SyncAuth
+
+struct Reply: CustomStringConvertible {
+    var status: Int
+    var body: JSONValue
+    var bytes: Int
+    var description: String { "\(status) \(JSONWriter.write(body))" }
+}
+
+/// A patch server on 127.0.0.1 over a fresh SQLite file, with tokens signed by its secret, and a
+/// publisher's patch key.
+struct PatchServerHarness {
+    static let secret = Array("patch-server-test-secret-0123456789".utf8)
+    static let patchKey = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
+
+    let folder = TemporaryFolder(prefix: "patch-server")
+    let server: PatchServer
+    let port: Int
+    let publisher: String
+
+    init() async throws {
+        var configuration = PatchServerConfiguration(database: folder.path + "/patches.sqlite")
+        configuration.tokenVerifier = TokenVerifier(secret: Self.secret)
+        server = try PatchServer(configuration: configuration)
+        port = try await server.start()
+        publisher = Self.token(sub: "alice", scopes: ["publish:demo", "publish:other"])
+    }
+
+    func stop() async {
+        await server.stop()
+        folder.remove()
+    }
+
+    static func token(sub: String, scopes: [String]) -> String {
+        TokenSigner(secret: secret).sign(TokenClaims(subject: sub, scopes: scopes, expiresAt: Int64(Date().timeIntervalSince1970) + 3600))
+    }
+
+    static var publicKey: String { try! SignedPatch.sign(PatchManifest(app: "x", patchVersion: 1, baseVersion: "1", modules: [:]), sources: [:], privateKey: patchKey).key }
+
+    static func patch(app: String = "demo", version: Int, modules: [String: String], key: String = patchKey) throws -> SignedPatch {
+        let manifest = PatchManifest(app: app, patchVersion: version, baseVersion: "1.0.0",
+                                     modules: modules.mapValues { PatchManifest.Module(mode: .amend, sha256: SignedPatch.sha256($0)) })
+        return try SignedPatch.sign(manifest, sources: modules, privateKey: key)
+    }
+
+    func request(_ method: HTTPRequest.Method, _ uri: String, token: String?, body: JSONValue? = nil) async throws -> Reply {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if body != nil { headers[.contentType] = "application/json" }
+        let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: JSONWriter.write($0)) })
+        let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(180))) { client in
+            try await client.execute(request)
+        }
+        let bytes = response.body?.readableBytes ?? 0
+        let text = response.body.map { String(buffer: $0) } ?? ""
+        return Reply(status: Int(response.status.code), body: (try? JSONParser.parse(text)) ?? .null, bytes: bytes)
+    }
+
+    func addApp(_ app: String = "demo", keys: [String] = [PatchServerHarness.publicKey]) async throws {
+        let reply = try await request(.put, "/v1/apps/\(app)", token: publisher, body: ["keys": .array(keys.map(JSONValue.string))])
+        guard reply.status == 200 else { throw TestFailure("app add: \(reply)") }
+    }
+
+    func publish(_ patch: SignedPatch, app: String = "demo", rollout: Double = 100, minDevices: Int = 20) async throws -> Reply {
+        try await request(.post, "/v1/apps/\(app)/patches", token: publisher,
+                          body: ["patch": patch.jsonValue, "channel": "production", "rollout": .number(rollout), "minDevices": .number(Double(minDevices))])
+    }
+
+    func check(_ device: String, app: String = "demo", highest: Int = 0, modules: [String: String] = [:]) async throws -> Reply {
+        try await request(.post, "/v1/apps/\(app)/check", token: nil,
+                          body: PatchCheck(baseVersion: "1.0.0", channel: "production", deviceId: device, highestVersion: highest, modules: modules).jsonValue)
+    }
+
+    func report(_ device: String, version: Int, _ event: PatchReport.Event, reason: String? = nil) async throws -> Reply {
+        try await request(.post, "/v1/apps/demo/reports", token: Self.token(sub: device, scopes: ["device:demo"]),
+                          body: PatchReport(patchVersion: version, event: event, reason: reason).jsonValue)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
