@@ -246,7 +246,10 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncAuth", "SyncClient", "SyncProtocol", "HostTesting", "SystemIO", "Storage", "Persistence", "SyncServer", "CurlTransport", "HybridHost", "Bridge", "JSON",
                                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "PatchesTests", dependencies: ["PatchProtocol", "Patches", "HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO",
-                                                       .product(name: "Hummingbird", package: "hummingbird")]),
+                                                       // The end-to-end rollout runs the real server beside the devices.
+                                                       "PatchServer", "SyncAuth",
+                                                       .product(name: "Hummingbird", package: "hummingbird"),
+                                                       .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "PatchProtocolTests", dependencies: ["PatchProtocol", "JSON"]),
         .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting",
                                                            .product(name: "Hummingbird", package: "hummingbird"),
