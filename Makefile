@@ -69,6 +69,7 @@ test: deps
 	$(DEBUG_BIN) contracts check
 	$(DEBUG_BIN) contracts dts --output js/types/hybrid.d.ts --check
 	scripts/fuzz-sync-server $(DEBUG_BIN)
+	scripts/fuzz-patch-server $(DEBUG_BIN)
 	scripts/with-postgres scripts/with-deadline $(SWIFT_TEST_SECONDS) $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
 	scripts/wpt --self-test

@@ -169,7 +169,12 @@ let package = Package(
         .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "SyncAuth", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
-                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                   // A registry of its own per server (PatchMetrics), as the sync server's.
+                                                   .product(name: "Prometheus", package: "swift-prometheus"),
+                                                   .product(name: "CoreMetrics", package: "swift-metrics")],
+                // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
+                exclude: ["openapi.json"], plugins: ["EmbedSources"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
         .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.

@@ -1,9 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the host's own JavaScript, its service contracts and the sync server's OpenAPI document
+/// Embeds the host's own JavaScript, its service contracts and the servers' OpenAPI documents
 /// into the targets that use them, at build time: the repository holds one copy of each file (under
-/// `js/`, `services/`, `Sources/SyncServer/openapi.json`), and the build writes the Swift string
+/// `js/`, `services/`, `Sources/*Server/openapi.json`), and the build writes the Swift string
 /// literals into its own folder (`scripts/embed-sources` renders them). A change to any of those
 /// files rebuilds the target that embeds it.
 @main
@@ -53,6 +53,8 @@ struct EmbedSources: BuildToolPlugin {
             return [Embedding(type: "WebPlatformScripts", member: "sources", files: scripts.map { ($0, "js/web/\($0)") })]
         case "SyncServer":
             return [Embedding(type: "OpenAPIDocument", member: "sources", files: [("sync-server", "Sources/SyncServer/openapi.json")])]
+        case "PatchServer":
+            return [Embedding(type: "OpenAPIDocument", member: "sources", files: [("patch-server", "Sources/PatchServer/openapi.json")])]
         case "hybrid":
             return [Embedding(type: "DeclaredTypeScript", member: "sources",
                               files: [("declared.d.ts", "js/types/declared.d.ts.in"), ("web.d.ts", "js/types/web.d.ts.in")])]

@@ -39,8 +39,8 @@ public struct PatchCheck: Sendable, Equatable {
         if let value = fields.object["modules"], !value.isNull {
             guard case .object(let object) = value else { throw PatchError(.malformed, "check.modules: expected an object {NAME: SHA256}") }
             for (name, hash) in object {
-                guard let text = hash.stringValue, text.utf8.count == 64 else {
-                    throw PatchError(.malformed, "check.modules.\(name): expected the source's SHA-256 as 64 hex digits")
+                guard let text = hash.stringValue, text.utf8.count == 64, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+                    throw PatchError(.malformed, "check.modules.\(name): expected the source's SHA-256 as 64 lowercase hex digits")
                 }
                 modules[name] = text
             }

@@ -12,25 +12,42 @@ struct PatchEndpoints: Sendable {
     let store: any PatchStore
     let configuration: PatchServerConfiguration
 
-    typealias Context = BasicRequestContext
+    typealias Context = PatchRequestContext
 
     /// Offers already made, by patch and the module hashes a device sent: a delta costs a zstd
     /// compression at level 19 of the whole module, and the devices of a fleet run the same few
     /// sources, so each is made once. Patches and sources never change once published.
     let offers = OfferCache()
+    let metrics: PatchMetrics
 
+    /// The API: metrics outermost (so that they count the status the error middleware renders,
+    /// Hummingbird's own 404s included), then the errors in the API's shape, then each route.
     func router() -> Router<Context> {
         let router = Router(context: Context.self)
-        router.add(middleware: ErrorResponseMiddleware { error, _ in PatchServerError.translating(error) })
-        router.get("/v1/health") { _, _ in Response.json(.ok, ["ok": true]) }
-        router.put("/v1/apps/:app") { request, context in try await answer(putApp(request, context)) }
-        router.post("/v1/apps/:app/patches") { request, context in try await answer(publish(request, context)) }
-        router.post("/v1/apps/:app/patches/:version/:action") { request, context in try await answer(change(request, context)) }
-        router.get("/v1/apps/:app/status") { request, context in try await answer(status(request, context)) }
-        router.get("/v1/apps/:app/audit") { request, context in try await answer(audit(request, context)) }
-        router.post("/v1/apps/:app/check") { request, context in try await answer(check(request, context)) }
-        router.post("/v1/apps/:app/reports") { request, context in try await answer(report(request, context)) }
+        router.add(middleware: RequestMetricsMiddleware(metrics))
+        router.add(middleware: ErrorResponseMiddleware { error, request in PatchServerError.translating(error, request: request) })
+        router.addRoutes(OpenAPIRoute(document: OpenAPIDocument.sources[0].source).routes(at: RouterPath(PatchRoute.openAPI.path), context: Context.self))
+        for route in PatchRoute.allCases where route != .openAPI {
+            router.on(RouterPath(route.path), method: route.method) { request, context in try await respond(route, request, context) }
+        }
         return router
+    }
+
+    func respond(_ route: PatchRoute, _ request: Request, _ context: Context) async throws -> Response {
+        switch route {
+        case .health: answer((200, ["ok": true]))
+        case .metrics:
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(offersCached: offers.count))))
+        case .openAPI: throw PatchServerError.notFound("GET /v1/openapi.json: served by its own route")
+        case .app: try await answer(putApp(request, context))
+        case .publish: try await answer(publish(request, context))
+        case .change: try await answer(change(request, context))
+        case .status: try await answer(status(request, context))
+        case .audit: try await answer(audit(request, context))
+        case .check: try await answer(check(request, context))
+        case .reports: try await answer(report(request, context))
+        }
     }
 
     func answer(_ answer: (Int, JSONValue)) -> Response { Response.json(HTTPResponse.Status(code: answer.0), answer.1) }
@@ -92,6 +109,7 @@ struct PatchEndpoints: Sendable {
         let release = PatchRelease(app: app, patchVersion: patch.manifest.patchVersion, baseVersion: patch.manifest.baseVersion,
                                    channel: channel, rollout: rollout, haltAbove: haltAbove, minDevices: minDevices, state: .active)
         try await store.publish(release, file: JSONWriter.write(file), sources: patch.sources, subject: subject, at: now)
+        metrics.changed("publish", byServer: false)
         return (201, releaseJSON(release, funnel: nil))
     }
 
@@ -113,7 +131,11 @@ struct PatchEndpoints: Sendable {
             try await store.update(release, action: "rollout", details: "rollout \(PatchSchema.percent(release.rollout))%", subject: subject, at: now)
         case "halt":
             guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked") }
-            let reason = body["reason"]?.stringValue ?? "halted by \(subject)"
+            var reason = "halted by \(subject)"
+            if let value = body["reason"], !value.isNull {
+                guard let text = value.stringValue, !text.isEmpty else { throw PatchServerError.badRequest("reason: expected a non-empty string") }
+                reason = text
+            }
             release.state = .halted
             release.haltReason = reason
             release.haltedBy = subject
@@ -144,6 +166,7 @@ struct PatchEndpoints: Sendable {
         default:
             throw PatchServerError.notFound("\(action): expected rollout, halt, resume or revoke")
         }
+        metrics.changed(action, byServer: false)
         return (200, releaseJSON(release, funnel: nil))
     }
 
@@ -197,6 +220,7 @@ struct PatchEndpoints: Sendable {
             _ = try await store.vote(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, event: "offered", reason: nil)
             break
         }
+        metrics.checked(offered: offer != .null)
         let revocations = try await store.revocations(app: app).compactMap { try? JSONParser.parse($0) }
         var answer: JSONObject = ["patch": offer, "revocations": .array(revocations)]
         if let after = configuration.checkAfter { answer.appendUnique("checkAfter", .number(Double(after))) }
@@ -235,8 +259,10 @@ struct PatchEndpoints: Sendable {
                 release.haltReason = "\(k) of \(n) devices that applied it rolled it back; the rollback rate's lower bound (Wilson, 95%) "
                     + "\((bound * 10_000).rounded() / 100)% exceeds \(PatchSchema.percent(release.haltAbove))%"
                 try await store.update(release, action: "halt", details: release.haltReason ?? "", subject: "server", at: now)
+                metrics.changed("halt", byServer: true)
             }
         }
+        metrics.reported(event: report.event.rawValue, counted: counted)
         return (200, ["counted": .bool(counted)])
     }
 
@@ -323,6 +349,8 @@ final class OfferCache: Sendable {
     private let offers = Mutex<[String: JSONValue]>([:])
 
     func offer(_ key: String) -> JSONValue? { offers.withLock { $0[key] } }
+
+    var count: Int { offers.withLock { $0.count } }
 
     func keep(_ offer: JSONValue, for key: String) {
         offers.withLock { offers in

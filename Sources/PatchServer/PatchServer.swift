@@ -18,6 +18,7 @@ public actor PatchServer {
     public nonisolated let configuration: PatchServerConfiguration
     public nonisolated let store: any PatchStore
     private let logger: Logger
+    private let metrics = PatchMetrics()
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
@@ -35,7 +36,7 @@ public actor PatchServer {
         precondition(running == nil, "PatchServer.start() called twice")
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let application = Application(
-            router: PatchEndpoints(store: store, configuration: configuration).router(),
+            router: PatchEndpoints(store: store, configuration: configuration, metrics: metrics).router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), backlog: 4096),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)

@@ -28,16 +28,30 @@ public struct PatchServerError: Error, JSONResponseError, CustomStringConvertibl
         self.init(error.code == .malformed ? 400 : 422, error.code.rawValue, error.message)
     }
 
-    /// Any error as this API says it.
-    static func translating(_ error: any Error) -> PatchServerError {
+    /// Headers the status calls for: `Allow` on a 405.
+    public var headers: HTTPFields { allow.map { [.allow: $0] } ?? [:] }
+    var allow: String?
+
+    /// Any error as this API says it. Hummingbird's 404 for a path no route has stays a 404; for
+    /// a route's path asked with another method it is a 405 naming the methods in `Allow`.
+    static func translating(_ error: any Error, request: Request) -> PatchServerError {
         switch error {
-        case let error as PatchServerError: error
-        case let error as PatchError: PatchServerError(error)
+        case let error as PatchServerError: return error
+        case let error as PatchError: return PatchServerError(error)
         case let error as any HTTPResponseError where error.status == .notFound:
-            PatchServerError(404, "not_found", "no such endpoint; expected /v1/apps/{app}/... (README.md, \"The patch server\", lists them)")
+            let path = request.uri.path
+            let methods = PatchRoute.methods(for: path)
+            guard methods.isEmpty else {
+                var refusal = PatchServerError(405, "method_not_allowed", "\(request.method.rawValue) \(path): expected \(methods.joined(separator: " or "))")
+                refusal.allow = methods.joined(separator: ", ")
+                return refusal
+            }
+            return PatchServerError(404, "not_found", "\(request.method.rawValue) \(path): no such endpoint; GET /v1/openapi.json lists them")
+        case let error as any HTTPResponseError where error.status == .contentTooLarge:
+            return PatchServerError(413, "too_large", "body: larger than the server's --max-body-bytes")
         case let error as any HTTPResponseError:
-            PatchServerError(Int(error.status.code), "http", "\(error)")
-        default: PatchServerError(500, "internal", "the server failed: \(error)")
+            return PatchServerError(Int(error.status.code), "http", "\(error)")
+        default: return PatchServerError(500, "internal", "the server failed: \(error)")
         }
     }
 }

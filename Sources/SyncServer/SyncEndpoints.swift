@@ -65,7 +65,7 @@ struct SyncEndpoints: Sendable {
     }
 
     /// The API, one route per case; Sources/SyncServer/openapi.json describes each.
-    enum Route: String, CaseIterable {
+    enum Route: String, APIRoute {
         // The raw value names the route in the metrics' `endpoint` label.
         case health, metrics, openAPI = "openapi", registerDevice = "devices", push, pull, packet, snapshot
 
@@ -89,17 +89,6 @@ struct SyncEndpoints: Sendable {
             case .snapshot: "/v1/snapshot"
             }
         }
-
-        /// Whether `path` (a request's) is this route's, whatever the method.
-        func matches(_ path: Substring) -> Bool {
-            let want = self.path.split(separator: "/")
-            let have = path.split(separator: "/")
-            return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
-        }
-
-        /// The routes by their path as the router reports a match (`/v1/packets/{packetId}`), for
-        /// the metrics' labels.
-        static let byRouterPath = Dictionary(uniqueKeysWithValues: allCases.map { (RouterPath($0.path).description, $0) })
     }
 
     /// The API: the serving layer's middleware first (metrics outermost, so that they count the

@@ -4,6 +4,6 @@ extension SyncMetrics: RequestMetrics {
     /// The serving layer's record of an answer, under the route's name in the `endpoint` label
     /// (`packet` for `/v1/packets/{packetId}`), or `unknown` for a path the server has not.
     func answered(route: String?, status: Int, took: Duration) {
-        answered(route.flatMap { SyncEndpoints.Route.byRouterPath[$0] }?.rawValue ?? "unknown", status: status, took: took)
+        answered(SyncEndpoints.Route.route(routerPath: route)?.rawValue ?? "unknown", status: status, took: took)
     }
 }

@@ -51,7 +51,7 @@ struct SyncRefusal: JSONResponseError {
     static func framework(_ error: any HTTPResponseError, request: Request) -> SyncRefusal {
         let path = request.uri.path
         if error.status == .notFound {
-            let methods = SyncEndpoints.Route.allCases.filter { $0.matches(Substring(path)) }.map(\.method.rawValue)
+            let methods = SyncEndpoints.Route.methods(for: path)
             guard methods.isEmpty else {
                 let refusal = SyncServerError(.methodNotAllowed, "\(request.method.rawValue) \(path): expected \(methods.joined(separator: " or "))")
                 return SyncRefusal(refusal, headers: [.allow: methods.joined(separator: ", ")])

@@ -11,6 +11,8 @@ struct Reply: CustomStringConvertible {
     var status: Int
     var body: JSONValue
     var bytes: Int
+    var text = ""
+    var headers: HTTPFields = [:]
     var description: String { "\(status) \(JSONWriter.write(body))" }
 }
 
@@ -60,7 +62,7 @@ struct PatchServerHarness {
         }
         let bytes = response.body?.readableBytes ?? 0
         let text = response.body.map { String(buffer: $0) } ?? ""
-        return Reply(status: Int(response.status.code), body: (try? JSONParser.parse(text)) ?? .null, bytes: bytes)
+        return Reply(status: Int(response.status.code), body: (try? JSONParser.parse(text)) ?? .null, bytes: bytes, text: text, headers: response.headers)
     }
 
     func addApp(_ app: String = "demo", keys: [String] = [PatchServerHarness.publicKey]) async throws {

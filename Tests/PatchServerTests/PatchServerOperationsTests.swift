@@ -1,0 +1,66 @@
+import JSON
+import PatchProtocol
+import PatchServer
+import Testing
+
+/// What an operator reads off a running patch server: its metrics, its OpenAPI document, and
+/// answers in the API's one error shape for a path or a method it has not.
+@Suite struct PatchServerOperationsTests {
+    /// The value of the sample `name{labels}` in a Prometheus text exposition, or nil.
+    func sample(_ text: String, _ name: String) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.dropFirst(name.count + 1))
+        }
+        return nil
+    }
+
+    @Test("GET /v1/metrics counts requests by endpoint, checks by outcome, reports by event and changes by whom")
+    func metrics() async throws {
+        let harness = try await PatchServerHarness()
+        defer { Task { await harness.stop() } }
+        try await harness.addApp()
+        #expect(try await harness.publish(try PatchServerHarness.patch(version: 1, modules: ["a.js": "exports.a = 2\n"]), rollout: 100, minDevices: 1).status == 201)
+        #expect(try await harness.check("device-a").body["patch"]?.objectValue != nil)
+        #expect(try await harness.check("device-b", highest: 1).body["patch"] == .null)
+        #expect(try await harness.report("device-a", version: 1, .applied).status == 200)
+        #expect(try await harness.report("device-a", version: 1, .applied).body["counted"] == false)
+        #expect(try await harness.report("device-a", version: 1, .rolledBack, reason: "boom").status == 200)
+        let metrics = try await harness.request(.get, "/v1/metrics", token: nil)
+        #expect(metrics.status == 200)
+        #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = metrics.text
+        #expect(sample(text, #"hybrid_patch_checks_total{outcome="offered"}"#) == 1, "\(text)")
+        #expect(sample(text, #"hybrid_patch_checks_total{outcome="none"}"#) == 1)
+        #expect(sample(text, #"hybrid_patch_reports_total{event="applied",counted="true"}"#) == 1)
+        #expect(sample(text, #"hybrid_patch_reports_total{event="applied",counted="false"}"#) == 1)
+        #expect(sample(text, #"hybrid_patch_changes_total{action="publish",by="publisher"}"#) == 1)
+        // One device of one rolled it back: the bound passes 2% and the server halts it itself.
+        #expect(sample(text, #"hybrid_patch_changes_total{action="halt",by="server"}"#) == 1)
+        #expect(sample(text, #"hybrid_patch_requests_total{endpoint="check",status="200"}"#) == 2)
+        #expect(sample(text, #"hybrid_patch_request_duration_seconds_count{endpoint="reports"}"#) == 3)
+        #expect(sample(text, "hybrid_patch_offers_cached") == 1)
+    }
+
+    @Test("GET /v1/openapi.json is the document; a route asked with another method is 405 with Allow, an unknown path 404, both in the error shape")
+    func document() async throws {
+        let harness = try await PatchServerHarness()
+        defer { Task { await harness.stop() } }
+        let document = try await harness.request(.get, "/v1/openapi.json", token: nil)
+        #expect(document.status == 200)
+        #expect(document.body["openapi"] == "3.1.0")
+        let paths = try #require(document.body["paths"]?.objectValue)
+        for path in ["/v1/apps/{app}/check", "/v1/apps/{app}/reports", "/v1/apps/{app}/patches/{version}/revoke", "/v1/metrics"] {
+            #expect(paths[path] != nil, "\(path)")
+        }
+        let wrongMethod = try await harness.request(.delete, "/v1/apps/demo/check", token: nil)
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers[.allow] == "POST")
+        #expect(wrongMethod.body["error"]?["code"] == "method_not_allowed", "\(wrongMethod)")
+        let unknown = try await harness.request(.get, "/v1/nothing/here", token: nil)
+        #expect(unknown.status == 404)
+        #expect(unknown.body["error"]?["message"]?.stringValue?.contains("/v1/openapi.json") == true, "\(unknown)")
+        // Hummingbird counts under no route: the metrics say `unknown`.
+        let metrics = try await harness.request(.get, "/v1/metrics", token: nil)
+        #expect(metrics.text.contains(#"hybrid_patch_requests_total{endpoint="unknown",status="404"}"#), "\(metrics.text)")
+    }
+}
