@@ -30,6 +30,8 @@ public struct AppRunOptions: Sendable {
     /// `hybrid run --watch`, and nothing else: edited modules may be swapped in place from disk,
     /// unsigned (``AppSession/reload(_:)``). The patch drop folder is not watched then.
     public var hotReload = false
+    /// `hybrid run --patch-server URL`: the patch server to check instead of app.json's.
+    public var patchServer: String?
 
     public init(dataDirectory: String? = nil, grantFlags: [String] = [], timeLimitSeconds: Double? = nil,
                 arguments: [String] = [], validatesResults: Bool = false) {
@@ -106,8 +108,17 @@ public final class AppSession: Sendable {
         // is loaded before the main module runs, and <data dir>/patches/ is watched.
         let output = options.output
         let trust = PatchTrust(app: manifest.name, appVersion: manifest.version, keys: manifest.patchKeys, appDirectory: manifest.directory)
+        var server = manifest.patchServer
+        if let override = options.patchServer {
+            do {
+                server = try PatchServerSettings.overriding(server, server: override, source: "--patch-server", patchKeys: manifest.patchKeys)
+            } catch {
+                engine.shutdown()
+                throw AppLoadError(error.description, usage: true)
+            }
+        }
         do {
-            patches = try PatchLoader(app: app, trust: trust, engine: engine, loaders: patchLoaders, server: manifest.patchServer) { message in
+            patches = try PatchLoader(app: app, trust: trust, engine: engine, loaders: patchLoaders, server: server) { message in
                 if let output { output(2, "hybrid: \(message)\n") } else { StandardStreams.write("hybrid: \(message)\n", to: 2) }
             }
         } catch {

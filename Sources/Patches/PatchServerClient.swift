@@ -55,10 +55,10 @@ public final class PatchServerClient: @unchecked Sendable {
 
     var baseURL: String { settings.server + "/v1/apps/" + Self.pathSegment(app) }
 
-    /// Starts the checker and the report sender.
+    /// Starts the checker (unless app.json says `autoCheck: false`) and the report sender.
     func start(loader: PatchLoader) {
         self.loader = loader
-        Task.detached { [self] in await checkLoop() }
+        if settings.autoCheck { Task.detached { [self] in await checkLoop() } }
         Task.detached { [self] in await sendLoop() }
     }
 

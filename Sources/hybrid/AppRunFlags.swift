@@ -13,6 +13,9 @@ struct AppRunFlags: ParsableArguments {
     @Option(name: .customLong("time-limit"), help: "Stop a synchronous run of JS that uses more than this many seconds of CPU time.")
     var timeLimit: Double?
 
+    @Option(name: .customLong("patch-server"), help: ArgumentHelp("Check this patch server instead of app.json's patches.server (a staging server, or one on this machine).", valueName: "url"))
+    var patchServer: String?
+
     @Argument(parsing: .postTerminator, help: "Arguments for the app (after --).")
     var arguments: [String] = []
 
@@ -28,6 +31,7 @@ struct AppRunFlags: ParsableArguments {
     var options: AppRunOptions {
         var options = AppRunOptions(dataDirectory: dataDirectory, timeLimitSeconds: timeLimit, arguments: arguments)
         options.grantFlags = grantFlags
+        options.patchServer = patchServer
         return options
     }
 }

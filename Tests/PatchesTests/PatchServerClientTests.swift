@@ -300,6 +300,7 @@ struct PatchServerClientTests {
             (#"{"server": "https://p.example.com", "channel": "bad channel"}"#, "patches.channel: expected a name"),
             (#"{"server": "https://p.example.com", "checkEvery": 0}"#, "patches.checkEvery: expected seconds between two checks"),
             (#"{"server": "https://p.example.com", "every": 5}"#, "patches.every: unknown key"),
+            (#"{"server": "https://p.example.com", "autoCheck": "no"}"#, "patches.autoCheck: expected true"),
         ]
         for (value, expected) in cases {
             let fixture = try PatchFixture(files: ["main.js": "1;\n"], patches: value)
@@ -315,6 +316,50 @@ struct PatchServerClientTests {
         defer { fixture.remove() }
         let manifest = try AppManifest.load(path: fixture.appDirectory, grantFlags: [])
         #expect(manifest.patchServer == PatchServerSettings(server: "https://p.example.com", channel: "production", checkEvery: 3600))
+    }
+
+    @Test("with autoCheck false nothing is checked at start or on a timer; patch.check {} still checks")
+    func manualChecksOnly() async throws {
+        let stub = PatchServerStub()
+        try await stub.start()
+        let patches = #"{"server": "\#(stub.base)", "checkEvery": 0.1, "autoCheck": false}"#
+        let fixture = try PatchFixture(files: ["main.js": Self.main, "greet.js": Self.greet, "other.js": Self.other],
+                                       grants: ["patch", "device", "network:127.0.0.1"], patches: patches)
+        defer { fixture.remove() }
+        try await fixture.start()
+        // Ten check intervals go by without a check.
+        try await Task.sleep(for: .seconds(1))
+        #expect(stub.checks.isEmpty)
+        stub.offer(try fixture.patch(1, ["greet.js": (.amend, "exports.hello = () => 'hello v1';\n")]))
+        #expect(try await check(fixture)["outcome"] == "applied")
+        #expect(stub.checks.count == 1)
+        fixture.stop()
+        await stub.stop()
+    }
+
+    @Test("hybrid run --patch-server replaces app.json's server, or adds one with the defaults; a bad URL names the flag")
+    func serverFromTheCommandLine() async throws {
+        let stub = PatchServerStub()
+        try await stub.start()
+        for patches in [#"{"server": "https://elsewhere.example.com", "channel": "beta"}"#, nil] {
+            let fixture = try PatchFixture(files: ["main.js": Self.main, "greet.js": Self.greet, "other.js": Self.other],
+                                           grants: ["patch", "device", "network:127.0.0.1"], patches: patches)
+            defer { fixture.remove() }
+            var options = AppRunOptions(dataDirectory: fixture.dataDirectory)
+            options.patchServer = stub.base
+            let session = try AppSession(path: fixture.appDirectory, options: options)
+            #expect(session.patches.server?.settings.server == stub.base)
+            #expect(session.patches.server?.settings.channel == (patches == nil ? "production" : "beta"))
+            session.shutdown()
+        }
+        let fixture = try PatchFixture(files: ["main.js": Self.main], patches: nil)
+        defer { fixture.remove() }
+        var options = AppRunOptions(dataDirectory: fixture.dataDirectory)
+        options.patchServer = "ftp://nowhere"
+        #expect { try AppSession(path: fixture.appDirectory, options: options) } throws: { error in
+            "\(error)".contains("--patch-server: expected an http or https URL")
+        }
+        await stub.stop()
     }
 }
 
