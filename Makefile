@@ -39,19 +39,14 @@ release: deps
 deb: release
 	scripts/make-deb --binary .build/release/hybrid --out .build/deb
 
-# Each demo starts from a fresh data dir, so it shows the whole story: the bug, then the signed
-# patch dropped into the running app's patches/ folder, applied and confirmed. A reference sync
-# server runs beside it (scripts/with-sync-server) for the sync section, and stops with it. It
-# verifies HS256 tokens with a fresh secret; the demo's two users get theirs from
-# `hybrid sync-server token`, as they would from the app's auth server.
+# Each demo starts from a fresh data dir, so it shows the whole story (scripts/demo): a sync
+# server and a patch server run beside the app, with fresh secrets, and stop with it; the demo's
+# users and devices get their tokens from `hybrid sync-server token` and `hybrid patch-server
+# token`, as they would from the app's auth server. The bug, the signed fix published to half the
+# devices and swapped into the running app, the rollout raised, a bad patch rolled back by the
+# devices and halted by the server.
 demo: release
-	@rm -rf $(DEMO_DATA) && mkdir -p $(DEMO_DATA)/patches
-	@cp js/apps/demo/patches/001-fix-report-alignment.patch.json $(DEMO_DATA)/patches/
-	@head -c 32 /dev/urandom | base64 > $(DEMO_DATA)/sync-secret
-	scripts/with-sync-server $(RELEASE_BIN) $(DEMO_DATA)/sync-server.sqlite --auth-secret-file $(DEMO_DATA)/sync-secret -- \
-	  $(RELEASE_BIN) run js/apps/demo --data-dir $(DEMO_DATA) -- {URL} \
-	  "$$($(RELEASE_BIN) sync-server token --secret-file $(DEMO_DATA)/sync-secret --sub alice --scope user:alice --scope team:t1)" \
-	  "$$($(RELEASE_BIN) sync-server token --secret-file $(DEMO_DATA)/sync-secret --sub bob --scope user:bob --scope team:t1)"
+	scripts/demo $(RELEASE_BIN) $(DEMO_DATA)
 
 # The tests run beside a throwaway PostgreSQL cluster (scripts/with-postgres), so that the sync
 # server's tests run against both of its stores; the cluster is removed however they end.
