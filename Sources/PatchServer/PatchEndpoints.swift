@@ -35,6 +35,8 @@ struct PatchEndpoints: Sendable {
 
     func respond(_ route: PatchRoute, _ request: Request, _ context: Context) async throws -> Response {
         switch route {
+        case .page: try await page(request, context)
+        case .login: try await login(request, context)
         case .health: answer((200, ["ok": true]))
         case .metrics:
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -186,6 +188,92 @@ struct PatchEndpoints: Sendable {
         return (200, ["entries": .array(try await store.audit(app: app).map(\.json))])
     }
 
+    // MARK: The rollout page
+
+    /// The cookie `/login` keeps a publisher's token in, for the page.
+    static let tokenCookie = "hybrid_patch_token"
+
+    /// `GET /`: the rollout page of every app the token may publish (every app on an insecure
+    /// server), or, without a token that verifies, the sign-in form with 401.
+    func page(_ request: Request, _ context: Context) async throws -> Response {
+        var subject = "anonymous"
+        var apps = try await store.apps()
+        if let verifier = configuration.tokenVerifier {
+            guard let token = bearer(request) ?? cookie(request, Self.tokenCookie) else { return html(401, RolloutPage.signIn(nil)) }
+            let claims: TokenClaims
+            do {
+                claims = try verifier.verify(token, now: Int64(PatchClock.now()))
+            } catch {
+                return html(401, RolloutPage.signIn("The token was refused: \(error.message). Sign in again."))
+            }
+            let granted = Set(claims.scopes.filter { $0.hasPrefix("publish:") }.map { String($0.dropFirst("publish:".count)) })
+            apps = apps.filter(granted.contains)
+            subject = claims.subject
+        }
+        var shown: [RolloutPage.App] = []
+        for app in apps {
+            var patches: [RolloutPage.Patch] = []
+            for release in try await store.releases(app: app) {
+                patches.append(RolloutPage.Patch(release: release, funnel: try await store.funnel(app: app, patchVersion: release.patchVersion),
+                                                 timeline: try await store.timeline(app: app, patchVersion: release.patchVersion)))
+            }
+            shown.append(RolloutPage.App(name: app, patches: patches))
+        }
+        return html(200, RolloutPage.render(shown, subject: subject, now: PatchClock.now()))
+    }
+
+    /// `POST /login` `token=JWT` (the sign-in form): keeps a token that verifies and grants
+    /// `publish:APP` in an HttpOnly, SameSite=Strict cookie until it expires, and sends the
+    /// browser to `/` (303); 401 with the form again otherwise, saying why.
+    func login(_ request: Request, _ context: Context) async throws -> Response {
+        let buffer = try await request.body.collect(upTo: 64 * 1024)
+        let fields = FormFields(String(decoding: buffer.readableBytesView, as: UTF8.self))
+        guard let token = fields["token"], !token.isEmpty else {
+            return html(400, RolloutPage.signIn("token: expected the form's token field, a publisher's token (scope publish:APP)"))
+        }
+        guard let verifier = configuration.tokenVerifier else { return redirect(to: "/", cookie: nil) }
+        let claims: TokenClaims
+        do {
+            claims = try verifier.verify(token, now: Int64(PatchClock.now()))
+        } catch {
+            return html(401, RolloutPage.signIn("The token was refused: \(error.message)."))
+        }
+        guard claims.scopes.contains(where: { $0.hasPrefix("publish:") }) else {
+            return html(403, RolloutPage.signIn("The token's scopes \(claims.scopes) grant publish:APP for no app."))
+        }
+        let seconds = max(Int(claims.expiresAt - Int64(PatchClock.now())), 0)
+        return redirect(to: "/", cookie: "\(Self.tokenCookie)=\(token); Path=/; Max-Age=\(seconds); HttpOnly; SameSite=Strict")
+    }
+
+    func html(_ status: Int, _ page: String) -> Response {
+        Response(status: HTTPResponse.Status(code: status), headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    func redirect(to location: String, cookie: String?) -> Response {
+        var headers: HTTPFields = [.location: location, .contentType: "text/html; charset=utf-8"]
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(status: .seeOther, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "<a href=\"/\">Patch rollouts</a>\n")))
+    }
+
+    /// The token of `Authorization: Bearer TOKEN`, if the request has one.
+    func bearer(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        return parts.count == 2 && parts[0].lowercased() == "bearer" ? String(parts[1]) : nil
+    }
+
+    /// The value of the cookie `name`, if the request sends it.
+    func cookie(_ request: Request, _ name: String) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].drop(while: { $0 == " " }) == name { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+
     // MARK: Devices
 
     /// `POST /v1/apps/{app}/check` → `{"patch": OFFER|null, "revocations": [...], "checkAfter"?}`.
@@ -217,7 +305,8 @@ struct PatchEndpoints: Sendable {
                 offer = PatchOffer.make(patch: patch, deviceModules: check.modules) { name, sha in known[name + "\n" + sha] }
                 offers.keep(offer, for: key)
             }
-            _ = try await store.vote(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, event: "offered", reason: nil)
+            _ = try await store.vote(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, event: "offered", reason: nil,
+                                 at: Int(PatchClock.now()))
             break
         }
         metrics.checked(offered: offer != .null)
@@ -249,7 +338,7 @@ struct PatchEndpoints: Sendable {
             throw PatchServerError.notFound("patchVersion: patch \(report.patchVersion) of \(app) is not published")
         }
         let counted = try await store.vote(app: app, patchVersion: report.patchVersion, deviceId: deviceId, event: report.event.rawValue,
-                                           reason: report.reason)
+                                           reason: report.reason, at: Int(PatchClock.now()))
         if counted, report.event == .rolledBack, release.state == .active {
             let (n, k) = try await store.rollbackFigures(app: app, patchVersion: report.patchVersion)
             let bound = RollbackBound.lower(rolledBack: k, applied: n)

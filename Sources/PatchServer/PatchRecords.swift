@@ -62,3 +62,21 @@ public enum RollbackBound {
         return (centre - margin) / (1 + z2 / n)
     }
 }
+
+/// A patch's confirmations and rollbacks reported in one minute (the rollout page's chart).
+public struct PatchTimelineMinute: Sendable, Equatable {
+    /// Minutes since 1970.
+    public var minute: Int
+    public var confirmed = 0
+    public var rolledBack = 0
+
+    /// Rows of (minute, event, count), ordered by minute, as one entry per minute.
+    static func merge(_ rows: [(Int, String, Int)]) -> [PatchTimelineMinute] {
+        var minutes: [PatchTimelineMinute] = []
+        for (minute, event, count) in rows {
+            if minutes.last?.minute != minute { minutes.append(PatchTimelineMinute(minute: minute)) }
+            if event == "confirmed" { minutes[minutes.count - 1].confirmed += count } else { minutes[minutes.count - 1].rolledBack += count }
+        }
+        return minutes
+    }
+}

@@ -4,18 +4,20 @@ import Hummingbird
 /// The patch API, one route per case; Sources/PatchServer/openapi.json describes each. The raw
 /// value names the route in the metrics' `endpoint` label.
 enum PatchRoute: String, APIRoute {
-    case health, metrics, openAPI = "openapi", app, publish, change, status, audit, check, reports
+    case page, login, health, metrics, openAPI = "openapi", app, publish, change, status, audit, check, reports
 
     var method: HTTPRequest.Method {
         switch self {
-        case .health, .metrics, .openAPI, .status, .audit: .get
+        case .page, .health, .metrics, .openAPI, .status, .audit: .get
         case .app: .put
-        case .publish, .change, .check, .reports: .post
+        case .login, .publish, .change, .check, .reports: .post
         }
     }
 
     var path: String {
         switch self {
+        case .page: "/"
+        case .login: "/login"
         case .health: "/v1/health"
         case .metrics: "/v1/metrics"
         case .openAPI: "/v1/openapi.json"

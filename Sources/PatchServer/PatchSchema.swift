@@ -19,6 +19,16 @@ enum PatchSchema {
         """,
     ]
 
+    /// When each vote was cast, in seconds since 1970 (null for votes of a store made before).
+    static let voteTimes = "ALTER TABLE patch_vote ADD COLUMN at BIGINT"
+
+    /// A patch's confirmations and rollbacks by minute.
+    static let timeline = """
+        SELECT at / 60 AS minute, event, COUNT(*) AS n FROM patch_vote
+        WHERE app = ? AND patchVersion = ? AND event IN ('confirmed', 'rolledBack') AND at IS NOT NULL
+        GROUP BY 1, 2 ORDER BY 1
+        """
+
     /// A release's columns but its file (a patch's sources: read only when an offer is made).
     static let releaseColumns = "app, patchVersion, baseVersion, channel, rollout, haltAbove, minDevices, state, haltReason, haltedBy"
 

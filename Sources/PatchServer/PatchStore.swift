@@ -19,11 +19,15 @@ public protocol PatchStore: Sendable {
     func source(app: String, module: String, sha256: String) async throws -> String?
     func revocations(app: String) async throws -> [String]
     /// Records a device's vote; false when it had already voted so (or may not yet).
-    func vote(app: String, patchVersion: Int, deviceId: String, event: String, reason: String?) async throws -> Bool
+    func vote(app: String, patchVersion: Int, deviceId: String, event: String, reason: String?, at: Int) async throws -> Bool
     /// Devices that applied the patch, and of them those that rolled it back.
     func rollbackFigures(app: String, patchVersion: Int) async throws -> (applied: Int, rolledBack: Int)
     func funnel(app: String, patchVersion: Int) async throws -> PatchFunnel
     func releases(app: String) async throws -> [PatchRelease]
     func audit(app: String) async throws -> [PatchAuditEntry]
+    /// Every app with keys on this server, by name.
+    func apps() async throws -> [String]
+    /// A patch's confirmations and rollbacks by the minute they were reported, oldest first.
+    func timeline(app: String, patchVersion: Int) async throws -> [PatchTimelineMinute]
     func close() async
 }

@@ -21,6 +21,9 @@ public final class SQLitePatchStore: PatchStore {
         migrator.registerMigration("v1") { db in
             try db.execute(sql: PatchSchema.statements.joined(separator: ";\n"))
         }
+        migrator.registerMigration("v2: vote times") { db in
+            try db.execute(sql: PatchSchema.voteTimes)
+        }
         return migrator
     }
 
@@ -109,14 +112,24 @@ public final class SQLitePatchStore: PatchStore {
         }
     }
 
-    public func vote(app: String, patchVersion: Int, deviceId: String, event: String, reason: String?) async throws -> Bool {
+    public func vote(app: String, patchVersion: Int, deviceId: String, event: String, reason: String?, at: Int) async throws -> Bool {
         try await queue.write { db in
             if event == "confirmed" || event == "rolledBack" {
                 guard try Int.fetchOne(db, sql: PatchSchema.hasVote, arguments: [app, patchVersion, deviceId, "applied"]) != nil else { return false }
             }
-            try db.execute(sql: "INSERT OR IGNORE INTO patch_vote (app, patchVersion, deviceId, event, reason) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [app, patchVersion, deviceId, event, reason])
+            try db.execute(sql: "INSERT OR IGNORE INTO patch_vote (app, patchVersion, deviceId, event, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [app, patchVersion, deviceId, event, reason, at])
             return db.changesCount > 0
+        }
+    }
+
+    public func apps() async throws -> [String] {
+        try await queue.read { db in try String.fetchAll(db, sql: "SELECT app FROM patch_app ORDER BY app") }
+    }
+
+    public func timeline(app: String, patchVersion: Int) async throws -> [PatchTimelineMinute] {
+        try await queue.read { db in
+            try PatchTimelineMinute.merge(Row.fetchAll(db, sql: PatchSchema.timeline, arguments: [app, patchVersion]).map { ($0["minute"], $0["event"], $0["n"]) })
         }
     }
 

@@ -56,7 +56,12 @@ struct PatchServerHarness {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
         if body != nil { headers[.contentType] = "application/json" }
-        let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: JSONWriter.write($0)) })
+        return try await request(method, uri, headers: headers, body: body.map { JSONWriter.write($0) })
+    }
+
+    /// A request with exactly these headers and this body (a form, a cookie).
+    func request(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: String?) async throws -> Reply {
+        let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(180))) { client in
             try await client.execute(request)
         }
