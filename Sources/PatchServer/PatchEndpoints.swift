@@ -293,18 +293,18 @@ struct PatchEndpoints: Sendable {
         where !skipped.contains(release.patchVersion)
             && PatchCohort.contains(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, percent: release.rollout) {
             let key = "\(app)\n\(release.patchVersion)\n" + check.modules.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
-            if let cached = offers.offer(key) {
-                offer = cached
-            } else {
-                guard let file = try await store.file(app: app, patchVersion: release.patchVersion) else { continue }
+            let (store, modules, metrics) = (store, check.modules, metrics)
+            guard let made = try await offers.offer(key, make: {
+                metrics.offerMade()
+                guard let file = try await store.file(app: app, patchVersion: release.patchVersion) else { return nil }
                 let patch = try JSONParser.parse(file)
                 var known: [String: String] = [:]
-                for (name, sha) in check.modules {
+                for (name, sha) in modules {
                     if let source = try await store.source(app: app, module: name, sha256: sha) { known[name + "\n" + sha] = source }
                 }
-                offer = PatchOffer.make(patch: patch, deviceModules: check.modules) { name, sha in known[name + "\n" + sha] }
-                offers.keep(offer, for: key)
-            }
+                return PatchOffer.make(patch: patch, deviceModules: modules) { name, sha in known[name + "\n" + sha] }
+            }) else { continue }
+            offer = made
             _ = try await store.vote(app: app, patchVersion: release.patchVersion, deviceId: check.deviceId, event: "offered", reason: nil,
                                  at: Int(PatchClock.now()))
             break
@@ -432,19 +432,31 @@ struct PatchEndpoints: Sendable {
     }
 }
 
-/// The offers ``PatchEndpoints`` made, at most ``limit`` of them (emptied when full).
+/// The offers ``PatchEndpoints`` made, at most ``limit`` of them (emptied when full), each made
+/// once: checks that ask for one while it is being made wait for it, since a new patch brings a
+/// fleet's checks at once and each delta is a zstd compression at level 19 of a whole module. A
+/// make that fails is forgotten, so that the next check tries again.
 final class OfferCache: Sendable {
     static let limit = 1_000
-    private let offers = Mutex<[String: JSONValue]>([:])
+    private let offers = Mutex<[String: Task<JSONValue?, any Error>]>([:])
 
-    func offer(_ key: String) -> JSONValue? { offers.withLock { $0[key] } }
-
-    var count: Int { offers.withLock { $0.count } }
-
-    func keep(_ offer: JSONValue, for key: String) {
-        offers.withLock { offers in
+    func offer(_ key: String, make: @escaping @Sendable () async throws -> JSONValue?) async throws -> JSONValue? {
+        let task = offers.withLock { offers in
+            if let task = offers[key] { return task }
             if offers.count >= Self.limit { offers.removeAll() }
-            offers[key] = offer
+            let task = Task { try await make() }
+            offers[key] = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            offers.withLock { offers in
+                if offers[key] == task { offers[key] = nil }
+            }
+            throw error
         }
     }
+
+    var count: Int { offers.withLock { $0.count } }
 }

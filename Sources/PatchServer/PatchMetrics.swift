@@ -21,10 +21,13 @@ final class PatchMetrics: Sendable {
     ]
 
     private let offersCached: Gauge
+    private let offersMade: Counter
 
     init() {
         offersCached = registry.makeGauge(descriptor: Self.name("offers_cached", unit: "",
                                                                 "Offers kept ready (by patch and the module hashes a device ran), so that a fleet's checks do not make the same delta again."))
+        offersMade = registry.makeCounter(descriptor: Self.name("offers_made", unit: "total",
+                                                                "Offers made: the patch read and a zstd delta made for each module the device runs an older source of. Once per patch and module hashes while cached, however many checks ask at once."))
     }
 
     /// `hybrid_patch_NAME_UNIT`, with its help line.
@@ -51,6 +54,10 @@ final class PatchMetrics: Sendable {
 
     func checked(offered: Bool) {
         registry.makeCounter(descriptor: Self.checks, labels: [("outcome", offered ? "offered" : "none")]).increment()
+    }
+
+    func offerMade() {
+        offersMade.increment()
     }
 
     func reported(event: String, counted: Bool) {

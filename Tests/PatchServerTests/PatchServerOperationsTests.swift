@@ -41,6 +41,26 @@ import Testing
         #expect(sample(text, "hybrid_patch_offers_cached") == 1)
     }
 
+    @Test("checks that ask at once for a patch being made wait for the one offer: it is made once")
+    func offerMadeOnce() async throws {
+        let harness = try await PatchServerHarness()
+        defer { Task { await harness.stop() } }
+        try await harness.addApp()
+        let old = String(repeating: "exports.f = (x) => x * 2; // a line of the module\n", count: 4_000)
+        #expect(try await harness.publish(try PatchServerHarness.patch(version: 1, modules: ["a.js": old])).status == 201)
+        #expect(try await harness.publish(try PatchServerHarness.patch(version: 2, modules: ["a.js": old + "exports.g = 1;\n"])).status == 201)
+        let modules = ["a.js": SignedPatch.sha256(old)]
+        let offers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for device in 0..<32 {
+                group.addTask { try await harness.check("device-\(device)", highest: 1, modules: modules).body["patch"]?["patchVersion"]?.intValue ?? 0 }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(offers == Array(repeating: 2, count: 32))
+        let metrics = try await harness.request(.get, "/v1/metrics", token: nil)
+        #expect(sample(metrics.text, "hybrid_patch_offers_made_total") == 1, "\(metrics.text)")
+    }
+
     @Test("GET /v1/openapi.json is the document; a route asked with another method is 405 with Allow, an unknown path 404, both in the error shape")
     func document() async throws {
         let harness = try await PatchServerHarness()
