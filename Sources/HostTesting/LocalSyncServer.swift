@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import SyncAuth
 import SyncServer
 import SystemIO

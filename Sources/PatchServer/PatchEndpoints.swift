@@ -19,6 +19,18 @@ struct PatchEndpoints: Sendable {
     /// sources, so each is made once. Patches and sources never change once published.
     let offers = OfferCache()
     let metrics: PatchMetrics
+    /// `--rate-limit`, per token subject (or per address for a caller without one).
+    let limiter: RequestRateLimiter
+    /// `--auth-failure-limit`, per address.
+    let authFailures: RequestRateLimiter
+
+    init(store: any PatchStore, configuration: PatchServerConfiguration, metrics: PatchMetrics) {
+        self.store = store
+        self.configuration = configuration
+        self.metrics = metrics
+        limiter = RequestRateLimiter(configuration.rateLimit)
+        authFailures = RequestRateLimiter(configuration.authFailureLimit)
+    }
 
     /// The API: metrics outermost (so that they count the status the error middleware renders,
     /// Hummingbird's own 404s included), then the errors in the API's shape, then each route.
@@ -198,13 +210,13 @@ struct PatchEndpoints: Sendable {
     func page(_ request: Request, _ context: Context) async throws -> Response {
         var subject = "anonymous"
         var apps = try await store.apps()
-        if let verifier = configuration.tokenVerifier {
+        if configuration.tokenVerifier != nil {
             guard let token = bearer(request) ?? cookie(request, Self.tokenCookie) else { return html(401, RolloutPage.signIn(nil)) }
             let claims: TokenClaims
             do {
-                claims = try verifier.verify(token, now: Int64(PatchClock.now()))
-            } catch {
-                return html(401, RolloutPage.signIn("The token was refused: \(error.message). Sign in again."))
+                claims = try verify(token, context)
+            } catch let error as PatchServerError {
+                return html(error.code, RolloutPage.signIn("The token was refused: \(error.message). Sign in again."), retryAfter: error.retryAfter)
             }
             let granted = Set(claims.scopes.filter { $0.hasPrefix("publish:") }.map { String($0.dropFirst("publish:".count)) })
             apps = apps.filter(granted.contains)
@@ -231,12 +243,12 @@ struct PatchEndpoints: Sendable {
         guard let token = fields["token"], !token.isEmpty else {
             return html(400, RolloutPage.signIn("token: expected the form's token field, a publisher's token (scope publish:APP)"))
         }
-        guard let verifier = configuration.tokenVerifier else { return redirect(to: "/", cookie: nil) }
+        guard configuration.tokenVerifier != nil else { return redirect(to: "/", cookie: nil) }
         let claims: TokenClaims
         do {
-            claims = try verifier.verify(token, now: Int64(PatchClock.now()))
-        } catch {
-            return html(401, RolloutPage.signIn("The token was refused: \(error.message)."))
+            claims = try verify(token, context)
+        } catch let error as PatchServerError {
+            return html(error.code, RolloutPage.signIn("The token was refused: \(error.message)."), retryAfter: error.retryAfter)
         }
         guard claims.scopes.contains(where: { $0.hasPrefix("publish:") }) else {
             return html(403, RolloutPage.signIn("The token's scopes \(claims.scopes) grant publish:APP for no app."))
@@ -245,9 +257,10 @@ struct PatchEndpoints: Sendable {
         return redirect(to: "/", cookie: "\(Self.tokenCookie)=\(token); Path=/; Max-Age=\(seconds); HttpOnly; SameSite=Strict")
     }
 
-    func html(_ status: Int, _ page: String) -> Response {
-        Response(status: HTTPResponse.Status(code: status), headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    func html(_ status: Int, _ page: String, retryAfter: Int? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
     func redirect(to location: String, cookie: String?) -> Response {
@@ -279,7 +292,11 @@ struct PatchEndpoints: Sendable {
     /// `POST /v1/apps/{app}/check` → `{"patch": OFFER|null, "revocations": [...], "checkAfter"?}`.
     func check(_ request: Request, _ context: Context) async throws -> (Int, JSONValue) {
         let app = try appName(context)
-        if request.headers[.authorization] != nil { _ = try caller(request, context, scope: "device") }
+        if request.headers[.authorization] != nil || configuration.tokenVerifier == nil {
+            _ = try caller(request, context, scope: "device")
+        } else {
+            try admit("address:" + context.address)
+        }
         let check: PatchCheck
         do {
             check = try PatchCheck(json: try await json(request))
@@ -368,24 +385,54 @@ struct PatchEndpoints: Sendable {
     /// when it lacks `SCOPE:APP`. On an insecure server, "anonymous".
     func caller(_ request: Request, _ context: Context, scope: String) throws -> (app: String, subject: String) {
         let app = try appName(context)
-        guard let verifier = configuration.tokenVerifier else { return (app, "anonymous") }
-        guard let header = request.headers[.authorization] else {
-            throw PatchServerError(401, "unauthorized", "Authorization: missing; expected \"Bearer TOKEN\" with scope \(scope):\(app)")
+        guard configuration.tokenVerifier != nil else {
+            try admit("address:" + context.address)
+            return (app, "anonymous")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw PatchServerError(401, "unauthorized", "Authorization: expected \"Bearer TOKEN\"")
+        guard let token = bearer(request) else {
+            try refuseWhileFailing(context)
+            throw failed(context, request.headers[.authorization] == nil
+                ? "Authorization: missing; expected \"Bearer TOKEN\" with scope \(scope):\(app)" : "Authorization: expected \"Bearer TOKEN\"")
         }
-        let claims: TokenClaims
-        do {
-            claims = try verifier.verify(String(parts[1]), now: Int64(PatchClock.now()))
-        } catch {
-            throw PatchServerError(401, "unauthorized", "Authorization: \(error.message)")
-        }
+        let claims = try verify(token, context)
         guard claims.scopes.contains("\(scope):\(app)") else {
             throw PatchServerError(403, "forbidden", "Authorization: the token's scopes \(claims.scopes) lack \(scope):\(app)")
         }
+        try admit("subject:" + claims.subject)
         return (app, claims.subject)
+    }
+
+    /// The claims of `token`, or 401 (counted against the peer's address); 429 before the token
+    /// is looked at while that address is past `--auth-failure-limit`.
+    func verify(_ token: String, _ context: Context) throws -> TokenClaims {
+        guard let verifier = configuration.tokenVerifier else { throw PatchServerError(500, "internal", "no token verifier") }
+        try refuseWhileFailing(context)
+        do {
+            return try verifier.verify(token, now: Int64(PatchClock.now()))
+        } catch {
+            throw failed(context, "Authorization: \(error.message)")
+        }
+    }
+
+    func refuseWhileFailing(_ context: Context) throws {
+        if let wait = authFailures.wait(context.address, now: .now) {
+            metrics.refused(by: "auth_failures")
+            throw PatchServerError.limited("too many failed authentications from \(context.address); try again in \(wait) s", retryAfter: wait)
+        }
+    }
+
+    /// A 401 with `message`, counted against the peer's address.
+    func failed(_ context: Context, _ message: String) -> PatchServerError {
+        _ = authFailures.admit(context.address, now: .now)
+        return PatchServerError(401, "unauthorized", message)
+    }
+
+    /// Takes a request from `key`'s bucket (`--rate-limit`), or refuses it with 429.
+    func admit(_ key: String) throws {
+        if let wait = limiter.admit(key, now: .now) {
+            metrics.refused(by: "rate")
+            throw PatchServerError.limited("more than \(configuration.rateLimit) requests; try again in \(wait) s", retryAfter: wait)
+        }
     }
 
     func appKeys(_ app: String) async throws -> [String] {

@@ -46,6 +46,9 @@ final class PatchMetrics: Sendable {
         name("reports", unit: "total",
              "Devices' reports, by event (downloaded, applied, confirmed, rolledBack) and whether they counted (false: a repeat, or a confirmation or rollback from a device that never reported applied).")
     }
+    static var refusals: MetricNameDescriptor {
+        name("refusals", unit: "total", "Requests refused with 429 by a limit: rate (a caller's requests a second), auth_failures (an address's failed authentications).")
+    }
     static var changes: MetricNameDescriptor {
         name("changes", unit: "total", "Changes to published patches, by action (publish, rollout, halt, resume, revoke) and by whom: server (the automatic halt) or publisher.")
     }
@@ -54,6 +57,10 @@ final class PatchMetrics: Sendable {
 
     func checked(offered: Bool) {
         registry.makeCounter(descriptor: Self.checks, labels: [("outcome", offered ? "offered" : "none")]).increment()
+    }
+
+    func refused(by limit: String) {
+        registry.makeCounter(descriptor: Self.refusals, labels: [("limit", limit)]).increment()
     }
 
     func offerMade() {

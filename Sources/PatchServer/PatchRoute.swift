@@ -32,13 +32,17 @@ enum PatchRoute: String, APIRoute {
     }
 }
 
-/// A request to the patch server: Hummingbird's core context, and the time it waited on purpose
-/// (none yet: no route holds a request), which ``RequestMetricsMiddleware`` wants.
+/// A request to the patch server: Hummingbird's core context, the peer's address, and the time it
+/// waited on purpose (none yet: no route holds a request), which ``RequestMetricsMiddleware`` wants.
 struct PatchRequestContext: WaitingRequestContext {
     var coreContext: CoreRequestContextStorage
     let waits = RequestWaits()
+    /// The peer's IP address ("" when the socket has none): the key of the limits on callers
+    /// without a token and on failed authentications.
+    let address: String
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        address = source.channel.remoteAddress?.ipAddress ?? ""
     }
 }

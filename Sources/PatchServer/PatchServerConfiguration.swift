@@ -1,3 +1,4 @@
+import HTTPServing
 import SyncAuth
 
 /// How a ``PatchServer`` listens, whom it believes and where it keeps its state.
@@ -21,6 +22,12 @@ public struct PatchServerConfiguration: Sendable {
     public var stopsOnTerminationSignals: Bool
     /// Suggested seconds until a device's next check (`checkAfter`), nil to leave it to the device.
     public var checkAfter: Int?
+    /// Requests a second per caller (a token's subject; a check without a token, per address),
+    /// after a burst: past it, 429 with `Retry-After`. ``RateLimit/off`` for a benchmark.
+    public var rateLimit = RateLimit.standard
+    /// Failed authentications (401) a second per address, after a burst: past it, 429 for that
+    /// address's requests before their token is looked at.
+    public var authFailureLimit = RateLimit(requestsPerSecond: 10, burst: 100)
 
     public init(database: String, host: String = "127.0.0.1", port: Int = 0, tokenVerifier: TokenVerifier? = nil,
                 maxBodyBytes: Int = 16 * 1024 * 1024, stopsOnTerminationSignals: Bool = false, checkAfter: Int? = nil) {

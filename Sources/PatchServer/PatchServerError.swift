@@ -28,9 +28,22 @@ public struct PatchServerError: Error, JSONResponseError, CustomStringConvertibl
         self.init(error.code == .malformed ? 400 : 422, error.code.rawValue, error.message)
     }
 
-    /// Headers the status calls for: `Allow` on a 405.
-    public var headers: HTTPFields { allow.map { [.allow: $0] } ?? [:] }
+    /// Headers the status calls for: `Allow` on a 405, `Retry-After` on a 429.
+    public var headers: HTTPFields {
+        var headers: HTTPFields = [:]
+        if let allow { headers[.allow] = allow }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return headers
+    }
     var allow: String?
+    var retryAfter: Int?
+
+    /// 429: a limit was passed; try again in `seconds`.
+    static func limited(_ message: String, retryAfter seconds: Int) -> PatchServerError {
+        var error = PatchServerError(429, "rate_limited", message)
+        error.retryAfter = seconds
+        return error
+    }
 
     /// Any error as this API says it. Hummingbird's 404 for a path no route has stays a 404; for
     /// a route's path asked with another method it is a 405 naming the methods in `Allow`.

@@ -1,3 +1,4 @@
+import HTTPServing
 import SyncProtocol
 
 /// Who a request speaks for, once its token has been checked: the device, the user it belongs to,

@@ -1,3 +1,4 @@
+import HTTPServing
 import SyncProtocol
 import SystemIO
 

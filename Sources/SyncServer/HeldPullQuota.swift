@@ -1,3 +1,4 @@
+import HTTPServing
 import Synchronization
 
 /// How many pulls each user holds open at once (`--max-held-pulls-per-user`): each is a socket and

@@ -1,3 +1,4 @@
+import HTTPServing
 import Synchronization
 import SystemIO
 

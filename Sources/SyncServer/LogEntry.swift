@@ -1,3 +1,4 @@
+import HTTPServing
 import SyncProtocol
 
 /// One entry of the op log as the store keeps it, whoever may see it: its columns and the log keys

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import JSON
 import Logging
 import PostgresNIO

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HTTPServing
 import JSON
 import SyncProtocol
 import SystemIO

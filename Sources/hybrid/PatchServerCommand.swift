@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import HTTPServing
 import PatchServer
 import SyncAuth
 import SystemIO
@@ -55,6 +56,15 @@ struct PatchServerServeCommand: ParsableCommand {
     @Option(name: .customLong("check-after"), help: "Seconds a device is told to wait before its next check (checkAfter); none by default.")
     var checkAfter: Int?
 
+    @Option(name: .customLong("rate-limit"), help: "Requests a second per caller (a token's subject; per address for a check without a token); 0 turns it off.")
+    var rateLimit: Double = RateLimit.standard.requestsPerSecond
+
+    @Option(name: .customLong("rate-burst"), help: "Requests a quiet caller may make at once (default: twice --rate-limit).")
+    var rateBurst: Double?
+
+    @Option(name: .customLong("auth-failure-limit"), help: "Failed authentications a second one address may have, after a burst of ten times as many.")
+    var authFailureLimit: Double = 10
+
     func validate() throws {
         guard authSecretFile != nil || authPublicKey != nil || insecureNoAuth else {
             throw ValidationError("expected --auth-secret-file FILE and/or --auth-public-key FILE, or --insecure-no-auth for a local demo")
@@ -62,6 +72,13 @@ struct PatchServerServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0...65535, got \(port)") }
         guard !database.isEmpty else { throw ValidationError("--db: expected a file path") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
+        guard rateLimit >= 0, rateLimit.isFinite else { throw ValidationError("--rate-limit: expected a number >= 0, got \(rateLimit)") }
+        if let rateBurst {
+            guard rateBurst >= 1, rateBurst.isFinite else { throw ValidationError("--rate-burst: expected a number >= 1, got \(rateBurst)") }
+        }
+        guard authFailureLimit > 0, authFailureLimit.isFinite else {
+            throw ValidationError("--auth-failure-limit: expected a positive number, got \(authFailureLimit)")
+        }
     }
 
     func run() throws {
@@ -73,15 +90,17 @@ struct PatchServerServeCommand: ParsableCommand {
                 throw CLIFailure(message: "patch-server: \(authSecretFile != nil ? "--auth-secret-file" : "--auth-public-key"): \(error.message)", code: 2)
             }
         }
-        let configuration = PatchServerConfiguration(database: database, host: host, port: port, tokenVerifier: verifier,
+        var configuration = PatchServerConfiguration(database: database, host: host, port: port, tokenVerifier: verifier,
                                                      maxBodyBytes: maxBodyBytes, stopsOnTerminationSignals: true, checkAfter: checkAfter)
+        configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
+        configuration.authFailureLimit = RateLimit(requestsPerSecond: authFailureLimit, burst: authFailureLimit * 10)
         let server: PatchServer
         do {
             server = try PatchServer(configuration: configuration)
         } catch {
             throw CLIFailure(message: "--db: cannot open \(database): \(error)", code: 1)
         }
-        let auth = verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth"
+        let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth") + "; rate limit: \(configuration.rateLimit)"
         let (host, port) = (host, port)
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)

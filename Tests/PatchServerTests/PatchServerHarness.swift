@@ -27,9 +27,10 @@ struct PatchServerHarness {
     let port: Int
     let publisher: String
 
-    init() async throws {
+    init(_ configure: (inout PatchServerConfiguration) -> Void = { _ in }) async throws {
         var configuration = PatchServerConfiguration(database: folder.path + "/patches.sqlite")
         configuration.tokenVerifier = TokenVerifier(secret: Self.secret)
+        configure(&configuration)
         server = try PatchServer(configuration: configuration)
         port = try await server.start()
         publisher = Self.token(sub: "alice", scopes: ["publish:demo", "publish:other"])

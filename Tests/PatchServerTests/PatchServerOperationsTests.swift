@@ -1,3 +1,4 @@
+import HTTPServing
 import JSON
 import PatchProtocol
 import PatchServer
@@ -59,6 +60,32 @@ import Testing
         #expect(offers == Array(repeating: 2, count: 32))
         let metrics = try await harness.request(.get, "/v1/metrics", token: nil)
         #expect(sample(metrics.text, "hybrid_patch_offers_made_total") == 1, "\(metrics.text)")
+    }
+
+    @Test("a caller past --rate-limit gets 429 with Retry-After, others do not; an address past --auth-failure-limit gets 429 before its token is read")
+    func limits() async throws {
+        let harness = try await PatchServerHarness { configuration in
+            configuration.rateLimit = RateLimit(requestsPerSecond: 0.5, burst: 3)
+            configuration.authFailureLimit = RateLimit(requestsPerSecond: 0.5, burst: 2)
+        }
+        defer { Task { await harness.stop() } }
+        var statuses: [Int] = []
+        for _ in 0..<4 { statuses.append(try await harness.request(.get, "/v1/apps/demo/audit", token: harness.publisher).status) }
+        #expect(statuses == [200, 200, 200, 429])
+        let refused = try await harness.request(.get, "/v1/apps/demo/audit", token: harness.publisher)
+        #expect(refused.headers[.retryAfter].flatMap(Int.init).map { $0 >= 1 } == true, "\(refused)")
+        #expect(refused.body["error"]?["code"] == "rate_limited")
+        // Another publisher has a bucket of its own.
+        #expect(try await harness.request(.get, "/v1/apps/demo/audit", token: PatchServerHarness.token(sub: "bob", scopes: ["publish:demo"])).status == 200)
+
+        var failures: [Int] = []
+        for _ in 0..<3 { failures.append(try await harness.request(.get, "/v1/apps/demo/audit", token: "not.a.token").status) }
+        #expect(failures == [401, 401, 429])
+        // While the address is refused, even a good token waits.
+        #expect(try await harness.request(.get, "/v1/apps/demo/status", token: PatchServerHarness.token(sub: "carol", scopes: ["publish:demo"])).status == 429)
+        let metrics = try await harness.request(.get, "/v1/metrics", token: nil)
+        #expect(sample(metrics.text, #"hybrid_patch_refusals_total{limit="rate"}"#) == 2, "\(metrics.text)")
+        #expect(sample(metrics.text, #"hybrid_patch_refusals_total{limit="auth_failures"}"#) == 2)
     }
 
     @Test("GET /v1/openapi.json is the document; a route asked with another method is 405 with Allow, an unknown path 404, both in the error shape")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import HostTesting
 import JSON
 @testable import SyncAuth

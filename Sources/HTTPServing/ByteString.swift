@@ -12,16 +12,16 @@
 /// var seen: Set<ByteString> = []
 /// seen.insert(ByteString(op.opId))
 /// ```
-struct ByteString: Hashable, Sendable, CustomStringConvertible {
-    let string: String
+public struct ByteString: Hashable, Sendable, CustomStringConvertible {
+    public let string: String
 
-    init(_ string: String) { self.string = string }
+    public init(_ string: String) { self.string = string }
 
-    static func == (lhs: ByteString, rhs: ByteString) -> Bool {
+    public static func == (lhs: ByteString, rhs: ByteString) -> Bool {
         lhs.string.utf8.elementsEqual(rhs.string.utf8)
     }
 
-    func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil {
             for byte in string.utf8 { hasher.combine(byte) }
@@ -30,10 +30,10 @@ struct ByteString: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(string.utf8.count)
     }
 
-    var description: String { string }
+    public var description: String { string }
 
     /// Whether two optional strings are both absent, or the same bytes.
-    static func same(_ lhs: String?, _ rhs: String?) -> Bool {
+    public static func same(_ lhs: String?, _ rhs: String?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
         case (let lhs?, let rhs?): ByteString(lhs) == ByteString(rhs)
@@ -42,7 +42,7 @@ struct ByteString: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether two lists hold the same bytes in the same order (a stored grant against a token's).
-    static func same(_ lhs: [String]?, _ rhs: [String]?) -> Bool {
+    public static func same(_ lhs: [String]?, _ rhs: [String]?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
         case (let lhs?, let rhs?): lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { ByteString($0) == ByteString($1) }
@@ -51,7 +51,7 @@ struct ByteString: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `strings` without later repeats of the same bytes, in their order.
-    static func distinct(_ strings: [String]) -> [String] {
+    public static func distinct(_ strings: [String]) -> [String] {
         var seen: Set<ByteString> = []
         return strings.filter { seen.insert(ByteString($0)).inserted }
     }

@@ -10,8 +10,8 @@ import SystemIO
 /// limiter.admit("device:alice/d1", now: start)                       // nil: let through
 /// limiter.admit("device:alice/d1", now: start + .milliseconds(100))  // 1: wait a second (0.4 s, rounded up)
 /// ```
-final class RequestRateLimiter: Sendable {
-    let limit: RateLimit
+public final class RequestRateLimiter: Sendable {
+    public let limit: RateLimit
 
     private struct Bucket {
         var tokens: Double
@@ -32,13 +32,13 @@ final class RequestRateLimiter: Sendable {
 
     private let buckets = Mutex(Buckets())
 
-    init(_ limit: RateLimit) {
+    public init(_ limit: RateLimit) {
         self.limit = limit
     }
 
     /// Takes one request from `key`'s bucket at `now`: nil when it may go on, else the whole seconds
     /// (at least 1) until it would be let through.
-    func admit(_ key: String, now: ContinuousClock.Instant) -> Int? {
+    public func admit(_ key: String, now: ContinuousClock.Instant) -> Int? {
         guard !limit.isOff else { return nil }
         let (rate, burst) = (limit.requestsPerSecond, max(limit.burst, 1))
         return buckets.withLock { buckets in
@@ -60,7 +60,7 @@ final class RequestRateLimiter: Sendable {
 
     /// The whole seconds (at least 1) until `key` would be let through, or nil when it would be
     /// now; takes nothing from its bucket.
-    func wait(_ key: String, now: ContinuousClock.Instant) -> Int? {
+    public func wait(_ key: String, now: ContinuousClock.Instant) -> Int? {
         guard !limit.isOff else { return nil }
         let (rate, burst) = (limit.requestsPerSecond, max(limit.burst, 1))
         return buckets.withLock { buckets in
@@ -71,5 +71,5 @@ final class RequestRateLimiter: Sendable {
     }
 
     /// How many buckets are kept (full ones until the next prune): for tests.
-    var trackedKeys: Int { buckets.withLock { $0.byKey.count } }
+    public var trackedKeys: Int { buckets.withLock { $0.byKey.count } }
 }
