@@ -209,9 +209,10 @@ final class ViewSession: @unchecked Sendable {
     }
 
     /// Typed or pasted text: inserted into the focused input, one edit (one change event). Outside
-    /// an input a space presses and `q` quits, as keys. Returns the last event it caused.
+    /// an input a space typed presses and `q` quits, as keys; a paste there is dropped (a `q` in
+    /// it must not quit). Returns the last event it caused.
     @discardableResult
-    func type(_ text: String) -> JSONValue? {
+    func type(_ text: String, pasted: Bool = false) -> JSONValue? {
         let typed: (inInput: Bool, event: JSONValue?) = lock.withLock { _ in
             guard let document, let node = document.focusedInput else { return (false, nil) }
             let before = document.canvas
@@ -224,6 +225,7 @@ final class ViewSession: @unchecked Sendable {
             if let event = typed.event { events.post(event) }
             return typed.event
         }
+        guard !pasted else { return nil }
         var last: JSONValue?
         for character in text {
             guard let key = ViewKey.keyOutsideInput(character) else { continue }
@@ -403,9 +405,12 @@ final class ViewSession: @unchecked Sendable {
         case .key(let key):
             self.key(key)
             return key == .quit ? .quit : nil
-        case .text(let text), .paste(let text):
+        case .text(let text):
             let event = type(text)
             return event?["type"]?.stringValue == "quit" ? .quit : nil
+        case .paste(let text):
+            type(text, pasted: true)
+            return nil
         case .mouse(let report):
             mouse(report)
             return nil

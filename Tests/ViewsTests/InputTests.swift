@@ -210,6 +210,7 @@ struct InputTests {
         session.key(.tab)
         #expect(session.frame()?.cursor == nil)
         #expect(session.type(" ") == ["type": "press", "handler": "form.add", "id": "add"])   // a space presses the button
+        #expect(session.type("q ", pasted: true) == nil)   // a paste outside an input is dropped: no quit, no press
         #expect(throws: ViewSession.SimulateFailure.self) { try session.simulateTyping("x", id: "add") }
         #expect(try session.simulateTyping("!", id: "title") == ["type": "change", "handler": "form.change", "id": "title", "value": "你 q!好"])
         #expect(try session.click(x: 0, y: 1) == ["type": "press", "handler": "form.add", "id": "add"])
