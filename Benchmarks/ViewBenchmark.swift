@@ -198,7 +198,7 @@ public struct ViewBenchmark {
             let width = round % 2 == 0 ? 160 : 200
             let t0 = MonotonicClock.now()
             document.resize(width: width, height: 61)
-            let output = FrameWriter.full(document.canvas, mode: .truecolor) + document.cursorSequence
+            let output = FrameWriter.redraw(document.canvas, mode: .truecolor, columns: width, rows: 61) + document.cursorSequence
             let t1 = MonotonicClock.now()
             ours.append(Self.ms(t0, t1))
             bytes = output.utf8.count

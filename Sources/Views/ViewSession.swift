@@ -276,7 +276,8 @@ final class ViewSession: @unchecked Sendable {
 
     /// The terminal is now `columns` × `rows`: the view takes the new width (and height, when it
     /// follows the terminal's rows), lays out and draws once, in one synchronized frame written
-    /// over the old one (no clearing first, so no flicker). JS gets `{type: "resize", columns, rows}`.
+    /// over the old one (``FrameWriter/redraw(_:mode:columns:rows:)``: no clearing first, so no
+    /// flicker). JS gets `{type: "resize", columns, rows}`.
     @discardableResult
     func resize(columns: Int, rows: Int) throws(SimulateFailure) -> (event: JSONValue, width: Int, height: Int) {
         let result = try lock.withLock { _ throws(SimulateFailure) -> (event: JSONValue, width: Int, height: Int) in
@@ -286,7 +287,7 @@ final class ViewSession: @unchecked Sendable {
             if width != document.width || height != document.height {
                 document.resize(width: width, height: height)
                 if output == .terminal {
-                    let frame = FrameWriter.full(document.canvas, mode: colorMode) + document.cursorSequence
+                    let frame = FrameWriter.redraw(document.canvas, mode: colorMode, columns: columns, rows: rows) + document.cursorSequence
                     TerminalMode.write(frame)
                     lastWrite = frame.utf8.count
                 }

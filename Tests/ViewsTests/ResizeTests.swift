@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import JSON
 import SystemIO
@@ -43,6 +44,18 @@ struct ResizeTests {
         #expect(session.events.pendingCount == 1)
         session.unmount()
         #expect(throws: ViewSession.SimulateFailure.self) { try session.resize(columns: 10, rows: 10) }
+    }
+
+    @Test("a resize redraws over the old frame: no clearing first, only what lies beyond the canvas erased")
+    func redraw() throws {
+        let document = try ViewDocument(json: JSONParser.parse(Self.view), data: taskItems(3).merging(["draft": ""]), width: 20)
+        let frame = FrameWriter.redraw(document.canvas, mode: .none, columns: 30, rows: 24)
+        #expect(frame.hasPrefix(FrameWriter.beginSync + "\u{1B}[1;1H"))
+        #expect(frame.hasSuffix("\u{1B}[\(document.canvas.height + 1);1H\u{1B}[J" + FrameWriter.endSync))
+        #expect(!frame.contains("\u{1B}[2J"))
+        #expect(frame.components(separatedBy: "\u{1B}[K").count - 1 == document.canvas.height)   // each row's right of the canvas
+        let exact = FrameWriter.redraw(document.canvas, mode: .none, columns: 20, rows: document.canvas.height)
+        #expect(!exact.contains("\u{1B}[K") && !exact.contains("\u{1B}[J"))
     }
 
     @Test("a burst of SIGWINCH is handled once, after it settles")
