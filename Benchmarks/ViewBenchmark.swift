@@ -12,7 +12,11 @@ import Views
 /// `replace` of a visible cell's label): ours (keyed diff, relayout of dirty subtrees, repaint of
 /// dirty areas, changed cells written) against the Ink-style baseline in the same run (lay the
 /// whole new tree out, repaint the whole canvas, write the whole frame), with the ratio and the
-/// bytes each writes.
+/// bytes each writes. (3) a keystroke in an input above that tree, to the bytes written (edit,
+/// repaint of the field, changed cells and the cursor's move), p50 and p99 against a 1 ms goal,
+/// and against the baseline of rendering the whole view anew with the new value. (4) a resize of
+/// the terminal: the whole tree laid out again at the new width and the frame written, against
+/// 16 ms and against rendering the view anew at that size.
 public struct ViewBenchmark {
     let rounds: Int
 
@@ -105,11 +109,7 @@ public struct ViewBenchmark {
             changedNodes = change.changedNodes
             // Baseline: the whole new tree laid out, the whole canvas painted, the whole frame written.
             let b0 = MonotonicClock.now()
-            let fresh = try! ViewExpander.expand(document.spec, data: patched)
-            FlexLayout.layout(fresh, width: 200, height: 60)
-            var canvas = TextCanvas(width: 200, height: 60)
-            ViewPainter.paint(fresh, into: &canvas)
-            let full = FrameWriter.full(canvas, mode: .truecolor)
+            let (canvas, full) = Self.renderAnew(document.spec, patched, width: 200, height: 60)
             let b1 = MonotonicClock.now()
             baseline.append(Self.ms(b0, b1))
             baselineBytes = full.utf8.count
@@ -121,5 +121,97 @@ public struct ViewBenchmark {
         print(BenchmarkTable.row("(2a) ours, whole update", med(oursTotal), unit: "ms, \(oursBytes) bytes written"))
         print(BenchmarkTable.row("(2b) baseline: full relayout+redraw", med(baseline), unit: "ms, \(baselineBytes) bytes written"))
         print("ratio (2a)/(2b): \(BenchmarkTable.format(med(oursTotal) / med(baseline)))x time, \(oursBytes) / \(baselineBytes) bytes")
+        keystrokes(dataText)
+        resizes(dataText)
+    }
+
+    /// The 10k-node tree under a search input 40 cells wide, in a 200×61 canvas.
+    static let inputViewText = ##"{"type": "stack", "children": [{"type": "input", "id": "q", "value": "${query}", "placeholder": "search", "style": {"width": 40}}, "##
+        + viewText + "]}"
+
+    /// The baseline of (2), (3) and (4), as a renderer without incremental layout works: the whole
+    /// tree expanded, laid out and painted anew, and the whole frame written.
+    static func renderAnew(_ spec: ViewSpec, _ data: JSONValue, width: Int, height: Int) -> (canvas: TextCanvas, frame: String) {
+        let fresh = try! ViewExpander.expand(spec, data: data)
+        FlexLayout.layout(fresh, width: width, height: height)
+        var canvas = TextCanvas(width: width, height: height)
+        ViewPainter.paint(fresh, into: &canvas)
+        return (canvas, FrameWriter.full(canvas, mode: .truecolor))
+    }
+
+    static func percentile(_ xs: [Double], _ p: Double) -> Double {
+        let sorted = xs.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+    }
+
+    /// (3) Keystrokes typed into the input: each the edit, the repaint of the field, the changed
+    /// cells and the cursor's move, as the view session writes them.
+    func keystrokes(_ dataText: String) {
+        let data = try! JSONParser.parse(dataText)
+        let document = try! ViewDocument(json: try! JSONParser.parse(Self.inputViewText), data: data, width: 200, height: 61)
+        document.moveFocus()
+        let count = max(1000, rounds * 20)
+        var ours: [Double] = []
+        var bytes = 0
+        for i in 0..<count {
+            let t0 = MonotonicClock.now()
+            let before = document.canvas
+            // Type up to 60 characters (past the field's width, so it scrolls), then delete them.
+            let edit: InputEditor.Edit = (i / 60) % 2 == 0 ? .insert(i % 7 == 0 ? " " : "x") : .backspace
+            let rects = document.edit(edit)!.rects
+            let output = FrameWriter.changes(from: before, to: document.canvas, in: rects, mode: .truecolor) + document.cursorSequence
+            let t1 = MonotonicClock.now()
+            ours.append(Self.ms(t0, t1))
+            bytes += output.utf8.count
+        }
+        // Baseline: the view rendered anew with the new value (expand, layout, paint, whole frame).
+        var baseline: [Double] = []
+        var baselineBytes = 0
+        let spec = try! ViewDecoder.decode(try! JSONParser.parse(Self.inputViewText))
+        guard case .object(var object) = data else { return }
+        for i in 0..<max(5, rounds / 5) {
+            object["query"] = .string(String(repeating: "x", count: i % 40))
+            let b0 = MonotonicClock.now()
+            let full = Self.renderAnew(spec, .object(object), width: 200, height: 61).frame
+            let b1 = MonotonicClock.now()
+            baseline.append(Self.ms(b0, b1))
+            baselineBytes = full.utf8.count
+        }
+        let med = { (xs: [Double]) in xs.sorted()[xs.count / 2] }
+        print("keystroke in an input above the \(document.root.nodeCount)-node tree (\(count) keystrokes: typing, then backspace):")
+        print(BenchmarkTable.row("(3a) ours p50, keystroke to bytes", Self.percentile(ours, 0.5), unit: "ms, \(bytes / count) bytes each on average"))
+        print(BenchmarkTable.row("(3a) ours p99", Self.percentile(ours, 0.99), unit: "ms (goal <= 1)"))
+        print(BenchmarkTable.row("(3b) baseline: render anew, median", med(baseline), unit: "ms, \(baselineBytes) bytes written"))
+        print("ratio (3a) p99 / 1 ms goal: \(BenchmarkTable.format(Self.percentile(ours, 0.99)))x   ratio (3b) / (3a) p50: \(BenchmarkTable.format(med(baseline) / Self.percentile(ours, 0.5)))x")
+    }
+
+    /// (4) The terminal resized between 200 and 160 columns: the whole tree laid out again and the
+    /// whole frame written.
+    func resizes(_ dataText: String) {
+        let data = try! JSONParser.parse(dataText)
+        let document = try! ViewDocument(json: try! JSONParser.parse(Self.inputViewText), data: data, width: 200, height: 61)
+        document.moveFocus()
+        let spec = try! ViewDecoder.decode(try! JSONParser.parse(Self.inputViewText))
+        var ours: [Double] = [], baseline: [Double] = []
+        var bytes = 0
+        for round in 0..<rounds {
+            let width = round % 2 == 0 ? 160 : 200
+            let t0 = MonotonicClock.now()
+            document.resize(width: width, height: 61)
+            let output = FrameWriter.redraw(document.canvas, mode: .truecolor, columns: width, rows: 61) + document.cursorSequence
+            let t1 = MonotonicClock.now()
+            ours.append(Self.ms(t0, t1))
+            bytes = output.utf8.count
+            // Baseline: the view rendered anew at the new size.
+            let b0 = MonotonicClock.now()
+            _ = Self.renderAnew(spec, data, width: width, height: 61)
+            let b1 = MonotonicClock.now()
+            baseline.append(Self.ms(b0, b1))
+        }
+        let med = { (xs: [Double]) in xs.sorted()[xs.count / 2] }
+        print("resize between 200x61 and 160x61 (\(document.root.nodeCount) nodes, median of \(rounds)):")
+        print(BenchmarkTable.row("(4a) ours: relayout + repaint + frame", med(ours), unit: "ms, \(bytes) bytes (goal <= 16)"))
+        print(BenchmarkTable.row("(4b) baseline: render anew", med(baseline), unit: "ms"))
+        print("ratio (4a) / 16 ms: \(BenchmarkTable.format(med(ours) / 16))x   ratio (4a)/(4b): \(BenchmarkTable.format(med(ours) / med(baseline)))x")
     }
 }

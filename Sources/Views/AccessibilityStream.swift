@@ -76,7 +76,8 @@ final class AccessibilityStream {
         case .button: return "button " + node.text
         case .input:
             let label = node.id ?? node.placeholder
-            return "input" + (label.isEmpty ? "" : " " + label) + ": " + (node.text.isEmpty ? "empty" : node.text)
+            let value = node.secret ? String(repeating: "•", count: node.editor?.glyphs.count ?? 0) : node.value
+            return "input" + (label.isEmpty ? "" : " " + label) + ": " + (value.isEmpty ? "empty" : value)
         case .list:
             var line = "\(name("list", node)), \(itemCount(node)) item\(itemCount(node) == 1 ? "" : "s")"
             if let range = shownItems(node) { line += ", showing \(range.lowerBound + 1) to \(range.upperBound)" }
@@ -121,7 +122,8 @@ final class AccessibilityStream {
     static func texts(_ node: ViewNode) -> [String] {
         var found: [String] = []
         node.forEach { n in
-            if (n.kind == .text || n.kind == .button || n.kind == .input), !n.text.isEmpty { found.append(n.text) }
+            if (n.kind == .text || n.kind == .button), !n.text.isEmpty { found.append(n.text) }
+            if n.kind == .input, !n.secret, !n.value.isEmpty { found.append(n.value) }
         }
         return found
     }

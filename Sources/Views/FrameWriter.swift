@@ -16,6 +16,22 @@ public enum FrameWriter {
         return out + endSync
     }
 
+    /// The whole canvas drawn over what the screen shows, without clearing it first (a terminal
+    /// that does not know synchronized output would show the blank screen in between): each row
+    /// is written whole, then only what lies beyond the canvas on a `columns` × `rows` screen is
+    /// erased. For a resize, when nothing on screen can be reused.
+    public static func redraw(_ canvas: TextCanvas, mode: ColorMode, columns: Int, rows: Int) -> String {
+        var out = beginSync
+        for y in 0..<min(canvas.height, rows) {
+            out += "\u{1B}[\(y + 1);1H\u{1B}[0m"
+            out += canvas.rowANSI(y, from: 0, to: canvas.width, mode)
+            out += "\u{1B}[0m"
+            if canvas.width < columns { out += "\u{1B}[K" }
+        }
+        if canvas.height < rows { out += "\u{1B}[\(canvas.height + 1);1H\u{1B}[J" }
+        return out + endSync
+    }
+
     /// The cells of `canvas` that differ from `previous` inside `areas`: for each run of changed
     /// cells, a cursor move, the style where it changes, and the text. Unchanged cells cost nothing.
     public static func changes(from previous: TextCanvas, to canvas: TextCanvas, in areas: [Rect], mode: ColorMode, top: Int = 0) -> String {

@@ -1,12 +1,14 @@
 import Glibc
 import SystemIO
 
-/// The views' terminal state: raw input, the alternate screen, a hidden cursor. Whatever happens
+/// The views' terminal state: raw input, the alternate screen, a hidden cursor, bracketed paste
+/// and SGR mouse reports (clicks and the wheel; on only when stdin and stdout are terminals, as
+/// the whole mode is). Whatever happens
 /// (a normal exit, `q`, SIGINT, SIGTERM, a crash signal), the state saved on entry is put back
 /// (``TerminalState``, which also leaves the alternate screen).
 enum TerminalMode {
-    static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
-    static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+    static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     static var isActive: Bool { TerminalState.isChanged }
 

@@ -7,7 +7,7 @@ import JSON
 /// place (so an old host can show a newer view). Unknown properties are refused too: a typo in a
 /// style must not pass silently.
 public enum ViewDecoder {
-    static let nodeKeys: Set<String> = ["type", "id", "style", "text", "placeholder", "value", "children", "on",
+    static let nodeKeys: Set<String> = ["type", "id", "style", "text", "placeholder", "value", "maxLength", "secret", "children", "on",
                                         "items", "template", "key", "fallback", "direction", "gap", "align", "justify"]
     static let styleKeys = ["direction", "gap", "align", "alignSelf", "justify", "grow", "shrink", "basis",
                             "width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "padding", "margin",
@@ -73,6 +73,16 @@ public enum ViewDecoder {
             guard kind == .input else { throw ViewDecodingError(path + "/placeholder", "only input nodes take a placeholder") }
             spec.placeholder = try template(placeholder, at: path + "/placeholder")
         }
+        for key in ["maxLength", "secret"] where object[key] != nil && kind != .input {
+            throw ViewDecodingError(path + "/" + key, "only input nodes take \(key)")
+        }
+        if let maxLength = object["maxLength"] {
+            guard let n = maxLength.intValue, n >= 1, n <= 100_000 else {
+                throw ViewDecodingError(path + "/maxLength", "expected a whole number of characters from 1 to 100000, got \(describe(maxLength))")
+            }
+            spec.maxLength = n
+        }
+        if let secret = object["secret"] { spec.secret = try flag(secret, at: path + "/secret") }
         if let children = object["children"] {
             guard kind == .stack || kind == .box || kind == .scroll else {
                 throw ViewDecodingError(path + "/children", "a \(typeName) node has no children\(kind == .list ? "; a list takes items and a template" : "")")

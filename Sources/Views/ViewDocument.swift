@@ -8,9 +8,9 @@ public final class ViewDocument {
     public private(set) var data: JSONValue
     public internal(set) var root: ViewNode
     public internal(set) var canvas: TextCanvas
-    public let width: Int
+    public private(set) var width: Int
     /// A fixed canvas height, or nil to take the content's.
-    public let height: Int?
+    public private(set) var height: Int?
     /// The most nodes the expanded tree may have (the app's `viewNodes` quota).
     public let nodeLimit: Int
     /// The identity path (sibling keys from the root) of the focused node.
@@ -97,6 +97,28 @@ public final class ViewDocument {
         } catch {
             throw .view(error)
         }
+    }
+
+    /// Lays the whole view out again in `width` × `height` (a resized terminal) and repaints it;
+    /// the change is the whole canvas, resized. Subtrees whose frames stay the same keep their
+    /// layout. A scrolling list's window follows its new height.
+    @discardableResult
+    public func resize(width newWidth: Int, height newHeight: Int?) -> Change {
+        let previous = canvas
+        width = newWidth
+        height = newHeight
+        var used = FlexLayout.layout(root, width: width, height: height)
+        if ScrollViewport.windowsStale(root), let again = try? ViewExpander.expand(spec, data: data, previous: root, nodeLimit: nodeLimit) {
+            var dirty: [Rect] = []
+            var changed = 0
+            root = ViewReconciler.reconcile(old: root, new: again, dirty: &dirty, changed: &changed)
+            if let focusPath { setFocus(focusPath) }
+            used = FlexLayout.layout(root, width: width, height: height)
+        }
+        canvas = TextCanvas(width: width, height: height ?? used)
+        ViewPainter.paint(root, into: &canvas)
+        _ = revealFocus()
+        return Change(dirty: [Rect(x: 0, y: 0, width: width, height: canvas.height)], resized: true, changedNodes: 0, previous: previous)
     }
 
     /// Overlapping or touching rectangles merged; many rectangles become their bounding box.

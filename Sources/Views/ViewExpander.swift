@@ -98,8 +98,16 @@ public enum ViewExpander {
         let node = ViewNode(kind: spec.kind, id: spec.id?.render(scopes, lowest: &lowest), key: key, style: spec.style,
                             text: spec.text?.render(scopes, lowest: &lowest) ?? "",
                             placeholder: spec.placeholder?.render(scopes, lowest: &lowest) ?? "",
-                            handlers: spec.handlers, children: children, pointer: spec.pointer)
+                            handlers: spec.handlers, maxLength: spec.maxLength, secret: spec.secret, children: children, pointer: spec.pointer)
         node.viewport = viewport
+        if spec.kind == .input {
+            // What was typed stays, unless the data now gives the input a different value.
+            let kept = previous?.kind == .input ? previous?.editor : nil
+            let editor = kept ?? InputEditor()
+            editor.sync(rendered: node.text, maxLength: spec.maxLength)
+            if kept == nil { _ = editor.takeRepaint() }   // a new input is painted anyway
+            node.editor = editor
+        }
         return node
     }
 }

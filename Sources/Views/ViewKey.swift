@@ -1,41 +1,47 @@
 /// The keys the interactive mode understands, from raw terminal input or `view.simulate`.
 public enum ViewKey: String, Sendable, CaseIterable {
     case tab, shiftTab = "shift-tab", enter, space, quit = "q"
-    /// Scrolling keys: they act on the scroll container that has focus or holds it.
+    /// Scrolling keys: they act on the scroll container that has focus or holds it. Home and end
+    /// move an input's cursor when an input has focus.
     case up, down, pageUp = "page-up", pageDown = "page-down", home, end
+    /// Editing keys, for the focused input: the cursor by a character or a word (Ctrl or Alt with
+    /// an arrow), and deleting before or after it.
+    case left, right, wordLeft = "word-left", wordRight = "word-right", backspace, delete
 
-    /// Reads keys from a chunk of raw input bytes.
+    /// Reads keys from a chunk of raw input bytes (a space and `q` typed outside an input are keys).
     static func parse(_ bytes: [UInt8]) -> [ViewKey] {
-        var keys: [ViewKey] = []
-        var i = 0
-        while i < bytes.count {
-            switch bytes[i] {
-            case 0x09: keys.append(.tab)
-            case 0x0D, 0x0A: keys.append(.enter)
-            case 0x20: keys.append(.space)
-            case UInt8(ascii: "q"), 0x03, 0x04: keys.append(.quit)
-            case 0x1B:
-                if i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") || bytes[i + 1] == UInt8(ascii: "O") {
-                    // CSI or SS3: parameters, then a final byte (`ESC [ 5 ~`, `ESC [ A`, `ESC O H`).
-                    var end = i + 2
-                    while end < bytes.count - 1, (0x30...0x3F).contains(bytes[end]) { end += 1 }
-                    let parameter = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
-                    switch (bytes[end], parameter) {
-                    case (UInt8(ascii: "Z"), _): keys.append(.shiftTab)
-                    case (UInt8(ascii: "A"), _): keys.append(.up)
-                    case (UInt8(ascii: "B"), _): keys.append(.down)
-                    case (UInt8(ascii: "H"), _), (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"): keys.append(.home)
-                    case (UInt8(ascii: "F"), _), (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"): keys.append(.end)
-                    case (UInt8(ascii: "~"), "5"): keys.append(.pageUp)
-                    case (UInt8(ascii: "~"), "6"): keys.append(.pageDown)
-                    default: break   // other keys: ignored
-                    }
-                    i = end
-                }
-            default: break
+        var parser = TerminalInputParser()
+        return parser.feed(bytes).flatMap { input -> [ViewKey] in
+            switch input {
+            case .key(let key): [key]
+            case .text(let text): text.compactMap { keyOutsideInput($0) }
+            case .paste, .mouse: []
             }
-            i += 1
         }
-        return keys
+    }
+
+    /// What a character typed when no input has focus means: a space presses, `q` quits.
+    static func keyOutsideInput(_ character: Character) -> ViewKey? {
+        switch character {
+        case " ": .space
+        case "q": .quit
+        default: nil
+        }
+    }
+
+    /// The edit this key makes in a focused input, if it makes one.
+    var edit: InputEditor.Edit? {
+        switch self {
+        case .left: .left
+        case .right: .right
+        case .wordLeft: .wordLeft
+        case .wordRight: .wordRight
+        case .backspace: .backspace
+        case .delete: .delete
+        case .home: .home
+        case .end: .end
+        case .space: .insert(" ")
+        default: nil
+        }
     }
 }

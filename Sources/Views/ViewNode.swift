@@ -12,6 +12,9 @@ public final class ViewNode {
     public let text: String
     public let placeholder: String
     public let handlers: [String: String]
+    /// An input's most grapheme clusters, and whether it shows `•` for each.
+    public let maxLength: Int?
+    public let secret: Bool
     public internal(set) var children: [ViewNode]
     /// Where its spec is in the view JSON.
     let pointer: String
@@ -29,9 +32,14 @@ public final class ViewNode {
     var lowestScope = Int.max
     /// For a `scroll` node or a list given a height: what it shows of its content (``ScrollViewport``).
     public internal(set) var viewport: ScrollViewport?
+    /// For an input: its value as typed and its cursor (``InputEditor``), kept across updates.
+    public internal(set) var editor: InputEditor?
+
+    /// What the node says: an input's value as typed, else its text.
+    public var value: String { editor?.value ?? text }
 
     init(kind: ViewKind, id: String?, key: String, style: ViewStyle, text: String, placeholder: String,
-         handlers: [String: String], children: [ViewNode], pointer: String) {
+         handlers: [String: String], maxLength: Int? = nil, secret: Bool = false, children: [ViewNode], pointer: String) {
         self.kind = kind
         self.id = id
         self.key = key
@@ -39,6 +47,8 @@ public final class ViewNode {
         self.text = text
         self.placeholder = placeholder
         self.handlers = handlers
+        self.maxLength = maxLength
+        self.secret = secret
         self.children = children
         self.pointer = pointer
         var count = 1
@@ -59,7 +69,7 @@ public final class ViewNode {
     /// Whether the node's own properties (not its children) equal `other`'s.
     func sameProperties(as other: ViewNode) -> Bool {
         kind == other.kind && id == other.id && text == other.text && placeholder == other.placeholder
-            && style == other.style && handlers == other.handlers
+            && style == other.style && handlers == other.handlers && maxLength == other.maxLength && secret == other.secret
     }
 
     /// Every node of the subtree, depth first, parents before children.

@@ -35,13 +35,7 @@ public enum ViewPainter {
             let line = TextWrapper.truncateLine(Glyph.segment(label), width: inner.width)
             drawLine(line, x: inner.x, y: inner.y + max(0, (inner.height - 1) / 2), &canvas, contentClip, cellStyle)
         case .input:
-            var inputStyle = cellStyle
-            let shown = node.text.isEmpty ? node.placeholder : node.text
-            if node.text.isEmpty { inputStyle.dim = true }
-            var line = TextWrapper.truncateLine(Glyph.segment(shown), width: inner.width)
-            let used = TextWrapper.lineWidth(line)
-            if used < inner.width { line += Array(repeating: Glyph("_", width: 1), count: inner.width - used) }
-            drawLine(line, x: inner.x, y: inner.y, &canvas, contentClip, inputStyle)
+            paintInput(node, inner, &canvas, contentClip, cellStyle)
         case .divider:
             // Inside its own border and padding, if it has any, like every other leaf.
             let vertical = (inner.width == 1 && inner.height > 1) || (parentRow && inner.width == 1)
@@ -61,6 +55,37 @@ public enum ViewPainter {
             if let viewport = node.viewport {
                 viewport.paintScrollbar(in: inner, into: &canvas, clip: contentClip, style: cellStyle, focused: node.focused)
             }
+        }
+    }
+
+    /// An input: its value (or, while empty, its placeholder, dim) on `_` up to the field's width,
+    /// moved sideways to keep the cursor in view. The focused field is inverse but for the cursor's
+    /// cell, so a frame without a terminal cursor still shows where typing goes.
+    static func paintInput(_ node: ViewNode, _ inner: Rect, _ canvas: inout TextCanvas, _ clip: Rect, _ style: CellStyle) {
+        var inputStyle = style
+        var line: [Glyph]
+        var cursorColumn = 0
+        if node.value.isEmpty {
+            inputStyle.dim = true
+            line = TextWrapper.truncateLine(Glyph.segment(node.placeholder), width: inner.width)
+        } else if let editor = node.editor {
+            (line, cursorColumn) = editor.visible(width: inner.width, secret: node.secret)
+        } else {
+            line = TextWrapper.truncateLine(Glyph.segment(node.text), width: inner.width)
+        }
+        let used = TextWrapper.lineWidth(line)
+        if used < inner.width { line += Array(repeating: Glyph("_", width: 1), count: inner.width - used) }
+        drawLine(line, x: inner.x, y: inner.y, &canvas, clip, inputStyle)
+        guard node.focused, cursorColumn < inner.width else { return }
+        var column = 0
+        for glyph in line {
+            if column >= cursorColumn {
+                var cursorStyle = inputStyle
+                cursorStyle.inverse.toggle()
+                canvas.put(glyph, x: inner.x + column, y: inner.y, style: cursorStyle, clip: clip)
+                return
+            }
+            column += glyph.width
         }
     }
 

@@ -48,16 +48,23 @@ enum ViewUpdateParams: ActionParams {
     }
 }
 
-/// `view.simulate`: a press of a node, a key, or the mouse wheel. The contract lists `id`, `key`,
-/// `x`, `y` and `delta` as optional, since which are needed depends on `type`.
+/// `view.simulate`: a press of a node, a key, typed text, a click, the mouse wheel, or a resize. The
+/// contract lists `id`, `key`, `text`, `x`, `y`, `delta`, `columns` and `rows` as optional, since
+/// which are needed depends on `type`.
 enum ViewSimulateParams: ActionParams {
     case press(id: String)
     case key(ViewKey)
     /// Over the scroll container with `id`, or at cell (`x`, `y`); `delta` rows, down when positive.
     case wheel(id: String?, x: Int, y: Int, delta: Int)
+    /// Text typed into the input with `id`, or the focused one.
+    case text(String, id: String?)
+    /// A left click at cell (`x`, `y`).
+    case click(x: Int, y: Int)
+    /// The terminal resized to `columns` × `rows`.
+    case resize(columns: Int, rows: Int)
 
     enum Kind: String, CaseIterable, ParamValue {
-        case press, key, wheel
+        case press, key, wheel, text, click, resize
     }
 
     init(from params: ParamsReader) throws(BridgeError) {
@@ -79,6 +86,21 @@ enum ViewSimulateParams: ActionParams {
                 throw BridgeError.badParams("/id", "missing; a wheel names a scroll container's id, or a cell with x and y")
             }
             self = .wheel(id: id, x: x ?? 0, y: y ?? 0, delta: delta)
+        case .text:
+            guard let text: String = try params.optional("text") else { throw BridgeError.badParams("/text", "missing; expected the text to type") }
+            self = .text(text, id: try params.optional("id"))
+        case .click:
+            guard let x: Int = try params.optional("x") else { throw BridgeError.badParams("/x", "missing; a click names the cell's column x") }
+            guard let y: Int = try params.optional("y") else { throw BridgeError.badParams("/y", "missing; a click names the cell's row y") }
+            self = .click(x: x, y: y)
+        case .resize:
+            guard let columns: Int = try params.optional("columns"), (1...1000).contains(columns) else {
+                throw BridgeError.badParams("/columns", "missing or out of range; expected the terminal's columns, 1 to 1000")
+            }
+            guard let rows: Int = try params.optional("rows"), (1...1000).contains(rows) else {
+                throw BridgeError.badParams("/rows", "missing or out of range; expected the terminal's rows, 1 to 1000")
+            }
+            self = .resize(columns: columns, rows: rows)
         }
     }
 }

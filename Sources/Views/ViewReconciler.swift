@@ -5,7 +5,8 @@ enum ViewReconciler {
     /// the old frame carried over. Adds to `dirty` the frames that must be repainted.
     static func reconcile(old: ViewNode, new: ViewNode, dirty: inout [Rect], changed: inout Int) -> ViewNode {
         if old === new { return old }   // kept by the expander: its item did not change
-        let sameOwn = old.sameProperties(as: new)
+        // An input whose value the data replaced is repainted though its properties are the same.
+        let sameOwn = old.sameProperties(as: new) && !(new.editor?.takeRepaint() ?? false)
         var childrenChanged = old.children.count != new.children.count
         if old.children.isEmpty && new.children.isEmpty {
             if sameOwn { return old }

@@ -34,6 +34,7 @@ public struct ViewService: BridgeService {
                 return ["text": .string(frame.text), "styles": .string(frame.styles),
                         "width": .number(Double(frame.width)), "height": .number(Double(frame.height)),
                         "focus": frame.focus.map(JSONValue.string) ?? .null,
+                        "cursor": frame.cursor.map { ["x": .number(Double($0.x)), "y": .number(Double($0.y))] } ?? .null,
                         "spoken": session.spoken().map { JSONValue.array($0.map(JSONValue.string)) } ?? .null]
             },
             "unmount": .inline { _ in
@@ -102,7 +103,7 @@ public struct ViewService: BridgeService {
                 case .notMounted: throw notMounted
                 case .noSuchNode(let id): throw BridgeError.badParams("/id", "no node has the id \"\(id)\"")
                 case .noHandler(let id): throw BridgeError.badParams("/id", "node \"\(id)\" has no press handler (on.press)")
-                case .notScrollable: throw BridgeError.badParams("/id", "unexpected simulate failure")
+                default: throw BridgeError.badParams("/id", "unexpected simulate failure")
                 }
             }
         case .wheel(let id, let x, let y, let delta):
@@ -113,9 +114,35 @@ public struct ViewService: BridgeService {
                 switch error {
                 case .notMounted: throw notMounted
                 case .noSuchNode(let id): throw BridgeError.badParams("/id", "no node has the id \"\(id)\"")
-                case .notScrollable(let id), .noHandler(let id):
+                case .notScrollable(let id), .noHandler(let id), .notAnInput(let id):
                     throw BridgeError.badParams("/id", "node \"\(id)\" does not scroll; expected a scroll node or a list with a height")
+                case .noInputFocused: throw BridgeError.badParams("/id", "unexpected simulate failure")
                 }
+            }
+        case .text(let text, let id):
+            do {
+                return ["event": try session.simulateTyping(text, id: id) ?? .null]
+            } catch {
+                switch error {
+                case .notMounted: throw notMounted
+                case .noSuchNode(let id): throw BridgeError.badParams("/id", "no node has the id \"\(id)\"")
+                case .notAnInput(let id): throw BridgeError.badParams("/id", "node \"\(id)\" is not an input; text is typed into an input")
+                case .noInputFocused: throw BridgeError.badParams("/id", "missing; no input has focus, so name the input to type into with id")
+                default: throw BridgeError.badParams("/id", "unexpected simulate failure")
+                }
+            }
+        case .click(let x, let y):
+            do {
+                return ["event": try session.click(x: x, y: y) ?? .null, "focus": session.frame()?.focus.map(JSONValue.string) ?? .null]
+            } catch {
+                throw notMounted
+            }
+        case .resize(let columns, let rows):
+            do {
+                let resized = try session.resize(columns: columns, rows: rows)
+                return ["event": resized.event, "width": .number(Double(resized.width)), "height": .number(Double(resized.height))]
+            } catch {
+                throw notMounted
             }
         case .key(let key):
             guard session.frame() != nil else { throw notMounted }

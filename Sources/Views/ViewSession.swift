@@ -13,6 +13,12 @@ final class ViewSession: @unchecked Sendable {
     private var output = ViewOutput.none
     private var colorMode = ColorMode.none
     private var keyReaderRunning = false
+    /// The size the mount asked for; nil follows the terminal (its rows only when drawn there).
+    private var requestedWidth: Int?
+    private var requestedHeight: Int?
+    private var followsRows = false
+    /// Whether this session asked for SIGWINCH (``WindowSizeSignal``), drawing in a terminal.
+    private var watchingResize = false
     /// The screen-reader stream, when the view is accessible (``AccessibilityStream``).
     private var a11y: AccessibilityStream?
     private var a11yFile: Int32 = -1
@@ -37,6 +43,9 @@ final class ViewSession: @unchecked Sendable {
         events.clear()
         return lock.withLock { _ in
             self.document = document
+            requestedWidth = width
+            requestedHeight = height
+            followsRows = height == nil && output == .terminal
             let speaksInstead = startAccessibility(accessible, output: output)
             var keysOnly = false
             if speaksInstead {
@@ -53,10 +62,12 @@ final class ViewSession: @unchecked Sendable {
             _ = document.repaint(document.focusedNode().map { [$0.frame] } ?? [])
             switch self.output {
             case .terminal:
-                let frame = FrameWriter.full(document.canvas, mode: colorMode)
+                let frame = FrameWriter.full(document.canvas, mode: colorMode) + document.cursorSequence
                 TerminalMode.write(frame)
                 lastWrite = frame.utf8.count
                 startKeyReader()
+                WindowSizeSignal.watch { [weak self] in self?.terminalResized() }
+                watchingResize = true
             case .plain:
                 let text = document.canvas.plainText
                 TerminalMode.write(text)
@@ -111,8 +122,8 @@ final class ViewSession: @unchecked Sendable {
         guard let previous = change.previous else { return 0 }
         switch output {
         case .terminal:
-            let text = change.resized ? FrameWriter.full(document.canvas, mode: colorMode)
-                : FrameWriter.changes(from: previous, to: document.canvas, in: change.dirty, mode: colorMode)
+            let text = (change.resized ? FrameWriter.full(document.canvas, mode: colorMode)
+                : FrameWriter.changes(from: previous, to: document.canvas, in: change.dirty, mode: colorMode)) + document.cursorSequence
             TerminalMode.write(text)
             lastWrite = text.utf8.count
         case .plain:
@@ -127,10 +138,11 @@ final class ViewSession: @unchecked Sendable {
     }
 
     /// The current frame.
-    func frame() -> (text: String, styles: String, width: Int, height: Int, focus: String?)? {
+    func frame() -> (text: String, styles: String, width: Int, height: Int, focus: String?, cursor: (x: Int, y: Int)?)? {
         lock.withLock { _ in
             guard let document else { return nil }
-            return (document.canvas.plainText, document.canvas.styleRuns, document.canvas.width, document.canvas.height, document.focusedNode()?.id)
+            return (document.canvas.plainText, document.canvas.styleRuns, document.canvas.width, document.canvas.height, document.focusedNode()?.id,
+                    document.cursorCell())
         }
     }
 
@@ -139,6 +151,8 @@ final class ViewSession: @unchecked Sendable {
         case noSuchNode(String)
         case noHandler(String)
         case notScrollable(String)
+        case notAnInput(String)
+        case noInputFocused
     }
 
     /// A press on the node with `id`, as if it had been focused and Enter pressed.
@@ -164,12 +178,23 @@ final class ViewSession: @unchecked Sendable {
             switch key {
             case .tab, .shiftTab:
                 rects = document.moveFocusIntoView(backward: key == .shiftTab)
+            case _ where document.focusedInput != nil && key.edit != nil:
+                // Editing keys (and home, end, space) act on the focused input.
+                if let node = document.focusedInput, let edit = key.edit, let (edited, changed) = document.edit(edit) {
+                    rects = edited
+                    if changed { event = Self.inputEvent("change", node, document) }
+                }
+            case .enter where document.focusedInput != nil:
+                document.focusedInput?.editor?.submitted()
+                event = document.focusedInput.flatMap { Self.inputEvent("submit", $0, document) }
             case .up, .down, .pageUp, .pageDown, .home, .end:
                 rects = document.scroll(key: key) ?? []
             case .enter, .space:
                 if let node = document.focusedNode(), let handler = node.handlers["press"] {
                     event = Self.pressEvent(node, handler: handler, document: document)
                 }
+            case .left, .right, .wordLeft, .wordRight, .backspace, .delete:
+                break   // outside an input: nothing to edit
             case .quit:
                 event = ["type": "quit"]
                 a11y?.unmounted()
@@ -181,6 +206,48 @@ final class ViewSession: @unchecked Sendable {
         if key == .quit { TerminalMode.restore() }
         if let event { events.post(event) }
         return event
+    }
+
+    /// Typed or pasted text: inserted into the focused input, one edit (one change event). Outside
+    /// an input a space typed presses and `q` quits, as keys; a paste there is dropped (a `q` in
+    /// it must not quit). Returns the last event it caused.
+    @discardableResult
+    func type(_ text: String, pasted: Bool = false) -> JSONValue? {
+        let typed: (inInput: Bool, event: JSONValue?) = lock.withLock { _ in
+            guard let document, let node = document.focusedInput else { return (false, nil) }
+            let before = document.canvas
+            guard let (rects, changed) = document.edit(.insert(text)) else { return (false, nil) }
+            writeChanges(from: before, document, rects)
+            a11y?.observe(document)
+            return (true, changed ? Self.inputEvent("change", node, document) : nil)
+        }
+        if typed.inInput {
+            if let event = typed.event { events.post(event) }
+            return typed.event
+        }
+        guard !pasted else { return nil }
+        var last: JSONValue?
+        for character in text {
+            guard let key = ViewKey.keyOutsideInput(character) else { continue }
+            last = self.key(key) ?? last
+            if key == .quit { break }
+        }
+        return last
+    }
+
+    /// `view.simulate` typing: into the input with `id` (focusing it first), else the focused one.
+    func simulateTyping(_ text: String, id: String?) throws(SimulateFailure) -> JSONValue? {
+        try lock.withLock { _ throws(SimulateFailure) in
+            guard let document else { throw .notMounted }
+            if let id {
+                guard let node = document.node(id: id) else { throw .noSuchNode(id) }
+                let before = document.canvas
+                guard node.kind == .input, let rects = document.focus(id: id) else { throw .notAnInput(id) }
+                writeChanges(from: before, document, rects)
+            }
+            guard document.focusedInput != nil else { throw .noInputFocused }
+        }
+        return type(text)
     }
 
     /// The mouse wheel over cell (`x`, `y`), or over the scroll container with `id`: scrolls it by
@@ -207,13 +274,73 @@ final class ViewSession: @unchecked Sendable {
         }
     }
 
+    /// The terminal is now `columns` × `rows`: the view takes the new width (and height, when it
+    /// follows the terminal's rows), lays out and draws once, in one synchronized frame written
+    /// over the old one (``FrameWriter/redraw(_:mode:columns:rows:)``: no clearing first, so no
+    /// flicker). JS gets `{type: "resize", columns, rows}`.
+    @discardableResult
+    func resize(columns: Int, rows: Int) throws(SimulateFailure) -> (event: JSONValue, width: Int, height: Int) {
+        let result = try lock.withLock { _ throws(SimulateFailure) -> (event: JSONValue, width: Int, height: Int) in
+            guard let document else { throw .notMounted }
+            let width = requestedWidth ?? columns
+            let height = requestedHeight ?? (followsRows ? rows : nil)
+            if width != document.width || height != document.height {
+                document.resize(width: width, height: height)
+                if output == .terminal {
+                    let frame = FrameWriter.redraw(document.canvas, mode: colorMode, columns: columns, rows: rows) + document.cursorSequence
+                    TerminalMode.write(frame)
+                    lastWrite = frame.utf8.count
+                }
+                a11y?.observe(document)
+            }
+            let event: JSONValue = ["type": "resize", "columns": .number(Double(columns)), "rows": .number(Double(rows))]
+            return (event, document.canvas.width, document.canvas.height)
+        }
+        events.post(result.event)
+        return result
+    }
+
+    /// After SIGWINCH (a burst of them, ``WindowSizeSignal``): the terminal's size now.
+    private func terminalResized() {
+        guard let size = Self.terminalSize() else { return }
+        _ = try? resize(columns: size.columns, rows: size.rows)
+    }
+
+    /// A left click at cell (`x`, `y`): focuses the focusable node there (an input takes its cursor
+    /// to the character clicked) and presses a button that has a press handler. Returns the event.
+    @discardableResult
+    func click(x: Int, y: Int) throws(SimulateFailure) -> JSONValue? {
+        let event = try lock.withLock { _ throws(SimulateFailure) -> JSONValue? in
+            guard let document else { throw .notMounted }
+            let before = document.canvas
+            guard let (node, rects) = document.click(x: x, y: y) else { return nil }
+            writeChanges(from: before, document, rects)
+            a11y?.observe(document)
+            guard node.kind == .button, let handler = node.handlers["press"] else { return nil }
+            return Self.pressEvent(node, handler: handler, document: document)
+        }
+        if let event { events.post(event) }
+        return event
+    }
+
+    /// A mouse report from the terminal: a left press clicks, the wheel scrolls 3 rows a step.
+    private func mouse(_ report: MouseReport) {
+        switch report.action {
+        case .wheelUp, .wheelDown: _ = try? wheel(id: nil, x: report.x, y: report.y, delta: report.action == .wheelUp ? -3 : 3)
+        case .press: _ = try? click(x: report.x, y: report.y)
+        case .release, .other: break
+        }
+    }
+
     /// Writes to a terminal the cells that differ in `rects` since `previous` (keys and the wheel
     /// write only there; plain output shows mounts and updates).
     private func writeChanges(from previous: TextCanvas, _ document: ViewDocument, _ rects: [Rect]) {
         guard output == .terminal, !rects.isEmpty else { return }
         let resized = previous.width != document.canvas.width || previous.height != document.canvas.height
-        TerminalMode.write(resized ? FrameWriter.full(document.canvas, mode: colorMode)
-            : FrameWriter.changes(from: previous, to: document.canvas, in: ViewDocument.merge(rects), mode: colorMode))
+        let text = (resized ? FrameWriter.full(document.canvas, mode: colorMode)
+            : FrameWriter.changes(from: previous, to: document.canvas, in: ViewDocument.merge(rects), mode: colorMode)) + document.cursorSequence
+        TerminalMode.write(text)
+        lastWrite = text.utf8.count
     }
 
     /// The screen-reader lines so far, when the view is accessible.
@@ -244,6 +371,15 @@ final class ViewSession: @unchecked Sendable {
         return true
     }
 
+    /// A change or submit of an input, when its `on` names a handler for it: `{type, id, handler, value}`.
+    static func inputEvent(_ type: String, _ node: ViewNode, _ document: ViewDocument) -> JSONValue? {
+        guard let handler = node.handlers[type] else { return nil }
+        var event: JSONObject = ["type": .string(type), "handler": .string(handler), "value": .string(node.value)]
+        if let id = node.id { event["id"] = .string(id) }
+        if let key = document.itemKey(of: node) { event["key"] = .string(key) }
+        return .object(event)
+    }
+
     static func pressEvent(_ node: ViewNode, handler: String, document: ViewDocument) -> JSONValue {
         var event: JSONObject = ["type": "press", "handler": .string(handler)]
         if let id = node.id { event["id"] = .string(id) }
@@ -255,11 +391,31 @@ final class ViewSession: @unchecked Sendable {
         lock.withLock { _ in
             if document != nil { a11y?.unmounted() }
             document = nil
+            if watchingResize { WindowSizeSignal.watch(nil) }
+            watchingResize = false
             if output == .terminal || TerminalMode.isActive { TerminalMode.restore() }
             output = .none
         }
         events.post(["type": "quit"], onlyIfWaiting: true)
         events.clear()
+    }
+
+    /// One thing read from the terminal. Returns `.quit` when it quit.
+    private func handle(_ input: TerminalInput) -> ViewKey? {
+        switch input {
+        case .key(let key):
+            self.key(key)
+            return key == .quit ? .quit : nil
+        case .text(let text):
+            let event = type(text)
+            return event?["type"]?.stringValue == "quit" ? .quit : nil
+        case .paste(let text):
+            type(text, pasted: true)
+            return nil
+        case .mouse(let report):
+            mouse(report)
+            return nil
+        }
     }
 
     // MARK: terminal
@@ -287,14 +443,14 @@ final class ViewSession: @unchecked Sendable {
     }
 
     private func readKeys() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while TerminalMode.isActive {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var parser = TerminalInputParser()
+        reading: while TerminalMode.isActive {
             let n = read(STDIN_FILENO, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { key(.quit); break }
-            for key in ViewKey.parse(Array(buffer[0..<n])) {
-                self.key(key)
-                if key == .quit { break }
+            for input in parser.feed(Array(buffer[0..<n])) {
+                if handle(input) == .quit { break reading }
             }
         }
         lock.withLock { _ in keyReaderRunning = false }

@@ -10,6 +10,9 @@ public struct ViewSpec: Sendable {
     /// `text` of text, button and input (its value), with `${path}` templates.
     public var text: TemplateString?
     public var placeholder: TemplateString?
+    /// An input's most grapheme clusters, and whether it shows `•` for each.
+    public var maxLength: Int?
+    public var secret = false
     public var children: [ViewSpec]
     /// `on`: event name → JS handler name (`{"press": "tasks.add"}`).
     public var handlers: [String: String]

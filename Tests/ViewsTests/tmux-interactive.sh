@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Drives `hybrid run js/apps/tasks-view` in tmux: Tab/Shift-Tab focus, Enter/Space press, q quits,
-# Ctrl-C (SIGINT) ends it; after each, the terminal must be back in canonical mode.
+# Ctrl-C (SIGINT) ends it; after each, the terminal must be back in canonical mode. Then a list of
+# 10,000 items, --a11y, and an input typed into (CJK, a word jump, a bracketed paste), a resized
+# pane and a mouse click.
 # Usage: Tests/ViewsTests/tmux-interactive.sh [path/to/hybrid]   (default .build/debug/hybrid)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -73,4 +75,52 @@ wait_for "view closed"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -q "╭" && fail "--a11y painted the screen"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after --a11y"
 echo "ok 4 - --a11y speaks instead of painting, keys still work, the terminal is restored"
+tmux -L "$SOCKET" kill-server
+SOCKET="$SOCKET-5"
+
+# An input: CJK typed, Ctrl-Left, Backspace, Enter submits; a bracketed paste; the pane resized; a
+# click (an SGR report) presses a button; mouse reporting is on while the view shows and off after.
+APP="/tmp/$SOCKET-app"
+mkdir -p "$APP"
+trap 'rm -rf "$APP"' EXIT
+echo '{"name": "typing", "version": "1.0.0", "main": "main.js", "grants": ["view"]}' > "$APP/app.json"
+cat > "$APP/main.js" <<'JS'
+const tree = { type: "stack", children: [
+  { type: "text", text: "size ${size} ${pressed}" },
+  { type: "input", id: "title", value: "${draft}", placeholder: "type here", style: { width: 30 },
+    on: { change: "form.change", submit: "form.submit" } },
+  { type: "list", items: "${tasks}", template: { type: "text", text: "- ${.}" } },
+  { type: "button", id: "done", text: "Done", on: { press: "form.press" } },
+] };
+const state = { draft: "", tasks: [], size: "?", pressed: "" };
+const form = {
+  change() {},
+  submit(event, view) { state.tasks.push(event.value); return view.update(state); },
+  press(event, view) { state.pressed = "pressed"; return view.update(state); },
+};
+(async () => {
+  const view = await Hybrid.view.run({ form }, { tree, data: state,
+    onResize(event, v) { state.size = `${event.columns}x${event.rows}`; return v.update(state); } });
+  const { reason } = await view.done;
+  console.log(`typing: ${reason}; ${state.tasks.join(" | ")}; ${state.pressed}`);
+})();
+JS
+tmux -L "$SOCKET" -f /dev/null new-session -d -x 80 -y 24 \
+  "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 $HYBRID run $APP; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; echo TTY-CHECKED; sleep 30"
+wait_for "type here"
+[ "$(tmux -L "$SOCKET" display -p -t 0 '#{mouse_standard_flag}#{mouse_sgr_flag}')" = 11 ] || fail "SGR mouse reporting is on"
+keys -l "你好 world";        wait_for "你好 world"
+keys C-Left BSpace;         wait_for "你好world"
+keys Enter;                 wait_for "- 你好world"; wait_for "type here"
+tmux -L "$SOCKET" set-buffer "line one
+line two"
+tmux -L "$SOCKET" paste-buffer -p -t 0;  wait_for "line one line two"
+keys Enter;                 wait_for "- line one line two"
+tmux -L "$SOCKET" resize-window -t 0 -x 64 -y 12;  wait_for "size 64x12"
+keys -l $'\e[<0;3;5M\e[<0;3;5m';  wait_for "size 64x12 pressed"
+keys q;                     wait_for "EXIT=0"; wait_for "TTY-CHECKED"
+wait_for "typing: quit; 你好world | line one line two; pressed"
+[ "$(tmux -L "$SOCKET" display -p -t 0 '#{mouse_standard_flag}#{mouse_sgr_flag}')" = 00 ] || fail "mouse reporting turned off after q"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after the input"
+echo "ok 5 - an input takes CJK, word jumps, a paste and Enter; the pane resizes; a click presses; the terminal is restored"
 tmux -L "$SOCKET" kill-server

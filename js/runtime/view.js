@@ -69,13 +69,21 @@ const key = (name) => call("view", "simulate", { type: "key", key: name });
 const wheelParams = (target, delta) =>
   typeof target === "string" ? { type: "wheel", id: target, delta } : { type: "wheel", x: target?.x, y: target?.y, delta };
 const wheel = (target, delta) => call("view", "simulate", wheelParams(target, delta));
+// Text typed into the input `id`, or the focused one.
+const typeParams = (text, id) => (id === undefined ? { type: "text", text } : { type: "text", text, id });
+const type = (text, id) => call("view", "simulate", typeParams(text, id));
+const click = (x, y) => call("view", "simulate", { type: "click", x, y });
+const resize = (columns, rows) => call("view", "simulate", { type: "resize", columns, rows });
 
-const sameEvent = (a, b) => a.type === b.type && a.id === b.id && a.handler === b.handler && a.key === b.key;
-const eventName = (event) => (event.type === "press" ? `press on "${event.id}"` : event.type);
+const sameEvent = (a, b) => a.type === b.type && a.id === b.id && a.handler === b.handler && a.key === b.key && a.value === b.value
+  && a.columns === b.columns && a.rows === b.rows;
+const eventName = (event) => (event.type === "quit" || event.type === "resize" ? event.type : `${event.type} on "${event.id}"`);
 
 /**
- * Mounts `options.tree` with `options.data` (when given) and runs its events: each press calls
- * the handler its `on.press` names, as `handler(event, view)`, where `view` is this controller.
+ * Mounts `options.tree` with `options.data` (when given) and runs its events: each press, change
+ * or submit calls the handler its `on` names, as `handler(event, view)`, where `view` is this
+ * controller; a change or submit event carries the input's `value`. A resize of the terminal
+ * (`{type: "resize", columns, rows}`, the view already redrawn) calls `options.onResize(event, view)`.
  * Resolves `done` when the user quits (q), the view is unmounted, or `stop()` is called.
  * `view.press(id)` and `view.key(name)` resolve once the event they caused has been handled (its
  * handler settled, so what it drew is on screen), and reject with what the handler threw.
@@ -114,8 +122,14 @@ async function run(handlers, options = {}) {
     update, patch, frame,
     /** Presses the node `id` and resolves, with `{event}`, once its handler has settled. */
     press: (id) => simulate({ type: "press", id }),
-    /** Types a key (tab, shift-tab, enter, space, q); resolves once the event it caused is handled. */
+    /** Types a key (tab, enter, left, backspace, ...); resolves once the event it caused is handled. */
     key: (name) => simulate({ type: "key", key: name }),
+    /** Types text into the input `id` (or the focused one); resolves once its change is handled. */
+    type: (text, id) => simulate(typeParams(text, id)),
+    /** Clicks the cell (x, y); resolves once the press it caused, if any, is handled. */
+    click: (x, y) => simulate({ type: "click", x, y }),
+    /** Resizes the terminal as SIGWINCH would; resolves once onResize, if given, has settled. */
+    resize: (columns, rows) => simulate({ type: "resize", columns, rows }),
     /** Turns the mouse wheel over a scroll container (its id, or {x, y}) by `delta` rows, down when positive. */
     wheel: (target, delta) => simulate(wheelParams(target, delta)),
     done,
@@ -152,7 +166,7 @@ async function run(handlers, options = {}) {
           waiter?.resolve(waiter.answer);
           return;
         }
-        const handler = resolveHandler(handlers, event.handler);
+        const handler = event.type === "resize" ? (options.onResize || (() => {})) : resolveHandler(handlers, event.handler);
         try {
           if (handler === undefined) throw new Error(`view: no handler "${event.handler}" for ${event.type} on "${event.id}"`);
           await handler(event, view);
@@ -169,4 +183,4 @@ async function run(handlers, options = {}) {
   return view;
 }
 
-native.hybrid.view = Object.freeze({ run, mount, update, patch, frame, unmount, nextEvent, press, key, wheel });
+native.hybrid.view = Object.freeze({ run, mount, update, patch, frame, unmount, nextEvent, press, key, type, click, wheel, resize });

@@ -1747,6 +1747,14 @@ export interface ViewFrameResult {
   height: number;
   /** The focused node's id. */
   focus: string | null;
+  /**
+   * The focused input's cursor cell (where the terminal cursor is), or null when no input has focus
+   * or it is off screen.
+   */
+  cursor?: {
+    x: number;
+    y: number;
+  } | null;
   /** The screen-reader lines since the mount (the last 1,000) when it is accessible, else null. */
   spoken?: string[] | null;
 }
@@ -1801,18 +1809,24 @@ export interface ViewNextEventParams {
 export type ViewNextEventResult = ViewEvent;
 
 export interface ViewSimulateParams {
-  /** press a node, type a key, or turn the mouse wheel. */
-  type: "press" | "key" | "wheel";
-  /** The node to press, or the scroll container to turn the wheel over. */
+  /** press a node, type a key, type text, click, turn the mouse wheel, or resize the terminal. */
+  type: "press" | "key" | "text" | "click" | "wheel" | "resize";
+  /** resize: the terminal's new columns. */
+  columns?: number;
+  /** resize: the terminal's new rows. */
+  rows?: number;
+  /** The node to press, the input to type into, or the scroll container to turn the wheel over. */
   id?: string;
-  /** wheel: the column the pointer is over (without id). */
+  /** text: what to type (any Unicode; newlines become spaces; cut at the input's maxLength). */
+  text?: string;
+  /** click, wheel: the column the pointer is over (from 0). */
   x?: number;
-  /** wheel: the row the pointer is over (without id). */
+  /** click, wheel: the row the pointer is over (from 0). */
   y?: number;
   /** wheel: rows to scroll, down when positive. */
   delta?: number;
   /** The key to type. */
-  key?: "tab" | "shift-tab" | "enter" | "space" | "q" | "up" | "down" | "page-up" | "page-down" | "home" | "end";
+  key?: "tab" | "shift-tab" | "enter" | "space" | "q" | "up" | "down" | "page-up" | "page-down" | "home" | "end" | "left" | "right" | "word-left" | "word-right" | "backspace" | "delete";
 }
 
 /** The event it caused. */
@@ -1824,6 +1838,12 @@ export interface ViewSimulateResult {
    * pointer.
    */
   offset?: number | null;
+  /** click: the focused node's id after. */
+  focus?: string | null;
+  /** resize: the canvas width after. */
+  width?: number;
+  /** resize: the canvas height after. */
+  height?: number;
 }
 
 export interface ViewUnmountParams {
@@ -1883,13 +1903,31 @@ export interface ViewNode {
    * Text with ${path} templates resolved against the data (inside a list, against the item first).
    */
   text?: string | number | boolean;
-  /** An input's value (same as text). */
+  /**
+   * An input's value (same as text). What is typed stays across updates until the data gives the
+   * input a different value, which then replaces it. After a submit (Enter), the next update's
+   * value replaces it whatever it is, so an update whose value is still "" clears the input.
+   */
   value?: string | number | boolean;
   /** An input's text while its value is empty. */
   placeholder?: string | number | boolean;
+  /**
+   * An input's most characters (grapheme clusters: a wide character or a letter with its combining
+   * marks counts one); typing and pasting past it are cut.
+   */
+  maxLength?: number;
+  /**
+   * An input that shows • for each character (a password); the screen-reader stream says only the
+   * bullets.
+   */
+  secret?: boolean;
   /** A stack's or box's children. */
   children?: ViewNode[];
-  /** Event → name of a JS handler the client dispatches to ("tasks.add"). */
+  /**
+   * Event → name of a JS handler the client dispatches to ("tasks.add"): press on a button (Enter,
+   * Space or a click), change on an input (each edit that changes its value) and submit on an input
+   * (Enter).
+   */
   on?: {
     press?: string;
     change?: string;
@@ -2008,13 +2046,21 @@ export interface ViewRect {
 /** What the user did. */
 export interface ViewEvent {
   /**
-   * press: a button was pressed (Enter or Space on the focused node, or view.simulate); quit: q was
-   * typed or the view was unmounted.
+   * press: a button was pressed (Enter or Space on the focused node, a click, or view.simulate);
+   * change: an input's value changed (typing, a paste, backspace, delete); submit: Enter in an
+   * input; resize: the terminal changed size (SIGWINCH, or view.simulate), the view already
+   * redrawn; quit: q was typed outside an input, or the view was unmounted.
    */
-  type: "press" | "quit";
-  /** The pressed node's id. */
+  type: "press" | "change" | "submit" | "resize" | "quit";
+  /** The pressed or edited node's id. */
   id?: string;
-  /** The JS handler its on.press names. */
+  /** change, submit: the input's value. */
+  value?: string;
+  /** resize: the terminal's columns (device.screen reads the same). */
+  columns?: number;
+  /** resize: the terminal's rows. */
+  rows?: number;
+  /** The JS handler its on.press (on.change, on.submit) names. */
   handler?: string;
   /** The key of the list item the node is in (its index when the list has no key). */
   key?: string;
@@ -2023,9 +2069,10 @@ export interface ViewEvent {
 /** `Hybrid.view`, the JS client of the view target (services/view.json). */
 export interface ViewClient {
   /**
-   * Mounts options.tree with options.data (when given) and runs its events: each press calls the
-   * handler its on.press names, as handler(event, view). done resolves when the user quits (q), the
-   * view is unmounted, or stop() is called.
+   * Mounts options.tree with options.data (when given) and runs its events: each press, change or
+   * submit calls the handler its on names, as handler(event, view); a resize event calls
+   * options.onResize(event, view) when given. done resolves when the user quits (q), the view is
+   * unmounted, or stop() is called.
    */
   readonly run: (handlers: object, options?: ViewRunOptions) => Promise<ViewController>;
   /** view.mount: shows tree with data (default {}). */
@@ -2044,6 +2091,15 @@ export interface ViewClient {
   readonly press: (id: string) => Promise<ResultOf<"view", "simulate">>;
   /** view.simulate: a key, as if typed. */
   readonly key: (name: NonNullable<ParamsOf<"view", "simulate">["key"]>) => Promise<ResultOf<"view", "simulate">>;
+  /**
+   * view.simulate: types text into the input with this id (focusing it), or into the focused input
+   * when id is absent.
+   */
+  readonly type: (text: string, id?: string) => Promise<ResultOf<"view", "simulate">>;
+  /** view.simulate: the terminal resized to columns × rows. */
+  readonly resize: (columns: number, rows: number) => Promise<ResultOf<"view", "simulate">>;
+  /** view.simulate: a left click at the cell {x, y}. */
+  readonly click: (x: number, y: number) => Promise<ResultOf<"view", "simulate">>;
   /**
    * view.simulate: the mouse wheel over the scroll container with this id, or at the cell {x, y},
    * delta rows (down when positive).
@@ -2497,17 +2553,24 @@ export interface HybridActions {
      */
     mount: { params: ViewMountParams; result: ViewMountResult; errors: "E_BAD_PARAMS" };
     /**
-     * Long-poll: resolves with the next event (a press or quit), at once if one is waiting.
-     * Cancelled by a timeout or an abort; a newer call replaces an older one.
+     * Long-poll: resolves with the next event (a press, change, submit or quit), at once if one is
+     * waiting. Cancelled by a timeout or an abort; a newer call replaces an older one.
      */
     nextEvent: { params: ViewNextEventParams; result: ViewNextEventResult; errors: "E_CANCELLED" | "E_TIMEOUT" };
     /**
-     * For tests: a press on the node with id (type press), a key as if typed (type key), or the
+     * For tests: a press on the node with id (type press), a key as if typed (type key), text typed
+     * into the input with id or the focused one (type text: one edit, one change event; focus must
+     * be on an input when id is absent), a left click at cell x, y (type click: focuses the
+     * focusable node there, puts an input's cursor at the character clicked, presses a button), the
      * mouse wheel (type wheel: delta rows, down when positive, over the scroll container with id or
-     * at cell x, y). Up, down, page-up, page-down, home and end act on the scroll container that
-     * has focus or holds it: up and down move focus between the nodes inside it (on the container
-     * itself they scroll a row), the others scroll and give the container focus. The event also
-     * goes to nextEvent.
+     * at cell x, y), or a resized terminal (type resize: columns and rows, as SIGWINCH does in a
+     * terminal: the view takes the new width unless the mount gave one, and the new rows when it is
+     * drawn in a terminal without a mount height; it lays out again and draws one frame; the resize
+     * event goes to nextEvent). In a focused input, left, right, word-left, word-right, home, end,
+     * backspace, delete and space edit (change when the value changed) and enter submits. Up, down,
+     * page-up, page-down, home and end act on the scroll container that has focus or holds it: up
+     * and down move focus between the nodes inside it (on the container itself they scroll a row),
+     * the others scroll and give the container focus. The event also goes to nextEvent.
      */
     simulate: { params: ViewSimulateParams; result: ViewSimulateResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /** Removes the view, restores the terminal and answers a waiting nextEvent with quit. */
@@ -2651,6 +2714,8 @@ export interface ViewRunOptions extends ViewMountOptions {
   data?: unknown;
   /** Receives what a handler throws and why the run ended in error (default: console.error). */
   onError?: (error: unknown) => void;
+  /** Called with `{type: "resize", columns, rows}` when the terminal changed size (the view already redrawn). */
+  onResize?: (event: ResultOf<"view", "nextEvent">, view: ViewController) => unknown;
 }
 
 /** The running view `Hybrid.view.run` resolves with, also handed to every handler. */
@@ -2662,6 +2727,12 @@ export interface ViewController {
   press(id: string): Promise<ResultOf<"view", "simulate">>;
   /** Types a key; resolves once the event it caused, if any, has been handled. */
   key(name: NonNullable<ParamsOf<"view", "simulate">["key"]>): Promise<ResultOf<"view", "simulate">>;
+  /** Types text into the input `id` (or the focused one); resolves once its change, if any, has been handled. */
+  type(text: string, id?: string): Promise<ResultOf<"view", "simulate">>;
+  /** Clicks the cell (x, y): focuses what is there and presses a button; resolves once its press, if any, has been handled. */
+  click(x: number, y: number): Promise<ResultOf<"view", "simulate">>;
+  /** Resizes the terminal to columns × rows as SIGWINCH would; resolves once onResize, if given, has settled. */
+  resize(columns: number, rows: number): Promise<ResultOf<"view", "simulate">>;
   /** Turns the mouse wheel over a scroll container (its id, or a cell {x, y}) by `delta` rows, down when positive. */
   wheel(target: string | { x: number; y: number }, delta: number): Promise<ResultOf<"view", "simulate">>;
   /** Resolves when the user quits (q), the view is unmounted, or stop() is called. */
