@@ -75,4 +75,13 @@ public struct Glyph: Sendable, Hashable {
     /// characters.
     var breaksFreely: Bool { width == 2 }
     var isSpace: Bool { text == " " }
+
+    /// A symbol or emoji, not a letter, digit or punctuation: `⏎`, `→`, `✅`.
+    var isSymbol: Bool {
+        guard let scalar = text.unicodeScalars.first, scalar.value >= 0x80 else { return false }
+        switch scalar.properties.generalCategory {
+        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: return true
+        default: return false
+        }
+    }
 }
