@@ -11,7 +11,7 @@ struct YogaConformanceTests {
 
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
-        let fields: [String: JSONValue]
+        let fields: JSONObject
         var testDescription: String { name }
     }
 
@@ -27,7 +27,9 @@ struct YogaConformanceTests {
     static func knownDifferences() throws -> [String: String] {
         let text = try String(contentsOf: folder.appendingPathComponent("known-differences.json"), encoding: .utf8)
         guard case .object(let entries) = try JSONParser.parse(text) else { return [:] }
-        return entries.compactMapValues(\.stringValue)
+        var result: [String: String] = [:]
+        for key in entries.keys { result[key] = entries[key]?.stringValue }
+        return result
     }
 
     /// Nil when every frame matches Yoga's, else the differing frames.
