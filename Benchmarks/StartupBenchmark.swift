@@ -109,10 +109,27 @@ enum MeasuredProcess {
         var pid = pid_t()
         let start = MonotonicClock.now()
         guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return nil }
+        // The child's own high-water mark, read from /proc while it runs. wait4's ru_maxrss is not
+        // it once this process has grown: posix_spawn starts the child on this process's memory
+        // (CLONE_VM), and exec folds that memory's high-water mark into the child's ru_maxrss. A
+        // child that ends before the first reading falls back to ru_maxrss.
+        var highWaterKiB = 0
+        var exited = siginfo_t()
+        while waitid(P_PID, id_t(pid), &exited, WEXITED | WNOHANG | WNOWAIT) == 0, exited._sifields._sigchld.si_pid == 0 {
+            highWaterKiB = max(highWaterKiB, Self.highWaterKiB(of: pid))
+            usleep(2_000)
+        }
         var status: Int32 = 0
         var usage = rusage()
         guard wait4(pid, &status, 0, &usage) == pid else { return nil }
         let wall = Double(MonotonicClock.now() - start) / 1_000_000
-        return Measurement(wallMs: wall, maxRSSKiB: usage.ru_maxrss, status: (status >> 8) & 0xFF)
+        return Measurement(wallMs: wall, maxRSSKiB: highWaterKiB > 0 ? highWaterKiB : usage.ru_maxrss, status: (status >> 8) & 0xFF)
+    }
+
+    /// `VmHWM` of a running process, in KiB; 0 once it has let go of its memory.
+    static func highWaterKiB(of pid: pid_t) -> Int {
+        guard let status = try? FileSystem.text(atPath: "/proc/\(pid)/status"),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
     }
 }

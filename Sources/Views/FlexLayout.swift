@@ -64,7 +64,7 @@ public enum FlexLayout {
             content = parentRow ? Size(width: 1, height: 0) : Size(width: 0, height: 1)
         case .spacer:
             content = Size(width: 0, height: 0)
-        case .stack, .box, .list:
+        case .stack, .box, .list, .scroll:
             let row = direction(node) == .row
             var main = 0, cross = 0
             for (i, child) in node.children.enumerated() {
@@ -142,6 +142,7 @@ public enum FlexLayout {
         if node.frame != frame { changes?.record(node.frame, frame) }
         node.frame = frame
         node.layoutValid = true
+        if node.viewport != nil { return placeScrolled(node, changes) }
         guard node.kind.isContainer, !node.children.isEmpty else { return }
         let style = node.style
         let b = style.border.width

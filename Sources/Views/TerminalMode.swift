@@ -24,6 +24,16 @@ enum TerminalMode {
         return true
     }
 
+    /// Raw input only, for the screen-reader stream that replaces the painted screen: stdout stays
+    /// the normal screen, where the lines scroll by.
+    static func enterKeysOnly() -> Bool {
+        TerminalState.change(leave: "") { raw in
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
+            raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+            TerminalState.readByByte(&raw)
+        }
+    }
+
     /// Puts the terminal back as it was. Safe to call more than once, and from a signal handler.
     static func restore() { TerminalState.restore() }
 

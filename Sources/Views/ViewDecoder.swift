@@ -55,8 +55,8 @@ public enum ViewDecoder {
         // A stack's own layout properties may sit on the node itself, as the README writes them.
         for key in ["direction", "gap", "align", "justify"] {
             guard let value = object[key] else { continue }
-            guard kind == .stack || kind == .list || kind == .box else {
-                throw ViewDecodingError(path + "/" + key, "only stack, list and box nodes take \(key) outside their style")
+            guard kind == .stack || kind == .list || kind == .box || kind == .scroll else {
+                throw ViewDecodingError(path + "/" + key, "only stack, list, box and scroll nodes take \(key) outside their style")
             }
             try apply(key, value, to: &spec.style, at: path + "/" + key)
         }
@@ -74,7 +74,7 @@ public enum ViewDecoder {
             spec.placeholder = try template(placeholder, at: path + "/placeholder")
         }
         if let children = object["children"] {
-            guard kind == .stack || kind == .box else {
+            guard kind == .stack || kind == .box || kind == .scroll else {
                 throw ViewDecodingError(path + "/children", "a \(typeName) node has no children\(kind == .list ? "; a list takes items and a template" : "")")
             }
             guard case .array(let array) = children else {

@@ -6,8 +6,8 @@ import JSON
 public final class ViewDocument {
     public let spec: ViewSpec
     public private(set) var data: JSONValue
-    public private(set) var root: ViewNode
-    public private(set) var canvas: TextCanvas
+    public internal(set) var root: ViewNode
+    public internal(set) var canvas: TextCanvas
     public let width: Int
     /// A fixed canvas height, or nil to take the content's.
     public let height: Int?
@@ -23,7 +23,12 @@ public final class ViewDocument {
         self.height = height
         self.nodeLimit = nodeLimit
         root = try ViewExpander.expand(spec, data: data, nodeLimit: nodeLimit)
-        let used = FlexLayout.layout(root, width: width, height: height)
+        var used = FlexLayout.layout(root, width: width, height: height)
+        if ScrollViewport.windowsStale(root) {
+            // A list's window was guessed before layout measured its rows: expand what it shows.
+            root = try ViewExpander.expand(spec, data: data, previous: root, nodeLimit: nodeLimit)
+            used = FlexLayout.layout(root, width: width, height: height)
+        }
         canvas = TextCanvas(width: width, height: height ?? used)
         ViewPainter.paint(root, into: &canvas)
     }
@@ -55,7 +60,13 @@ public final class ViewDocument {
         root = reconciled
         if let focusPath { setFocus(focusPath) }
         let recorder = FrameChanges()
-        let used = FlexLayout.layout(root, width: width, height: height, changes: recorder)
+        var used = FlexLayout.layout(root, width: width, height: height, changes: recorder)
+        if ScrollViewport.windowsStale(root) {
+            let again = try ViewExpander.expand(spec, data: newData, previous: root, nodeLimit: nodeLimit)
+            root = ViewReconciler.reconcile(old: root, new: again, dirty: &dirty, changed: &changed)
+            if let focusPath { setFocus(focusPath) }
+            used = FlexLayout.layout(root, width: width, height: height, changes: recorder)
+        }
         let newHeight = height ?? used
         if newHeight != canvas.height {
             let previous = canvas
@@ -63,7 +74,9 @@ public final class ViewDocument {
             ViewPainter.paint(root, into: &canvas)
             return Change(dirty: [Rect(x: 0, y: 0, width: width, height: newHeight)], resized: true, changedNodes: changed, previous: previous)
         }
-        let rects = Self.merge(dirty + recorder.rects)
+        // Off-canvas frames (a scrolled list's items above or below its window) are not dirty.
+        let bounds = Rect(x: 0, y: 0, width: width, height: canvas.height)
+        let rects = Self.merge(dirty + recorder.rects).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         guard !rects.isEmpty else { return Change(dirty: [], resized: false, changedNodes: changed, previous: nil) }
         let previous = canvas
         for rect in rects { ViewPainter.paint(root, into: &canvas, dirty: rect) }

@@ -33,6 +33,8 @@ public enum ViewExpander {
     static func node(_ spec: ViewSpec, key: String, scopes: [JSONValue], previous: ViewNode?, lowest: inout Int, budget: inout Budget) throws(ViewDecodingError) -> ViewNode {
         try budget.take(1, at: spec.pointer)
         var children: [ViewNode] = []
+        // A scroll node or a list given a height keeps its scroll state from the tree on screen.
+        let viewport = spec.scrolls ? (previous?.kind == spec.kind ? previous?.viewport : nil) ?? ScrollViewport(spec) : nil
         if spec.kind == .list, let items = spec.items, let path = items.singlePath, let template = spec.template.first {
             let value = TemplateString.lookup(path, scopes, lowest: &lowest) ?? .null
             let array: [JSONValue]
@@ -42,9 +44,11 @@ public enum ViewExpander {
             default:
                 throw ViewDecodingError(spec.pointer + "/items", "expected \"${\(path.joined(separator: "."))}\" to be an array in the data, got \(value.typeName)")
             }
+            // Only a scrolling list's window of items is expanded (``LazyListWindow``).
+            let range = viewport?.window(itemCount: array.count) ?? 0..<array.count
             // Each item is a node at least: a list past the quota fails here, before any is made.
-            if budget.used + array.count > budget.limit { try budget.take(array.count, at: spec.pointer + "/items") }
-            children.reserveCapacity(array.count)
+            if budget.used + range.count > budget.limit { try budget.take(range.count, at: spec.pointer + "/items") }
+            children.reserveCapacity(range.count)
             var seen = Set<String>()
             var previousItems: [String: ViewNode] = [:]
             if let previous, previous.kind == .list {
@@ -52,7 +56,8 @@ public enum ViewExpander {
                 for child in previous.children { previousItems[child.key] = child }
             }
             let itemScope = scopes.count
-            for (i, item) in array.enumerated() {
+            for i in range {
+                let item = array[i]
                 var itemKey = "#" + String(i)
                 if let keyField = spec.key {
                     let keyValue = item[keyField]
@@ -94,6 +99,7 @@ public enum ViewExpander {
                             text: spec.text?.render(scopes, lowest: &lowest) ?? "",
                             placeholder: spec.placeholder?.render(scopes, lowest: &lowest) ?? "",
                             handlers: spec.handlers, children: children, pointer: spec.pointer)
+        node.viewport = viewport
         return node
     }
 }

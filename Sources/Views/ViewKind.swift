@@ -5,12 +5,12 @@
 
 /// The node types a view may use.
 public enum ViewKind: String, Sendable, CaseIterable {
-    case stack, box, text, button, list, divider, spacer, input
+    case stack, box, text, button, list, divider, spacer, input, scroll
 
     /// Whether the node lays out children.
     var isContainer: Bool {
         switch self {
-        case .stack, .box, .list: true
+        case .stack, .box, .list, .scroll: true
         default: false
         }
     }

@@ -27,6 +27,8 @@ public final class ViewNode {
     /// (an item that reads only itself can be kept while its item is unchanged).
     var sourceItem: JSONValue?
     var lowestScope = Int.max
+    /// For a `scroll` node or a list given a height: what it shows of its content (``ScrollViewport``).
+    public internal(set) var viewport: ScrollViewport?
 
     init(kind: ViewKind, id: String?, key: String, style: ViewStyle, text: String, placeholder: String,
          handlers: [String: String], children: [ViewNode], pointer: String) {
@@ -71,7 +73,7 @@ public final class ViewNode {
     public let nodeCount: Int
 
     /// Nodes that take focus, in document order.
-    var focusable: Bool { kind == .button || kind == .input }
+    var focusable: Bool { kind == .button || kind == .input || viewport != nil }
 }
 
 public struct Rect: Sendable, Hashable, CustomStringConvertible {

@@ -15,7 +15,7 @@ public enum ViewPainter {
         guard !area.isEmpty else { return }
         let style = node.style
         var cellStyle = CellStyle(inheriting: inherited, style)
-        if node.focused { cellStyle.inverse.toggle() }
+        if node.focused && node.viewport == nil { cellStyle.inverse.toggle() }
         if style.background != nil { canvas.fill(frame, with: TextCanvas.Cell(text: " ", style: cellStyle), clip: area) }
         if style.border != .none { drawBorder(style, frame, &canvas, area, cellStyle) }
         let b = style.border.width
@@ -53,10 +53,13 @@ public enum ViewPainter {
             }
         case .spacer:
             break
-        case .stack, .box, .list:
+        case .stack, .box, .list, .scroll:
             let row = (style.direction ?? .column) == .row
             for child in node.children {
                 paint(child, into: &canvas, clip: contentClip, inherited: cellStyle, parentRow: row)
+            }
+            if let viewport = node.viewport {
+                viewport.paintScrollbar(in: inner, into: &canvas, clip: contentClip, style: cellStyle, focused: node.focused)
             }
         }
     }

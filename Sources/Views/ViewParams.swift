@@ -19,9 +19,12 @@ struct ViewMountParams: ActionParams {
     /// The content's height (the terminal's rows when interactive) when nil.
     let height: Int?
     let output: Output
+    /// The screen-reader stream (``AccessibilityStream``); nil leaves it to `HYBRID_A11Y`.
+    let accessible: Bool?
 
     init(from params: ParamsReader) throws(BridgeError) {
         tree = try params.required("tree")
+        accessible = try params.optional("accessible")
         data = try params.optional("data") ?? .object([:])
         width = try params.optional("width")
         height = try params.optional("height")
@@ -45,14 +48,16 @@ enum ViewUpdateParams: ActionParams {
     }
 }
 
-/// `view.simulate`: a press of a node, or a key. The contract lists `id` and `key` as optional,
-/// since which one is needed depends on `type`.
+/// `view.simulate`: a press of a node, a key, or the mouse wheel. The contract lists `id`, `key`,
+/// `x`, `y` and `delta` as optional, since which are needed depends on `type`.
 enum ViewSimulateParams: ActionParams {
     case press(id: String)
     case key(ViewKey)
+    /// Over the scroll container with `id`, or at cell (`x`, `y`); `delta` rows, down when positive.
+    case wheel(id: String?, x: Int, y: Int, delta: Int)
 
     enum Kind: String, CaseIterable, ParamValue {
-        case press, key
+        case press, key, wheel
     }
 
     init(from params: ParamsReader) throws(BridgeError) {
@@ -65,6 +70,15 @@ enum ViewSimulateParams: ActionParams {
                 throw BridgeError.badParams("/key", "missing; expected one of \(ViewKey.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self = .key(key)
+        case .wheel:
+            guard let delta: Int = try params.optional("delta") else { throw BridgeError.badParams("/delta", "missing; expected the rows to scroll, down when positive") }
+            let id: String? = try params.optional("id")
+            let x: Int? = try params.optional("x")
+            let y: Int? = try params.optional("y")
+            guard id != nil || (x != nil && y != nil) else {
+                throw BridgeError.badParams("/id", "missing; a wheel names a scroll container's id, or a cell with x and y")
+            }
+            self = .wheel(id: id, x: x ?? 0, y: y ?? 0, delta: delta)
         }
     }
 }

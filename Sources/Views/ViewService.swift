@@ -33,7 +33,8 @@ public struct ViewService: BridgeService {
                 guard let frame = session.frame() else { throw Self.notMounted }
                 return ["text": .string(frame.text), "styles": .string(frame.styles),
                         "width": .number(Double(frame.width)), "height": .number(Double(frame.height)),
-                        "focus": frame.focus.map(JSONValue.string) ?? .null]
+                        "focus": frame.focus.map(JSONValue.string) ?? .null,
+                        "spoken": session.spoken().map { JSONValue.array($0.map(JSONValue.string)) } ?? .null]
             },
             "unmount": .inline { _ in
                 session.unmount()
@@ -54,7 +55,7 @@ public struct ViewService: BridgeService {
         let mounted: ViewSession.Mounted
         do {
             mounted = try session.mount(spec: spec, data: params.data, width: params.width, height: params.height,
-                                        output: params.output.rawValue, nodeLimit: nodeLimit)
+                                        output: params.output.rawValue, nodeLimit: nodeLimit, accessible: params.accessible)
         } catch {
             throw tooLarge(error) ?? BridgeError.badParams("/tree" + error.path, error.message)
         }
@@ -101,6 +102,19 @@ public struct ViewService: BridgeService {
                 case .notMounted: throw notMounted
                 case .noSuchNode(let id): throw BridgeError.badParams("/id", "no node has the id \"\(id)\"")
                 case .noHandler(let id): throw BridgeError.badParams("/id", "node \"\(id)\" has no press handler (on.press)")
+                case .notScrollable: throw BridgeError.badParams("/id", "unexpected simulate failure")
+                }
+            }
+        case .wheel(let id, let x, let y, let delta):
+            do {
+                let offset = try session.wheel(id: id, x: x, y: y, delta: delta)
+                return ["event": .null, "offset": offset.map { .number(Double($0)) } ?? .null]
+            } catch {
+                switch error {
+                case .notMounted: throw notMounted
+                case .noSuchNode(let id): throw BridgeError.badParams("/id", "no node has the id \"\(id)\"")
+                case .notScrollable(let id), .noHandler(let id):
+                    throw BridgeError.badParams("/id", "node \"\(id)\" does not scroll; expected a scroll node or a list with a height")
                 }
             }
         case .key(let key):

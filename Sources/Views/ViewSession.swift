@@ -13,6 +13,9 @@ final class ViewSession: @unchecked Sendable {
     private var output = ViewOutput.none
     private var colorMode = ColorMode.none
     private var keyReaderRunning = false
+    /// The screen-reader stream, when the view is accessible (``AccessibilityStream``).
+    private var a11y: AccessibilityStream?
+    private var a11yFile: Int32 = -1
     let events = ViewEventQueue()
     /// Bytes written to the terminal by the last mount or update, for `view.update`'s answer.
     private(set) var lastWrite = 0
@@ -25,14 +28,22 @@ final class ViewSession: @unchecked Sendable {
         var text: String
     }
 
-    func mount(spec: ViewSpec, data: JSONValue, width: Int?, height: Int?, output requested: String, nodeLimit: Int) throws(ViewDecodingError) -> Mounted {
-        let output = Self.resolve(requested)
+    func mount(spec: ViewSpec, data: JSONValue, width: Int?, height: Int?, output requested: String, nodeLimit: Int,
+               accessible: Bool? = nil) throws(ViewDecodingError) -> Mounted {
+        var output = Self.resolve(requested)
         let columns = width ?? (output == .terminal ? Self.terminalSize()?.columns : nil) ?? 80
         let rows = height ?? (output == .terminal ? Self.terminalSize()?.rows : nil)
         let document = try ViewDocument(spec: spec, data: data, width: columns, height: rows, nodeLimit: nodeLimit)
         events.clear()
         return lock.withLock { _ in
             self.document = document
+            let speaksInstead = startAccessibility(accessible, output: output)
+            var keysOnly = false
+            if speaksInstead {
+                // The lines replace the painted screen; keys are still read from a terminal.
+                keysOnly = output == .terminal && isatty(STDIN_FILENO) == 1 && TerminalMode.enterKeysOnly()
+                output = .none
+            }
             self.output = output
             colorMode = ColorMode.detect { getenv($0).map { String(cString: $0) } }
             if output == .terminal {
@@ -52,9 +63,12 @@ final class ViewSession: @unchecked Sendable {
                 lastWrite = text.utf8.count
             case .none:
                 lastWrite = 0
+                if keysOnly { startKeyReader() }
             }
+            a11y?.mounted(document)
             return Mounted(width: document.canvas.width, height: document.canvas.height, nodes: document.root.nodeCount,
-                           output: self.output, text: document.canvas.plainText)
+                           // Speaking instead of painting, on a terminal, is still interactive.
+                           output: keysOnly ? .terminal : self.output, text: document.canvas.plainText)
         }
     }
 
@@ -87,6 +101,7 @@ final class ViewSession: @unchecked Sendable {
                 } catch { throw .notMounted }
             }
             let bytes = emit(change, document)
+            a11y?.observe(document)
             return Updated(changedNodes: change.changedNodes, dirty: change.dirty, bytes: bytes)
         }
     }
@@ -123,6 +138,7 @@ final class ViewSession: @unchecked Sendable {
         case notMounted
         case noSuchNode(String)
         case noHandler(String)
+        case notScrollable(String)
     }
 
     /// A press on the node with `id`, as if it had been focused and Enter pressed.
@@ -142,24 +158,90 @@ final class ViewSession: @unchecked Sendable {
     func key(_ key: ViewKey) -> JSONValue? {
         let event: JSONValue? = lock.withLock { _ in
             guard let document else { return nil }
+            let before = document.canvas
+            var rects: [Rect] = []
+            var event: JSONValue?
             switch key {
             case .tab, .shiftTab:
-                let rects = document.moveFocus(backward: key == .shiftTab)
-                let previous = document.repaint(rects)
-                if output == .terminal {
-                    TerminalMode.write(FrameWriter.changes(from: previous, to: document.canvas, in: rects, mode: colorMode))
-                }
-                return nil
+                rects = document.moveFocusIntoView(backward: key == .shiftTab)
+            case .up, .down, .pageUp, .pageDown, .home, .end:
+                rects = document.scroll(key: key) ?? []
             case .enter, .space:
-                guard let node = document.focusedNode(), let handler = node.handlers["press"] else { return nil }
-                return Self.pressEvent(node, handler: handler, document: document)
+                if let node = document.focusedNode(), let handler = node.handlers["press"] {
+                    event = Self.pressEvent(node, handler: handler, document: document)
+                }
             case .quit:
-                return ["type": "quit"]
+                event = ["type": "quit"]
+                a11y?.unmounted()
             }
+            writeChanges(from: before, document, rects)
+            a11y?.observe(document)
+            return event
         }
         if key == .quit { TerminalMode.restore() }
         if let event { events.post(event) }
         return event
+    }
+
+    /// The mouse wheel over cell (`x`, `y`), or over the scroll container with `id`: scrolls it by
+    /// `delta` rows (down when positive). Returns the container's offset after, nil when the wheel
+    /// was over no container.
+    func wheel(id: String?, x: Int, y: Int, delta: Int) throws(SimulateFailure) -> Int? {
+        try lock.withLock { _ throws(SimulateFailure) -> Int? in
+            guard let document else { throw .notMounted }
+            let before = document.canvas
+            let container: ViewNode?
+            let rects: [Rect]
+            if let id {
+                guard let node = document.node(id: id) else { throw .noSuchNode(id) }
+                guard node.viewport != nil else { throw .notScrollable(id) }
+                rects = document.scroll(node, by: delta)
+                container = node
+            } else {
+                rects = document.wheel(x: x, y: y, delta: delta)
+                container = document.scrollContainer(at: x, y)
+            }
+            writeChanges(from: before, document, rects)
+            a11y?.observe(document)
+            return container?.viewport?.offset
+        }
+    }
+
+    /// Writes to a terminal the cells that differ in `rects` since `previous` (keys and the wheel
+    /// write only there; plain output shows mounts and updates).
+    private func writeChanges(from previous: TextCanvas, _ document: ViewDocument, _ rects: [Rect]) {
+        guard output == .terminal, !rects.isEmpty else { return }
+        let resized = previous.width != document.canvas.width || previous.height != document.canvas.height
+        TerminalMode.write(resized ? FrameWriter.full(document.canvas, mode: colorMode)
+            : FrameWriter.changes(from: previous, to: document.canvas, in: ViewDocument.merge(rects), mode: colorMode))
+    }
+
+    /// The screen-reader lines so far, when the view is accessible.
+    func spoken() -> [String]? { lock.withLock { _ in a11y?.lines } }
+
+    /// Starts the stream when the mount asks for it or `HYBRID_A11Y` is set (`hybrid run --a11y`).
+    /// Returns whether its lines go to stdout in place of the painted screen: they do unless
+    /// `HYBRID_A11Y` names a file (then the screen is painted as usual and the lines appended
+    /// there), or the output is `none` (then they are only kept, for `view.frame`).
+    private func startAccessibility(_ accessible: Bool?, output: ViewOutput) -> Bool {
+        if a11yFile >= 0 { close(a11yFile); a11yFile = -1 }
+        a11y = nil
+        let setting = getenv("HYBRID_A11Y").map { String(cString: $0) } ?? ""
+        let path = setting == "1" ? "" : setting
+        guard accessible ?? !setting.isEmpty else { return false }
+        if !path.isEmpty {
+            a11yFile = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            let fd = a11yFile
+            a11y = AccessibilityStream { line in
+                guard fd >= 0 else { return }
+                let bytes = Array((line + "\n").utf8)
+                _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            }
+            return false
+        }
+        let toStdout = output != .none
+        a11y = AccessibilityStream { line in if toStdout { TerminalMode.write(line + "\n") } }
+        return true
     }
 
     static func pressEvent(_ node: ViewNode, handler: String, document: ViewDocument) -> JSONValue {
@@ -171,8 +253,9 @@ final class ViewSession: @unchecked Sendable {
 
     func unmount() {
         lock.withLock { _ in
+            if document != nil { a11y?.unmounted() }
             document = nil
-            if output == .terminal { TerminalMode.restore() }
+            if output == .terminal || TerminalMode.isActive { TerminalMode.restore() }
             output = .none
         }
         events.post(["type": "quit"], onlyIfWaiting: true)

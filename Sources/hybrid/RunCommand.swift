@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import HybridHost
 
 struct RunCommand: ParsableCommand {
@@ -19,6 +20,11 @@ struct RunCommand: ParsableCommand {
             compile is reported and the app runs on. One line per reload on stderr says which. An \
             app that ends is started again at the next change. Swaps are unsigned: an app with \
             patchKeys needs --data-dir, and a data dir holding signed patches is refused.
+
+            --a11y makes the app's views speak instead of paint: stdout gets one plain line per \
+            change of focus or of what the focused node says ("button Add, 1 of 2"), for a screen \
+            reader or `espeak-ng` to read; keys still work. --a11y-file PATH paints as usual and \
+            appends those lines to PATH (for `tail -f PATH | espeak-ng`).
             """
     )
 
@@ -28,9 +34,21 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("watch"), help: "Swap edited modules into the running app, or restart it, at each change; until interrupted.")
     var watch = false
 
+    @Flag(name: .customLong("a11y"), help: "Views write screen-reader lines to stdout instead of painting the screen.")
+    var a11y = false
+
+    @Option(name: .customLong("a11y-file"), help: ArgumentHelp("Views paint as usual and append screen-reader lines to this file.", valueName: "path"))
+    var a11yFile: String?
+
     @OptionGroup var flags: AppRunFlags
 
     func run() throws {
+        // The view service reads it at each mount (view.mount's accessible).
+        if let a11yFile {
+            setenv("HYBRID_A11Y", a11yFile, 1)
+        } else if a11y {
+            setenv("HYBRID_A11Y", "1", 1)
+        }
         if watch { return try runWatching(flags.options) }
         let session: AppSession
         do {

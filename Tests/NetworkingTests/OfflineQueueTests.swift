@@ -2,7 +2,7 @@ import Bridge
 import Foundation
 import HostTesting
 import JSON
-import Networking
+@testable import Networking
 import Testing
 
 /// `network.enqueue` and the offline queue's actions, called as the bridge calls them, against a
@@ -128,6 +128,16 @@ struct OfflineQueueTests {
         #expect(head?["lastError"]?.stringValue?.contains("timeout") == true, "\(String(describing: head))")
         #expect(try await call("queueWatch", ["queue": "slow", "timeoutMs": 0])["items"] == [])
         #expect(try await call("queueCancel", ["queue": "slow"])["cancelled"]?.arrayValue?.count ?? 0 <= 1)
+    }
+
+    @Test("a queued request naming no timeoutMs gets 60 s per attempt, so a server that accepts and never answers cannot hold its queue; one naming its own keeps it")
+    func defaultAttemptTimeout() throws {
+        let plain = try QueuedRequest(from: ParamsReader(["url": "http://127.0.0.1:9/x", "method": "POST", "body": "x"]))
+        #expect(plain.stored["timeoutMs"] == nil, "the default is applied when sent, not stored: \(plain.stored)")
+        #expect(try plain.networkRequest(idempotencyKey: "k").timeoutMs == QueuedRequest.defaultAttemptTimeoutMs)
+        #expect(QueuedRequest.defaultAttemptTimeoutMs == 60_000)
+        let own = try QueuedRequest(from: ParamsReader(["url": "http://127.0.0.1:9/x", "timeoutMs": 250]))
+        #expect(try own.networkRequest(idempotencyKey: "k").timeoutMs == 250)
     }
 
     @Test("a request's problems are E_BAD_PARAMS at their path under /request", arguments: [

@@ -37,6 +37,8 @@ let goldenCases: [GoldenCase] = [
     GoldenCase(name: "emoji-wrap", view: ##"{"type": "text", "text": "😀😀😀😀😀😀😀"}"##, width: 5),
     GoldenCase(name: "combining-marks", view: ##"{"type": "box", "style": {"border": "single"}, "children": [{"type": "text", "text": "cafe\u0301 nai\u0308ve"}]}"##, width: 14),
     GoldenCase(name: "hangul-and-fullwidth", view: ##"{"type": "text", "text": "한국어 ＡＢＣ"}"##, width: 20),
+    // scroll containers
+    GoldenCase(name: "scroll-node", view: ##"{"type": "box", "style": {"border": "single"}, "children": [{"type": "scroll", "style": {"height": 3}, "children": [{"type": "text", "text": "first line"}, {"type": "text", "text": "second line"}, {"type": "text", "text": "third line"}, {"type": "text", "text": "fourth line"}, {"type": "text", "text": "fifth line"}, {"type": "text", "text": "sixth line"}]}]}"##, width: 16),
     // borders
     GoldenCase(name: "border-single", view: ##"{"type": "box", "style": {"border": "single"}, "children": [{"type": "text", "text": "single"}]}"##, width: 12),
     GoldenCase(name: "border-double", view: ##"{"type": "box", "style": {"border": "double"}, "children": [{"type": "text", "text": "double"}]}"##, width: 12),

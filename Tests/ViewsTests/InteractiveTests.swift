@@ -78,6 +78,27 @@ struct InteractiveTests {
         #expect(screen.contains("\nicanon"), "canonical input restored")
     }
 
+    @Test("keys scroll a list of 10,000 items, and Tab enters it at its first visible item")
+    func longList() async throws {
+        let session = try Tmux.Session("\(Tmux.hybrid!) run js/apps/long-list")
+        defer { session.close() }
+        var screen = try await session.waitFor("[ #15 ]")
+        #expect(!screen.contains("[ #16 ]"))
+        for (key, shown) in [("Down", "[ #16 ]"), ("PageDown", "[ #31 ]"), ("End", "[ #10000 ]"), ("Home", "[ #1 ]")] {
+            try session.keys(key)
+            try await session.waitFor(shown)
+        }
+        try session.keys("PageDown", "PageDown")
+        screen = try await session.waitFor("[ #45 ]")
+        #expect(!screen.contains("[ #30 ]"))
+        try session.keys("Tab", "Enter")
+        try await session.waitFor("opened order 31")
+        try session.keys("q")
+        screen = try await session.waitFor("TTY-CHECKED")
+        #expect(screen.contains("long-list: quit; opened order 31"))
+        #expect(screen.contains("\nicanon"), "canonical input restored")
+    }
+
     @Test("SIGINT (Ctrl-C) ends the app and restores the terminal")
     func interrupt() async throws {
         let session = try Tmux.Session("\(Tmux.hybrid!) run js/apps/tasks-view --data-dir /tmp/hybrid-views-tmux")

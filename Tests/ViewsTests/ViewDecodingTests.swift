@@ -6,9 +6,9 @@ import Testing
 struct ViewDecodingTests {
     @Test("bad view JSON is refused with an error that points at the offending field", arguments: [
         (##"[]"##, "", "expected a node object, got array"),
-        (##"{"text": "x"}"##, "/type", "missing; expected one of stack, box, text, button, list, divider, spacer, input"),
+        (##"{"text": "x"}"##, "/type", "missing; expected one of stack, box, text, button, list, divider, spacer, input, scroll"),
         (##"{"type": 3}"##, "/type", "expected a string, got number"),
-        (##"{"type": "chart"}"##, "/type", "unknown node type \"chart\"; expected one of stack, box, text, button, list, divider, spacer, input, or give the node a fallback"),
+        (##"{"type": "chart"}"##, "/type", "unknown node type \"chart\"; expected one of stack, box, text, button, list, divider, spacer, input, scroll, or give the node a fallback"),
         (##"{"type": "stack", "children": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}, {"type": "box", "style": {"border": "dotted"}}]}"##,
          "/children/2/style/border", "expected one of none, single, double, rounded, heavy, got \"dotted\""),
         (##"{"type": "text"}"##, "/text", "missing; a text node needs its text"),

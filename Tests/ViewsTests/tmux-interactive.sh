@@ -43,3 +43,34 @@ tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical in
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -q "Buy milk" && fail "the alternate screen was left after SIGINT"
 echo "ok 2 - SIGINT ends the app and restores the terminal"
 tmux -L "$SOCKET" kill-server
+SOCKET="$SOCKET-3"
+
+# A list of 10,000 orders given a height: keys scroll it, Tab enters it at its first visible order.
+tmux -L "$SOCKET" -f /dev/null new-session -d -x 80 -y 24 \
+  "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 $HYBRID run js/apps/long-list; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; echo TTY-CHECKED; sleep 30"
+wait_for "10000 orders"; wait_for "[ #15 ]"
+keys Down;                  wait_for "[ #16 ]"
+keys PageDown;              wait_for "[ #31 ]"
+keys End;                   wait_for "[ #10000 ]"
+keys Home;                  wait_for "[ #1 ]"
+keys PageDown PageDown;     wait_for "[ #45 ]"
+keys Tab Enter;             wait_for "opened order 31"
+keys q;                     wait_for "EXIT=0"; wait_for "TTY-CHECKED"
+wait_for "long-list: quit; opened order 31"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after q"
+echo "ok 3 - keys scroll a list of 10,000 items, Tab enters it where it shows, the terminal is restored"
+tmux -L "$SOCKET" kill-server
+SOCKET="$SOCKET-4"
+
+# --a11y: the lines replace the painted screen, and keys still work.
+tmux -L "$SOCKET" -f /dev/null new-session -d -x 80 -y 24 \
+  "trap true INT; env TERM=xterm-256color LANG=C.UTF-8 $HYBRID run --a11y js/apps/long-list; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?icanon'; echo TTY-CHECKED; sleep 30"
+wait_for "list orders, 10000 items, showing 1 to 15"
+keys PageDown;              wait_for "list orders, 10000 items, showing 16 to 30"
+keys Tab;                   wait_for "button #16, list orders, item 16 of 10000: #16, customer"
+keys q;                     wait_for "EXIT=0"; wait_for "TTY-CHECKED"
+wait_for "view closed"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -q "╭" && fail "--a11y painted the screen"
+tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after --a11y"
+echo "ok 4 - --a11y speaks instead of painting, keys still work, the terminal is restored"
+tmux -L "$SOCKET" kill-server

@@ -30,6 +30,7 @@ function mount(tree, data = {}, options = {}) {
   const params = { tree, data, output: options.output || defaultOutput() };
   if (options.width !== undefined) params.width = options.width;
   if (options.height !== undefined) params.height = options.height;
+  if (options.accessible !== undefined) params.accessible = options.accessible;
   const site = new Error();
   return call("view", "mount", params).then((mounted) => {
     const ledger = openWork();
@@ -64,6 +65,10 @@ const unmount = () => {
 const nextEvent = (options) => call("view", "nextEvent", {}, options);
 const press = (id) => call("view", "simulate", { type: "press", id });
 const key = (name) => call("view", "simulate", { type: "key", key: name });
+// The wheel over the scroll container `target` (its id) or at a cell ({x, y}), `delta` rows down.
+const wheelParams = (target, delta) =>
+  typeof target === "string" ? { type: "wheel", id: target, delta } : { type: "wheel", x: target?.x, y: target?.y, delta };
+const wheel = (target, delta) => call("view", "simulate", wheelParams(target, delta));
 
 const sameEvent = (a, b) => a.type === b.type && a.id === b.id && a.handler === b.handler && a.key === b.key;
 const eventName = (event) => (event.type === "press" ? `press on "${event.id}"` : event.type);
@@ -111,6 +116,8 @@ async function run(handlers, options = {}) {
     press: (id) => simulate({ type: "press", id }),
     /** Types a key (tab, shift-tab, enter, space, q); resolves once the event it caused is handled. */
     key: (name) => simulate({ type: "key", key: name }),
+    /** Turns the mouse wheel over a scroll container (its id, or {x, y}) by `delta` rows, down when positive. */
+    wheel: (target, delta) => simulate(wheelParams(target, delta)),
     done,
     /** What view.mount answered: {width, height, nodes, output, text}. */
     mounted,
@@ -162,4 +169,4 @@ async function run(handlers, options = {}) {
   return view;
 }
 
-native.hybrid.view = Object.freeze({ run, mount, update, patch, frame, unmount, nextEvent, press, key });
+native.hybrid.view = Object.freeze({ run, mount, update, patch, frame, unmount, nextEvent, press, key, wheel });

@@ -1721,6 +1721,8 @@ export interface ViewFrameResult {
   height: number;
   /** The focused node's id. */
   focus: string | null;
+  /** The screen-reader lines since the mount (the last 1,000) when it is accessible, else null. */
+  spoken?: string[] | null;
 }
 
 export interface ViewMountParams {
@@ -1740,6 +1742,16 @@ export interface ViewMountParams {
    * with view.frame).
    */
   output?: "auto" | "terminal" | "plain" | "none";
+  /**
+   * The screen-reader stream: plain lines saying what has focus and what changed there ("button
+   * Add, 1 of 2", "list tasks, 3 items, item 2 of 3: call mum, done", "input title: buy milk"), one
+   * per change, no escape sequences. They go to stdout instead of the painted screen (keys are
+   * still read from a terminal, and the answer's output is then terminal), or, with output none,
+   * are only kept for view.frame's spoken. Default: on when HYBRID_A11Y is set (hybrid run --a11y);
+   * when HYBRID_A11Y names a file (--a11y=PATH) the screen is painted as usual and the lines are
+   * appended to that file.
+   */
+  accessible?: boolean;
 }
 
 /** The mounted view. */
@@ -1763,18 +1775,29 @@ export interface ViewNextEventParams {
 export type ViewNextEventResult = ViewEvent;
 
 export interface ViewSimulateParams {
-  /** press a node, or type a key. */
-  type: "press" | "key";
-  /** The node to press. */
+  /** press a node, type a key, or turn the mouse wheel. */
+  type: "press" | "key" | "wheel";
+  /** The node to press, or the scroll container to turn the wheel over. */
   id?: string;
+  /** wheel: the column the pointer is over (without id). */
+  x?: number;
+  /** wheel: the row the pointer is over (without id). */
+  y?: number;
+  /** wheel: rows to scroll, down when positive. */
+  delta?: number;
   /** The key to type. */
-  key?: "tab" | "shift-tab" | "enter" | "space" | "q";
+  key?: "tab" | "shift-tab" | "enter" | "space" | "q" | "up" | "down" | "page-up" | "page-down" | "home" | "end";
 }
 
 /** The event it caused. */
 export interface ViewSimulateResult {
   /** The event, or null when the key caused none (Tab moves focus). */
   event: ViewEvent | null;
+  /**
+   * wheel: the container's first visible content row after, or null when no container was under the
+   * pointer.
+   */
+  offset?: number | null;
 }
 
 export interface ViewUnmountParams {
@@ -1818,7 +1841,13 @@ export interface ViewUpdateResult {
  * instead.
  */
 export interface ViewNode {
-  /** stack, box, text, button, list, divider, spacer or input. */
+  /**
+   * stack, box, text, button, list, divider, spacer, input or scroll. A scroll node shows its
+   * children in one column, as many rows as its height allows, and scrolls; a list given a height
+   * or maxHeight scrolls too and expands only the items on screen (plus 8 on each side), every row
+   * as tall as its first item. Both keep their rightmost column for a scrollbar and take focus for
+   * the scrolling keys.
+   */
   type: string;
   /** Names the node in events and view.simulate; may hold templates ("done-${id}"). */
   id?: string;
@@ -1989,6 +2018,11 @@ export interface ViewClient {
   readonly press: (id: string) => Promise<ResultOf<"view", "simulate">>;
   /** view.simulate: a key, as if typed. */
   readonly key: (name: NonNullable<ParamsOf<"view", "simulate">["key"]>) => Promise<ResultOf<"view", "simulate">>;
+  /**
+   * view.simulate: the mouse wheel over the scroll container with this id, or at the cell {x, y},
+   * delta rows (down when positive).
+   */
+  readonly wheel: (target: string | {x: number, y: number}, delta: number) => Promise<ResultOf<"view", "simulate">>;
 }
 
 /** Every action of every target, by target and action name: what `Hybrid.call` is typed by. */
@@ -2415,8 +2449,12 @@ export interface HybridActions {
      */
     nextEvent: { params: ViewNextEventParams; result: ViewNextEventResult; errors: "E_CANCELLED" | "E_TIMEOUT" };
     /**
-     * For tests: a press on the node with id (type press), or a key as if typed (tab, shift-tab,
-     * enter, space, q). The event also goes to nextEvent.
+     * For tests: a press on the node with id (type press), a key as if typed (type key), or the
+     * mouse wheel (type wheel: delta rows, down when positive, over the scroll container with id or
+     * at cell x, y). Up, down, page-up, page-down, home and end act on the scroll container that
+     * has focus or holds it: up and down move focus between the nodes inside it (on the container
+     * itself they scroll a row), the others scroll and give the container focus. The event also
+     * goes to nextEvent.
      */
     simulate: { params: ViewSimulateParams; result: ViewSimulateResult; errors: "E_BAD_PARAMS" | "E_FAILED" };
     /** Removes the view, restores the terminal and answers a waiting nextEvent with quit. */
@@ -2549,6 +2587,8 @@ export interface ViewMountOptions {
   output?: ParamsOf<"view", "mount">["output"];
   width?: number;
   height?: number;
+  /** The screen-reader stream: lines on stdout instead of the painted screen (view.frame's spoken). */
+  accessible?: boolean;
 }
 
 /** What `Hybrid.view.run` mounts, and who hears about a handler that fails. */
@@ -2569,6 +2609,8 @@ export interface ViewController {
   press(id: string): Promise<ResultOf<"view", "simulate">>;
   /** Types a key; resolves once the event it caused, if any, has been handled. */
   key(name: NonNullable<ParamsOf<"view", "simulate">["key"]>): Promise<ResultOf<"view", "simulate">>;
+  /** Turns the mouse wheel over a scroll container (its id, or a cell {x, y}) by `delta` rows, down when positive. */
+  wheel(target: string | { x: number; y: number }, delta: number): Promise<ResultOf<"view", "simulate">>;
   /** Resolves when the user quits (q), the view is unmounted, or stop() is called. */
   readonly done: Promise<{ reason: "quit" | "stopped" | "error"; error?: unknown }>;
   /** What view.mount answered, when run mounted a tree. */

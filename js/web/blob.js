@@ -46,38 +46,8 @@ function longLong(value) {
   return Number(BigInt.asIntN(64, BigInt(integer)));
 }
 
-// Brand checks through the built-ins' own getters, which no program can replace once taken.
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const typedArrayBuffer = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "buffer").get;
-const typedArrayByteOffset = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "byteOffset").get;
-const typedArrayByteLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "byteLength").get;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
-const dataViewByteOffset = Object.getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
-const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-
-function hasBrand(getter, value) {
-  try {
-    getter.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// A copy of a BufferSource's bytes (a detached buffer has none), or undefined for anything else.
-function bufferSourceBytes(value) {
-  if (typedArrayTag.call(value) !== undefined) {
-    const buffer = typedArrayBuffer.call(value);
-    return new Uint8Array(buffer.slice(typedArrayByteOffset.call(value), typedArrayByteOffset.call(value) + typedArrayByteLength.call(value)));
-  }
-  if (hasBrand(arrayBufferByteLength, value)) return new Uint8Array(value.slice(0));
-  if (hasBrand(dataViewBuffer, value)) {
-    const offset = dataViewByteOffset.call(value);
-    return new Uint8Array(dataViewBuffer.call(value).slice(offset, offset + dataViewByteLength.call(value)));
-  }
-  return undefined;
-}
+// A copy of a BufferSource's bytes, read through the built-ins' own getters (webidl.js).
+const { bufferSourceBytes } = internals.get("webidl").buffers;
 
 // The type of a Blob: empty unless every character is printable ASCII, then lowercased.
 function normalizeType(type) {

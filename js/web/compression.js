@@ -10,21 +10,8 @@ const { requireArguments, enumerable, toStringTag, unserializable } = internals.
 
 // ---- Web IDL helpers -------------------------------------------------------------------------------
 
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const typedArrayBuffer = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "buffer").get;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
-const dataViewByteOffset = Object.getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
-const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-
-function hasBrand(getter, value) {
-  try {
-    getter.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Brand checks and a BufferSource's parts through the built-ins' own getters (webidl.js).
+const { typedArrayTag, typedArrayBuffer, arrayBufferByteLength, dataViewBuffer, dataViewByteOffset, dataViewByteLength, hasBrand } = internals.get("webidl").buffers;
 
 // A chunk converted to a BufferSource (not shared): what native code reads in place, an ArrayBuffer
 // or a typed array (a DataView becomes a Uint8Array over its bytes). Anything else is a TypeError.

@@ -48,26 +48,8 @@ function arrayBufferOf(bytes) {
 
 // ---- Web IDL conversions ---------------------------------------------------------------------------
 
-const TypedArray = Object.getPrototypeOf(Uint8Array);
-const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray.prototype, Symbol.toStringTag).get;
-const typedArrayBuffer = Object.getOwnPropertyDescriptor(TypedArray.prototype, "buffer").get;
-const typedArrayByteOffset = Object.getOwnPropertyDescriptor(TypedArray.prototype, "byteOffset").get;
-const typedArrayByteLength = Object.getOwnPropertyDescriptor(TypedArray.prototype, "byteLength").get;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-const arrayBufferSlice = ArrayBuffer.prototype.slice;
-const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
-const dataViewByteOffset = Object.getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
-const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-
-function hasBrand(getter, value) {
-  if (value === null || typeof value !== "object") return false;
-  try {
-    getter.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Brand checks and a BufferSource's parts through the built-ins' own getters (webidl.js).
+const { typedArrayTag, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, arrayBufferByteLength, arrayBufferSlice, dataViewBuffer, dataViewByteOffset, dataViewByteLength, hasBrand } = internals.get("webidl").buffers;
 
 function isBufferSource(value) {
   if (value === null || typeof value !== "object") return false;

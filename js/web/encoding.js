@@ -12,25 +12,8 @@ const DOMException = internals.get("DOMException");
 
 const { requireArguments, dictionary, enumerable, toStringTag, unserializable } = internals.get("webidl");
 
-// Brand checks through the built-ins' own getters, which no program can replace once taken.
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-const sharedArrayBufferByteLength = typeof SharedArrayBuffer === "function"
-  ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get
-  : undefined;
-const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
-const dataViewByteOffset = Object.getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
-const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-
-function hasBrand(getter, value) {
-  if (getter === undefined || value === null || typeof value !== "object") return false;
-  try {
-    getter.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Brand checks and a BufferSource's parts through the built-ins' own getters (webidl.js).
+const { typedArrayTag, arrayBufferByteLength, sharedArrayBufferByteLength, dataViewBuffer, dataViewByteOffset, dataViewByteLength, hasBrand } = internals.get("webidl").buffers;
 
 // AllowSharedBufferSource: an ArrayBuffer, a SharedArrayBuffer or a view of one. The native side
 // reads ArrayBuffers and typed arrays directly; a DataView becomes a Uint8Array over the same bytes.

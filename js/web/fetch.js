@@ -158,39 +158,8 @@ function sequence(value, method, what) {
 }
 
 // Brand checks through the built-ins' own getters, which no program can replace once taken.
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
-const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
-const typedArrayBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get;
-const typedArrayByteOffset = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "byteOffset").get;
-const typedArrayByteLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "byteLength").get;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-const arrayBufferSlice = ArrayBuffer.prototype.slice;
-const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
-const dataViewByteOffset = Object.getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
-const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-
-function hasBrand(getter, value) {
-  try {
-    getter.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// A copy of a BufferSource's bytes, or undefined for anything else.
-function bufferSourceBytes(value) {
-  if (typedArrayTag.call(value) !== undefined) {
-    const offset = typedArrayByteOffset.call(value);
-    return new Uint8Array(arrayBufferSlice.call(typedArrayBuffer.call(value), offset, offset + typedArrayByteLength.call(value)));
-  }
-  if (hasBrand(arrayBufferByteLength, value)) return new Uint8Array(arrayBufferSlice.call(value, 0));
-  if (hasBrand(dataViewBuffer, value)) {
-    const offset = dataViewByteOffset.call(value);
-    return new Uint8Array(arrayBufferSlice.call(dataViewBuffer.call(value), offset, offset + dataViewByteLength.call(value)));
-  }
-  return undefined;
-}
+// Brand checks and a BufferSource's parts through the built-ins' own getters (webidl.js).
+const { typedArrayTag, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, arrayBufferByteLength, arrayBufferSlice, hasBrand, bufferSourceBytes } = internals.get("webidl").buffers;
 
 function isUint8Array(value) {
   return typedArrayTag.call(value) === "Uint8Array";

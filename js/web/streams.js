@@ -19,6 +19,7 @@
 // `isReadableStreamDisturbed`.
 
 const { requireArguments, enumerable, toStringTag } = internals.get("webidl");
+const { hasBrand } = internals.get("webidl").buffers;
 
 // ---- What the algorithms build on --------------------------------------------------------------
 
@@ -40,7 +41,7 @@ const ArrayBufferCtor = ArrayBuffer;
 const isView = ArrayBuffer.isView;
 const bufferSlice = ArrayBuffer.prototype.slice;
 const bufferTransfer = ArrayBuffer.prototype.transfer;
-const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+const bufferByteLength = internals.get("webidl").buffers.arrayBufferByteLength;
 const bufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get;
 const bufferResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "resizable")?.get;
 const TypedArray = Object.getPrototypeOf(Uint8Array);
@@ -302,12 +303,7 @@ function convertArrayBufferView(value, what) {
 }
 
 function isArrayBuffer(value) {
-  try {
-    bufferByteLength.call(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return hasBrand(bufferByteLength, value);
 }
 
 function IsDetachedBuffer(buffer) {

@@ -92,4 +92,52 @@ function unserializable(...brands) {
   }
 }
 
-internals.provide("webidl", Object.freeze({ requireArguments, dictionary, enumerable, toStringTag, constants, pairIterator, unserializable }));
+// ---- BufferSource --------------------------------------------------------------------------------
+
+// The built-ins' own getters, taken once, before any program runs, so that none can replace them:
+// every script that reads a BufferSource checks brands and reads parts through these.
+// `hasBrand(getter, value)` is true when `value` has the internal slot the getter reads.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const getterOf = (prototype, name) => Object.getOwnPropertyDescriptor(prototype, name).get;
+const typedArrayTag = getterOf(TypedArrayPrototype, Symbol.toStringTag);
+const typedArrayBuffer = getterOf(TypedArrayPrototype, "buffer");
+const typedArrayByteOffset = getterOf(TypedArrayPrototype, "byteOffset");
+const typedArrayByteLength = getterOf(TypedArrayPrototype, "byteLength");
+const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, "byteLength");
+const arrayBufferSlice = ArrayBuffer.prototype.slice;
+const dataViewBuffer = getterOf(DataView.prototype, "buffer");
+const dataViewByteOffset = getterOf(DataView.prototype, "byteOffset");
+const dataViewByteLength = getterOf(DataView.prototype, "byteLength");
+
+function hasBrand(getter, value) {
+  if (getter === undefined || value === null || typeof value !== "object") return false;
+  try {
+    getter.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A copy of a BufferSource's bytes as a Uint8Array (a detached buffer has none), or undefined
+// for anything else.
+function bufferSourceBytes(value) {
+  if (typedArrayTag.call(value) !== undefined) {
+    const offset = typedArrayByteOffset.call(value);
+    return new Uint8Array(arrayBufferSlice.call(typedArrayBuffer.call(value), offset, offset + typedArrayByteLength.call(value)));
+  }
+  if (hasBrand(arrayBufferByteLength, value)) return new Uint8Array(arrayBufferSlice.call(value, 0));
+  if (hasBrand(dataViewBuffer, value)) {
+    const offset = dataViewByteOffset.call(value);
+    return new Uint8Array(arrayBufferSlice.call(dataViewBuffer.call(value), offset, offset + dataViewByteLength.call(value)));
+  }
+  return undefined;
+}
+
+const buffers = Object.freeze({
+  typedArrayTag, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, arrayBufferByteLength, arrayBufferSlice,
+  sharedArrayBufferByteLength: typeof SharedArrayBuffer === "function" ? getterOf(SharedArrayBuffer.prototype, "byteLength") : undefined,
+  dataViewBuffer, dataViewByteOffset, dataViewByteLength, hasBrand, bufferSourceBytes,
+});
+
+internals.provide("webidl", Object.freeze({ requireArguments, dictionary, enumerable, toStringTag, constants, pairIterator, unserializable, buffers }));

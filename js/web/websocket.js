@@ -25,8 +25,8 @@ const OPEN = 1;
 const CLOSING = 2;
 const CLOSED = 3;
 
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+// Brand checks and a BufferSource's parts through the built-ins' own getters (webidl.js).
+const { arrayBufferByteLength, hasBrand } = internals.get("webidl").buffers;
 
 // The UTF-8 length of a string as a USVString (a lone surrogate is U+FFFD, three bytes), counted
 // here: TextEncoder would cross into native code and allocate the bytes for every send().
@@ -49,13 +49,7 @@ function utf8Length(text) {
 }
 
 function isArrayBuffer(value) {
-  if (value === null || typeof value !== "object") return false;
-  try {
-    arrayBufferByteLength.call(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return hasBrand(arrayBufferByteLength, value);
 }
 
 // ---- CloseEvent --------------------------------------------------------------------------------
