@@ -239,7 +239,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Bridge", "JSON", "Persistence", "HostTesting"]),
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "tmux-interactive.sh"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "Conformance", "tmux-interactive.sh"]),
         .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting", "WebSocketTransport",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "NIOCore", package: "swift-nio"),

@@ -25,6 +25,14 @@ public enum JSONPointer {
         return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { unescape(String($0)) }
     }
 
+    /// An array index as RFC 6901 writes it: `0`, or decimal digits without a leading zero (`01`,
+    /// `+1`, `-1` and ` 1` are none); nil otherwise.
+    public static func arrayIndex(_ token: String) -> Int? {
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              token == "0" || !token.hasPrefix("0") else { return nil }
+        return Int(token)
+    }
+
     /// The value `pointer` designates inside `root`, or nil when there is none.
     public static func resolve(_ pointer: String, in root: JSONValue) -> JSONValue? {
         guard let tokens = tokens(pointer) else { return nil }
@@ -35,7 +43,7 @@ public enum JSONPointer {
                 guard let next = object[token] else { return nil }
                 current = next
             case .array(let array):
-                guard let index = Int(token), array.indices.contains(index) else { return nil }
+                guard let index = arrayIndex(token), array.indices.contains(index) else { return nil }
                 current = array[index]
             default:
                 return nil

@@ -1,7 +1,8 @@
 import CUTF8Proc
 
 /// One grapheme cluster and the cells it takes: 2 for East Asian wide characters and emoji, 1 for
-/// most others, 0 for combining marks on their own and control characters.
+/// most others, 0 for combining marks on their own and control characters. utf8proc finds the
+/// clusters; the widths follow `CellWidthTable`.
 public struct Glyph: Sendable, Hashable {
     public var text: String
     public var width: Int
@@ -50,19 +51,37 @@ public struct Glyph: Sendable, Hashable {
 
     public static func segment(_ text: String) -> [Glyph] { segment(text[...]) }
 
-    /// Width of a cluster: that of its first non-zero-width scalar, or 2 when emoji presentation
-    /// is asked for with U+FE0F.
+    /// Width of a cluster: that of its first non-zero-width scalar, or 2 when U+FE0F asks for
+    /// emoji presentation of a base that has one (`❤️`; a lone U+FE0F takes no cells). Widths come from
+    /// `CellWidthTable` (the newest Unicode), not utf8proc's older tables.
     static func clusterWidth(_ scalars: String.UnicodeScalarView) -> Int {
         var width = 0
+        var base: UInt32?
         for scalar in scalars {
-            // U+FE0F asks for emoji presentation; a regional-indicator pair is a flag.
-            if scalar.value == 0xFE0F || (0x1F1E6...0x1F1FF).contains(scalar.value) { return 2 }
-            if width == 0 {
-                let w = Int(utf8proc_charwidth(Int32(bitPattern: scalar.value)))
-                if w > 0 { width = w }
-            }
+            // A regional-indicator pair is a flag.
+            if (0x1F1E6...0x1F1FF).contains(scalar.value) { return 2 }
+            if scalar.value == 0xFE0F, let base, contains(CellWidthTable.emojiVariation, base) { return 2 }
+            if base == nil { base = scalar.value }
+            if width == 0 { width = cellWidth(scalar.value) }
         }
         return width
+    }
+
+    /// Cells one code point takes on its own: 2 wide, 0 zero-width, else 1.
+    static func cellWidth(_ value: UInt32) -> Int {
+        if value < 0x300 { return 1 }  // Latin: nothing wide or zero-width before the combining marks
+        if contains(CellWidthTable.wide, value) { return 2 }
+        if contains(CellWidthTable.zero, value) { return 0 }
+        return 1
+    }
+
+    static func contains(_ ranges: [ClosedRange<UInt32>], _ value: UInt32) -> Bool {
+        var low = 0, high = ranges.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            if value < ranges[mid].lowerBound { high = mid - 1 } else if value > ranges[mid].upperBound { low = mid + 1 } else { return true }
+        }
+        return false
     }
 
     /// Cells `text` takes on one line.
@@ -75,4 +94,13 @@ public struct Glyph: Sendable, Hashable {
     /// characters.
     var breaksFreely: Bool { width == 2 }
     var isSpace: Bool { text == " " }
+
+    /// A symbol or emoji, not a letter, digit or punctuation: `⏎`, `→`, `✅`.
+    var isSymbol: Bool {
+        guard let scalar = text.unicodeScalars.first, scalar.value >= 0x80 else { return false }
+        switch scalar.properties.generalCategory {
+        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: return true
+        default: return false
+        }
+    }
 }

@@ -72,7 +72,8 @@ public enum JSONPatch {
                 object[first] = child
                 value = .object(object)
             case .array(var array):
-                guard let i = Int(first), array.indices.contains(i) else { throw JSONPatchError(path: at + "/path", message: "index \(first) is out of range") }
+                    let i = try index(first, at: at)
+                guard array.indices.contains(i) else { throw JSONPatchError(path: at + "/path", message: "index \(first) is out of range") }
                 value = .null
                 try edit(&array[i], Array(tokens.dropFirst()), at: at, insert: insert, body)
                 value = .array(array)
@@ -88,8 +89,8 @@ public enum JSONPatch {
             object[first] = member
             value = .object(object)
         case .array(var array):
-            let end = first == "-"
-            guard let i = end ? array.count : Int(first), i >= 0, i <= array.count, insert || i < array.count else {
+            let i = first == "-" ? array.count : try index(first, at: at)
+            guard i <= array.count, insert || i < array.count else {
                 throw JSONPatchError(path: at + "/path", message: "index \(first) is out of range")
             }
             var member: JSONValue? = (insert || i >= array.count) ? nil : array[i]
@@ -105,6 +106,18 @@ public enum JSONPatch {
         default:
             throw JSONPatchError(path: at + "/path", message: "cannot add to a \(value.typeName)")
         }
+    }
+}
+
+extension JSONPatch {
+    /// An array index as RFC 6901 writes it: `0`, or digits without a leading zero.
+    static func index(_ token: String, at: String) throws(JSONPatchError) -> Int {
+        guard let i = JSONPointer.arrayIndex(token) else {
+            let digits = !token.isEmpty && token.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            let why = digits ? "has a leading zero" : "is not a number"
+            throw JSONPatchError(path: at + "/path", message: "array index \"\(token)\" \(why); expected 0, digits without a leading zero, or - for the end")
+        }
+        return i
     }
 }
 

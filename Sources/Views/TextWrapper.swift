@@ -1,5 +1,7 @@
 /// Breaks text into lines of at most a given number of cells: at spaces, and between wide (CJK)
-/// characters; a word longer than a line is cut. Truncation keeps one line and ends it with "…".
+/// characters; a word longer than a line is cut. A symbol (an arrow, a key glyph, an emoji) one
+/// space from a word is kept with that word: `Enter ⏎` never breaks between the two (unless the
+/// pair is wider than a line). Truncation keeps one line and ends it with "…".
 public enum TextWrapper {
     public typealias Line = [Glyph]
 
@@ -35,12 +37,19 @@ public enum TextWrapper {
                 i = j
                 continue
             }
-            if glyphs[i].breaksFreely {
-                j = i + 1
-            } else {
-                while j < n, !glyphs[j].isSpace, !glyphs[j].breaksFreely { j += 1 }
+            let wordEnd = wordEnd(glyphs, from: i)
+            j = wordEnd
+            // A symbol one space from a word (`Enter ⏎`, `⚠ Low`) stays on the word's line.
+            while j + 1 < n, glyphs[j].isSpace, !glyphs[j + 1].isSpace {
+                let next = Self.wordEnd(glyphs, from: j + 1)
+                guard isSymbols(glyphs[(j + 1)..<next]) || isSymbols(glyphs[i..<j]) else { break }
+                j = next
             }
-            let unitWidth = glyphs[i..<j].reduce(0) { $0 + $1.width }
+            var unitWidth = glyphs[i..<j].reduce(0) { $0 + $1.width }
+            if unitWidth > width && j > wordEnd {
+                j = wordEnd
+                unitWidth = glyphs[i..<j].reduce(0) { $0 + $1.width }
+            }
             if lineWidth + unitWidth <= width {
                 line.append(contentsOf: glyphs[i..<j])
                 lineWidth += unitWidth
@@ -61,6 +70,18 @@ public enum TextWrapper {
             }
         }
         if !line.isEmpty || lines.isEmpty { lines.append(trimmed(line)) }
+    }
+
+    /// The end of the word starting at `i`: up to a space, or just one wide (CJK) glyph.
+    static func wordEnd(_ glyphs: [Glyph], from i: Int) -> Int {
+        if glyphs[i].breaksFreely && !glyphs[i].isSymbol { return i + 1 }
+        var j = i
+        while j < glyphs.count, !glyphs[j].isSpace, !(glyphs[j].breaksFreely && !glyphs[j].isSymbol) { j += 1 }
+        return max(j, i + 1)
+    }
+
+    static func isSymbols(_ glyphs: ArraySlice<Glyph>) -> Bool {
+        !glyphs.isEmpty && glyphs.allSatisfy(\.isSymbol)
     }
 
     static func trimmed(_ line: Line) -> Line {

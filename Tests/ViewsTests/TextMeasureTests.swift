@@ -16,13 +16,18 @@ struct TextMeasureTests {
         #expect(Glyph.segment(text).count == count)
     }
 
-    @Test("wrapping breaks at spaces, between CJK characters, and cuts over-long words", arguments: [
+    @Test("wrapping breaks at spaces, between CJK characters, never between a word and a symbol one space away, and cuts over-long words", arguments: [
         ("aaa bbb ccc", 7, ["aaa bbb", "ccc"]),
         ("中文字符串", 4, ["中文", "字符", "串"]),
         ("abcdefghij", 4, ["abcd", "efgh", "ij"]),
         ("hi 世界!", 5, ["hi 世", "界!"]),
         ("a  b", 1, ["a", "b"]),
         ("x\ny", 5, ["x", "y"]),
+        ("Tab ⇥  Enter ⏎  q", 9, ["Tab ⇥", "Enter ⏎", "q"]),
+        ("press Enter ⏎", 8, ["press", "Enter ⏎"]),
+        ("Enter ⏎", 6, ["Enter", "⏎"]),
+        ("Saved ✅ ok", 8, ["Saved ✅", "ok"]),
+        ("→ next step", 7, ["→ next", "step"]),
     ])
     func wrapping(_ text: String, _ width: Int, _ lines: [String]) {
         let wrapped = TextWrapper.wrap(text, width: width).map { $0.map(\.text).joined() }
