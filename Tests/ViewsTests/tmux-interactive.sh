@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Drives `hybrid run js/apps/tasks-view` in tmux: Tab/Shift-Tab focus, Enter/Space press, q quits,
 # Ctrl-C (SIGINT) ends it; after each, the terminal must be back in canonical mode. Then a list of
-# 10,000 items, --a11y, and an input typed into (CJK, a word jump, a bracketed paste), a resized
-# pane and a mouse click.
+# 10,000 items scrolled by keys and the wheel, --a11y, and an input typed into (CJK, an emoji, a
+# word jump, a bracketed paste), a resized pane and a mouse click.
 # Usage: Tests/ViewsTests/tmux-interactive.sh [path/to/hybrid]   (default .build/debug/hybrid)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -55,12 +55,15 @@ keys Down;                  wait_for "[ #16 ]"
 keys PageDown;              wait_for "[ #31 ]"
 keys End;                   wait_for "[ #10000 ]"
 keys Home;                  wait_for "[ #1 ]"
+# The wheel over the list (SGR reports: button 65 down, 64 up) scrolls it 3 rows a notch.
+keys -l $'\e[<65;10;8M';    wait_for "[ #18 ]"
+keys -l $'\e[<64;10;8M';    wait_for "[ #1 ]"
 keys PageDown PageDown;     wait_for "[ #45 ]"
 keys Tab Enter;             wait_for "opened order 31"
 keys q;                     wait_for "EXIT=0"; wait_for "TTY-CHECKED"
 wait_for "long-list: quit; opened order 31"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after q"
-echo "ok 3 - keys scroll a list of 10,000 items, Tab enters it where it shows, the terminal is restored"
+echo "ok 3 - keys and the mouse wheel scroll a list of 10,000 items, Tab enters it where it shows, the terminal is restored"
 tmux -L "$SOCKET" kill-server
 SOCKET="$SOCKET-4"
 
@@ -112,6 +115,9 @@ wait_for "type here"
 keys -l "你好 world";        wait_for "你好 world"
 keys C-Left BSpace;         wait_for "你好world"
 keys Enter;                 wait_for "- 你好world"; wait_for "type here"
+# An emoji is one grapheme cluster: the fourth Backspace takes all of it, and the field is empty.
+keys -l "🎉 ok";            wait_for "🎉 ok"
+keys BSpace BSpace BSpace BSpace;  wait_for "type here"
 tmux -L "$SOCKET" set-buffer "line one
 line two"
 tmux -L "$SOCKET" paste-buffer -p -t 0;  wait_for "line one line two"
@@ -122,5 +128,5 @@ keys q;                     wait_for "EXIT=0"; wait_for "TTY-CHECKED"
 wait_for "typing: quit; 你好world | line one line two; pressed"
 [ "$(tmux -L "$SOCKET" display -p -t 0 '#{mouse_standard_flag}#{mouse_sgr_flag}')" = 00 ] || fail "mouse reporting turned off after q"
 tmux -L "$SOCKET" capture-pane -p -t 0 | grep -qx "icanon" || fail "canonical input restored after the input"
-echo "ok 5 - an input takes CJK, word jumps, a paste and Enter; the pane resizes; a click presses; the terminal is restored"
+echo "ok 5 - an input takes CJK, an emoji as one cluster, word jumps, a paste and Enter; the pane resizes; a click presses; the terminal is restored"
 tmux -L "$SOCKET" kill-server
