@@ -65,8 +65,9 @@ import Testing
     @Test("a caller past --rate-limit gets 429 with Retry-After, others do not; an address past --auth-failure-limit gets 429 before its token is read")
     func limits() async throws {
         let harness = try await PatchServerHarness { configuration in
-            configuration.rateLimit = RateLimit(requestsPerSecond: 0.5, burst: 3)
-            configuration.authFailureLimit = RateLimit(requestsPerSecond: 0.5, burst: 2)
+            // A token every 1,000 s: none comes back while the test runs, however slow the machine.
+            configuration.rateLimit = RateLimit(requestsPerSecond: 0.001, burst: 3)
+            configuration.authFailureLimit = RateLimit(requestsPerSecond: 0.001, burst: 2)
         }
         defer { Task { await harness.stop() } }
         var statuses: [Int] = []

@@ -83,5 +83,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   setTimeout(() => console.log("wrong: an unref'd timeout ran"), 100).unref();
   setInterval(() => console.log("wrong: an unref'd interval ran"), 100).unref();
   setTimeout(() => console.log("wrong: ref'd, unref'd, refreshed, ran"), 100).unref().refresh();
+  // Past their due time before the script ends: still they never run, since nothing keeps the
+  // loop alive when it comes to them (as on a loaded machine that takes that long to get there).
+  const late = Date.now() + 150;
+  while (Date.now() < late) {}
   console.log("last line: unref'd timers alone let the app end");
 })();
