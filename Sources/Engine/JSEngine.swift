@@ -471,10 +471,6 @@ public final class JSEngine: @unchecked Sendable {
     }
 
     private func runDueTimers() {
-        // libuv checks that the loop is alive before its timers run: due timers that do not keep
-        // it alive (unref'd, native) never fire once nothing else does, however late the loop is.
-        let referenced = timerCallbacks.count > nativeTimerIDs.count + unrefTimerIDs.count
-        guard referenced || holds > 0 || signal.withLock({ !posted.isEmpty }) else { return }
         let now = MonotonicClock.now()
         // Only timers due now: ones a callback adds wait for the next turn.
         while let next = timers.first, next.due <= now {

@@ -137,10 +137,15 @@ struct PatchRolloutEndToEndTests {
             #expect(refused["error"] == "E_FAILED", "\(refused)")
             #expect(try await fixture.js("greet.hello()") == "hello v1")
         }
-        try await poll("the server halts patch 2") { try await server.status(2)["state"] == "halted" }
+        // Halted once both have applied it and one or both rolled it back (the lower bound of 1 of 2
+        // already passes 2%), whichever device's reports arrive first; both rollbacks are counted.
+        try await poll("the server halts patch 2, both rollbacks counted") {
+            let status = try await server.status(2)
+            return status["state"] == "halted" && status["funnel"]?["rolledBack"] == 2
+        }
         let halted = try await server.status(2)
-        #expect(halted["funnel"]?["applied"] == 2 && halted["funnel"]?["rolledBack"] == 2, "\(halted)")
-        #expect(halted["haltReason"]?.stringValue?.contains("2 of 2 devices that applied it rolled it back") == true, "\(halted)")
+        #expect(halted["funnel"]?["applied"] == 2, "\(halted)")
+        #expect(halted["haltReason"]?.stringValue?.contains("of 2 devices that applied it rolled it back") == true, "\(halted)")
         let (_, audit) = try await server.request(.get, "/v1/apps/patched/audit")
         let halt = audit["entries"]?.arrayValue?.last { $0["action"] == "halt" }
         #expect(halt?["subject"] == "server" && halt?["patchVersion"] == 2, "\(audit)")
