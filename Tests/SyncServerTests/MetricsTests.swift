@@ -70,9 +70,17 @@ struct MetricsTests {
             #expect(after["hybrid_sync_request_duration_seconds_bucket", ["endpoint": "pull", "le": "+Inf"]] == 2)
             #expect(after["hybrid_sync_pull_held_seconds_count"] == 1)
             #expect(after["hybrid_sync_pull_held_seconds_sum"] > 0)
-            // Woken, the held pull read memory, which took p2's commit in before waking it.
-            #expect(after["hybrid_sync_pull_reads_from_store_total"] == during["hybrid_sync_pull_reads_from_store_total"])
-            #expect(after["hybrid_sync_pull_reads_from_memory_total"] >= 1)
+            // Woken, the held pull read memory, which took p2's commit in before waking it. Over
+            // PostgreSQL the commit's news comes by NOTIFY, which a loaded server may hear after the
+            // pull woke: then that read went to the store, and the two counters share it.
+            let storeReads = after["hybrid_sync_pull_reads_from_store_total"] - during["hybrid_sync_pull_reads_from_store_total"]
+            let memoryReads = after["hybrid_sync_pull_reads_from_memory_total"]
+            if store == .sqlite {
+                #expect(storeReads == 0, "\(after.text)")
+                #expect(memoryReads >= 1, "\(after.text)")
+            } else {
+                #expect(storeReads + memoryReads >= 1, "\(after.text)")
+            }
         }
     }
 
