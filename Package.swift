@@ -135,7 +135,13 @@ let package = Package(
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "PatchProtocol", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "PatchProtocol", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
+        // `hybrid run --inspect`: the hub JavaScriptCore's remote inspector connects to, serving
+        // the app's context to one debugger over a WebSocket on 127.0.0.1. Nothing of JS.
+        .target(name: "InspectorHub", dependencies: ["JSON", .product(name: "NIOCore", package: "swift-nio"),
+                                                    .product(name: "NIOPosix", package: "swift-nio"),
+                                                    .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                    .product(name: "NIOWebSocket", package: "swift-nio")]),
+        .target(name: "HybridHost", dependencies: ["Engine", "InspectorHub", "Bridge", "Device", "Storage", "Views", "PatchProtocol", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // What every HTTP server of the product serves with, in Hummingbird's shapes: a typed request
         // context, errors that render their JSON body, authentication and per-route metrics as
         // middleware, the OpenAPI route. Knows no server's rules (the sync server is the first on it).
