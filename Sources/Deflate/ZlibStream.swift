@@ -109,12 +109,8 @@ public final class ZlibStream {
         precondition(direction == .compress)
         guard open else { throw Failure(message: "The compression stream has already finished") }
         var output = PieceWriter(initialCapacity: Int(deflateBound(stream, UInt(input.count))))
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        stream.pointee.avail_in = UInt32(input.count)
-        defer {
-            stream.pointee.next_in = nil
-            stream.pointee.avail_in = 0
-        }
+        take(input)
+        defer { take(UnsafeRawBufferPointer(start: nil, count: 0)) }
         while true {
             output.makeRoom(in: stream)
             let status = deflate(stream, finish ? Z_FINISH : Z_NO_FLUSH)
@@ -142,12 +138,8 @@ public final class ZlibStream {
         guard open else { throw Failure(message: "The decompression stream has already failed") }
         let capacity = min(max(input.count * 4, 16 << 10), Self.maximumPieceSize)
         var output = PieceWriter(initialCapacity: capacity)
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        stream.pointee.avail_in = UInt32(input.count)
-        defer {
-            stream.pointee.next_in = nil
-            stream.pointee.avail_in = 0
-        }
+        take(input)
+        defer { take(UnsafeRawBufferPointer(start: nil, count: 0)) }
         while true {
             output.makeRoom(in: stream)
             let status = inflate(stream, Z_NO_FLUSH)
@@ -180,6 +172,13 @@ public final class ZlibStream {
         guard reachedEnd else {
             throw Failure(message: "The compressed data ended before the end of its \(format.rawValue) stream (truncated)")
         }
+    }
+
+    /// Points zlib's input at `input` (nothing, once a call is done with it: zlib must not keep a
+    /// pointer into a caller's buffer).
+    private func take(_ input: UnsafeRawBufferPointer) {
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.pointee.avail_in = UInt32(input.count)
     }
 
     private static func message(of stream: UnsafeMutablePointer<z_stream>, _ status: Int32) -> String {

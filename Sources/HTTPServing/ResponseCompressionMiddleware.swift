@@ -16,8 +16,9 @@ import Hummingbird
 ///
 /// Only answers whose length is known are compressed, and only once the handler has returned
 /// them: a held answer (the sync server's long-polled pull) is compressed after it wakes, which
-/// costs it the compression's time alone (some 100 µs for a 10 KB page). A body streamed without
-/// a length is sent as it is, never held back to compress: none of the servers streams one today.
+/// costs it the compression's time alone (some 200 µs of CPU for a 30 KB page at level 6). A body
+/// streamed without a length is sent as it is, never held back to compress: none of the servers
+/// streams one today.
 ///
 /// Added to the router before ``ErrorResponseMiddleware`` (so that error bodies are compressed too)
 /// and after ``RequestMetricsMiddleware`` (so that the time counted includes the compression).
