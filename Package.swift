@@ -111,6 +111,9 @@ let package = Package(
                                                          .product(name: "NIOWebSocket", package: "swift-nio"),
                                                          .product(name: "NIOTLS", package: "swift-nio"),
                                                          .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        // zlib's deflate and inflate as incremental streams (zlib, raw and gzip framing): below the web
+        // platform's CompressionStream and the servers' compressed answers. Nothing of JS or HTTP.
+        .target(name: "Deflate", dependencies: ["CZlib"]),
         // The WHATWG Encoding Standard: every encoding's decoder and encoder, labels, base64 for
         // atob/btoa. Bytes and UTF-16 in and out; nothing of JS.
         .target(name: "TextEncodings", dependencies: ["CICU"]),
@@ -128,7 +131,7 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
-        .target(name: "WebPlatform", dependencies: ["CLibCrypto", "CZlib", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
+        .target(name: "WebPlatform", dependencies: ["CLibCrypto", "Deflate", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                     .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                     .product(name: "SwiftASN1", package: "swift-asn1")], plugins: ["EmbedSources"]),
@@ -145,7 +148,7 @@ let package = Package(
         // What every HTTP server of the product serves with, in Hummingbird's shapes: a typed request
         // context, errors that render their JSON body, authentication and per-route metrics as
         // middleware, the OpenAPI route. Knows no server's rules (the sync server is the first on it).
-        .target(name: "HTTPServing", dependencies: ["JSON", "SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
+        .target(name: "HTTPServing", dependencies: ["Deflate", "JSON", "SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "HummingbirdCore", package: "hummingbird"),
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -262,11 +265,11 @@ let package = Package(
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "PatchProtocolTests", dependencies: ["PatchProtocol", "JSON"]),
-        .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting", "SystemIO", "HTTPServing",
+        .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting", "SystemIO", "HTTPServing", "CurlTransport",
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
-        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
+        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "HostTesting", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "HTTPServing", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "Hummingbird", package: "hummingbird"),
