@@ -98,6 +98,11 @@ struct PatchServerHarness {
 
     /// A request with exactly these headers and this body (a form, a cookie).
     func request(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: String?) async throws -> Reply {
+        try await Self.request(port: port, method, uri, headers: headers, body: body)
+    }
+
+    /// A request to the server on 127.0.0.1:`port` (one this harness started, or a `hybrid patch-server` child).
+    static func request(port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: String?) async throws -> Reply {
         let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(180))) { client in
             try await client.execute(request)
