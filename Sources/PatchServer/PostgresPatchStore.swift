@@ -153,22 +153,17 @@ public final class PostgresPatchStore: PatchStore {
     }
 
     public func vote(app: String, patchVersion: Int, deviceId: String, event: String, reason: String?, at: Int) async throws -> Bool {
-        try await pool.transaction { connection in
-            if event == "confirmed" || event == "rolledBack" {
-                let applied = try await self.rows("""
-                    SELECT 1 FROM patch_vote WHERE app = \(app) AND patchVersion = \(patchVersion) AND deviceId = \(deviceId) AND event = 'applied'
-                    """, on: connection)
-                guard !applied.isEmpty else { return false }
-            }
-            // The primary key (app, patchVersion, deviceId, event) counts a vote once, whichever
-            // instance inserts it first.
-            let inserted = try await self.rows("""
-                INSERT INTO patch_vote (app, patchVersion, deviceId, event, reason, at)
-                VALUES (\(app), \(patchVersion), \(deviceId), \(event), \(reason), \(at))
-                ON CONFLICT DO NOTHING RETURNING 1
-                """, on: connection)
-            return !inserted.isEmpty
-        }
+        // One statement, so one round trip (every check writes its `offered` vote): the primary key
+        // (app, patchVersion, deviceId, event) counts a vote once, whichever instance inserts it
+        // first, and a confirmation or rollback is inserted only beside the device's `applied`.
+        let needsApplied = event == "confirmed" || event == "rolledBack"
+        return try await !rows("""
+            INSERT INTO patch_vote (app, patchVersion, deviceId, event, reason, at)
+            SELECT \(app), \(patchVersion), \(deviceId), \(event), \(reason), \(at)
+            WHERE NOT \(needsApplied) OR EXISTS (
+                SELECT 1 FROM patch_vote WHERE app = \(app) AND patchVersion = \(patchVersion) AND deviceId = \(deviceId) AND event = 'applied')
+            ON CONFLICT DO NOTHING RETURNING 1
+            """).isEmpty
     }
 
     public func rollbackFigures(app: String, patchVersion: Int) async throws -> (applied: Int, rolledBack: Int) {
