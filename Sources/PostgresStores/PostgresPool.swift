@@ -91,24 +91,43 @@ public final class PostgresPool: Sendable {
     }
 
     /// Closes the pool's connections. When a connection attempt is stuck (the database dropped
-    /// under it, a server that never answers), the pool is left behind after `patience`: a
-    /// server's stop must not wait on it.
+    /// under it, a server that never answers), the pool is left behind after `patience`, or at
+    /// once when the caller is cancelled: a server's stop must not wait on it.
     public func close(patience: Duration = .seconds(10)) async {
         running.cancel()
         let running = running
-        let resumed = Locked(false)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once: @Sendable () -> Void = {
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+        let closed = Closing()
+        let timer = Task {
+            try? await Task.sleep(for: patience)
+            closed.finish()
+        }
+        Task {
+            await running.value
+            closed.finish()
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in closed.wait(continuation) }
+        } onCancel: {
+            closed.finish()
+        }
+        timer.cancel()
+    }
+
+    /// A wait that the first of its finishers ends, whether it comes before the waiter or after.
+    private final class Closing: Sendable {
+        private let state = Locked<(waiter: CheckedContinuation<Void, Never>?, finished: Bool)>((nil, false))
+
+        func wait(_ continuation: CheckedContinuation<Void, Never>) {
+            state.withLock { state in
+                if state.finished { continuation.resume() } else { state.waiter = continuation }
             }
-            let timer = Task {
-                try? await Task.sleep(for: patience)
-                once()
-            }
-            Task {
-                await running.value
-                timer.cancel()
-                once()
+        }
+
+        func finish() {
+            state.withLock { state in
+                state.finished = true
+                state.waiter?.resume()
+                state.waiter = nil
             }
         }
     }
