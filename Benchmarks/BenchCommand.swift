@@ -11,7 +11,7 @@ struct BenchCommand: ParsableCommand {
     )
 
     /// Every benchmark, as `name` takes it.
-    static let names = ["bridge", "schema", "startup", "modules", "storage", "view", "view-scroll", "patch", "network", "fetch",
+    static let names = ["bridge", "schema", "startup", "inspect", "modules", "storage", "view", "view-scroll", "patch", "network", "fetch",
                         "websocket", "queue", "sync", "sync-scopes", "sync-postgres", "sync-server", "write-ceiling",
                         "patch-server", "watch", "idle-connections", "web"]
 
@@ -51,6 +51,7 @@ struct BenchCommand: ParsableCommand {
         case "bridge": BridgeBenchmark(iterations: iterations).run()
         case "schema": SchemaEchoBenchmark(iterations: iterations).run()
         case "startup": StartupBenchmark(iterations: iterations).run()
+        case "inspect": InspectBenchmark(iterations: iterations).run()
         case "modules": ModulesBenchmark(iterations: iterations).run()
         case "patch": PatchBenchmark(iterations: iterations).run()
         case "view": ViewBenchmark(iterations: iterations).run()

@@ -169,14 +169,9 @@ public final class AppSession: Sendable {
         }
         let slot = EngineSlot()
         let name = "hybrid:\(manifest.name):\(getpid())"
-        // The app's first statement: just past the module wrapper that shares the first line.
-        let entry = manifest.mainPath.isEmpty ? nil
-            : InspectorHubOptions.Entry(url: FileSystem.realPath(manifest.mainPath) ?? manifest.mainPath, line: 0,
-                                        column: ScriptContext.moduleWrapperPrefix.utf16.count)
         let hub: InspectorHub
         do {
-            hub = try InspectorHub.start(InspectorHubOptions(port: inspect.port, targetName: name, entry: entry,
-                                                             breakOnStart: inspect.breakOnStart) { slot.get()?.serveInspector() })
+            hub = try InspectorHub.start(InspectorHubOptions(port: inspect.port, targetName: name, breakOnStart: inspect.breakOnStart) { slot.get()?.serveInspector() })
         } catch {
             throw AppLoadError(error.description)
         }

@@ -16,33 +16,15 @@ public struct InspectorHubOptions: Sendable {
     public var port: Int
     /// The name the inspected context was given (`JSGlobalContextSetName`): the one target served.
     public var targetName: String
-    /// Where the app starts: with ``breakOnStart``, the app pauses there, once, when the debugger
-    /// says it is ready.
-    public var entry: Entry?
     /// `--inspect-brk`: the app waits until a debugger sends `Runtime.runIfWaitingForDebugger`.
     public var breakOnStart: Bool
     /// Called after each message to the target is written: the target reads its socket only when
     /// the JS thread runs its GLib main context, so this must make that happen.
     public var wakeTarget: @Sendable () -> Void
 
-    public struct Entry: Sendable {
-        /// The module's URL as the engine compiles it (its absolute path).
-        public var url: String
-        /// 0-based, in the compiled script.
-        public var line: Int
-        public var column: Int
-
-        public init(url: String, line: Int, column: Int) {
-            self.url = url
-            self.line = line
-            self.column = column
-        }
-    }
-
-    public init(port: Int, targetName: String, entry: Entry? = nil, breakOnStart: Bool = false, wakeTarget: @escaping @Sendable () -> Void) {
+    public init(port: Int, targetName: String, breakOnStart: Bool = false, wakeTarget: @escaping @Sendable () -> Void) {
         self.port = port
         self.targetName = targetName
-        self.entry = entry
         self.breakOnStart = breakOnStart
         self.wakeTarget = wakeTarget
     }
@@ -116,7 +98,7 @@ public final class InspectorHub: Sendable {
     }
 
     /// With ``InspectorHubOptions/breakOnStart``: false until a debugger has said it is ready and
-    /// the entry breakpoint is in place. Always true without it.
+    /// the pause at the app's first statement is asked for. Always true without it.
     public var released: Bool { relay.released }
 
     /// Whether a debugger is attached now.
@@ -193,6 +175,10 @@ final class Relay: Sendable {
     /// Ids the hub uses for messages of its own to the target; their answers go to no debugger.
     static let ownIDs = 1_000_000_000...
 
+    enum EntryPhase {
+        case none, pausing, stepping
+    }
+
     struct State: ~Copyable {
         var target: Channel?
         var targetID: UInt64?
@@ -202,7 +188,8 @@ final class Relay: Sendable {
         var released: Bool
         var nextOwnID = Relay.ownIDs.lowerBound
         var entryRequestID: Int?
-        var entryBreakpointID: String?
+        var entry = EntryPhase.none
+        var entrySteps = 0
         var closed = false
     }
 
@@ -266,11 +253,8 @@ final class Relay: Sendable {
             ownAnswer(id: id, text: text)
             return
         }
-        let (frontend, entry) = state.withLock { ($0.frontend, $0.entryBreakpointID) }
-        if let entry, text.contains("\"hitBreakpoints\""), text.contains(entry) {
-            // The entry pause happened: the breakpoint is one-shot.
-            removeEntryBreakpoint()
-        }
+        if entryStepHides(text) { return }
+        let frontend = state.withLock { $0.frontend }
         guard let frontend else { return }
         frontend.eventLoop.execute {
             var buffer = frontend.allocator.buffer(capacity: text.utf8.count)
@@ -299,21 +283,43 @@ final class Relay: Sendable {
 
     private func ownAnswer(id: Int, text: String) {
         let isEntry = state.withLock { $0.entryRequestID == id }
-        guard isEntry else { return }
-        if case .object(let answer)? = try? JSONParser.parse(text),
-           case .object(let result)? = answer["result"], case .string(let breakpoint)? = result["breakpointId"] {
-            state.withLock { $0.entryBreakpointID = breakpoint }
-        }
-        release()
+        if isEntry { release() }
     }
 
-    private func removeEntryBreakpoint() {
-        let breakpoint: String? = state.withLock { state in
-            defer { state.entryBreakpointID = nil }
-            return state.entryBreakpointID
+    /// `--inspect-brk`'s pause lands on the main script's program code: the module wrapper's
+    /// expression, and after it the program's end, before the module's own code runs inside the
+    /// wrapper. Those pauses, and the steps on from them, are the hub's own (hidden from the
+    /// debugger, as their `resumed` events are): the debugger sees the first pause inside a
+    /// function, the module's first statement. At most ``entrySteps`` steps.
+    private func entryStepHides(_ text: String) -> Bool {
+        let phase = state.withLock { $0.entry }
+        guard phase != .none else { return false }
+        if text.hasPrefix("{\"method\":\"Debugger.resumed\"") { return phase == .stepping }
+        guard text.hasPrefix("{\"method\":\"Debugger.paused\"") else { return false }
+        let steps = state.withLock { state in
+            state.entrySteps += 1
+            return state.entrySteps
         }
-        guard let breakpoint else { return }
-        sendOwn("Debugger.removeBreakpoint", ["breakpointId": .string(breakpoint)])
+        guard steps <= Self.entrySteps, Self.inProgramCode(text) else {
+            state.withLock { $0.entry = .none }
+            return false
+        }
+        state.withLock { $0.entry = .stepping }
+        sendOwn("Debugger.stepInto", [:])
+        return true
+    }
+
+    static let entrySteps = 8
+
+    /// Whether the paused frame is a script's program code (its scopes are the global ones only).
+    static func inProgramCode(_ text: String) -> Bool {
+        guard case .object(let event)? = try? JSONParser.parse(text), case .object(let params)? = event["params"],
+              case .array(let frames)? = params["callFrames"], case .object(let frame)? = frames.first,
+              case .array(let scopes)? = frame["scopeChain"] else { return false }
+        return scopes.allSatisfy { scope in
+            guard case .object(let fields) = scope, case .string(let type)? = fields["type"] else { return false }
+            return type == "global" || type == "globalLexicalEnvironment"
+        }
     }
 
     private func release() {
@@ -373,17 +379,14 @@ final class Relay: Sendable {
         sendToTarget(.withIDAndText("SendMessageToTarget", id, text))
     }
 
-    /// `--inspect-brk`: a breakpoint where the app starts, then the app runs into it.
+    /// `--inspect-brk`: the app pauses at its first statement, in whatever script of its own
+    /// runs first. The host's runtime scripts (`hybrid:…`, and those with no URL) are blackboxed
+    /// for the pause: JavaScriptCore's pause at the next statement passes over them.
     private func startApp() {
-        guard let entry = options.entry else {
-            release()
-            return
-        }
         sendOwn("Debugger.enable", [:])
-        sendOwn("Debugger.setBreakpointsActive", ["active": .bool(true)])
-        let id = sendOwn("Debugger.setBreakpointByUrl", [
-            "url": .string(entry.url), "lineNumber": .number(Double(entry.line)), "columnNumber": .number(Double(entry.column)),
-        ])
+        sendOwn("Debugger.setShouldBlackboxURL", ["url": .string("^(hybrid:|$)"), "isRegex": .bool(true), "shouldBlackbox": .bool(true)])
+        state.withLock { $0.entry = .pausing }
+        let id = sendOwn("Debugger.pause", [:])
         state.withLock { $0.entryRequestID = id }
     }
 
