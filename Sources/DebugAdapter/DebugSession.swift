@@ -190,8 +190,11 @@ actor DebugSession {
         stopOnEntry = arguments["stopOnEntry"]?.boolValue ?? false
         programName = String(program.split(separator: "/").last ?? "app")
         let writer = writer
+        if let runtime = arguments["runtimeExecutable"], runtime.stringValue == nil {
+            throw DebugAdapterError(.badArguments, "runtimeExecutable: expected the path of a hybrid executable, a string, got \(runtime.typeName)")
+        }
         let app = try LaunchedApp(
-            executable: executable,
+            executable: arguments["runtimeExecutable"]?.stringValue ?? executable,
             arguments: LaunchedApp.runArguments(program: program, arguments: args, dataDirectory: arguments["dataDir"]?.stringValue, grants: grants),
             directory: arguments["cwd"]?.stringValue,
             output: { category, text in writer.event("output", ["category": .string(category), "output": .string(text)]) })
@@ -361,7 +364,7 @@ actor DebugSession {
                   let script = scripts[scriptId], !script.isInternal else { continue }
             let original = script.original(line: location["lineNumber"]?.intValue ?? 0, column: location["columnNumber"]?.intValue ?? 0)
             let name = frame["functionName"]?.stringValue ?? ""
-            frames.append(["id": .number(Double(index + 1)), "name": .string(name.isEmpty ? (index == callFrames.count - 1 ? "(module)" : "(anonymous)") : name),
+            frames.append(["id": .number(Double(index + 1)), "name": .string(name.isEmpty ? "(anonymous)" : name),
                            "source": Self.source(original.path), "line": .number(Double(original.line + lineBase)),
                            "column": .number(Double(original.column + columnBase))])
         }

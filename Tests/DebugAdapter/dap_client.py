@@ -5,7 +5,10 @@ loaded yet), launch, the stop at the .ts line, the stack, scopes and variables (
 a Promise's state), evaluate, set variable, step over, in and out, an uncaught exception, the run
 to the end; the kv calls made around the pauses are all answered (the app prints both).
 
-Usage: Tests/DebugAdapter/dap_client.py [path/to/hybrid]   (default .build/debug/hybrid)
+First the same adapter against fake_hybrid.py, a scripted inspector (the adapter's own side,
+apart from the engine's), then against the real `hybrid run --inspect-brk`.
+
+Usage: Tests/DebugAdapter/dap_client.py [path/to/hybrid] [--fake-only]   (default .build/debug/hybrid)
 Exit 0 when every check passed; otherwise the failed check, and what the adapter said, on stderr.
 """
 import json
@@ -149,6 +152,61 @@ def variables_of(adapter, reference):
     return {v["name"]: v for v in adapter.request("variables", {"variablesReference": reference})["variables"]}
 
 
+def run_fake(hybrid):
+    """The adapter against fake_hybrid.py's scripted inspector: its own side, apart from the engine's."""
+    folder = tempfile.mkdtemp(prefix="dap-fake-")
+    program = os.path.join(folder, "app.js")
+    with open(program, "w") as file:
+        file.write("function f() {\n  const x = 5;\n  return x;\n}\nf();\n")
+    adapter = Adapter(hybrid)
+    try:
+        adapter.request("initialize", {"adapterID": "hybrid"})
+        adapter.request("launch", {"program": program, "runtimeExecutable": os.path.join(HERE, "fake_hybrid.py")})
+        adapter.wait_event("initialized")
+        placed = adapter.request("setBreakpoints", {"source": {"path": program}, "breakpoints": [{"line": 3}]})["breakpoints"]
+        expect(placed == [{"id": placed[0]["id"], "verified": True, "source": {"name": "app.js", "path": program}, "line": 3}], f"placed: {placed}")
+        adapter.request("setExceptionBreakpoints", {"filters": []})
+        adapter.request("configurationDone")
+        stopped = adapter.wait_event("stopped")
+        expect(stopped["reason"] == "breakpoint" and stopped["hitBreakpointIds"] == [placed[0]["id"]], f"stopped: {stopped}")
+        frames = adapter.request("stackTrace", {"threadId": 1})["stackFrames"]
+        expect([(f["name"], f["line"], f["column"]) for f in frames] == [("f", 3, 3), ("(anonymous)", 1, 3)], f"frames (the host's hidden): {frames}")
+        scopes = adapter.request("scopes", {"frameId": frames[0]["id"]})["scopes"]
+        expect([(s["name"], s["expensive"]) for s in scopes] == [("Local", False), ("Global", True)], f"scopes: {scopes}")
+        local = variables_of(adapter, scopes[0]["variablesReference"])
+        expect(local["x"]["value"] == "5" and local["list"]["value"] == "Array(2)", f"locals: {local}")
+        listed = variables_of(adapter, local["list"]["variablesReference"])
+        expect(listed["0"]["value"] == '"a"', f"list: {listed}")
+        result = adapter.request("evaluate", {"expression": "x * 2 + 32", "frameId": frames[0]["id"], "context": "repl"})
+        expect(result["result"] == "42", f"evaluate: {result}")
+        failed = adapter.request("evaluate", {"expression": "nope", "frameId": frames[0]["id"], "context": "repl"}, success=False)
+        expect("Can't find variable: nope" in failed["message"], f"a throwing evaluate: {failed}")
+        adapter.request("continue", {"threadId": 1})
+        adapter.wait_output("fake app done")
+        exited = adapter.wait_event("exited")
+        expect(exited["exitCode"] == 0, f"exited: {exited}")
+        adapter.wait_event("terminated")
+        adapter.request("disconnect", {})
+        expect(adapter.process.wait(timeout=TIMEOUT) == 0, "the adapter's exit status")
+        print("dap_client: fake inspector ok")
+        return 0
+    except Failure as failure:
+        return report(adapter, failure)
+    finally:
+        if adapter.process.poll() is None:
+            adapter.process.kill()
+        subprocess.run(["rm", "-rf", folder])
+
+
+def report(adapter, failure):
+    print(f"dap_client: FAILED: {failure}", file=sys.stderr)
+    print("events:", file=sys.stderr)
+    for event in adapter.events[-40:]:
+        print("  " + json.dumps(event)[:400], file=sys.stderr)
+    print("adapter stderr:\n" + "".join(adapter.stderr)[-4000:], file=sys.stderr)
+    return 1
+
+
 def run(hybrid):
     data = tempfile.mkdtemp(prefix="dap-test-")
     adapter = Adapter(hybrid)
@@ -254,12 +312,7 @@ def run(hybrid):
         print(f"dap_client: ok (first stop {first_stop:.2f} s after initialize)")
         return 0
     except Failure as failure:
-        print(f"dap_client: FAILED: {failure}", file=sys.stderr)
-        print("events:", file=sys.stderr)
-        for event in adapter.events[-40:]:
-            print("  " + json.dumps(event)[:400], file=sys.stderr)
-        print("adapter stderr:\n" + "".join(adapter.stderr)[-4000:], file=sys.stderr)
-        return 1
+        return report(adapter, failure)
     finally:
         if adapter.process.poll() is None:
             adapter.process.kill()
@@ -267,4 +320,9 @@ def run(hybrid):
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/hybrid"))
+    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+    hybrid = os.path.abspath(arguments[0] if arguments else ".build/debug/hybrid")
+    status = run_fake(hybrid)
+    if status == 0 and "--fake-only" not in sys.argv:
+        status = run(hybrid)
+    sys.exit(status)
