@@ -41,6 +41,8 @@ actor DebugSession {
     private var exception: (id: String, description: String, uncaught: Bool)?
     private var pauseOnExceptions = "none"
     private var terminatedSent = false
+    /// Patched modules' scripts by the `sourceReference` their frames carry.
+    private var sourceReferences: [Int: String] = [:]
 
     /// A breakpoint as the editor set it, and where the inspector has it.
     struct SourceBreakpoint {
@@ -146,6 +148,8 @@ actor DebugSession {
                 await disconnect(arguments)
                 writer.respond(to: request)
                 return false
+            case "source":
+                writer.respond(to: request, body: try await sourceText(arguments))
             case "loadedSources":
                 writer.respond(to: request, body: ["sources": .array(Set(scripts.values.filter { !$0.isInternal }.map(\.path)).sorted().map(Self.source))])
             default:
@@ -229,9 +233,11 @@ actor DebugSession {
     // MARK: Breakpoints
 
     private func setBreakpoints(_ arguments: JSONObject) async throws(DebugAdapterError) -> JSONObject {
-        guard let path = arguments["source"]?["path"]?.stringValue else {
+        guard let given = arguments["source"]?["path"]?.stringValue else {
             throw DebugAdapterError(.badArguments, "source.path: expected the file's absolute path, a string")
         }
+        // The host names modules by their real paths (links resolved).
+        let path = FileSystem.realPath(given) ?? given
         let inspector = try connected()
         let previous = breakpoints[path] ?? []
         breakpoints[path] = []
@@ -365,13 +371,41 @@ actor DebugSession {
             let original = script.original(line: location["lineNumber"]?.intValue ?? 0, column: location["columnNumber"]?.intValue ?? 0)
             let name = frame["functionName"]?.stringValue ?? ""
             frames.append(["id": .number(Double(index + 1)), "name": .string(name.isEmpty ? "(anonymous)" : name),
-                           "source": Self.source(original.path), "line": .number(Double(original.line + lineBase)),
+                           "source": source(of: script, path: original.path), "line": .number(Double(original.line + lineBase)),
                            "column": .number(Double(original.column + columnBase))])
         }
         let start = min(max(arguments["startFrame"]?.intValue ?? 0, 0), frames.count)
         let levels = arguments["levels"]?.intValue ?? 0
         let end = levels > 0 ? min(start + levels, frames.count) : frames.count
         return ["stackFrames": .array(Array(frames[start..<end])), "totalFrames": .number(Double(frames.count))]
+    }
+
+    /// A frame's source: its file, or for a patched module the patch's own text (a reference the
+    /// editor reads with a `source` request), since the file on disk is not what runs.
+    private func source(of script: LoadedScript, path: String) -> JSONValue {
+        guard script.url.contains("?patch=") else { return Self.source(path) }
+        let reference = sourceReferences.first { $0.value == script.id }?.key ?? {
+            let reference = sourceReferences.count + 1
+            sourceReferences[reference] = script.id
+            return reference
+        }()
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        return ["name": .string(name + " (patched)"), "path": .string(path), "sourceReference": .number(Double(reference)),
+                "origin": "a signed patch"]
+    }
+
+    /// `source`: the text of a patched module, as the patch has it (the original in its source map,
+    /// else the JavaScript that runs).
+    private func sourceText(_ arguments: JSONObject) async throws(DebugAdapterError) -> JSONObject {
+        let reference = arguments["sourceReference"]?.intValue ?? arguments["source"]?["sourceReference"]?.intValue ?? 0
+        guard let scriptId = sourceReferences[reference], let script = scripts[scriptId] else {
+            throw DebugAdapterError(.badArguments, "sourceReference: expected one a stack frame gave, got \(reference)")
+        }
+        if let content = script.sourceMap?.sourcesContent.first, let content {
+            return ["content": .string(content)]
+        }
+        let result = try await connected().send("Debugger.getScriptSource", ["scriptId": .string(scriptId)])
+        return ["content": result["scriptSource"] ?? ""]
     }
 
     private func frame(_ id: Int?) throws(DebugAdapterError) -> JSONObject {
@@ -540,7 +574,7 @@ actor DebugSession {
             }
             let result = try await connected().send("Runtime.callFunctionOn", [
                 "objectId": .string(objectId), "functionDeclaration": "function (name, value) { this[name] = value; return this[name]; }",
-                "arguments": [["value": .string(name)], .object(argument)], "objectGroup": "dap", "generatePreview": true,
+                "arguments": [["value": .string(name)], .object(argument)], "generatePreview": true,
             ])
             if result["wasThrown"]?.boolValue == true {
                 throw DebugAdapterError(.command, result["result"]?["description"]?.stringValue ?? "the assignment threw")
