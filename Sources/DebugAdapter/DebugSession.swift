@@ -707,9 +707,12 @@ actor DebugSession {
         let reason = params["reason"]?.stringValue ?? "other"
         let hit = (params["hitBreakpoints"]?.arrayValue ?? []).compactMap(\.stringValue)
         let isException = reason == "exception" || reason == "assert"
+        let mine = breakpoints.values.joined().filter { breakpoint in breakpoint.inspectorId.map(hit.contains) ?? false }
         if awaitingEntry {
+            // `--inspect-brk`'s pause before the main module's first statement: the host's own
+            // one-shot breakpoint (an id none of ours), or a plain pause.
             awaitingEntry = false
-            if !isException, hit.isEmpty, reason != "Breakpoint", reason != "DebuggerStatement" {
+            if !isException, mine.isEmpty, reason != "DebuggerStatement" {
                 if stopOnEntry {
                     report(["reason": "entry", "description": "Paused on entry"])
                 } else {
@@ -734,8 +737,7 @@ actor DebugSession {
             exception = (data["className"]?.stringValue ?? "Error", description, pauseOnExceptions != "all")
             body = ["reason": "exception", "description": "Paused on exception", "text": .string(description)]
         } else if !hit.isEmpty || reason == "Breakpoint" {
-            let ids = breakpoints.values.joined().filter { breakpoint in breakpoint.inspectorId.map(hit.contains) ?? false }.map { JSONValue.number(Double($0.id)) }
-            body = ["reason": "breakpoint", "description": "Paused on breakpoint", "hitBreakpointIds": .array(ids)]
+            body = ["reason": "breakpoint", "description": "Paused on breakpoint", "hitBreakpointIds": .array(mine.map { .number(Double($0.id)) })]
         } else if reason == "DebuggerStatement" {
             body = ["reason": "breakpoint", "description": "Paused on debugger statement"]
         } else {
