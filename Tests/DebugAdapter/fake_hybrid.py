@@ -85,7 +85,8 @@ while True:
             result = {"breakpointId": "other", "locations": []}
     elif method == "Runtime.runIfWaitingForDebugger" and state == "waiting":
         state = "entry"
-        after = [{"method": "Debugger.paused", "params": {"callFrames": [frame(0, ""), runtime_frame], "reason": "PauseOnNextStatement"}}]
+        # As the host makes it: a one-shot breakpoint of its own at the main module's first statement.
+        after = [{"method": "Debugger.paused", "params": {"callFrames": [frame(0, ""), runtime_frame], "reason": "Breakpoint", "hitBreakpoints": ["hub-entry"]}}]
     elif method == "Debugger.resume":
         after = [{"method": "Debugger.resumed", "params": {}}]
         if state == "entry" and breakpoints:
