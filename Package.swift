@@ -111,6 +111,9 @@ let package = Package(
                                                          .product(name: "NIOWebSocket", package: "swift-nio"),
                                                          .product(name: "NIOTLS", package: "swift-nio"),
                                                          .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        // zlib's deflate and inflate as incremental streams (zlib, raw and gzip framing): below the web
+        // platform's CompressionStream and the servers' compressed answers. Nothing of JS or HTTP.
+        .target(name: "Deflate", dependencies: ["CZlib"]),
         // The WHATWG Encoding Standard: every encoding's decoder and encoder, labels, base64 for
         // atob/btoa. Bytes and UTF-16 in and out; nothing of JS.
         .target(name: "TextEncodings", dependencies: ["CICU"]),
@@ -128,18 +131,24 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Bridge", "CurlTransport", "Persistence", "SyncClient", "SyncProtocol", "JSON", "SystemIO"]),
         // The web platform's globals (URL, TextEncoder, structuredClone, localStorage, ...), installed
         // lazily into each app's context.
-        .target(name: "WebPlatform", dependencies: ["CLibCrypto", "CZlib", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
+        .target(name: "WebPlatform", dependencies: ["CLibCrypto", "Deflate", "Engine", "IDNA", "JSON", "KeyValueStore", "Persistence", "SystemIO", "TextEncodings",
                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                     .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                     .product(name: "SwiftASN1", package: "swift-asn1")], plugins: ["EmbedSources"]),
         // Signed hot-swap of JS modules in a running app, with rollback.
         .target(name: "Patches", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "PatchProtocol", "ScriptSources", "SystemIO", .product(name: "Crypto", package: "swift-crypto")]),
         // Assembles an app run: manifest, grants, services, the test runner.
-        .target(name: "HybridHost", dependencies: ["Engine", "Bridge", "Device", "Storage", "Views", "PatchProtocol", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
+        // `hybrid run --inspect`: the hub JavaScriptCore's remote inspector connects to, serving
+        // the app's context to one debugger over a WebSocket on 127.0.0.1. Nothing of JS.
+        .target(name: "InspectorHub", dependencies: ["JSON", .product(name: "NIOCore", package: "swift-nio"),
+                                                    .product(name: "NIOPosix", package: "swift-nio"),
+                                                    .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                    .product(name: "NIOWebSocket", package: "swift-nio")]),
+        .target(name: "HybridHost", dependencies: ["Engine", "InspectorHub", "Bridge", "Device", "Storage", "Views", "PatchProtocol", "Patches", "Networking", "Sync", "SyncClient", "WebPlatform", "JSON", "KeyValueStore", "Persistence", "ScriptSources", "SystemIO"], plugins: ["EmbedSources"]),
         // What every HTTP server of the product serves with, in Hummingbird's shapes: a typed request
         // context, errors that render their JSON body, authentication and per-route metrics as
         // middleware, the OpenAPI route. Knows no server's rules (the sync server is the first on it).
-        .target(name: "HTTPServing", dependencies: ["JSON", "SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
+        .target(name: "HTTPServing", dependencies: ["Deflate", "JSON", "SystemIO", .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "HummingbirdCore", package: "hummingbird"),
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -260,11 +269,11 @@ let package = Package(
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "PatchProtocolTests", dependencies: ["PatchProtocol", "JSON"]),
-        .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting", "SystemIO", "HTTPServing",
+        .testTarget(name: "PatchServerTests", dependencies: ["PatchServer", "PatchProtocol", "SyncAuth", "JSON", "HostTesting", "SystemIO", "HTTPServing", "CurlTransport",
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
-        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
+        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "HostTesting", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "HTTPServing", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "Hummingbird", package: "hummingbird"),

@@ -56,3 +56,9 @@ JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 /// A full garbage collection now, on the calling (JS) thread, which then sweeps and frees the
 /// heap's empty blocks (JSContextRefPrivate.h); JSGarbageCollect only hints. HeapTrim.swift.
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
+/// GLib's main loop (glib.h), which JavaScriptCore's remote inspector runs on: its socket to the
+/// hub is read only while the thread that connected it iterates the default main context, and
+/// while paused JavaScriptCore iterates it itself. `context` is NULL for the default context.
+int g_main_context_iteration(void *context, int may_block);
+void g_main_context_wakeup(void *context);

@@ -1,4 +1,4 @@
-// zlib, for the web platform's CompressionStream and DecompressionStream. deflateInit2 and
+// zlib, for the Deflate module (CompressionStream, DecompressionStream, compressed HTTP answers). deflateInit2 and
 // inflateInit2 are macros (they pass zlib's version and the size of z_stream), which Swift cannot
 // call, so they are wrapped here under fixed names.
 #include <zlib.h>

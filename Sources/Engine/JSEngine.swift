@@ -27,6 +27,9 @@ public struct EngineOptions: Sendable {
     /// Installs the module registry's `reload` (`hybrid run --watch` only): edited files swapped
     /// in place without a signature. Off, the function does not exist in the context at all.
     public var hotReload = false
+    /// `hybrid run --inspect`: the context is served to a debugger through this hub
+    /// (``RemoteInspection``). One engine per process may be inspected.
+    public var inspection: InspectionSettings?
 
     public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil,
                 uncaught: (@Sendable (ScriptError) -> Void)? = nil, hotReload: Bool = false) {
@@ -504,12 +507,19 @@ public final class JSEngine: @unchecked Sendable {
 
     private func setUpContext() {
         _ = Self.mallocPolicy
+        if let inspection = options.inspection { RemoteInspection.start(inspection) }
         group = JSContextGroupCreate()
         if let limit = options.timeLimitSeconds {
             JSContextGroupSetExecutionTimeLimit(group, limit, { _, _ in true }, nil)
         }
         context = ScriptContext(group: group, sourceMaps: sourceMaps)
         context.engine = self
+        if let inspection = options.inspection {
+            let name = JSStringCreateWithUTF8CString(inspection.contextName)
+            JSGlobalContextSetName(context.ref, name)
+            JSStringRelease(name)
+            scheduleInspectorService()
+        }
         let rejection = context.makeFunction { [unowned self] args in
             let reason = args[1]
             var error = args.context.scriptError(from: reason)
@@ -539,6 +549,29 @@ public final class JSEngine: @unchecked Sendable {
             }
             JSContextGroupAddHeapFinalizer(group, heapCollected, Unmanaged.passUnretained(self).toOpaque())
             scheduleMemoryCheck()
+        }
+    }
+
+    // MARK: - The inspector's socket (RemoteInspection)
+
+    /// From any thread, after the hub writes to the inspector: its socket is read on the JS thread.
+    public func serveInspector() {
+        RemoteInspection.wake()
+        post { _ in RemoteInspection.pump() }
+    }
+
+    /// `--inspect-brk`: a task that holds the loop, serving the inspector, until `released()`
+    /// (the debugger is ready). Post it before the app's first module.
+    public func waitForDebugger(until released: @escaping @Sendable () -> Bool) {
+        post { _ in RemoteInspection.pump(until: released) }
+    }
+
+    /// Every 50 ms between tasks, while the engine runs: what the wakes did not cover (a write
+    /// the socket took only in part waits for it to be writable again).
+    private func scheduleInspectorService() {
+        _ = addNativeTimer(delayMs: 50) { [unowned self] in
+            RemoteInspection.pump()
+            scheduleInspectorService()
         }
     }
 

@@ -50,9 +50,18 @@ extension RuntimeInstaller {
                 throw moduleError(error, kind: .require, in: args.context)
             }
             var compiled = try transform(transformer, filename: filename, source: source, format: format, asynchronous: asynchronous, in: args.context)
+            // Under --inspect a debugger reads the map from the script JavaScriptCore reports.
+            let inspected = args.context.engine?.options.inspection != nil
+            func code(_ compiled: CompiledSource) -> String {
+                guard inspected, let map = compiled.sourceMapText(),
+                      let comment = InlineSourceMap.comment(map: map, source: filename, prefixLength: ScriptContext.moduleWrapperPrefix.utf16.count) else {
+                    return compiled.code
+                }
+                return compiled.code + "\n" + comment
+            }
             var body: JSValueRef
             do {
-                body = try compileModule(compiled.code, filename: filename, in: args.context)
+                body = try compileModule(code(compiled), filename: filename, in: args.context)
             } catch let thrown as ThrownJSValue where format == .commonJS && SourceLanguage(filename: filename) == .javaScript
                 && args.context.stringify(args.context.get(args.context.object(thrown.value) ?? args.context.global, "name")) == "SyntaxError" {
                 // Node's syntax detection: import/export statements make it an ES module; so may
@@ -62,12 +71,13 @@ extension RuntimeInstaller {
                 guard certain || source.contains("await") || source.contains("import.meta") else { throw thrown }
                 do {
                     compiled = try transform(transformer, filename: filename, source: source, format: .module, in: args.context)
-                    body = try compileModule(compiled.code, filename: filename, in: args.context)
+                    body = try compileModule(code(compiled), filename: filename, in: args.context)
                 } catch where !certain {
                     throw thrown
                 }
             }
             registerSourceMap(of: compiled, filename: filename, in: args.context)
+
             let result = args.context.makeObject()
             args.context.set(result, "body", body)
             args.context.set(result, "format", args.context.string(compiled.format.rawValue))

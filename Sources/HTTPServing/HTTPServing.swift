@@ -2,8 +2,9 @@
 // shapes: a request context with typed fields (the caller's identity, the time a request waited),
 // errors that render their own JSON body (`JSONResponseError`), the middleware that turns any other
 // error into one, authentication that puts a typed identity on the context, per-route metrics
-// labelled by the route's path, and the route serving an OpenAPI document. The sync server is the
-// first server on it; the patch server will be the second.
+// labelled by the route's path, answers compressed as the request's `Accept-Encoding` asks, and
+// the route serving an OpenAPI document. The sync server is the first server on it; the patch
+// server is the second.
 // It must never know a server's own rules: no sync tables, no stores, no JavaScript. What an error
 // means, who a token is and what a metric is called are the server's to say.
 import Hummingbird

@@ -3,6 +3,7 @@
 import Bridge
 import Engine
 import Glibc
+import InspectorHub
 import JSON
 import KeyValueStore
 import PatchProtocol
@@ -32,6 +33,8 @@ public struct AppRunOptions: Sendable {
     public var hotReload = false
     /// `hybrid run --patch-server URL`: the patch server to check instead of app.json's.
     public var patchServer: String?
+    /// `hybrid run --inspect` / `--inspect-brk`: the app's context served to a debugger.
+    public var inspect: InspectOptions?
 
     public init(dataDirectory: String? = nil, grantFlags: [String] = [], timeLimitSeconds: Double? = nil,
                 arguments: [String] = [], validatesResults: Bool = false) {
@@ -40,6 +43,19 @@ public struct AppRunOptions: Sendable {
         self.timeLimitSeconds = timeLimitSeconds
         self.arguments = arguments
         self.validatesResults = validatesResults
+    }
+}
+
+/// `--inspect[=PORT]` and `--inspect-brk[=PORT]`.
+public struct InspectOptions: Sendable, Equatable {
+    /// On 127.0.0.1; 0 for a free one.
+    public var port: Int
+    /// `--inspect-brk`: wait for a debugger, then pause at the main module's first statement.
+    public var breakOnStart: Bool
+
+    public init(port: Int = 0, breakOnStart: Bool = false) {
+        self.port = port
+        self.breakOnStart = breakOnStart
     }
 }
 
@@ -53,6 +69,8 @@ public final class AppSession: Sendable {
     public let patches: PatchLoader
     /// Whether ``reload(_:)`` may swap modules (`hybrid run --watch`).
     public let hotReload: Bool
+    /// Under `--inspect`: the hub a debugger attaches to (its ``InspectorHub/frontendURL``).
+    public let inspector: InspectorHub?
 
     /// Loads the manifest, checks grants, prepares the data folder and installs the bridge.
     public convenience init(path: String, options: AppRunOptions) throws(AppLoadError) {
@@ -86,9 +104,13 @@ public final class AppSession: Sendable {
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
                              grants: grants, arguments: options.arguments, quotas: manifest.quotas,
                              network: manifest.network)
-        let engine = JSEngine(options: EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
-                                                     output: options.output, uncaught: options.uncaught,
-                                                     hotReload: options.hotReload))
+        var engineOptions = EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
+                                          output: options.output, uncaught: options.uncaught, hotReload: options.hotReload)
+        let inspector = try options.inspect.map { inspect throws(AppLoadError) in
+            try Self.startInspector(inspect, manifest: manifest, engineOptions: &engineOptions)
+        }
+        let engine = JSEngine(options: engineOptions)
+        inspector?.engine.set(engine)
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {
@@ -102,6 +124,7 @@ public final class AppSession: Sendable {
             }
         } catch {
             engine.shutdown()
+            inspector?.hub.close()
             throw AppLoadError("internal: the bridge client failed to load: \(error)")
         }
         // Patches: a patch launched before and never confirmed is rolled back, the one in effect
@@ -114,6 +137,7 @@ public final class AppSession: Sendable {
                 server = try PatchServerSettings.overriding(server, server: override, source: "--patch-server", patchKeys: manifest.patchKeys)
             } catch {
                 engine.shutdown()
+                inspector?.hub.close()
                 throw AppLoadError(error.description, usage: true)
             }
         }
@@ -123,14 +147,41 @@ public final class AppSession: Sendable {
             }
         } catch {
             engine.shutdown()
+            inspector?.hub.close()
             throw AppLoadError("\(PatchLedger.directory(dataDirectory: dataDirectory)): \(error.message)")
         }
         if !manifest.patchKeys.isEmpty && !options.hotReload { patches.watchDropFolder() }
         hotReload = options.hotReload
+        self.inspector = inspector?.hub
         self.manifest = manifest
         self.app = app
         self.engine = engine
         self.bridge = bridge
+    }
+
+    /// The hub, started before the engine so that its context connects to it from the start.
+    private static func startInspector(_ inspect: InspectOptions, manifest: AppManifest,
+                                       engineOptions: inout EngineOptions) throws(AppLoadError) -> (hub: InspectorHub, engine: EngineSlot) {
+        do {
+            try RemoteInspection.check()
+        } catch {
+            throw AppLoadError("--inspect: \(error)")
+        }
+        let slot = EngineSlot()
+        let name = "hybrid:\(manifest.name):\(getpid())"
+        // The app's first statement: just past the module wrapper that shares the first line.
+        let entry = manifest.mainPath.isEmpty ? nil
+            : InspectorHubOptions.Entry(url: FileSystem.realPath(manifest.mainPath) ?? manifest.mainPath, line: 0,
+                                        column: ScriptContext.moduleWrapperPrefix.utf16.count)
+        let hub: InspectorHub
+        do {
+            hub = try InspectorHub.start(InspectorHubOptions(port: inspect.port, targetName: name, entry: entry,
+                                                             breakOnStart: inspect.breakOnStart) { slot.get()?.serveInspector() })
+        } catch {
+            throw AppLoadError(error.description)
+        }
+        engineOptions.inspection = InspectionSettings(hubAddress: hub.targetAddress, contextName: name)
+        return (hub, slot)
     }
 
     static func defaultDataDirectory(app: String) -> String {
@@ -143,6 +194,9 @@ public final class AppSession: Sendable {
     public func run() -> EngineOutcome {
         let main = manifest.mainPath
         let engine = self.engine
+        if let inspector, !inspector.released {
+            engine.waitForDebugger { inspector.released }
+        }
         engine.post { context in
             do throws(ScriptError) {
                 try context.runMain(main)
@@ -214,11 +268,13 @@ public final class AppSession: Sendable {
     public func shutdown() {
         patches.stop()
         engine.shutdown()
+        inspector?.close()
     }
 
     deinit {
         patches.stop()
         engine.shutdown()
+        inspector?.close()
     }
 
     /// The text printed for an uncaught error.

@@ -37,6 +37,7 @@ struct PatchEndpoints: Sendable {
     func router() -> Router<Context> {
         let router = Router(context: Context.self)
         router.add(middleware: RequestMetricsMiddleware(metrics))
+        router.add(middleware: ResponseCompressionMiddleware())
         router.add(middleware: ErrorResponseMiddleware { error, request in PatchServerError.translating(error, request: request) })
         router.addRoutes(OpenAPIRoute(document: OpenAPIDocument.sources[0].source).routes(at: RouterPath(PatchRoute.openAPI.path), context: Context.self))
         for route in PatchRoute.allCases where route != .openAPI {

@@ -19,6 +19,22 @@ public enum Base64VLQ {
         }
     }
 
+    /// `values` written as digits, the inverse of ``decode(_:)``.
+    public static func encode(_ values: [Int]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        for value in values {
+            var rest = value < 0 ? (-value << 1) | 1 : value << 1
+            repeat {
+                var digit = rest & 31
+                rest >>= 5
+                if rest > 0 { digit |= 32 }
+                out.append(alphabet[digit])
+            } while rest > 0
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The value whose first digit is at `index`, which is moved past its last digit. `table` is
     /// ``digits``, which a loop hoists: a static read in the loop costs a once-check per digit.
     @inline(__always)

@@ -97,6 +97,7 @@ struct SyncEndpoints: Sendable {
     func router() -> Router<SyncRequestContext> {
         let router = Router(context: SyncRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics))
+        router.add(middleware: ResponseCompressionMiddleware())
         router.add(middleware: ErrorResponseMiddleware { error, request in SyncRefusal(translating: error, request: request) })
         router.addRoutes(operationRoutes())
         router.addRoutes(OpenAPIRoute(document: OpenAPIDocument.sources[0].source).routes(at: RouterPath(Route.openAPI.path), context: SyncRequestContext.self))

@@ -1,3 +1,4 @@
+import Deflate
 import Engine
 
 /// The native half of `js/web/compression.js`: CompressionStream's and DecompressionStream's

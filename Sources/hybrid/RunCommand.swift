@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import HybridHost
+import SystemIO
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +26,14 @@ struct RunCommand: ParsableCommand {
             change of focus or of what the focused node says ("button Add, 1 of 2"), for a screen \
             reader or `espeak-ng` to read; keys still work. --a11y-file PATH paints as usual and \
             appends those lines to PATH (for `tail -f PATH | espeak-ng`).
+
+            --inspect serves the app's JavaScriptCore context to a debugger: stderr's first line is \
+            "Debugger listening on ws://127.0.0.1:PORT/SECRET", a WebSocket speaking the WebKit \
+            Inspector Protocol, on 127.0.0.1 only, at a path with a secret made for the run (anyone \
+            who has the URL can run JS in the app). --inspect-brk waits for a debugger to send \
+            Runtime.runIfWaitingForDebugger, then pauses at the main module's first statement. \
+            PORT is 0 (any free port) unless given as --inspect=PORT. `hybrid debug-adapter` is \
+            the debugger editors start.
             """
     )
 
@@ -40,7 +49,35 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("a11y-file"), help: ArgumentHelp("Views paint as usual and append screen-reader lines to this file.", valueName: "path"))
     var a11yFile: String?
 
+    @Option(name: .customLong("inspect"), help: ArgumentHelp("Serve the app to a debugger on 127.0.0.1 (--inspect alone: any free port).", valueName: "port"))
+    var inspectPort: Int?
+
+    @Option(name: .customLong("inspect-brk"), help: ArgumentHelp("As --inspect, and wait for the debugger, then pause at the first statement.", valueName: "port"))
+    var inspectBreakPort: Int?
+
     @OptionGroup var flags: AppRunFlags
+
+    func validate() throws {
+        if inspectPort != nil && inspectBreakPort != nil {
+            throw ValidationError("--inspect and --inspect-brk: expected one of them, got both")
+        }
+        if watch && (inspectPort != nil || inspectBreakPort != nil) {
+            throw ValidationError("--inspect: not with --watch (a restart would leave the debugger behind)")
+        }
+        for (flag, port) in [("--inspect", inspectPort), ("--inspect-brk", inspectBreakPort)] {
+            if let port, !(0...65535).contains(port) {
+                throw ValidationError("\(flag): expected a port from 0 to 65535, got \(port)")
+            }
+        }
+    }
+
+    private var options: AppRunOptions {
+        var options = flags.options
+        if let port = inspectPort ?? inspectBreakPort {
+            options.inspect = InspectOptions(port: port, breakOnStart: inspectBreakPort != nil)
+        }
+        return options
+    }
 
     func run() throws {
         // The view service reads it at each mount (view.mount's accessible).
@@ -52,9 +89,12 @@ struct RunCommand: ParsableCommand {
         if watch { return try runWatching(flags.options) }
         let session: AppSession
         do {
-            session = try AppSession(path: path, options: flags.options)
+            session = try AppSession(path: path, options: options)
         } catch {
             throw CLIFailure(message: error.message, code: grantFlagProblem(error) ? 2 : 1)
+        }
+        if let inspector = session.inspector {
+            StandardStreams.write("Debugger listening on \(inspector.frontendURL)\n", to: 2)
         }
         let outcome = session.run()
         let unsettled = outcome == .idle ? session.unsettledTopLevelAwait() : nil

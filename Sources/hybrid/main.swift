@@ -12,7 +12,7 @@ pthread_sigmask(SIG_UNBLOCK, &terminationSignals, nil)
 
 // ArgumentParser exits 64 on usage errors; HybridHost promises 2 (README, Command line).
 do {
-    var command = try HybridCommand.parseAsRoot()
+    var command = try HybridCommand.parseAsRoot(InspectFlag.spelled(Array(CommandLine.arguments.dropFirst())))
     try command.run()
 } catch let failure as CLIFailure {
     if !failure.message.isEmpty { StandardStreams.write(failure.message + "\n", to: 2) }

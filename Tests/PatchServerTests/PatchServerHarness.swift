@@ -13,6 +13,8 @@ struct Reply: CustomStringConvertible {
     var bytes: Int
     var text = ""
     var headers: HTTPFields = [:]
+    /// The body as sent (compressed, when the server compressed it).
+    var raw: [UInt8] = []
     var description: String { "\(status) \(JSONWriter.write(body))" }
 }
 
@@ -53,8 +55,9 @@ struct PatchServerHarness {
         return try SignedPatch.sign(manifest, sources: modules, privateKey: key)
     }
 
-    func request(_ method: HTTPRequest.Method, _ uri: String, token: String?, body: JSONValue? = nil) async throws -> Reply {
+    func request(_ method: HTTPRequest.Method, _ uri: String, token: String?, body: JSONValue? = nil, acceptEncoding: String? = nil) async throws -> Reply {
         var headers: HTTPFields = [:]
+        if let acceptEncoding { headers[.acceptEncoding] = acceptEncoding }
         if let token { headers[.authorization] = "Bearer \(token)" }
         if body != nil { headers[.contentType] = "application/json" }
         return try await request(method, uri, headers: headers, body: body.map { JSONWriter.write($0) })
@@ -68,7 +71,8 @@ struct PatchServerHarness {
         }
         let bytes = response.body?.readableBytes ?? 0
         let text = response.body.map { String(buffer: $0) } ?? ""
-        return Reply(status: Int(response.status.code), body: (try? JSONParser.parse(text)) ?? .null, bytes: bytes, text: text, headers: response.headers)
+        return Reply(status: Int(response.status.code), body: (try? JSONParser.parse(text)) ?? .null, bytes: bytes, text: text, headers: response.headers,
+                     raw: response.body.map { Array($0.readableBytesView) } ?? [])
     }
 
     func addApp(_ app: String = "demo", keys: [String] = [PatchServerHarness.publicKey]) async throws {
@@ -81,9 +85,10 @@ struct PatchServerHarness {
                           body: ["patch": patch.jsonValue, "channel": "production", "rollout": .number(rollout), "minDevices": .number(Double(minDevices))])
     }
 
-    func check(_ device: String, app: String = "demo", highest: Int = 0, modules: [String: String] = [:]) async throws -> Reply {
+    func check(_ device: String, app: String = "demo", highest: Int = 0, modules: [String: String] = [:], acceptEncoding: String? = nil) async throws -> Reply {
         try await request(.post, "/v1/apps/\(app)/check", token: nil,
-                          body: PatchCheck(baseVersion: "1.0.0", channel: "production", deviceId: device, highestVersion: highest, modules: modules).jsonValue)
+                          body: PatchCheck(baseVersion: "1.0.0", channel: "production", deviceId: device, highestVersion: highest, modules: modules).jsonValue,
+                          acceptEncoding: acceptEncoding)
     }
 
     func report(_ device: String, version: Int, _ event: PatchReport.Event, reason: String? = nil) async throws -> Reply {

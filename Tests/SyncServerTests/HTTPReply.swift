@@ -7,6 +7,8 @@ struct HTTPReply: Sendable, CustomStringConvertible {
     let body: JSONValue
     let text: String
     var headers: HTTPFields = [:]
+    /// The body as sent (compressed, when the server compressed it).
+    var raw: [UInt8] = []
 
     /// The `error.code` of an error body, when it is one.
     var errorCode: String? { body["error"]?["code"]?.stringValue }

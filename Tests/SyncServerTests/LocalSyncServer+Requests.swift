@@ -10,8 +10,9 @@ import SyncProtocol
 extension LocalSyncServer {
     // MARK: Requests
 
-    func request(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, body: String? = nil) async throws -> HTTPReply {
+    func request(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, body: String? = nil, acceptEncoding: String? = nil) async throws -> HTTPReply {
         var headers: HTTPFields = [:]
+        if let acceptEncoding { headers[.acceptEncoding] = acceptEncoding }
         if let token { headers[.authorization] = "Bearer \(token)" }
         if body != nil { headers[.contentType] = "application/json" }
         let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
@@ -21,11 +22,12 @@ extension LocalSyncServer {
         }
         let text = response.body.map { String(buffer: $0) } ?? ""
         let json = (try? JSONParser.parse(text)) ?? .null
-        return HTTPReply(status: Int(response.status.code), body: json, text: text, headers: response.headers)
+        return HTTPReply(status: Int(response.status.code), body: json, text: text, headers: response.headers,
+                         raw: response.body.map { Array($0.readableBytesView) } ?? [])
     }
 
-    func get(_ uri: String, token: String?) async throws -> HTTPReply {
-        try await request(.get, uri, token: token)
+    func get(_ uri: String, token: String?, acceptEncoding: String? = nil) async throws -> HTTPReply {
+        try await request(.get, uri, token: token, acceptEncoding: acceptEncoding)
     }
 
     func post(_ uri: String, token: String?, json: JSONValue) async throws -> HTTPReply {

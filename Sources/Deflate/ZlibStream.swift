@@ -1,19 +1,30 @@
+// The Deflate module: zlib's deflate and inflate as incremental streams in the three framings
+// (zlib, raw, gzip), for whoever above needs them: the web platform's CompressionStream and
+// DecompressionStream, the servers' compressed answers (HTTPServing). It must know nothing of JS
+// or HTTP: bytes in, bytes out, and a failure that says why.
 import CZlib
 import Glibc
 
 /// One incremental deflate or inflate over zlib, fed chunk by chunk: the context a
-/// CompressionStream or DecompressionStream keeps (the Compression Standard's "context"). Its
-/// output is malloc'ed memory handed to the caller in pieces, so that each piece becomes a
-/// `Uint8Array` without a copy. Used on the JS thread only, as its stream is.
-final class ZlibStream {
+/// CompressionStream or DecompressionStream keeps (the Compression Standard's "context"), or a
+/// server's compressed answer. Its output is malloc'ed memory handed to the caller in pieces, so
+/// that each piece can become a JS `Uint8Array` without a copy. Not thread-safe: one caller at a
+/// time (a JS stream's thread, a request's task).
+///
+/// ```swift
+/// let stream = try ZlibStream(.compress, format: .gzip)
+/// let pieces = try stream.compress(input, finish: true)   // the whole gzip member
+/// for piece in pieces { use(piece.bytes); piece.deallocate() }
+/// ```
+public final class ZlibStream {
     /// The formats of the Compression Standard, by the name JS passes.
-    enum Format: String {
+    public enum Format: String, Sendable {
         case deflate
         case deflateRaw = "deflate-raw"
         case gzip
 
         /// zlib's windowBits for a 32 KB window in this framing.
-        var windowBits: Int32 {
+        public var windowBits: Int32 {
             switch self {
             case .deflate: 15
             case .deflateRaw: -15
@@ -22,37 +33,43 @@ final class ZlibStream {
         }
     }
 
-    enum Direction {
+    public enum Direction: Sendable {
         case compress
         case decompress
     }
 
     /// Why decompression failed; `message` is the TypeError's.
-    struct Failure: Error {
-        var message: String
+    public struct Failure: Error {
+        public var message: String
     }
 
     /// Output bytes, from `malloc`: the receiver owns `memory` and frees it (or hands it to a
     /// `Uint8Array`, which does).
-    struct Piece {
-        var memory: UnsafeMutableRawPointer
-        var count: Int
+    public struct Piece {
+        public var memory: UnsafeMutableRawPointer
+        public var count: Int
+
+        /// The piece's bytes, valid until ``deallocate()``.
+        public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: memory, count: count) }
+
+        /// Frees the piece's memory, for a receiver that copied the bytes rather than adopting them.
+        public func deallocate() { free(memory) }
     }
 
     /// Output grows in pieces of at most this many bytes: an inflate that expands a chunk a
     /// thousandfold gives several arrays rather than one allocation moved at each doubling.
-    static let maximumPieceSize = 1 << 20
+    public static let maximumPieceSize = 1 << 20
 
-    let direction: Direction
-    let format: Format
+    public let direction: Direction
+    public let format: Format
     private let stream: UnsafeMutablePointer<z_stream>
     /// Whether zlib's state is allocated (until `end()`).
     private var open = false
     /// Decompression: the end of the compressed data has been reached.
-    private(set) var reachedEnd = false
+    public private(set) var reachedEnd = false
 
     /// zlib's level 6, as node compresses.
-    init(_ direction: Direction, format: Format, level: Int32 = 6) throws(Failure) {
+    public init(_ direction: Direction, format: Format, level: Int32 = 6) throws(Failure) {
         self.direction = direction
         self.format = format
         stream = .allocate(capacity: 1)
@@ -77,7 +94,7 @@ final class ZlibStream {
 
     /// Frees zlib's state (some 256 KB for deflate) now rather than when the collector frees the
     /// JS object holding this: after the last chunk, or an error.
-    func end() {
+    public func end() {
         guard open else { return }
         open = false
         switch direction {
@@ -88,16 +105,12 @@ final class ZlibStream {
 
     /// Compresses `input`, and when `finish`, ends the stream with its trailer. The output zlib gave
     /// (often none before the finish: deflate holds input until a block is worth writing).
-    func compress(_ input: UnsafeRawBufferPointer, finish: Bool) throws(Failure) -> [Piece] {
+    public func compress(_ input: UnsafeRawBufferPointer, finish: Bool) throws(Failure) -> [Piece] {
         precondition(direction == .compress)
         guard open else { throw Failure(message: "The compression stream has already finished") }
         var output = PieceWriter(initialCapacity: Int(deflateBound(stream, UInt(input.count))))
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        stream.pointee.avail_in = UInt32(input.count)
-        defer {
-            stream.pointee.next_in = nil
-            stream.pointee.avail_in = 0
-        }
+        take(input)
+        defer { take(UnsafeRawBufferPointer(start: nil, count: 0)) }
         while true {
             output.makeRoom(in: stream)
             let status = deflate(stream, finish ? Z_FINISH : Z_NO_FLUSH)
@@ -118,19 +131,15 @@ final class ZlibStream {
     /// Decompresses `input`. Corrupt data throws (its output dropped, as the standard's "if this
     /// results in an error" has it); data after the end of the compressed stream gives the output
     /// before it and `trailingData`.
-    func decompress(_ input: UnsafeRawBufferPointer) throws(Failure) -> (pieces: [Piece], trailingData: Bool) {
+    public func decompress(_ input: UnsafeRawBufferPointer) throws(Failure) -> (pieces: [Piece], trailingData: Bool) {
         precondition(direction == .decompress)
         if input.count == 0 { return ([], false) }
         if reachedEnd { return ([], true) }
         guard open else { throw Failure(message: "The decompression stream has already failed") }
         let capacity = min(max(input.count * 4, 16 << 10), Self.maximumPieceSize)
         var output = PieceWriter(initialCapacity: capacity)
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        stream.pointee.avail_in = UInt32(input.count)
-        defer {
-            stream.pointee.next_in = nil
-            stream.pointee.avail_in = 0
-        }
+        take(input)
+        defer { take(UnsafeRawBufferPointer(start: nil, count: 0)) }
         while true {
             output.makeRoom(in: stream)
             let status = inflate(stream, Z_NO_FLUSH)
@@ -157,12 +166,19 @@ final class ZlibStream {
     }
 
     /// Decompression's flush: an error unless the compressed data ended.
-    func finishDecompressing() throws(Failure) {
+    public func finishDecompressing() throws(Failure) {
         precondition(direction == .decompress)
         end()
         guard reachedEnd else {
             throw Failure(message: "The compressed data ended before the end of its \(format.rawValue) stream (truncated)")
         }
+    }
+
+    /// Points zlib's input at `input` (nothing, once a call is done with it: zlib must not keep a
+    /// pointer into a caller's buffer).
+    private func take(_ input: UnsafeRawBufferPointer) {
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.pointee.avail_in = UInt32(input.count)
     }
 
     private static func message(of stream: UnsafeMutablePointer<z_stream>, _ status: Int32) -> String {

@@ -1,0 +1,529 @@
+// The inspector hub (`hybrid run --inspect`): the process is its own hub. JavaScriptCore's remote
+// inspector connects out to a hub and lists its contexts there as targets; this one takes that
+// connection from this process only, and serves the app's target to one debugger at a time over
+// a WebSocket on 127.0.0.1, at a path holding a secret made for the run, as node does.
+import Glibc
+import JSON
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Synchronization
+
+/// What a hub serves, and how it reaches the JS thread.
+public struct InspectorHubOptions: Sendable {
+    /// The port debuggers connect to on 127.0.0.1; 0 for any free one.
+    public var port: Int
+    /// The name the inspected context was given (`JSGlobalContextSetName`): the one target served.
+    public var targetName: String
+    /// Where the app starts: with ``breakOnStart``, the app pauses there, once, when the debugger
+    /// says it is ready.
+    public var entry: Entry?
+    /// `--inspect-brk`: the app waits until a debugger sends `Runtime.runIfWaitingForDebugger`.
+    public var breakOnStart: Bool
+    /// Called after each message to the target is written: the target reads its socket only when
+    /// the JS thread runs its GLib main context, so this must make that happen.
+    public var wakeTarget: @Sendable () -> Void
+
+    public struct Entry: Sendable {
+        /// The module's URL as the engine compiles it (its absolute path).
+        public var url: String
+        /// 0-based, in the compiled script.
+        public var line: Int
+        public var column: Int
+
+        public init(url: String, line: Int, column: Int) {
+            self.url = url
+            self.line = line
+            self.column = column
+        }
+    }
+
+    public init(port: Int, targetName: String, entry: Entry? = nil, breakOnStart: Bool = false, wakeTarget: @escaping @Sendable () -> Void) {
+        self.port = port
+        self.targetName = targetName
+        self.entry = entry
+        self.breakOnStart = breakOnStart
+        self.wakeTarget = wakeTarget
+    }
+}
+
+public struct InspectorHubError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The hub: two listeners on 127.0.0.1, one for JavaScriptCore's own connection (refused to any
+/// other process), one for debuggers (WebSocket at `/SECRET`, one at a time).
+public final class InspectorHub: Sendable {
+    /// `127.0.0.1:PORT`, for `RemoteInspector::setInspectorServerAddress`.
+    public let targetAddress: String
+    /// `ws://127.0.0.1:PORT/SECRET`, for debuggers.
+    public let frontendURL: String
+    public let port: Int
+
+    private let group: MultiThreadedEventLoopGroup
+    private let listeners: [Channel]
+    private let relay: Relay
+    private let closed = Atomic<Bool>(false)
+
+    /// Binds both listeners. Throws when the port is taken or the address cannot be bound.
+    public static func start(_ options: InspectorHubOptions) throws(InspectorHubError) -> InspectorHub {
+        guard (0...65535).contains(options.port) else {
+            throw InspectorHubError("--inspect: expected a port from 0 to 65535, got \(options.port)")
+        }
+        let secret = Self.makeSecret()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let relay = Relay(options: options)
+        do {
+            let targetListener = try ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(TargetConnectionHandler(relay: relay))
+                    }
+                }
+                .bind(host: "127.0.0.1", port: 0).wait()
+            let frontendListener: Channel
+            do {
+                frontendListener = try ServerBootstrap(group: group)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .childChannelInitializer { channel in
+                        Self.configureFrontend(channel, secret: secret, relay: relay)
+                    }
+                    .bind(host: "127.0.0.1", port: options.port).wait()
+            } catch {
+                try? targetListener.close().wait()
+                throw error
+            }
+            let targetPort = targetListener.localAddress?.port ?? 0
+            let port = frontendListener.localAddress?.port ?? options.port
+            return InspectorHub(targetAddress: "127.0.0.1:\(targetPort)", frontendURL: "ws://127.0.0.1:\(port)/\(secret)",
+                                port: port, group: group, listeners: [targetListener, frontendListener], relay: relay)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw InspectorHubError("--inspect: cannot listen on 127.0.0.1:\(options.port): \(error)")
+        }
+    }
+
+    private init(targetAddress: String, frontendURL: String, port: Int, group: MultiThreadedEventLoopGroup, listeners: [Channel], relay: Relay) {
+        self.targetAddress = targetAddress
+        self.frontendURL = frontendURL
+        self.port = port
+        self.group = group
+        self.listeners = listeners
+        self.relay = relay
+    }
+
+    /// With ``InspectorHubOptions/breakOnStart``: false until a debugger has said it is ready and
+    /// the entry breakpoint is in place. Always true without it.
+    public var released: Bool { relay.released }
+
+    /// Whether a debugger is attached now.
+    public var attached: Bool { relay.attached }
+
+    /// Closes the listeners and any connection. Safe to call more than once.
+    public func close() {
+        guard closed.exchange(true, ordering: .acquiringAndReleasing) == false else { return }
+        relay.closeAll()
+        for listener in listeners { try? listener.close().wait() }
+        try? group.syncShutdownGracefully()
+    }
+
+    private static func makeSecret() -> String {
+        // The system generator: getrandom(2), as a secret needs.
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return bytes.map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        }.joined()
+    }
+
+    private static func configureFrontend(_ channel: Channel, secret: String, relay: Relay) -> EventLoopFuture<Void> {
+        let port = channel.localAddress?.port ?? 0
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: 1 << 26,
+            shouldUpgrade: { channel, head in
+                // The secret, and a Host naming this machine (a web page cannot rebind a name to us).
+                let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
+                guard head.uri == "/" + secret, let host = head.headers.first(name: "host"), hosts.contains(host) else {
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                }
+                return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
+            },
+            upgradePipelineHandler: { channel, _ in
+                // The refusal stood behind the HTTP handlers the upgrade removed; frames pass it by.
+                channel.pipeline.removeHandler(name: RefusalHandler.name).flatMap {
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(FrontendHandler(relay: relay))
+                    }
+                }
+            })
+        return channel.pipeline.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
+        ).flatMap {
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(RefusalHandler(), name: RefusalHandler.name)
+            }
+        }
+    }
+}
+
+// MARK: - The relay between the target and the debugger
+
+/// The hub's state, shared by its connections (all on the hub's one event loop, but read from
+/// other threads through ``released`` and ``attached``).
+/// `HYBRID_INSPECTOR_TRACE=1`: each message through the hub, on stderr (for debugging a debugger).
+func trace(_ text: String) {
+    if getenv("HYBRID_INSPECTOR_TRACE") != nil { let line = "hub: \(text)\n"; _ = write(2, line, line.utf8.count) }
+}
+
+final class Relay: Sendable {
+    let options: InspectorHubOptions
+    private let state: Mutex<State>
+
+    /// Ids the hub uses for messages of its own to the target; their answers go to no debugger.
+    static let ownIDs = 1_000_000_000...
+
+    struct State: ~Copyable {
+        var target: Channel?
+        var targetID: UInt64?
+        var frontend: Channel?
+        /// Messages from the debugger that arrived before the target was listed.
+        var waiting: [String] = []
+        var released: Bool
+        var nextOwnID = Relay.ownIDs.lowerBound
+        var entryRequestID: Int?
+        var entryBreakpointID: String?
+        var closed = false
+    }
+
+    init(options: InspectorHubOptions) {
+        self.options = options
+        state = Mutex(State(released: !options.breakOnStart))
+    }
+
+    var released: Bool { state.withLock { $0.released } }
+    var attached: Bool { state.withLock { $0.frontend != nil } }
+
+    // From the target.
+
+    /// Refuses a second target connection: JavaScriptCore makes one per process.
+    func targetConnected(_ channel: Channel) -> Bool {
+        trace("target connected")
+        return state.withLock { state in
+            guard state.target == nil, !state.closed else { return false }
+            state.target = channel
+            return true
+        }
+    }
+
+    func targetClosed(_ channel: Channel) {
+        let frontend: Channel? = state.withLock { state in
+            guard state.target === channel else { return nil }
+            state.target = nil
+            state.targetID = nil
+            return state.frontend
+        }
+        frontend?.close(promise: nil)
+    }
+
+    func received(_ frame: TargetFrame) {
+        trace("target -> \(frame.name) \(frame.body.count) bytes")
+        switch frame.name {
+        case "SetTargetList":
+            guard let listings = try? frame.listings(),
+                  let mine = listings.first(where: { $0.type == "JavaScript" && $0.name == options.targetName }) else { return }
+            let (setUp, pending): (Bool, [String]) = state.withLock { state in
+                guard state.targetID == nil else { return (false, []) }
+                state.targetID = mine.id
+                guard state.frontend != nil else { return (false, []) }
+                defer { state.waiting.removeAll() }
+                return (true, state.waiting)
+            }
+            if setUp {
+                sendToTarget(.withID("Setup", mine.id))
+                for message in pending { fromFrontend(message) }
+            }
+        case "SendMessageToFrontend":
+            guard let (_, text) = try? frame.idAndText() else { return }
+            toFrontend(text)
+        default:
+            break
+        }
+    }
+
+    private func toFrontend(_ text: String) {
+        if let id = Self.answerID(text), Self.ownIDs.contains(id) {
+            ownAnswer(id: id, text: text)
+            return
+        }
+        let (frontend, entry) = state.withLock { ($0.frontend, $0.entryBreakpointID) }
+        if let entry, text.contains("\"hitBreakpoints\""), text.contains(entry) {
+            // The entry pause happened: the breakpoint is one-shot.
+            removeEntryBreakpoint()
+        }
+        guard let frontend else { return }
+        frontend.eventLoop.execute {
+            var buffer = frontend.allocator.buffer(capacity: text.utf8.count)
+            buffer.writeString(text)
+            frontend.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
+        }
+    }
+
+    /// The id of an answer, which JavaScriptCore writes last: `{"result":…,"id":N}`; nil for an
+    /// event. Read without parsing what may be a large answer.
+    static func answerID(_ text: String) -> Int? {
+        let bytes = Array(text.utf8.suffix(32))
+        guard bytes.last == UInt8(ascii: "}") else { return nil }
+        var index = bytes.count - 2
+        var value = 0
+        var scale = 1
+        while index >= 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            value += Int(bytes[index] - UInt8(ascii: "0")) * scale
+            scale *= 10
+            index -= 1
+        }
+        let key = Array("\"id\":".utf8)
+        guard scale > 1, index >= key.count - 1, Array(bytes[(index - key.count + 1)...index]) == key else { return nil }
+        return value
+    }
+
+    private func ownAnswer(id: Int, text: String) {
+        let isEntry = state.withLock { $0.entryRequestID == id }
+        guard isEntry else { return }
+        if case .object(let answer)? = try? JSONParser.parse(text),
+           case .object(let result)? = answer["result"], case .string(let breakpoint)? = result["breakpointId"] {
+            state.withLock { $0.entryBreakpointID = breakpoint }
+        }
+        release()
+    }
+
+    private func removeEntryBreakpoint() {
+        let breakpoint: String? = state.withLock { state in
+            defer { state.entryBreakpointID = nil }
+            return state.entryBreakpointID
+        }
+        guard let breakpoint else { return }
+        sendOwn("Debugger.removeBreakpoint", ["breakpointId": .string(breakpoint)])
+    }
+
+    private func release() {
+        let wasReleased = state.withLock { state in
+            defer { state.released = true }
+            return state.released
+        }
+        if !wasReleased { options.wakeTarget() }
+    }
+
+    // From the debugger.
+
+    func frontendConnected(_ channel: Channel) -> Bool {
+        let id: UInt64? = state.withLock { state in
+            guard state.frontend == nil, !state.closed else { return nil }
+            state.frontend = channel
+            return state.targetID ?? UInt64.max
+        }
+        guard let id else { return false }
+        if id != UInt64.max { sendToTarget(.withID("Setup", id)) }
+        return true
+    }
+
+    func frontendClosed(_ channel: Channel) {
+        let id: UInt64? = state.withLock { state in
+            guard state.frontend === channel else { return nil }
+            state.frontend = nil
+            state.waiting.removeAll()
+            return state.targetID
+        }
+        if let id { sendToTarget(.withID("FrontendDidClose", id)) }
+        // A debugger that leaves before saying it is ready does not hold the app forever.
+        release()
+    }
+
+    func fromFrontend(_ text: String) {
+        trace("frontend -> \(text.prefix(200))")
+        let id: UInt64? = state.withLock { state in
+            guard let id = state.targetID else {
+                // Replayed once the target is listed (``received(_:)``).
+                state.waiting.append(text)
+                return nil
+            }
+            return id
+        }
+        guard let id else { return }
+        // Node's signal that a debugger has set its breakpoints: answered here, as JavaScriptCore
+        // has no such method.
+        if text.contains("Runtime.runIfWaitingForDebugger"), case .object(let fields)? = try? JSONParser.parse(text),
+           fields["method"] == .string("Runtime.runIfWaitingForDebugger") {
+            if case .number(let number)? = fields["id"] {
+                toFrontend("{\"result\":{},\"id\":\(Int(number))}")
+            }
+            if !released { startApp() }
+            return
+        }
+        sendToTarget(.withIDAndText("SendMessageToTarget", id, text))
+    }
+
+    /// `--inspect-brk`: a breakpoint where the app starts, then the app runs into it.
+    private func startApp() {
+        guard let entry = options.entry else {
+            release()
+            return
+        }
+        sendOwn("Debugger.enable", [:])
+        let id = sendOwn("Debugger.setBreakpointByUrl", [
+            "url": .string(entry.url), "lineNumber": .number(Double(entry.line)), "columnNumber": .number(Double(entry.column)),
+        ])
+        state.withLock { $0.entryRequestID = id }
+    }
+
+    @discardableResult
+    private func sendOwn(_ method: String, _ params: [String: JSONValue]) -> Int {
+        let (id, targetID): (Int, UInt64?) = state.withLock { state in
+            defer { state.nextOwnID += 1 }
+            return (state.nextOwnID, state.targetID)
+        }
+        let message = JSONValue.object(["id": .number(Double(id)), "method": .string(method),
+                                        "params": .object(JSONObject(params.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))])
+        if let targetID { sendToTarget(.withIDAndText("SendMessageToTarget", targetID, JSONWriter.write(message))) }
+        return id
+    }
+
+    private func sendToTarget(_ frame: TargetFrame) {
+        guard let target = state.withLock({ $0.closed ? nil : $0.target }) else { return }
+        let bytes = frame.bytes
+        let wake = options.wakeTarget
+        target.eventLoop.execute {
+            var buffer = target.allocator.buffer(capacity: bytes.count)
+            buffer.writeBytes(bytes)
+            target.writeAndFlush(buffer).whenComplete { _ in wake() }
+        }
+    }
+
+    func closeAll() {
+        let channels: [Channel] = state.withLock { state in
+            state.closed = true
+            return [state.target, state.frontend].compactMap { $0 }
+        }
+        for channel in channels { try? channel.close().wait() }
+        state.withLock { $0.released = true }
+    }
+}
+
+// MARK: - Connections
+
+/// JavaScriptCore's connection: frames in, frames out; refused unless it comes from this process.
+final class TargetConnectionHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    let relay: Relay
+    private let pending = Mutex<[UInt8]>([])
+
+    init(relay: Relay) { self.relay = relay }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        guard let peer = channel.remoteAddress?.port, let local = channel.localAddress?.port,
+              LoopbackPeer.isThisProcess(peerPort: peer, listeningPort: local), relay.targetConnected(channel) else {
+            trace("target refused: not this process's")
+            channel.close(promise: nil)
+            return
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+        let frames: [TargetFrame]? = pending.withLock { pending in
+            pending += bytes
+            var frames: [TargetFrame] = []
+            do {
+                while let frame = try TargetFrame.take(from: &pending) { frames.append(frame) }
+            } catch {
+                return nil
+            }
+            return frames
+        }
+        guard let frames else {
+            context.close(promise: nil)
+            return
+        }
+        for frame in frames { relay.received(frame) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        relay.targetClosed(context.channel)
+    }
+}
+
+/// A debugger's WebSocket: text messages relayed to the target, pings answered, one at a time.
+final class FrontendHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+    let relay: Relay
+    private let fragments = Mutex<[UInt8]?>(nil)
+
+    init(relay: Relay) { self.relay = relay }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard relay.frontendConnected(context.channel) else {
+            // Another debugger is attached: 1008 (policy), with the reason.
+            var data = context.channel.allocator.buffer(capacity: 64)
+            data.write(webSocketErrorCode: .policyViolation)
+            data.writeString("a debugger is attached already")
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))).whenComplete { [channel = context.channel] _ in
+                channel.close(promise: nil)
+            }
+            return
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text, .continuation:
+            var payload = frame.unmaskedData
+            let bytes = payload.readBytes(length: payload.readableBytes) ?? []
+            let whole: [UInt8]? = fragments.withLock { fragments in
+                if frame.opcode == .text { fragments = [] }
+                fragments? += bytes
+                guard frame.fin else { return nil }
+                defer { fragments = nil }
+                return fragments
+            }
+            if let whole { relay.fromFrontend(String(decoding: whole, as: UTF8.self)) }
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            var echo = context.channel.allocator.buffer(capacity: 2)
+            echo.write(webSocketErrorCode: .normalClosure)
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: echo))).whenComplete { [channel = context.channel] _ in
+                channel.close(promise: nil)
+            }
+        default:
+            _ = frame
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        relay.frontendClosed(context.channel)
+    }
+}
+
+/// Anything but the WebSocket at the secret path: 403, and nothing else said.
+final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    static let name = "refusal"
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .end = unwrapInboundIn(data) else { return }
+        var headers = HTTPHeaders()
+        headers.add(name: "content-length", value: "0")
+        headers.add(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .forbidden, headers: headers))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+    }
+}
