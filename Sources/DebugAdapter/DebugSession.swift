@@ -41,6 +41,10 @@ actor DebugSession {
     private var exception: (id: String, description: String, uncaught: Bool)?
     private var pauseOnExceptions = "none"
     private var terminatedSent = false
+    /// Where a step in started (the stack's depth and the top frame's original file and line),
+    /// and how many more steps it has taken to leave that line.
+    private var stepInFrom: (depth: Int, path: String, line: Int)?
+    private var stepInRepeats = 0
     /// Patched modules' scripts by the `sourceReference` their frames carry.
     private var sourceReferences: [Int: String] = [:]
 
@@ -134,6 +138,10 @@ actor DebugSession {
                 writer.respond(to: request, body: ["allThreadsContinued": true])
             case "next", "stepIn", "stepOut":
                 requestedStop = "step"
+                // JavaScriptCore's step into stops at each expression of a line first (the call's
+                // callee, its arguments); the editor's asks for the next line or the call's body.
+                stepInFrom = command == "stepIn" ? currentLine() : nil
+                stepInRepeats = 0
                 let method = ["next": "Debugger.stepOver", "stepIn": "Debugger.stepInto", "stepOut": "Debugger.stepOut"][command]!
                 try await connected().send(method)
                 writer.respond(to: request)
@@ -696,6 +704,14 @@ actor DebugSession {
         return true
     }
 
+    /// The stack's depth and the top frame's original file and line, while paused.
+    private func currentLine() -> (depth: Int, path: String, line: Int)? {
+        guard let top = callFrames.first, let location = top["location"]?.objectValue,
+              let scriptId = location["scriptId"]?.stringValue, let script = scripts[scriptId] else { return nil }
+        let original = script.original(line: location["lineNumber"]?.intValue ?? 0, column: location["columnNumber"]?.intValue ?? 0)
+        return (callFrames.count, original.path, original.line)
+    }
+
     private func isHidden(_ frame: JSONObject) -> Bool {
         guard let scriptId = frame["location"]?["scriptId"]?.stringValue, let script = scripts[scriptId] else { return true }
         return script.isInternal
@@ -705,7 +721,10 @@ actor DebugSession {
         callFrames = (params["callFrames"]?.arrayValue ?? []).compactMap(\.objectValue)
         handles = [:]
         let reason = params["reason"]?.stringValue ?? "other"
+        // JavaScriptCore names the breakpoint it stopped at in `data`; the protocol's
+        // `hitBreakpoints` where a port fills it.
         let hit = (params["hitBreakpoints"]?.arrayValue ?? []).compactMap(\.stringValue)
+            + (reason == "Breakpoint" ? [params["data"]?["breakpointId"]?.stringValue].compactMap { $0 } : [])
         let isException = reason == "exception" || reason == "assert"
         let mine = breakpoints.values.joined().filter { breakpoint in breakpoint.inspectorId.map(hit.contains) ?? false }
         if awaitingEntry {
@@ -730,6 +749,13 @@ actor DebugSession {
                 return
             }
         }
+        if requestedStop == "step", let from = stepInFrom, !isException, mine.isEmpty, stepInRepeats < 4,
+           let here = currentLine(), here == from {
+            stepInRepeats += 1
+            _ = try? await inspector?.send("Debugger.stepInto")
+            return
+        }
+        stepInFrom = nil
         var body: JSONObject = [:]
         if isException {
             let data = params["data"]?.objectValue ?? [:]

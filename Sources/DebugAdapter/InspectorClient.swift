@@ -1,5 +1,6 @@
 import JSON
 import Synchronization
+import SystemIO
 import WebSocketTransport
 
 /// One event the inspector sent (`Debugger.paused`, `Debugger.scriptParsed`, ...).
@@ -22,6 +23,15 @@ final class InspectorClient: Sendable {
         var nextId = 1
         var waiting: [Int: CheckedContinuation<Result<JSONObject, DebugAdapterError>, Never>] = [:]
         var closed = false
+    }
+
+    /// `HYBRID_DEBUG_ADAPTER_TRACE`: a file each inspector message is appended to, both ways
+    /// (for a person finding out what the inspector said).
+    private static let traceFile = ProcessEnvironment["HYBRID_DEBUG_ADAPTER_TRACE"].flatMap { $0.isEmpty ? nil : $0 }
+
+    private func trace(_ direction: String, _ text: String) {
+        guard let file = Self.traceFile else { return }
+        try? FileSystem.append("\(direction) \(text)\n", to: file)
     }
 
     private init(connection: WebSocketConnection) {
@@ -88,7 +98,9 @@ final class InspectorClient: Sendable {
             }
             Task {
                 do {
-                    try await connection.send(text: JSONWriter.write(message))
+                    let text = JSONWriter.write(message)
+                    trace("->", text)
+                    try await connection.send(text: text)
                 } catch {
                     answer(id, .failure(DebugAdapterError(.inspector, "\(method): \(error)")))
                 }
@@ -130,6 +142,7 @@ final class InspectorClient: Sendable {
     }
 
     private func dispatch(_ text: String) {
+        trace("<-", text)
         guard let message = (try? JSONParser.parse(text))?.objectValue else { return }
         if let id = message["id"]?.intValue {
             if let error = message["error"]?.objectValue {
