@@ -221,6 +221,7 @@ def run(hybrid):
         break_line, step_line, after_line = marked_line(MAIN, "BREAK"), marked_line(MAIN, "STEP"), marked_line(MAIN, "AFTER")
         placed = adapter.request("setBreakpoints", {"source": {"path": MAIN}, "breakpoints": [{"line": break_line}]})["breakpoints"]
         expect(placed[0]["verified"] and placed[0]["line"] == break_line, f"main.ts breakpoint: {placed}")
+        main_breakpoint = placed[0]["id"]
         logpoint = marked_line(CART, "LOGPOINT")
         placed = adapter.request("setBreakpoints", {"source": {"path": CART},
                                                     "breakpoints": [{"line": logpoint, "logMessage": "item {item.title} costs {item.price}", "hitCondition": "2"}]})["breakpoints"]
@@ -231,7 +232,7 @@ def run(hybrid):
         # The stop at the .ts line, after the first kv calls were answered.
         stopped = adapter.wait_event("stopped")
         first_stop = time.monotonic() - started
-        expect(stopped["reason"] == "breakpoint", f"first stop: {stopped}")
+        expect(stopped["reason"] == "breakpoint" and stopped.get("hitBreakpointIds") == [main_breakpoint], f"first stop: {stopped}")
         frame, frames = top_frame(adapter)
         expect(frame["source"]["path"] == MAIN and frame["line"] == break_line, f"stopped at {frame}, expected main.ts:{break_line}")
         expect(frame["name"] == "main", f"frame name {frame['name']}")
