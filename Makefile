@@ -72,6 +72,7 @@ test: deps
 	scripts/wpt --runtime hybrid --hybrid $(DEBUG_BIN) --quiet
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
 	Tests/HybridHostTests/tmux-repl.sh $(DEBUG_BIN)
+	Tests/DebugAdapter/tmux-debug.sh $(DEBUG_BIN)
 	scripts/check-deb $(DEBUG_BIN)
 	scripts/soak --self-test
 	scripts/soak $(DEBUG_BIN) --seconds 60
