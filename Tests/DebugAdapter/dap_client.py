@@ -198,6 +198,55 @@ def run_fake(hybrid):
         subprocess.run(["rm", "-rf", folder])
 
 
+def run_ticker(hybrid):
+    """A plain JavaScript module: the stop on entry, a conditional breakpoint on a .js line, a
+    pause of the running app, terminate."""
+    ticker = os.path.join(HERE, "fixtures", "ticker.js")
+    data = tempfile.mkdtemp(prefix="dap-ticker-")
+    adapter = Adapter(hybrid)
+    try:
+        adapter.request("initialize", {"adapterID": "hybrid"})
+        launched = time.monotonic()
+        adapter.request("launch", {"program": ticker, "dataDir": data, "stopOnEntry": True})
+        adapter.wait_event("initialized")
+        adapter.request("configurationDone")
+        stopped = adapter.wait_event("stopped")
+        to_entry = time.monotonic() - launched
+        frame, _ = top_frame(adapter)
+        expect(stopped["reason"] == "entry" and frame["source"]["path"] == ticker and frame["line"] == marked_line(ticker, "FIRST"),
+               f"the entry stop: {stopped} at {frame}")
+        tick_line = marked_line(ticker, "TICK")
+        placed = adapter.request("setBreakpoints", {"source": {"path": ticker}, "breakpoints": [{"line": tick_line, "condition": "ticks === 3"}]})["breakpoints"]
+        expect(placed[0]["verified"] and placed[0]["line"] == tick_line, f"the .js breakpoint: {placed}")
+        adapter.request("continue", {"threadId": 1})
+        stopped = adapter.wait_event("stopped")
+        frame, _ = top_frame(adapter)
+        expect(stopped["reason"] == "breakpoint" and frame["line"] == tick_line and frame["name"] == "tick", f"the conditional stop: {stopped} at {frame}")
+        result = adapter.request("evaluate", {"expression": "ticks", "frameId": frame["id"], "context": "watch"})
+        expect(result["result"] == "3", f"the condition let ticks {result['result']} through")
+        adapter.request("setBreakpoints", {"source": {"path": ticker}, "breakpoints": []})
+        adapter.request("continue", {"threadId": 1})
+        adapter.wait_event("continued")
+        adapter.request("pause", {"threadId": 1})
+        stopped = adapter.wait_event("stopped")
+        expect(stopped["reason"] == "pause", f"the pause: {stopped}")
+        result = adapter.request("evaluate", {"expression": "ticks > 3", "context": "repl"})
+        expect(result["result"] == "true", f"after the pause: {result}")
+        adapter.request("terminate", {})
+        adapter.wait_event("exited")
+        adapter.wait_event("terminated")
+        adapter.request("disconnect", {})
+        expect(adapter.process.wait(timeout=TIMEOUT) == 0, "the adapter's exit status")
+        print(f"dap_client: plain JavaScript, pause and terminate ok (launch to the entry stop {to_entry:.2f} s)")
+        return 0
+    except Failure as failure:
+        return report(adapter, failure)
+    finally:
+        if adapter.process.poll() is None:
+            adapter.process.kill()
+        subprocess.run(["rm", "-rf", data])
+
+
 def report(adapter, failure):
     print(f"dap_client: FAILED: {failure}", file=sys.stderr)
     print("events:", file=sys.stderr)
@@ -325,5 +374,5 @@ if __name__ == "__main__":
     hybrid = os.path.abspath(arguments[0] if arguments else ".build/debug/hybrid")
     status = run_fake(hybrid)
     if status == 0 and "--fake-only" not in sys.argv:
-        status = run(hybrid)
+        status = run(hybrid) or run_ticker(hybrid)
     sys.exit(status)
