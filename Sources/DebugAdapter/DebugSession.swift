@@ -727,6 +727,15 @@ actor DebugSession {
             + (reason == "Breakpoint" ? [params["data"]?["breakpointId"]?.stringValue].compactMap { $0 } : [])
         let isException = reason == "exception" || reason == "assert"
         let mine = breakpoints.values.joined().filter { breakpoint in breakpoint.inspectorId.map(hit.contains) ?? false }
+        // A breakpoint none of ours is the host's one-shot entry breakpoint: taken out here, so
+        // that it cannot stop the app again (at a function's first call, when the module starts
+        // with its declaration).
+        let foreign = hit.filter { id in !mine.contains { $0.inspectorId == id } }
+        for id in foreign { _ = try? await inspector?.send("Debugger.removeBreakpoint", ["breakpointId": .string(id)]) }
+        if !awaitingEntry, !foreign.isEmpty, mine.isEmpty, !isException {
+            _ = try? await inspector?.send("Debugger.resume")
+            return
+        }
         if awaitingEntry {
             // `--inspect-brk`'s pause before the main module's first statement: the host's own
             // one-shot breakpoint (an id none of ours), or a plain pause.
