@@ -14,9 +14,13 @@ cleanup() { tmux -L "$SOCKET" kill-server 2>/dev/null || true; rm -rf "$DATA"; }
 trap cleanup EXIT
 fail() { echo "not ok - $1"; echo "--- the pane:"; tmux -L "$SOCKET" capture-pane -p -S -100 -t 0 2>/dev/null || true; exit 1; }
 screen() { tmux -L "$SOCKET" capture-pane -p -S -100 -t 0; }
+# The pane is read whole before it is searched: with pipefail, grep -q leaving early could fail
+# the capture with SIGPIPE and miss a line that is there.
 wait_for() {
+  local pane
   for _ in $(seq 300); do
-    if screen 2>/dev/null | grep -qxE -- "$1"; then return 0; fi
+    pane=$(screen 2>/dev/null) || true
+    if grep -qxE -- "$1" <<<"$pane"; then return 0; fi
     sleep 0.1
   done
   fail "${2:-the screen never showed a line matching /$1/}"
