@@ -10,7 +10,8 @@ struct DebugAdapterCommand: ParsableCommand {
         abstract: "Serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code, nvim-dap, Helix, Zed).",
         discussion: """
             An editor starts this and speaks DAP to it. A launch request runs `hybrid run PROGRAM \
-            --inspect-brk` (its fields: program, args, dataDir, grants, stopOnEntry, cwd); an attach \
+            --inspect-brk` (its fields: program, args, dataDir, grants, stopOnEntry, cwd, \
+            runtimeExecutable); an attach \
             request joins an app started with --inspect (its field: url, the ws:// URL the app \
             printed). Breakpoints (conditions, hit counts, logpoints) in .js and .ts lines, \
             exceptions, steps, the stack, scopes and variables, evaluate and set variable. \
