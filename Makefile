@@ -49,7 +49,8 @@ demo: release
 	scripts/demo $(RELEASE_BIN) $(DEMO_DATA)
 
 # The tests run beside a throwaway PostgreSQL cluster (scripts/with-postgres), so that the sync
-# server's tests run against both of its stores; the cluster is removed however they end.
+# server's and the patch server's tests run against both of their stores; the cluster is removed
+# however they end.
 # scripts/wpt checks the web-platform-tests subset against Tests/WebPlatformTests/expectations.json.
 # The Swift tests take 2 to 6 minutes; scripts/with-deadline stops a run that hangs at SWIFT_TEST_SECONDS
 # and names the tests still running, instead of leaving it to CI's limit.

@@ -155,9 +155,14 @@ let package = Package(
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                    .product(name: "UnixSignals", package: "swift-service-lifecycle")]),
+        // What the servers that keep their state in PostgreSQL share: the --db URL, libpq's sslmode,
+        // a pool over a migrated schema and its transactions. Knows no server's tables, nor HTTP.
+        .target(name: "PostgresStores", dependencies: ["SystemIO", .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                      .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                                                      .product(name: "Logging", package: "swift-log")]),
         // The reference sync server (`hybrid sync-server`): HTTP+JSON over Hummingbird, state in SQLite
         // (one server) or PostgreSQL (any number of servers over one database).
-        .target(name: "SyncServer", dependencies: ["HTTPServing", "JSON", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "SyncServer", dependencies: ["HTTPServing", "JSON", "PostgresStores", "SyncAuth", "SyncProtocol", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "HummingbirdCore", package: "hummingbird"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
@@ -166,7 +171,6 @@ let package = Package(
                                                   .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
-                                                  .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                   // A registry of its own per server (SyncMetrics), not swift-metrics'
                                                   // process-wide bootstrap; CoreMetrics is declared for the pin above.
                                                   .product(name: "Prometheus", package: "swift-prometheus"),
@@ -174,8 +178,10 @@ let package = Package(
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"], plugins: ["EmbedSources"]),
         // The patch server (`hybrid patch-server`): signed patches published, rolled out by cohort,
-        // halted on rollbacks, revoked; state in SQLite. Knows no JS.
-        .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "SyncAuth", .product(name: "GRDB", package: "GRDB.swift"),
+        // halted on rollbacks, revoked; state in SQLite (one server) or PostgreSQL (any number of
+        // servers over one database). Knows no JS.
+        .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "PostgresStores", "SyncAuth", .product(name: "GRDB", package: "GRDB.swift"),
+                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -193,7 +199,7 @@ let package = Package(
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "ContractTools", "CurlTransport", "DebugAdapter", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "PatchServer", "Patches", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "CurlTransport", "DebugAdapter", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "PatchServer", "Patches", "PostgresStores", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedSources"]
@@ -244,7 +250,7 @@ let package = Package(
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "SystemIO", "Bridge", "Engine", "JSON", "WebPlatform"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),
         .testTarget(name: "ContractToolsTests", dependencies: ["HostTesting", "SystemIO", "ContractTools", "Bridge", "JSON"]),
         .testTarget(name: "DeviceTests", dependencies: ["HostTesting", "Device", "Bridge", "JSON", "SystemIO"]),
-        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO", "WebPlatform",
+        .testTarget(name: "HybridHostTests", dependencies: ["HybridHost", "Bridge", "Engine", "JSON", "HostTesting", "ScriptSources", "SystemIO", "WebPlatform", "WebSocketTransport",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures", "tmux-repl.sh"]),
@@ -275,7 +281,7 @@ let package = Package(
         .testTarget(name: "SyncAuthTests", dependencies: ["SyncAuth", "JSON", "HostTesting", "SystemIO"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "HostTesting", "JSON", .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "HTTPServing", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer", "HTTPServing", "PostgresStores", "SyncAuth", "SyncProtocol", "JSON", "HostTesting", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                            .product(name: "Hummingbird", package: "hummingbird"),
                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "HostTesting", "SystemIO"]),

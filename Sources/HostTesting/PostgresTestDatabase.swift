@@ -39,7 +39,7 @@ public struct PostgresTestDatabase: Sendable {
     public static func create() async throws -> PostgresTestDatabase {
         guard let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty else {
             throw PostgresTestDatabaseError(message: """
-                \(variable) is not set: the PostgreSQL variants of the sync server tests need a cluster. \
+                \(variable) is not set: the PostgreSQL variants of the sync and patch server tests need a cluster. \
                 Run them as `scripts/with-postgres swift test ...` (make test does), or set \(variable)=postgres://USER@HOST:PORT/DB \
                 to a server where USER may create databases.
                 """)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The sync server's stores, as a test's argument: every test that starts a server runs once on
-/// each, so a suite shows `sqlite` and `postgres` side by side.
+/// A server's stores (the sync server's, the patch server's), as a test's argument: every test
+/// that starts a server runs once on each, so a suite shows `sqlite` and `postgres` side by side.
 public enum TestStore: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     /// A fresh database per test in the cluster of `HYBRID_TEST_POSTGRES_URL` (``PostgresTestDatabase``);

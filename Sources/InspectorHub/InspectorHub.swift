@@ -140,14 +140,18 @@ public final class InspectorHub: Sendable {
         }.joined()
     }
 
+    /// The secret's path, and a Host naming this machine (a web page cannot rebind a name to us).
+    private static func admits(_ head: HTTPRequestHead, secret: String, port: Int) -> Bool {
+        let host = head.headers["host"]
+        return head.uri == "/" + secret && host.count == 1 && ["127.0.0.1:\(port)", "localhost:\(port)"].contains(host[0])
+    }
+
     private static func configureFrontend(_ channel: Channel, secret: String, relay: Relay) -> EventLoopFuture<Void> {
         let port = channel.localAddress?.port ?? 0
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: 1 << 26,
             shouldUpgrade: { channel, head in
-                // The secret, and a Host naming this machine (a web page cannot rebind a name to us).
-                let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
-                guard head.uri == "/" + secret, let host = head.headers.first(name: "host"), hosts.contains(host) else {
+                guard Self.admits(head, secret: secret, port: port), !relay.attached else {
                     return channel.eventLoop.makeSucceededFuture(nil)
                 }
                 return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
@@ -164,7 +168,10 @@ public final class InspectorHub: Sendable {
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
         ).flatMap {
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(RefusalHandler(), name: RefusalHandler.name)
+                try channel.pipeline.syncOperations.addHandler(RefusalHandler { head in
+                    // The right path while a debugger is attached: 409, saying so; else 403.
+                    Self.admits(head, secret: secret, port: port) ? .conflict : .forbidden
+                }, name: RefusalHandler.name)
             }
         }
     }
@@ -373,6 +380,7 @@ final class Relay: Sendable {
             return
         }
         sendOwn("Debugger.enable", [:])
+        sendOwn("Debugger.setBreakpointsActive", ["active": .bool(true)])
         let id = sendOwn("Debugger.setBreakpointByUrl", [
             "url": .string(entry.url), "lineNumber": .number(Double(entry.line)), "columnNumber": .number(Double(entry.column)),
         ])
@@ -512,18 +520,35 @@ final class FrontendHandler: ChannelInboundHandler, Sendable {
     }
 }
 
-/// Anything but the WebSocket at the secret path: 403, and nothing else said.
+/// Anything but the WebSocket at the secret path: 403; that path while a debugger is attached:
+/// 409 with the reason. Nothing else is served.
 final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler, Sendable {
     static let name = "refusal"
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+    let status: @Sendable (HTTPRequestHead) -> HTTPResponseStatus
+    private let head = Mutex<HTTPRequestHead?>(nil)
+
+    init(status: @escaping @Sendable (HTTPRequestHead) -> HTTPResponseStatus) { self.status = status }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .end = unwrapInboundIn(data) else { return }
-        var headers = HTTPHeaders()
-        headers.add(name: "content-length", value: "0")
-        headers.add(name: "connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .forbidden, headers: headers))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            head.withLock { $0 = request }
+        case .body:
+            break
+        case .end:
+            let status = head.withLock { $0 }.map(status) ?? .forbidden
+            let body = status == .conflict ? "a debugger is attached already\n" : ""
+            var headers = HTTPHeaders()
+            headers.add(name: "content-length", value: String(body.utf8.count))
+            headers.add(name: "content-type", value: "text/plain; charset=utf-8")
+            headers.add(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
+            buffer.writeString(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+        }
     }
 }

@@ -140,28 +140,7 @@ struct PatchEndpoints: Sendable {
         }
         let action = context.parameters.get("action") ?? ""
         let body = try await json(request, optional: true)
-        switch action {
-        case "rollout":
-            release.rollout = try percent(body["percent"], name: "percent", default: nil, minimum: 0.01)
-            try await store.update(release, action: "rollout", details: "rollout \(PatchSchema.percent(release.rollout))%", subject: subject, at: now)
-        case "halt":
-            guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked") }
-            var reason = "halted by \(subject)"
-            if let value = body["reason"], !value.isNull {
-                guard let text = value.stringValue, !text.isEmpty else { throw PatchServerError.badRequest("reason: expected a non-empty string") }
-                reason = text
-            }
-            release.state = .halted
-            release.haltReason = reason
-            release.haltedBy = subject
-            try await store.update(release, action: "halt", details: reason, subject: subject, at: now)
-        case "resume":
-            guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked; a revoked patch never resumes") }
-            release.state = .active
-            release.haltReason = nil
-            release.haltedBy = nil
-            try await store.update(release, action: "resume", details: "offered again at \(PatchSchema.percent(release.rollout))%", subject: subject, at: now)
-        case "revoke":
+        if action == "revoke" {
             guard let value = body["revocation"] else {
                 throw PatchServerError.badRequest("revocation: expected the signed revocation (`hybrid patch revoke` makes it)")
             }
@@ -178,8 +157,51 @@ struct PatchEndpoints: Sendable {
             try await store.addRevocation(app: app, patchVersion: version, revocation: JSONWriter.write(revocation.jsonValue),
                                           subject: subject, reason: revocation.reason, at: now)
             release.state = .revoked
+            metrics.changed(action, byServer: false)
+            return (200, releaseJSON(release, funnel: nil))
+        }
+        var percent: Double?
+        var reason = "halted by \(subject)"
+        switch action {
+        case "rollout":
+            percent = try self.percent(body["percent"], name: "percent", default: nil, minimum: 0.01)
+        case "halt":
+            if let value = body["reason"], !value.isNull {
+                guard let text = value.stringValue, !text.isEmpty else { throw PatchServerError.badRequest("reason: expected a non-empty string") }
+                reason = text
+            }
+        case "resume":
+            break
         default:
             throw PatchServerError.notFound("\(action): expected rollout, halt, resume or revoke")
+        }
+        // The change is made to the state it was decided on: when another change to the patch
+        // came first (through any instance of the server), it is decided again on what is stored.
+        while true {
+            let expected = release.state
+            let details: String
+            switch action {
+            case "rollout":
+                release.rollout = percent ?? release.rollout
+                details = "rollout \(PatchSchema.percent(release.rollout))%"
+            case "halt":
+                guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked") }
+                release.state = .halted
+                release.haltReason = reason
+                release.haltedBy = subject
+                details = reason
+            default:
+                guard release.state != .revoked else { throw PatchServerError(409, "revoked", "patch \(version) is revoked; a revoked patch never resumes") }
+                release.state = .active
+                release.haltReason = nil
+                release.haltedBy = nil
+                details = "offered again at \(PatchSchema.percent(release.rollout))%"
+            }
+            if try await store.update(release, expecting: expected, action: action, details: details, subject: subject, at: now) { break }
+            guard let stored = try await store.release(app: app, patchVersion: version) else {
+                throw PatchServerError.notFound("patch \(version) of \(app): not published")
+            }
+            release = stored
         }
         metrics.changed(action, byServer: false)
         return (200, releaseJSON(release, funnel: nil))
@@ -365,8 +387,11 @@ struct PatchEndpoints: Sendable {
                 release.haltedBy = "server"
                 release.haltReason = "\(k) of \(n) devices that applied it rolled it back; the rollback rate's lower bound (Wilson, 95%) "
                     + "\((bound * 10_000).rounded() / 100)% exceeds \(PatchSchema.percent(release.haltAbove))%"
-                try await store.update(release, action: "halt", details: release.haltReason ?? "", subject: "server", at: now)
-                metrics.changed("halt", byServer: true)
+                // Decided once: of the reports that pass the bound at once, on any instance, only the
+                // one whose halt finds the patch still active halts it and writes the audit entry.
+                if try await store.update(release, expecting: .active, action: "halt", details: release.haltReason ?? "", subject: "server", at: now) {
+                    metrics.changed("halt", byServer: true)
+                }
             }
         }
         metrics.reported(event: report.event.rawValue, counted: counted)

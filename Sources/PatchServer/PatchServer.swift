@@ -5,6 +5,7 @@
 import HTTPServing
 import Hummingbird
 import Logging
+import PostgresStores
 import ServiceLifecycle
 
 /// The patch server.
@@ -22,10 +23,32 @@ public actor PatchServer {
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
-    /// Opens (or creates) the SQLite store at `configuration.database`.
+    /// Opens (or creates) the SQLite store at `configuration.database`; a `postgres://` URL there
+    /// is ``open(configuration:)``'s.
     public init(configuration: PatchServerConfiguration) throws {
+        guard !PostgresAddress.isURL(configuration.database) else {
+            throw PatchServerError(500, "internal", "database: a postgres:// URL is opened by PatchServer.open(configuration:), not this SQLite initializer")
+        }
+        self.init(configuration: configuration, store: try SQLitePatchStore(path: configuration.database))
+    }
+
+    /// Opens the store `configuration.database` names: a PostgreSQL database for a `postgres://`
+    /// URL (its schema created or migrated; any number of servers may share it), else a SQLite
+    /// file. The server closes it when it stops. Throws `PostgresStoreError` when the URL is
+    /// wrong or the database cannot be reached.
+    ///
+    /// ```swift
+    /// let server = try await PatchServer.open(configuration: PatchServerConfiguration(database: "postgres://patches@127.0.0.1:5432/patches"))
+    /// ```
+    public static func open(configuration: PatchServerConfiguration) async throws -> PatchServer {
+        guard PostgresAddress.isURL(configuration.database) else { return try PatchServer(configuration: configuration) }
+        let store = try await PostgresPatchStore.open(PostgresAddress(url: configuration.database))
+        return PatchServer(configuration: configuration, store: store)
+    }
+
+    private init(configuration: PatchServerConfiguration, store: any PatchStore) {
         self.configuration = configuration
-        store = try SQLitePatchStore(path: configuration.database)
+        self.store = store
         var logger = Logger(label: "hybrid.patch-server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         self.logger = logger

@@ -8,7 +8,9 @@ import SyncAuth
 /// configuration.tokenVerifier = TokenVerifier(secret: secret)
 /// ```
 public struct PatchServerConfiguration: Sendable {
-    /// A SQLite file (created when missing).
+    /// A SQLite file (created when missing), or a `postgres://USER@HOST:PORT/DATABASE` URL (see
+    /// `PostgresAddress`: `sslmode`, `PGPASSWORD`) for a database that any number of servers share
+    /// (``PatchServer/open(configuration:)``).
     public var database: String
     public var host: String
     /// 0 for an ephemeral port.

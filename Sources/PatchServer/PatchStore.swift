@@ -1,15 +1,21 @@
 import JSON
 
 /// Where a patch server keeps apps, patches, votes and its audit log. Every change that a
-/// publisher makes is written with its audit entry in one transaction.
+/// publisher makes is written with its audit entry in one transaction. Two stores stand behind
+/// it: ``SQLitePatchStore`` (one server, one file) and ``PostgresPatchStore`` (any number of
+/// servers over one database); what must happen once across servers (a version published, a
+/// vote, a halt) is decided by the store, in the transaction that writes it.
 public protocol PatchStore: Sendable {
     func putApp(_ app: String, keys: [String], subject: String, at: String) async throws
     func keys(app: String) async throws -> [String]?
     /// Stores a verified patch; throws 409 when that version exists.
     func publish(_ release: PatchRelease, file: String, sources: [String: String], subject: String, at: String) async throws
     func release(app: String, patchVersion: Int) async throws -> PatchRelease?
-    /// Changes a patch's rollout or state, with the audit entry.
-    func update(_ release: PatchRelease, action: String, details: String, subject: String, at: String) async throws
+    /// Changes a patch's rollout or state, with the audit entry, when its stored state is still
+    /// `expected` (the state the change was decided on); false, having written nothing, when
+    /// another change came first (through this server or another over the same database).
+    func update(_ release: PatchRelease, expecting expected: PatchRelease.State, action: String, details: String, subject: String,
+                at: String) async throws -> Bool
     func addRevocation(app: String, patchVersion: Int, revocation: String, subject: String, reason: String, at: String) async throws
     /// Active patches of a channel and base version above `above`, newest first.
     func candidates(app: String, channel: String, baseVersion: String, above: Int) async throws -> [PatchRelease]

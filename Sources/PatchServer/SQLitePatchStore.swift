@@ -2,7 +2,9 @@ import GRDB
 import JSON
 import PatchProtocol
 
-/// A patch server's state in one SQLite file (`--db FILE`): one server process.
+/// A patch server's state in one SQLite file (`--db FILE`): one server process. Its writes are
+/// one at a time (the file's single writer), so a version published, a vote and a change decided
+/// on a state are each checked and written in one write.
 public final class SQLitePatchStore: PatchStore {
     /// WAL, synchronous NORMAL: every check writes its `offered` vote, and a commit need not wait for the disk.
     let queue: DatabasePool
@@ -57,7 +59,7 @@ public final class SQLitePatchStore: PatchStore {
                                arguments: [release.app, module, SignedPatch.sha256(source), source])
             }
             try Self.audit(db, app: release.app, subject: subject, action: "publish", version: release.patchVersion,
-                           details: "channel \(release.channel), base \(release.baseVersion), rollout \(PatchSchema.percent(release.rollout))%, halt above \(PatchSchema.percent(release.haltAbove))% of at least \(release.minDevices) devices", at: at)
+                           details: PatchSchema.publishDetails(release), at: at)
         }
     }
 
@@ -67,11 +69,14 @@ public final class SQLitePatchStore: PatchStore {
         }
     }
 
-    public func update(_ release: PatchRelease, action: String, details: String, subject: String, at: String) async throws {
+    public func update(_ release: PatchRelease, expecting expected: PatchRelease.State, action: String, details: String, subject: String,
+                       at: String) async throws -> Bool {
         try await queue.write { db in
-            try db.execute(sql: "UPDATE patch_release SET rollout = ?, state = ?, haltReason = ?, haltedBy = ? WHERE app = ? AND patchVersion = ?",
-                           arguments: [release.rollout, release.state.rawValue, release.haltReason, release.haltedBy, release.app, release.patchVersion])
+            try db.execute(sql: PatchSchema.update, arguments: [release.rollout, release.state.rawValue, release.haltReason, release.haltedBy,
+                                                                 release.app, release.patchVersion, expected.rawValue])
+            guard db.changesCount > 0 else { return false }
             try Self.audit(db, app: release.app, subject: subject, action: action, version: release.patchVersion, details: details, at: at)
+            return true
         }
     }
 

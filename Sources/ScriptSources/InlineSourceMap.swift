@@ -19,9 +19,15 @@ public enum InlineSourceMap {
     }
 
     /// Columns of a line's segments after the first are relative to the one before, so only the
-    /// first segment of the first line changes.
+    /// first segment of the first line changes. A first line with no segment (esbuild's
+    /// `"use strict";` above the module's code) gets one, at the wrapper's end, naming the
+    /// module's first line: where a debugger pauses before the app's first statement maps to it.
+    /// Its source, line and column are the state the next segment's deltas start from, so they
+    /// stay true.
     static func shiftingFirstLine(_ mappings: String, by offset: Int) -> String {
-        guard offset != 0, let first = mappings.utf8.first, first != UInt8(ascii: ";"), first != UInt8(ascii: ",") else { return mappings }
+        guard offset != 0 else { return mappings }
+        guard let first = mappings.utf8.first, first != UInt8(ascii: ",") else { return mappings }
+        if first == UInt8(ascii: ";") { return Base64VLQ.encode([offset, 0, 0, 0]) + mappings }
         let end = mappings.utf8.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") } ?? mappings.utf8.endIndex
         guard var values = try? Base64VLQ.decode(String(mappings[..<end])), !values.isEmpty else { return mappings }
         values[0] += offset

@@ -3,6 +3,7 @@ import HTTPServing
 import JSON
 import Logging
 import PostgresNIO
+import PostgresStores
 import SyncProtocol
 import SystemIO
 
@@ -28,10 +29,10 @@ import SystemIO
 /// await store.close()
 /// ```
 public final class PostgresSyncStore: SyncStoreBackend {
-    let client: PostgresClient
-    let address: PostgresAddress
-    let logger: Logger
-    private let running: Task<Void, Never>
+    let pool: PostgresPool
+    var client: PostgresClient { pool.client }
+    var address: PostgresAddress { pool.address }
+    var logger: Logger { pool.logger }
 
     /// The key of the advisory lock every writing transaction holds until it ends (ASCII "hybsync").
     static let writeLock: Int64 = 0x68_79_62_73_79_6E_63
@@ -41,14 +42,8 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// Held while the schema is created or migrated, so that instances starting together migrate once.
     static let migrationLock: Int64 = 0x68_79_62_6D_69_67_72
 
-    private init(address: PostgresAddress, configuration: PostgresClient.Configuration, maximumConnections: Int, logger: Logger) {
-        var configuration = configuration
-        configuration.options.maximumConnections = maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        self.address = address
-        self.logger = logger
-        running = Task { await client.run() }
+    private init(pool: PostgresPool) {
+        self.pool = pool
     }
 
     /// Connects to the database at `address` (which must exist), creates or migrates the schema,
@@ -57,34 +52,17 @@ public final class PostgresSyncStore: SyncStoreBackend {
     public static func open(_ address: PostgresAddress, maximumConnections: Int = 10,
                             logger: Logger = Logger(label: "hybrid.sync-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
         async throws -> PostgresSyncStore {
-        let connection: PostgresConnection
-        let poolConfiguration: PostgresClient.Configuration
         do {
-            poolConfiguration = try address.clientConfiguration()
-            connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 0, logger: logger)
-        } catch let error as SyncServerError {
-            throw SyncServerError(.internalError, "cannot connect to \(address.description): \(error.message)")
-        } catch {
-            throw SyncServerError(.internalError, "cannot connect to \(address.description): \(address.tls.explain(error, host: address.host) ?? describe(error))")
+            return PostgresSyncStore(pool: try await PostgresPool.open(address, migrator: migrator, maximumConnections: maximumConnections, logger: logger))
+        } catch let error as PostgresStoreError {
+            throw SyncServerError(.internalError, error.message)
         }
-        do {
-            try await migrate(on: connection, logger: logger)
-        } catch {
-            try? await connection.close()
-            throw SyncServerError(.internalError, "cannot migrate the schema of \(address.description): \(describe(error))")
-        }
-        try? await connection.close()
-        return PostgresSyncStore(address: address, configuration: poolConfiguration, maximumConnections: maximumConnections, logger: logger)
     }
 
     /// What went wrong, in PostgreSQL's words when the server said something: PSQLError's own
     /// description hides it.
     public static func describe(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
-        if let message = error.serverInfo?[.message] {
-            return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
-        }
-        return error.underlying.map { "\($0)" } ?? "\(error.code)"
+        PostgresPool.describe(error)
     }
 
     /// A failure of the disk under the database, by the name SQLite's store gives it (see
@@ -142,11 +120,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     }
 
     public func close() async {
-        running.cancel()
-        // The pool closes its connections and returns, or, when a connection attempt is stuck
-        // (the database dropped under it, a server that never answers), is left behind after
-        // 10 s: a server's stop must not wait on it.
-        _ = try? await StoreHealth.answer(within: .seconds(10), on: SystemClock(), what: "closing the pool") { [running] in await running.value }
+        await pool.close()
     }
 
     // MARK: Schema
@@ -260,25 +234,9 @@ public final class PostgresSyncStore: SyncStoreBackend {
         ]),
     ]
 
-    /// Creates the schema, or brings it up to the latest migration, under ``migrationLock`` so that
+    /// The schema's migrations, recorded in `sync_schema`, under ``migrationLock`` so that
     /// instances starting at once apply each migration once.
-    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
-        try await transaction(on: connection, logger: logger) { connection in
-            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger).collect()
-            _ = try await connection.query("""
-                CREATE TABLE IF NOT EXISTS sync_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: logger).collect()
-            let applied = try await connection.query("SELECT COALESCE(MAX(version), 0) FROM sync_schema", logger: logger)
-                .collect().first?.decode(Int.self) ?? 0
-            for (index, migration) in Self.migrations.enumerated() where index + 1 > applied {
-                for statement in migration.statements {
-                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
-                }
-                _ = try await connection.query("INSERT INTO sync_schema (version, name) VALUES (\(index + 1), \(migration.name))",
-                                               logger: logger).collect()
-            }
-        }
-    }
+    static let migrator = PostgresMigrator(schemaTable: "sync_schema", lock: migrationLock, migrations: migrations)
 
     // MARK: Transactions
 
@@ -286,23 +244,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     /// back when it throws (its error, not the rollback's, is rethrown).
     func transaction<Result: Sendable>(_ begin: String = "BEGIN",
                                        _ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
-            try await Self.transaction(on: connection, begin: begin, logger: self.logger, body)
-        }
-    }
-
-    static func transaction<Result: Sendable>(on connection: PostgresConnection, begin: String = "BEGIN", logger: Logger,
-                                              _ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).collect()
-        let result: Result
-        do {
-            result = try await body(connection)
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-            throw error
-        }
-        _ = try await connection.query("COMMIT", logger: logger).collect()
-        return result
+        try await pool.transaction(begin, body)
     }
 
     /// A transaction that writes the log, the state or packet records: it holds ``writeLock``.

@@ -6,6 +6,7 @@ import Hummingbird
 import HTTPServing
 import HummingbirdCore
 import Logging
+import PostgresStores
 import ServiceLifecycle
 import SyncProtocol
 import SystemIO
@@ -64,7 +65,13 @@ public actor SyncServer {
     /// ```
     public static func open(configuration: SyncServerConfiguration) async throws -> SyncServer {
         guard PostgresAddress.isURL(configuration.database) else { return try SyncServer(configuration: configuration) }
-        let store = try await PostgresSyncStore.open(PostgresAddress(url: configuration.database))
+        let address: PostgresAddress
+        do {
+            address = try PostgresAddress(url: configuration.database)
+        } catch let error as PostgresStoreError {
+            throw SyncServerError(.badRequest, error.message)
+        }
+        let store = try await PostgresSyncStore.open(address)
         return SyncServer(configuration: configuration, store: store, ownsStore: true)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import HTTPServing
 import PatchServer
+import PostgresStores
 import SyncAuth
 import SystemIO
 
@@ -24,7 +25,9 @@ struct PatchServerServeCommand: ParsableCommand {
             patches/VERSION/rollout|halt|resume|revoke, GET status, GET audit (publishers: a token \
             with scope publish:APP), POST check (devices; a token is optional) and POST reports \
             (devices: a token with scope device:APP whose sub is the device id). README.md, \
-            "hybrid patch-server", has the protocol. State lives in --db, a SQLite file.
+            "hybrid patch-server", has the protocol. State lives in --db: a SQLite file for one server, \
+            or postgres://USER@HOST:PORT/DATABASE for any number of servers over one database \
+            (?sslmode=verify-full&sslrootcert=FILE as for psql; the password from PGPASSWORD).
 
             Tokens are the sync server's: HS256 with --auth-secret-file, EdDSA with --auth-public-key; \
             `hybrid patch-server token` mints them. Prints "patch-server listening on http://HOST:PORT" \
@@ -35,7 +38,7 @@ struct PatchServerServeCommand: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: Int
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("Where apps, patches, votes and the audit log live: a SQLite file (created if missing).", valueName: "file"))
+    @Option(name: .customLong("db"), help: ArgumentHelp("Where apps, patches, votes and the audit log live: a SQLite file (created if missing), or postgres://USER@HOST:PORT/DATABASE shared by several servers.", valueName: "file-or-url"))
     var database: String
 
     @Option(help: "The address to bind (plain HTTP: keep it on loopback unless a proxy adds TLS).")
@@ -70,7 +73,7 @@ struct PatchServerServeCommand: ParsableCommand {
             throw ValidationError("expected --auth-secret-file FILE and/or --auth-public-key FILE, or --insecure-no-auth for a local demo")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0...65535, got \(port)") }
-        guard !database.isEmpty else { throw ValidationError("--db: expected a file path") }
+        try DatabaseArgument.validate(database)
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes: expected a positive number, got \(maxBodyBytes)") }
         guard rateLimit >= 0, rateLimit.isFinite else { throw ValidationError("--rate-limit: expected a number >= 0, got \(rateLimit)") }
         if let rateBurst {
@@ -94,18 +97,19 @@ struct PatchServerServeCommand: ParsableCommand {
                                                      maxBodyBytes: maxBodyBytes, stopsOnTerminationSignals: true, checkAfter: checkAfter)
         configuration.rateLimit = RateLimit(requestsPerSecond: rateLimit, burst: rateBurst)
         configuration.authFailureLimit = RateLimit(requestsPerSecond: authFailureLimit, burst: authFailureLimit * 10)
-        let server: PatchServer
-        do {
-            server = try PatchServer(configuration: configuration)
-        } catch {
-            throw CLIFailure(message: "--db: cannot open \(database): \(error)", code: 1)
-        }
         let auth = (verifier.map { "auth: " + $0.algorithms.joined(separator: ", ") } ?? "INSECURE: no auth") + "; rate limit: \(configuration.rateLimit)"
-        let (host, port) = (host, port)
+        let (host, port, database) = (host, port, database)
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)
         Task {
             defer { finished.signal() }
+            let server: PatchServer
+            do {
+                server = try await PatchServer.open(configuration: configuration)
+            } catch {
+                outcome.failure = DatabaseArgument.failure(database, error) { ($0 as? PostgresStoreError)?.message }
+                return
+            }
             do {
                 let bound = try await server.start()
                 StandardStreams.write("patch-server listening on http://\(host):\(bound) (\(auth))\n", to: 1)

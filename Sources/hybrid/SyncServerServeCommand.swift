@@ -133,14 +133,7 @@ struct SyncServerServeCommand: ParsableCommand {
         }
         guard retainDays >= 0 else { throw ValidationError("--retain-days: expected a number >= 0, got \(retainDays)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0...65535, got \(port)") }
-        guard !database.isEmpty else { throw ValidationError("--db: expected a file path or postgres://USER@HOST:PORT/DATABASE") }
-        if PostgresAddress.isURL(database) {
-            do {
-                _ = try PostgresAddress(url: database)
-            } catch let error as SyncServerError {
-                throw ValidationError("--db: \(error.message)")
-            }
-        }
+        try DatabaseArgument.validate(database)
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError(tlsKey == nil ? "--tls-key: expected the private key of --tls-cert" : "--tls-cert: expected the certificate chain of --tls-key")
         }
@@ -232,9 +225,7 @@ struct SyncServerServeCommand: ParsableCommand {
             do {
                 server = try await SyncServer.open(configuration: configuration)
             } catch {
-                // The PostgreSQL store says which database (without its password) and why.
-                let message = PostgresAddress.isURL(database) ? (error as? SyncServerError)?.message ?? "\(error)" : "cannot open \(database): \(error)"
-                outcome.failure = CLIFailure(message: "--db: \(message)", code: 1)
+                outcome.failure = DatabaseArgument.failure(database, error) { ($0 as? SyncServerError)?.message }
                 return
             }
             let boundPort: Int

@@ -17,17 +17,17 @@ import Testing
     }
 
     /// A server with the patch published at 100%.
-    static func published() async throws -> PatchServerHarness {
-        let harness = try await PatchServerHarness()
+    static func published(_ store: TestStore) async throws -> PatchServerHarness {
+        let harness = try await PatchServerHarness(store)
         try await harness.addApp()
         let published = try await harness.publish(try PatchServerHarness.patch(version: 1, modules: modules()))
         guard published.status == 201 else { throw TestFailure("publish: \(published)") }
         return harness
     }
 
-    @Test("a check asked for in gzip comes back gzip-encoded and decodes to exactly the plain answer; identity, no header and q=0 get the plain one")
-    func checkIsCompressedWhenAsked() async throws {
-        let harness = try await Self.published()
+    @Test("a check asked for in gzip comes back gzip-encoded and decodes to exactly the plain answer; identity, no header and q=0 get the plain one", arguments: TestStore.allCases)
+    func checkIsCompressedWhenAsked(store: TestStore) async throws {
+        let harness = try await Self.published(store)
         defer { Task { await harness.stop() } }
         let plain = try await harness.check("device-1")
         #expect(plain.status == 200)
@@ -50,9 +50,9 @@ import Testing
         #expect(try ContentCoding.decode(deflate.raw, coding: "deflate") == plain.raw)
     }
 
-    @Test("small answers (health, a report's vote, a check with nothing to offer) are sent as they are")
-    func smallAnswersAreNotCompressed() async throws {
-        let harness = try await Self.published()
+    @Test("small answers (health, a report's vote, a check with nothing to offer) are sent as they are", arguments: TestStore.allCases)
+    func smallAnswersAreNotCompressed(store: TestStore) async throws {
+        let harness = try await Self.published(store)
         defer { Task { await harness.stop() } }
         let health = try await harness.request(.get, "/v1/health", token: nil, acceptEncoding: "gzip")
         let report = try await harness.request(.post, "/v1/apps/demo/reports", token: PatchServerHarness.token(sub: "device-1", scopes: ["device:demo"]),
@@ -69,9 +69,9 @@ import Testing
     /// libcurl's `CURLOPT_ACCEPT_ENCODING ""`, set on every transfer, asks for every coding it
     /// decodes and decodes the answer itself: the host's patch client gets the smaller answer with
     /// no change of its own. Prints the bytes on the wire (BENCHMARKS.md, "The patch server").
-    @Test("the patch client's transport (libcurl) asks for gzip and reads the compressed check as the plain one")
-    func curlReadsTheCompressedCheck() async throws {
-        let harness = try await Self.published()
+    @Test("the patch client's transport (libcurl) asks for gzip and reads the compressed check as the plain one", arguments: TestStore.allCases)
+    func curlReadsTheCompressedCheck(store: TestStore) async throws {
+        let harness = try await Self.published(store)
         defer { Task { await harness.stop() } }
         let plain = try await harness.check("device-1")
         let check = PatchCheck(baseVersion: "1.0.0", channel: "production", deviceId: "device-1", highestVersion: 0, modules: [:])

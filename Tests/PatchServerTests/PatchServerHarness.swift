@@ -18,28 +18,64 @@ struct Reply: CustomStringConvertible {
     var description: String { "\(status) \(JSONWriter.write(body))" }
 }
 
-/// A patch server on 127.0.0.1 over a fresh SQLite file, with tokens signed by its secret, and a
-/// publisher's patch key.
+/// A patch server on 127.0.0.1 over a fresh store of the test's kind (a SQLite file, or a
+/// PostgreSQL database of its own in `scripts/with-postgres`'s cluster), with tokens signed by its
+/// secret, and a publisher's patch key.
 struct PatchServerHarness {
     static let secret = Array("patch-server-test-secret-0123456789".utf8)
     static let patchKey = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
 
-    let folder = TemporaryFolder(prefix: "patch-server")
+    let folder: TemporaryFolder
     let server: PatchServer
     let port: Int
     let publisher: String
+    let configuration: PatchServerConfiguration
+    /// The database to drop when the first instance stops; nil for SQLite and for another instance.
+    let postgres: PostgresTestDatabase?
 
-    init(_ configure: (inout PatchServerConfiguration) -> Void = { _ in }) async throws {
+    init(_ store: TestStore, _ configure: (inout PatchServerConfiguration) -> Void = { _ in }) async throws {
+        let folder = TemporaryFolder(prefix: "patch-server")
+        var postgres: PostgresTestDatabase?
         var configuration = PatchServerConfiguration(database: folder.path + "/patches.sqlite")
+        if store == .postgres {
+            let database = try await PostgresTestDatabase.create()
+            configuration.database = database.url
+            postgres = database
+        }
         configuration.tokenVerifier = TokenVerifier(secret: Self.secret)
         configure(&configuration)
-        server = try PatchServer(configuration: configuration)
-        port = try await server.start()
+        do {
+            try await self.init(configuration: configuration, folder: folder, postgres: postgres)
+        } catch {
+            await postgres?.drop()
+            folder.remove()
+            throw error
+        }
+    }
+
+    private init(configuration: PatchServerConfiguration, folder: TemporaryFolder, postgres: PostgresTestDatabase?) async throws {
+        self.folder = folder
+        self.configuration = configuration
+        self.postgres = postgres
+        server = try await PatchServer.open(configuration: configuration)
+        do {
+            port = try await server.start()
+        } catch {
+            await server.stop()
+            throw error
+        }
         publisher = Self.token(sub: "alice", scopes: ["publish:demo", "publish:other"])
+    }
+
+    /// A second server over this one's database, as another instance behind a load balancer
+    /// (PostgreSQL only); stop it before this one, which drops the database.
+    func anotherInstance() async throws -> PatchServerHarness {
+        try await PatchServerHarness(configuration: configuration, folder: TemporaryFolder(prefix: "patch-server"), postgres: nil)
     }
 
     func stop() async {
         await server.stop()
+        await postgres?.drop()
         folder.remove()
     }
 
@@ -65,6 +101,11 @@ struct PatchServerHarness {
 
     /// A request with exactly these headers and this body (a form, a cookie).
     func request(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: String?) async throws -> Reply {
+        try await Self.request(port: port, method, uri, headers: headers, body: body)
+    }
+
+    /// A request to the server on 127.0.0.1:`port` (one this harness started, or a `hybrid patch-server` child).
+    static func request(port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: String?) async throws -> Reply {
         let request = TestClient.Request(uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(180))) { client in
             try await client.execute(request)

@@ -1,4 +1,5 @@
 import HTTPServing
+import HostTesting
 import JSON
 import PatchProtocol
 import PatchServer
@@ -15,9 +16,9 @@ import Testing
         return nil
     }
 
-    @Test("GET /v1/metrics counts requests by endpoint, checks by outcome, reports by event and changes by whom")
-    func metrics() async throws {
-        let harness = try await PatchServerHarness()
+    @Test("GET /v1/metrics counts requests by endpoint, checks by outcome, reports by event and changes by whom", arguments: TestStore.allCases)
+    func metrics(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         #expect(try await harness.publish(try PatchServerHarness.patch(version: 1, modules: ["a.js": "exports.a = 2\n"]), rollout: 100, minDevices: 1).status == 201)
@@ -42,9 +43,9 @@ import Testing
         #expect(sample(text, "hybrid_patch_offers_cached") == 1)
     }
 
-    @Test("checks that ask at once for a patch being made wait for the one offer: it is made once")
-    func offerMadeOnce() async throws {
-        let harness = try await PatchServerHarness()
+    @Test("checks that ask at once for a patch being made wait for the one offer: it is made once", arguments: TestStore.allCases)
+    func offerMadeOnce(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         let old = String(repeating: "exports.f = (x) => x * 2; // a line of the module\n", count: 4_000)
@@ -62,9 +63,9 @@ import Testing
         #expect(sample(metrics.text, "hybrid_patch_offers_made_total") == 1, "\(metrics.text)")
     }
 
-    @Test("a caller past --rate-limit gets 429 with Retry-After, others do not; an address past --auth-failure-limit gets 429 before its token is read")
-    func limits() async throws {
-        let harness = try await PatchServerHarness { configuration in
+    @Test("a caller past --rate-limit gets 429 with Retry-After, others do not; an address past --auth-failure-limit gets 429 before its token is read", arguments: TestStore.allCases)
+    func limits(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store) { configuration in
             // A token every 1,000 s: none comes back while the test runs, however slow the machine.
             configuration.rateLimit = RateLimit(requestsPerSecond: 0.001, burst: 3)
             configuration.authFailureLimit = RateLimit(requestsPerSecond: 0.001, burst: 2)
@@ -89,9 +90,9 @@ import Testing
         #expect(sample(metrics.text, #"hybrid_patch_refusals_total{limit="auth_failures"}"#) == 2)
     }
 
-    @Test("GET /v1/openapi.json is the document; a route asked with another method is 405 with Allow, an unknown path 404, both in the error shape")
-    func document() async throws {
-        let harness = try await PatchServerHarness()
+    @Test("GET /v1/openapi.json is the document; a route asked with another method is 405 with Allow, an unknown path 404, both in the error shape", arguments: TestStore.allCases)
+    func document(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         let document = try await harness.request(.get, "/v1/openapi.json", token: nil)
         #expect(document.status == 200)

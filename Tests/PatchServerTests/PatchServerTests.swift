@@ -1,11 +1,12 @@
+import HostTesting
 import JSON
 import PatchProtocol
 import PatchServer
 import Testing
 
 @Suite(.serialized) struct PatchServerTests {
-    @Test func publishIsRefusedForABadSignatureAnotherAppOrAnUnknownKeyNamingTheField() async throws {
-        let harness = try await PatchServerHarness()
+    @Test(arguments: TestStore.allCases) func publishIsRefusedForABadSignatureAnotherAppOrAnUnknownKeyNamingTheField(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         try await harness.addApp("other")
@@ -30,8 +31,8 @@ import Testing
         #expect(audit.body["entries"]?.arrayValue?.map { $0["action"]?.stringValue ?? "" } == ["keys", "publish"])
     }
 
-    @Test func aPatchRolledBackByManyIsHaltedOnceTheBoundPassesAndOfferedToNoOneAfter() async throws {
-        let harness = try await PatchServerHarness()
+    @Test(arguments: TestStore.allCases) func aPatchRolledBackByManyIsHaltedOnceTheBoundPassesAndOfferedToNoOneAfter(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         #expect(try await harness.publish(try PatchServerHarness.patch(version: 1, modules: ["a.js": "exports.a = 2\n"])).status == 201)
@@ -73,8 +74,8 @@ import Testing
         #expect(try await harness.report("stranger", version: 1, .confirmed).body["counted"] == false)
     }
 
-    @Test func aRevocationIsRefusedWhenForgedOrForAnotherAppAndServedToDevices() async throws {
-        let harness = try await PatchServerHarness()
+    @Test(arguments: TestStore.allCases) func aRevocationIsRefusedWhenForgedOrForAnotherAppAndServedToDevices(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         #expect(try await harness.publish(try PatchServerHarness.patch(version: 3, modules: ["a.js": "x"])).status == 201)
@@ -95,8 +96,8 @@ import Testing
         try served.verify(app: "demo", keys: [PatchServerHarness.publicKey])
     }
 
-    @Test func aOneLineChangeInA200KBModuleDownloadsAsADeltaOfAtMost2KB() async throws {
-        let harness = try await PatchServerHarness()
+    @Test(arguments: TestStore.allCases) func aOneLineChangeInA200KBModuleDownloadsAsADeltaOfAtMost2KB(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         var lines = (0..<4000).map { "exports.f\($0) = (x) => x * \($0) + \($0 % 7); // line \($0) of the module" }
@@ -119,8 +120,8 @@ import Testing
         #expect(whole.bytes > 200_000)
     }
 
-    @Test func rolloutOffersTheShareAndRaisingItKeepsEveryDeviceIn() async throws {
-        let harness = try await PatchServerHarness()
+    @Test(arguments: TestStore.allCases) func rolloutOffersTheShareAndRaisingItKeepsEveryDeviceIn(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
         defer { Task { await harness.stop() } }
         try await harness.addApp()
         #expect(try await harness.publish(try PatchServerHarness.patch(version: 1, modules: ["a.js": "1"]), rollout: 10).status == 201)

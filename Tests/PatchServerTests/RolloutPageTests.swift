@@ -11,8 +11,8 @@ import Testing
 /// cookie, and nothing without one.
 @Suite struct RolloutPageTests {
     /// A server with patch 1 confirmed by three devices and rolled back by one, and patch 2 halted.
-    func seeded() async throws -> PatchServerHarness {
-        let harness = try await PatchServerHarness()
+    func seeded(_ store: TestStore) async throws -> PatchServerHarness {
+        let harness = try await PatchServerHarness(store)
         try await harness.addApp()
         #expect(try await harness.publish(try PatchServerHarness.patch(version: 1, modules: ["a.js": "exports.a = 1\n"]), rollout: 50).status == 201)
         for device in ["d1", "d2", "d3", "d4"] {
@@ -24,9 +24,9 @@ import Testing
         return harness
     }
 
-    @Test("without a token the page is the sign-in form (401); /login keeps a publisher's token in a cookie; the page shows each patch")
-    func signInAndRead() async throws {
-        let harness = try await seeded()
+    @Test("without a token the page is the sign-in form (401); /login keeps a publisher's token in a cookie; the page shows each patch", arguments: TestStore.allCases)
+    func signInAndRead(store: TestStore) async throws {
+        let harness = try await seeded(store)
         defer { Task { await harness.stop() } }
         let anonymous = try await harness.request(.get, "/", token: nil)
         #expect(anonymous.status == 401)
@@ -61,11 +61,11 @@ import Testing
 
     /// Debian's headless Chromium signs in through the form (a page that posts it, as a person
     /// would), then loads the page in the same profile: the DOM it rendered and a screenshot.
-    @Test("a real browser signs in and renders the page: its DOM has both patches and the chart, and a screenshot is taken")
-    func inChromium() async throws {
+    @Test("a real browser signs in and renders the page: its DOM has both patches and the chart, and a screenshot is taken", arguments: TestStore.allCases)
+    func inChromium(store: TestStore) async throws {
         let browser = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                    "chromium is missing: scripts/install-deps installs it")
-        let harness = try await seeded()
+        let harness = try await seeded(store)
         defer { Task { await harness.stop() } }
         let folder = TemporaryFolder(prefix: "rollout-page")
         defer { folder.remove() }

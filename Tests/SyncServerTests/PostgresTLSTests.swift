@@ -2,6 +2,7 @@ import Foundation
 import HostTesting
 import Logging
 import PostgresNIO
+import PostgresStores
 import SyncProtocol
 import SystemIO
 @testable import SyncServer
@@ -32,7 +33,7 @@ struct PostgresTLSTests {
               ("postgres://sync@db/sync?sslmode=require&sslmode=disable", "sslmode: given twice in postgres://sync@db/sync?sslmode=require&sslmode=disable"),
           ])
     func badParameters(url: String, message: String) {
-        #expect(throws: SyncServerError(.badRequest, message)) { try PostgresAddress(url: url, environment: [:]) }
+        #expect(throws: PostgresStoreError(.badAddress, message)) { try PostgresAddress(url: url, environment: [:]) }
     }
 
     @Test("verify-full with the cluster's CA opens the store over TLS, and sync works through it")

@@ -1,3 +1,4 @@
+import PostgresStores
 import HostTesting
 import SystemIO
 @testable import SyncServer

@@ -1,7 +1,6 @@
 import Foundation
 import NIOSSL
 import PostgresNIO
-import SyncProtocol
 
 /// How a connection to PostgreSQL uses TLS, as libpq's `sslmode` and `sslrootcert` say, so that
 /// a `--db` URL copied from a managed database's console means here what it means to `psql`.
@@ -44,10 +43,10 @@ public struct PostgresTLS: Sendable, Equatable {
     public init(mode text: String, rootCertificate: String?) throws {
         guard let mode = Mode(rawValue: text) else {
             let modes = Mode.allCases.map(\.rawValue)
-            throw SyncServerError(.badRequest, "sslmode: expected \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), got \(text)")
+            throw PostgresStoreError(.badAddress, "sslmode: expected \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), got \(text)")
         }
         guard rootCertificate?.isEmpty != true else {
-            throw SyncServerError(.badRequest, "sslrootcert: expected the path of a PEM file of CA certificates, or system, got an empty value")
+            throw PostgresStoreError(.badAddress, "sslrootcert: expected the path of a PEM file of CA certificates, or system, got an empty value")
         }
         self.init(mode: mode, rootCertificate: rootCertificate)
     }
@@ -97,7 +96,7 @@ public struct PostgresTLS: Sendable, Equatable {
         let path = rootCertificate ?? Self.defaultRootCertificate
         guard FileManager.default.fileExists(atPath: path) else {
             let given = rootCertificate == nil ? "\(path) (sslrootcert's default) does not exist" : "\(path) does not exist"
-            throw SyncServerError(.internalError, """
+            throw PostgresStoreError(.unavailable, """
                 sslrootcert: \(given); sslmode=\(mode.rawValue) checks the server's certificate against it. Give the CA's PEM file \
                 as sslrootcert=FILE, use the system's trust store with sslrootcert=system, or choose sslmode=require
                 """)
@@ -106,16 +105,16 @@ public struct PostgresTLS: Sendable, Equatable {
         do {
             certificates = try NIOSSLCertificate.fromPEMFile(path)
         } catch {
-            throw SyncServerError(.internalError, "sslrootcert: cannot read \(path) as PEM CA certificates: \(error)")
+            throw PostgresStoreError(.unavailable, "sslrootcert: cannot read \(path) as PEM CA certificates: \(error)")
         }
         guard !certificates.isEmpty else {
-            throw SyncServerError(.internalError, "sslrootcert: expected PEM CA certificates in \(path), found none")
+            throw PostgresStoreError(.unavailable, "sslrootcert: expected PEM CA certificates in \(path), found none")
         }
         return .certificates(certificates)
     }
 
     /// The pool's TLS setting.
-    func forClient() throws -> PostgresClient.Configuration.TLS {
+    public func forClient() throws -> PostgresClient.Configuration.TLS {
         guard let configuration = try clientConfiguration() else { return .disable }
         switch mode {
         case .allow, .prefer: return .prefer(configuration)
@@ -124,7 +123,7 @@ public struct PostgresTLS: Sendable, Equatable {
     }
 
     /// A single connection's TLS setting.
-    func forConnection() throws -> PostgresConnection.Configuration.TLS {
+    public func forConnection() throws -> PostgresConnection.Configuration.TLS {
         guard let configuration = try clientConfiguration() else { return .disable }
         let context = try NIOSSLContext(configuration: configuration)
         switch mode {
@@ -135,7 +134,7 @@ public struct PostgresTLS: Sendable, Equatable {
 
     /// What went wrong with TLS in a failed connection to `host`, in words an operator can act
     /// on; nil when the failure was not TLS's.
-    func explain(_ error: any Error, host: String) -> String? {
+    public func explain(_ error: any Error, host: String) -> String? {
         if let error = error as? PSQLError {
             if error.code == .sslUnsupported {
                 return "the server does not accept TLS connections, and sslmode=\(mode.rawValue) requires one (sslmode=prefer or disable connects without)"

@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import SyncProtocol
 
 /// Where a PostgreSQL store lives, as `--db` names it:
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=FILE]` (or
@@ -42,24 +41,24 @@ public struct PostgresAddress: Sendable, Equatable {
 
     public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isURL(url), let components = URLComponents(string: url) else {
-            throw SyncServerError(.badRequest, "expected postgres://USER@HOST:PORT/DATABASE, got \(url)")
+            throw PostgresStoreError(.badAddress, "expected postgres://USER@HOST:PORT/DATABASE, got \(url)")
         }
         guard let user = components.user, !user.isEmpty else {
-            throw SyncServerError(.badRequest, "expected a user in postgres://USER@HOST:PORT/DATABASE, got \(url)")
+            throw PostgresStoreError(.badAddress, "expected a user in postgres://USER@HOST:PORT/DATABASE, got \(url)")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw SyncServerError(.badRequest, "expected a host in postgres://USER@HOST:PORT/DATABASE, got \(url)")
+            throw PostgresStoreError(.badAddress, "expected a host in postgres://USER@HOST:PORT/DATABASE, got \(url)")
         }
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty, !database.contains("/") else {
-            throw SyncServerError(.badRequest, "expected a database name after the host in postgres://USER@HOST:PORT/DATABASE, got \(url)")
+            throw PostgresStoreError(.badAddress, "expected a database name after the host in postgres://USER@HOST:PORT/DATABASE, got \(url)")
         }
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] {
             guard Self.parameters.contains(item.name) else {
-                throw SyncServerError(.badRequest, "\(item.name): not a parameter this server honours in a postgres:// URL; expected sslmode or sslrootcert")
+                throw PostgresStoreError(.badAddress, "\(item.name): not a parameter this server honours in a postgres:// URL; expected sslmode or sslrootcert")
             }
-            guard query[item.name] == nil else { throw SyncServerError(.badRequest, "\(item.name): given twice in \(url)") }
+            guard query[item.name] == nil else { throw PostgresStoreError(.badAddress, "\(item.name): given twice in \(url)") }
             query[item.name] = item.value ?? ""
         }
         let tls = try PostgresTLS(mode: query["sslmode"] ?? environment["PGSSLMODE"] ?? PostgresTLS.Mode.prefer.rawValue,
@@ -70,7 +69,7 @@ public struct PostgresAddress: Sendable, Equatable {
 
     /// A pool's configuration for this address; throws when the TLS settings cannot be met
     /// (a root certificate file missing or unreadable).
-    func clientConfiguration() throws -> PostgresClient.Configuration {
+    public func clientConfiguration() throws -> PostgresClient.Configuration {
         PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: try tls.forClient())
     }
 
