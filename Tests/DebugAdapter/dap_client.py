@@ -3,7 +3,9 @@
 fixtures/debug-app: breakpoints in .ts lines (one a logpoint with a hit count, in a module not
 loaded yet), launch, the stop at the .ts line, the stack, scopes and variables (a Map's entries,
 a Promise's state), evaluate, set variable, step over, in and out, an uncaught exception, the run
-to the end; the kv calls made around the pauses are all answered (the app prints both).
+to the end; the kv calls made around the pauses are all answered (the app prints both). Then a
+plain JavaScript module (the stop on entry, a conditional breakpoint, pause, terminate) and a
+caught exception (stopped under the filter "all", not under "uncaught").
 
 First the same adapter against fake_hybrid.py, a scripted inspector (the adapter's own side,
 apart from the engine's), then against the real `hybrid run --inspect-brk`.
@@ -247,6 +249,46 @@ def run_ticker(hybrid):
         subprocess.run(["rm", "-rf", data])
 
 
+def run_caught(hybrid):
+    """A caught exception stops the app under the filter "all" and not under "uncaught"."""
+    folder = tempfile.mkdtemp(prefix="dap-caught-")
+    program = os.path.join(folder, "caught.js")
+    with open(program, "w") as file:
+        file.write('function risky() { throw new TypeError("caught one"); }\ntry { risky(); } catch (error) { console.log("handled", error.message); }\n')
+    try:
+        for filters, expected in ((["all"], [("exception", "TypeError: caught one", 1, "always")]), (["uncaught"], [])):
+            adapter = Adapter(hybrid)
+            try:
+                adapter.request("initialize", {"adapterID": "hybrid"})
+                adapter.request("launch", {"program": program, "dataDir": folder})
+                adapter.wait_event("initialized")
+                adapter.request("setExceptionBreakpoints", {"filters": filters})
+                adapter.request("configurationDone")
+                stops = []
+                deadline = time.monotonic() + TIMEOUT
+                while True:
+                    message = adapter.next_message(deadline, "the app's end")
+                    if message.get("event") == "stopped":
+                        frame, _ = top_frame(adapter)
+                        info = adapter.request("exceptionInfo", {"threadId": 1})
+                        stops.append((message["body"]["reason"], message["body"].get("text"), frame["line"], info["breakMode"]))
+                        adapter.request("continue", {"threadId": 1})
+                    elif message.get("event") == "terminated":
+                        break
+                expect(stops == expected, f"filters {filters}: stops {stops}, expected {expected}")
+                expect("handled caught one" in "".join(adapter.output), f"the app's output: {adapter.output}")
+                adapter.request("disconnect", {})
+            except Failure as failure:
+                return report(adapter, failure)
+            finally:
+                if adapter.process.poll() is None:
+                    adapter.process.kill()
+        print("dap_client: caught exceptions ok")
+        return 0
+    finally:
+        subprocess.run(["rm", "-rf", folder])
+
+
 def report(adapter, failure):
     print(f"dap_client: FAILED: {failure}", file=sys.stderr)
     print("events:", file=sys.stderr)
@@ -374,5 +416,5 @@ if __name__ == "__main__":
     hybrid = os.path.abspath(arguments[0] if arguments else ".build/debug/hybrid")
     status = run_fake(hybrid)
     if status == 0 and "--fake-only" not in sys.argv:
-        status = run(hybrid) or run_ticker(hybrid)
+        status = run(hybrid) or run_ticker(hybrid) or run_caught(hybrid)
     sys.exit(status)
