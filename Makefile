@@ -68,10 +68,12 @@ test: deps
 	scripts/fuzz-patch-server $(DEBUG_BIN)
 	scripts/with-postgres scripts/with-deadline $(SWIFT_TEST_SECONDS) $(SWIFT) test --explicit-target-dependency-import-check=error
 	$(DEBUG_BIN) test js/tests
+	Tests/DebugAdapter/dap_client.py $(DEBUG_BIN)
 	scripts/wpt --self-test
 	scripts/wpt --runtime hybrid --hybrid $(DEBUG_BIN) --quiet
 	Tests/ViewsTests/tmux-interactive.sh $(DEBUG_BIN)
 	Tests/HybridHostTests/tmux-repl.sh $(DEBUG_BIN)
+	Tests/DebugAdapter/tmux-debug.sh $(DEBUG_BIN)
 	scripts/check-deb $(DEBUG_BIN)
 	scripts/soak --self-test
 	scripts/soak $(DEBUG_BIN) --seconds 60

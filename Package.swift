@@ -190,13 +190,16 @@ let package = Package(
                                                    .product(name: "CoreMetrics", package: "swift-metrics")],
                 // The OpenAPI document of its API: embedded (OpenAPIDocument.swift) and served at /v1/openapi.json.
                 exclude: ["openapi.json"], plugins: ["EmbedSources"]),
+        // `hybrid debug-adapter`: the Debug Adapter Protocol (editors) translated to the WebKit
+        // Inspector Protocol of a `hybrid run --inspect` child, over a WebSocket. Knows no engine.
+        .target(name: "DebugAdapter", dependencies: ["JSON", "ScriptSources", "SystemIO", "WebSocketTransport"]),
         // Developer tools over the contracts (the TypeScript declarations): never part of an app run.
         .target(name: "ContractTools", dependencies: ["Bridge", "JSON"]),
         // The product: the command line, and nothing that only tests or benchmarks need.
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "Bridge", "ContractTools", "CurlTransport", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "PatchServer", "Patches", "PostgresStores", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
+                "Bridge", "ContractTools", "CurlTransport", "DebugAdapter", "HTTPServing", "HybridHost", "JSON", "PatchProtocol", "PatchServer", "Patches", "PostgresStores", "SyncAuth", "SyncProtocol", "SyncServer", "SystemIO", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["EmbedSources"]
@@ -241,6 +244,7 @@ let package = Package(
         // Each test target is named after the module it tests.
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "TextEncodingsTests", dependencies: ["TextEncodings"]),
+        .testTarget(name: "DebugAdapterTests", dependencies: ["DebugAdapter", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
         .testTarget(name: "ScriptSourcesTests", dependencies: ["ScriptSources", "HostTesting", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "HostTesting", "JSON", "ScriptSources", "SystemIO"]),
         .testTarget(name: "BridgeTests", dependencies: ["HostTesting", "SystemIO", "Bridge", "Engine", "JSON", "WebPlatform"], exclude: ["Fixtures", "JSONSchemaTestSuite"]),

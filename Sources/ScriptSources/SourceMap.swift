@@ -116,6 +116,24 @@ public final class SourceMap: Sendable {
                                 name: segment.name >= 0 ? names[Int(segment.name)] : nil)
     }
 
+    /// The first generated position (0-based) of original `line` in `source`: the lowest generated
+    /// line and column among the mappings from that line, or, when none maps from it (a blank
+    /// line, a comment, a type), from the nearest later line that has one, within `slack` lines:
+    /// where a debugger sets a breakpoint asked for on that line. Nil when `source` is not one of
+    /// ``sources`` or nothing maps there.
+    ///
+    /// ```swift
+    /// map.generated(source: "/app/cart.ts", line: 5)   // (line: 26, column: 4)
+    /// ```
+    public func generated(source: String, line: Int, slack: Int = 20) -> (line: Int, column: Int)? {
+        guard let index = sources.firstIndex(of: source) else { return nil }
+        return decoded.withLock { state in
+            if state == nil { state = Result { () throws(SourceMapError) in try decode() } }
+            guard case .success(let mappings)? = state else { return nil }
+            return mappings.firstGenerated(source: Int32(index), from: line, through: line + slack)
+        }
+    }
+
     /// Decodes `mappings` now rather than at the first lookup, and throws if it does not decode
     /// (lookups in such a map find nothing).
     public func decodeMappings() throws(SourceMapError) {
@@ -143,6 +161,20 @@ public final class SourceMap: Sendable {
     struct Mappings: Sendable {
         var lineStarts: [Int32]
         var segments: [Segment]
+
+        /// The lowest generated position of the lowest original line in `from...through` of
+        /// `source` that any segment maps from.
+        func firstGenerated(source: Int32, from: Int, through: Int) -> (line: Int, column: Int)? {
+            var best: (original: Int32, line: Int, column: Int32)?
+            for line in 0..<max(lineStarts.count - 1, 0) {
+                for segment in segments[Int(lineStarts[line])..<Int(lineStarts[line + 1])]
+                where segment.source == source && segment.originalLine >= from && segment.originalLine <= through {
+                    if let found = best, (found.original, found.line, found.column) <= (segment.originalLine, line, segment.generatedColumn) { continue }
+                    best = (segment.originalLine, line, segment.generatedColumn)
+                }
+            }
+            return best.map { ($0.line, Int($0.column)) }
+        }
 
         func segment(line: Int, column: Int) -> Segment? {
             guard line >= 0, line + 1 < lineStarts.count, column >= 0 else { return nil }

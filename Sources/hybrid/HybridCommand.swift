@@ -12,6 +12,6 @@ struct HybridCommand: ParsableCommand {
             test failure, 2 usage error. README.md has the rest.
             """,
         version: "hybrid \(HostServices.hostVersion) (\(HostServices.engineName))",
-        subcommands: [InitCommand.self, RunCommand.self, ReplCommand.self, TestCommand.self, RenderCommand.self, ContractsCommand.self, PatchCommand.self, SyncServerCommand.self, PatchServerCommand.self]
+        subcommands: [InitCommand.self, RunCommand.self, ReplCommand.self, TestCommand.self, DebugCommand.self, DebugAdapterCommand.self, RenderCommand.self, ContractsCommand.self, PatchCommand.self, SyncServerCommand.self, PatchServerCommand.self]
     )
 }
