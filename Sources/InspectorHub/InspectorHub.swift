@@ -344,14 +344,15 @@ final class Relay: Sendable {
     }
 
     func frontendClosed(_ channel: Channel) {
-        let id: UInt64? = state.withLock { state in
-            guard state.frontend === channel else { return nil }
+        let (attached, id): (Bool, UInt64?) = state.withLock { state in
+            guard state.frontend === channel else { return (false, nil) }
             state.frontend = nil
             state.waiting.removeAll()
-            return state.targetID
+            return (true, state.targetID)
         }
+        guard attached else { return }
         if let id { sendToTarget(.withID("FrontendDidClose", id)) }
-        // A debugger that leaves before saying it is ready does not hold the app forever.
+        // The debugger that leaves before saying it is ready does not hold the app forever.
         release()
     }
 

@@ -115,7 +115,11 @@ struct FaultProxyFaultTests {
         let client = RawHTTPClient(port: proxy.port)
         let started = Date()
         async let held = Blocking.run { try client.post("/echo", body: "held") }
-        try await Task.sleep(for: .milliseconds(200))
+        // Healed once the proxy holds it (a fixed sleep let a loaded machine's request arrive after the heal).
+        let holding = Date()
+        while !proxy.events.contains(where: { $0.kind == .reorder }), Date().timeIntervalSince(holding) < 60 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         proxy.heal()
         #expect(try await held.text == "held")
         #expect(Date().timeIntervalSince(started) < 150)

@@ -30,6 +30,7 @@ struct InspectorTests {
     func breakpointsAndBridge() async throws {
         let (process, url, data) = try await Self.start()
         defer {
+            Self.report(process)
             process.stop()
             try? FileManager.default.removeItem(atPath: data)
         }
@@ -90,6 +91,7 @@ struct InspectorTests {
     func refusals() async throws {
         let (process, url, data) = try await Self.start()
         defer {
+            Self.report(process)
             process.stop()
             try? FileManager.default.removeItem(atPath: data)
         }
@@ -145,6 +147,13 @@ struct InspectorTests {
             answer += chunk[0..<count]
         }
         return String(decoding: answer, as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
+    }
+
+    /// A process that ended on its own before the test was done: its stderr, for the failure.
+    static func report(_ process: LiveProcess) {
+        if let status = process.output.exitStatus, status != 0 || !process.output.standardOutput.hasPrefix("answered") {
+            print("hybrid run --inspect-brk ended with \(status); stderr:\n\(process.output.standardError.suffix(3000))")
+        }
     }
 
     static func decodeDataURL(_ url: String) -> String? {
