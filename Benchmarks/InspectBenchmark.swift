@@ -141,12 +141,14 @@ final class BenchInspector: @unchecked Sendable {
     }
 
     private func next(_ matches: (JSONValue) -> Bool) async throws -> JSONValue {
+        var closed: String?
         while true {
             if let index = pending.firstIndex(where: matches) { return pending.remove(at: index) }
+            if let closed { throw BenchError(closed) }
             for event in await connection.receive() {
                 switch event {
                 case .text(let text): pending.append(try JSONParser.parse(text))
-                case .closed(let code, let reason, _): throw BenchError("the inspector closed: \(code) \(reason)")
+                case .closed(let code, let reason, _): closed = "the inspector closed: \(code) \(reason)"
                 case .binary: break
                 }
             }

@@ -35,6 +35,9 @@ public struct AppRunOptions: Sendable {
     public var patchServer: String?
     /// `hybrid run --inspect` / `--inspect-brk`: the app's context served to a debugger.
     public var inspect: InspectOptions?
+    /// False: app.json's `quotas.memoryBytes` is not enforced. The guard reads the process's
+    /// resident memory, which is every session's in a process that runs many (the Swift tests).
+    public var guardsMemory = true
 
     public init(dataDirectory: String? = nil, grantFlags: [String] = [], timeLimitSeconds: Double? = nil,
                 arguments: [String] = [], validatesResults: Bool = false) {
@@ -104,7 +107,7 @@ public final class AppSession: Sendable {
         let app = AppContext(name: manifest.name, version: manifest.version, dataDirectory: dataDirectory,
                              grants: grants, arguments: options.arguments, quotas: manifest.quotas,
                              network: manifest.network)
-        var engineOptions = EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: manifest.quotas.memoryBytes,
+        var engineOptions = EngineOptions(timeLimitSeconds: options.timeLimitSeconds, memoryLimitBytes: options.guardsMemory ? manifest.quotas.memoryBytes : nil,
                                           output: options.output, uncaught: options.uncaught, hotReload: options.hotReload)
         let inspector = try options.inspect.map { inspect throws(AppLoadError) in
             try Self.startInspector(inspect, manifest: manifest, engineOptions: &engineOptions)

@@ -48,6 +48,9 @@ public struct TestRunner: Sendable {
     /// file running is ended, failed with what it still had running, and the files after it are
     /// not run. Nil: no limit. (A synchronous loop that never yields is `timeLimitSeconds`'s.)
     public var runTimeoutSeconds: Double?
+    /// Whether each file's app.json `quotas.memoryBytes` is enforced (``AppRunOptions/guardsMemory``):
+    /// off for runs inside a process that runs much else.
+    public var guardsMemory = true
     /// Fill ``Totals/modules`` (for `--watch`, which reruns the files a change touches).
     public var recordsModules = false
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
@@ -187,6 +190,7 @@ public struct TestRunner: Sendable {
             if fd == 1 { write(text) } else { StandardStreams.write(text, to: fd) }
         }
         options.arguments = arguments
+        options.guardsMemory = guardsMemory
         let session: AppSession
         do {
             session = try AppSession(path: file, options: options)

@@ -17,10 +17,11 @@ struct InspectorTests {
     /// Starts `hybrid run APP --inspect-brk` and reads the URL from its first stderr line.
     static func start(_ flag: String = "--inspect-brk") async throws -> (LiveProcess, url: String, data: String) {
         let data = NSTemporaryDirectory() + "inspected-\(UUID().uuidString)"
-        let process = try LiveProcess(HybridProcess.binary.path, ["run", app, flag, "--data-dir", data])
-        let listening = await process.wait(timeout: 60) { $0.standardError.contains("\n") || $0.exitStatus != nil }
-        try #require(listening, "no line on stderr: \(process.output.standardError)")
-        let line = try #require(process.output.standardError.split(separator: "\n").first.map(String.init))
+        // The hub's trace goes to stderr too: if a test fails, it says what went through.
+        let process = try LiveProcess(HybridProcess.binary.path, ["run", app, flag, "--data-dir", data], environment: ["HYBRID_INSPECTOR_TRACE": "1"])
+        let listening = await process.wait(timeout: 60) { $0.standardError.contains("Debugger listening") || $0.exitStatus != nil }
+        try #require(listening, "no URL on stderr: \(process.output.standardError)")
+        let line = try #require(process.output.standardError.split(separator: "\n").first { $0.hasPrefix("Debugger listening") }.map(String.init))
         #expect(line.hasPrefix("Debugger listening on ws://127.0.0.1:"), "\(line)")
         let url = try #require(line.split(separator: " ").last.map(String.init))
         return (process, url, data)
@@ -29,8 +30,9 @@ struct InspectorTests {
     @Test("--inspect-brk pauses at the first statement; a breakpoint in a .ts line, evaluation, and bridge calls answered after the pause")
     func breakpointsAndBridge() async throws {
         let (process, url, data) = try await Self.start()
+        var finished = false
         defer {
-            Self.report(process)
+            Self.report(process, finished: finished)
             process.stop()
             try? FileManager.default.removeItem(atPath: data)
         }
@@ -85,13 +87,15 @@ struct InspectorTests {
         #expect(process.output.standardOutput.hasPrefix("answered {\"value\":1,"), "\(process.output.standardOutput)")
         #expect(process.output.standardOutput.hasSuffix(" timer 3\n"), "\(process.output.standardOutput)")
         session.close()
+        finished = true
     }
 
     @Test("the socket refuses a debugger without the secret, from another Host, and a second one; it listens on 127.0.0.1 only")
     func refusals() async throws {
         let (process, url, data) = try await Self.start()
+        var finished = false
         defer {
-            Self.report(process)
+            Self.report(process, finished: finished)
             process.stop()
             try? FileManager.default.removeItem(atPath: data)
         }
@@ -125,6 +129,7 @@ struct InspectorTests {
         var byte: UInt8 = 0
         #expect(recv(intruder, &byte, 1, 0) == 0, "the hub closes a connection from another process")
         first.close()
+        finished = listening.count == 2
     }
 
     /// The status line a WebSocket opening handshake gets, sent by hand (the client library writes
@@ -149,11 +154,10 @@ struct InspectorTests {
         return String(decoding: answer, as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
     }
 
-    /// A process that ended on its own before the test was done: its stderr, for the failure.
-    static func report(_ process: LiveProcess) {
-        if let status = process.output.exitStatus, status != 0 || !process.output.standardOutput.hasPrefix("answered") {
-            print("hybrid run --inspect-brk ended with \(status); stderr:\n\(process.output.standardError.suffix(3000))")
-        }
+    /// A test that did not reach its end: the child's stderr (the hub's trace), for the failure.
+    static func report(_ process: LiveProcess, finished: Bool) {
+        guard !finished else { return }
+        print("hybrid run --inspect-brk (exit \(String(describing: process.output.exitStatus))); stderr:\n\(process.output.standardError.suffix(6000))")
     }
 
     static func decodeDataURL(_ url: String) -> String? {
@@ -170,7 +174,8 @@ struct InspectorTests {
         let inodes = Set(descriptors.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) })
         var listening: [String] = []
         for table in ["/proc/\(pid)/net/tcp", "/proc/\(pid)/net/tcp6"] {
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            // Read to its end: a procfs file says its size is 0, and a loaded machine's table is long.
+            let text = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: table)).readToEnd()).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 // State 0A: LISTEN.
@@ -221,8 +226,12 @@ final class InspectorSession: @unchecked Sendable {
     }
 
     private func next(_ matches: (JSONValue) -> Bool) async throws -> JSONValue {
+        var closed: String?
         while true {
             if let index = pending.firstIndex(where: matches) { return pending.remove(at: index) }
+            // Messages that came with the close are read before it counts (an app that ends
+            // right after answering closes the socket behind its last answer).
+            if let closed { throw WebSocketError(.closed, closed) }
             for event in await connection.receive() {
                 switch event {
                 case .text(let text):
@@ -232,7 +241,7 @@ final class InspectorSession: @unchecked Sendable {
                     }
                     pending.append(message)
                 case .closed(let code, let reason, _):
-                    throw WebSocketError(.closed, "the inspector closed the socket: \(code) \(reason)")
+                    closed = "the inspector closed the socket: \(code) \(reason)"
                 case .binary:
                     break
                 }

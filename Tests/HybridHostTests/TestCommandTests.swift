@@ -185,6 +185,8 @@ struct TestCommandTests {
         var runner = TestRunner()
         runner.leftoverGraceSeconds = grace
         runner.runTimeoutSeconds = runTimeout
+        // This process's resident memory is every test's: a loaded full run passed the 1 GiB quota.
+        runner.guardsMemory = false
         let started = ContinuousClock.now
         let (totals, tap) = await runner.runCapturing(files: [file])
         let elapsed = ContinuousClock.now - started

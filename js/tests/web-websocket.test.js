@@ -83,9 +83,11 @@ live("a dropped connection is an error, then a close with 1006", async () => {
   socket.send("drop");
   const closed = await next(socket, "close");
   expect([closed.code, closed.wasClean, errors]).toEqual([1006, false, 1]);
-  // What is sent after the close counts in bufferedAmount and goes nowhere.
+  // What is sent after the close counts in bufferedAmount and goes nowhere. (A loaded machine
+  // may deliver the close before "drop"'s send is counted as written: measure the growth.)
+  const before = socket.bufferedAmount;
   socket.send("after");
-  expect(socket.bufferedAmount).toBe(5);
+  expect(socket.bufferedAmount - before).toBe(5);
 });
 
 live("a refused handshake, a subprotocol not offered and an ungranted host fail the socket", async () => {
