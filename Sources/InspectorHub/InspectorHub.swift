@@ -190,6 +190,8 @@ final class Relay: Sendable {
         var entryRequestID: Int?
         var entry = EntryPhase.none
         var entrySteps = 0
+        /// Each script's URL, by its id (`Debugger.scriptParsed`).
+        var scriptURLs: [String: String] = [:]
         var closed = false
     }
 
@@ -286,21 +288,32 @@ final class Relay: Sendable {
         if isEntry { release() }
     }
 
-    /// `--inspect-brk`'s pause lands on the main script's program code: the module wrapper's
-    /// expression, and after it the program's end, before the module's own code runs inside the
-    /// wrapper. Those pauses, and the steps on from them, are the hub's own (hidden from the
-    /// debugger, as their `resumed` events are): the debugger sees the first pause inside a
-    /// function, the module's first statement. At most ``entrySteps`` steps.
+    /// `--inspect-brk`'s pause lands on the next statement run: the host's module loader, which
+    /// then runs the main script's program code (the module wrapper's expression) before the
+    /// module's own code inside it. Those pauses, and the steps on from them, are the hub's own
+    /// (hidden from the debugger, as their `resumed` events are): the debugger sees the first
+    /// pause in one of the app's scripts inside a function, the module's first statement. At
+    /// most ``entrySteps`` steps.
     private func entryStepHides(_ text: String) -> Bool {
+        if text.hasPrefix("{\"method\":\"Debugger.scriptParsed\""), case .object(let event)? = try? JSONParser.parse(text),
+           case .object(let params)? = event["params"], case .string(let id)? = params["scriptId"] {
+            let url = params["url"]?.stringValue ?? ""
+            state.withLock { $0.scriptURLs[id] = url }
+            return false
+        }
         let phase = state.withLock { $0.entry }
         guard phase != .none else { return false }
         if text.hasPrefix("{\"method\":\"Debugger.resumed\"") { return phase == .stepping }
-        guard text.hasPrefix("{\"method\":\"Debugger.paused\"") else { return false }
-        let steps = state.withLock { state in
+        guard text.hasPrefix("{\"method\":\"Debugger.paused\""), case .object(let event)? = try? JSONParser.parse(text),
+              case .object(let params)? = event["params"], case .array(let frames)? = params["callFrames"],
+              case .object(let frame)? = frames.first else { return false }
+        let scriptID = frame["location"]?["scriptId"]?.stringValue ?? ""
+        let (steps, url) = state.withLock { state in
             state.entrySteps += 1
-            return state.entrySteps
+            return (state.entrySteps, state.scriptURLs[scriptID] ?? "")
         }
-        guard steps <= Self.entrySteps, Self.inProgramCode(text) else {
+        let hostOwn = url.isEmpty || url.hasPrefix("hybrid:")
+        guard steps <= Self.entrySteps, hostOwn || Self.inProgramCode(frame) else {
             state.withLock { $0.entry = .none }
             return false
         }
@@ -309,13 +322,11 @@ final class Relay: Sendable {
         return true
     }
 
-    static let entrySteps = 8
+    static let entrySteps = 20_000
 
-    /// Whether the paused frame is a script's program code (its scopes are the global ones only).
-    static func inProgramCode(_ text: String) -> Bool {
-        guard case .object(let event)? = try? JSONParser.parse(text), case .object(let params)? = event["params"],
-              case .array(let frames)? = params["callFrames"], case .object(let frame)? = frames.first,
-              case .array(let scopes)? = frame["scopeChain"] else { return false }
+    /// Whether a paused frame is a script's program code (its scopes are the global ones only).
+    static func inProgramCode(_ frame: JSONObject) -> Bool {
+        guard case .array(let scopes)? = frame["scopeChain"] else { return false }
         return scopes.allSatisfy { scope in
             guard case .object(let fields) = scope, case .string(let type)? = fields["type"] else { return false }
             return type == "global" || type == "globalLexicalEnvironment"
@@ -381,10 +392,13 @@ final class Relay: Sendable {
     }
 
     /// `--inspect-brk`: the app pauses at its first statement, in whatever script of its own
-    /// runs first. The host's runtime scripts (`hybrid:…`, and those with no URL) are blackboxed
-    /// for the pause: JavaScriptCore's pause at the next statement passes over them.
+    /// runs first (``entryStepHides(_:)``).
     private func startApp() {
         sendOwn("Debugger.enable", [:])
+        // JavaScriptCore does not pause, even when asked to, while breakpoints are off.
+        sendOwn("Debugger.setBreakpointsActive", ["active": .bool(true)])
+        // The host's own scripts (`hybrid:…`, and those with no URL) blackboxed: the pause and the
+        // steps pass over them, in a few steps instead of thousands.
         sendOwn("Debugger.setShouldBlackboxURL", ["url": .string("^(hybrid:|$)"), "isRegex": .bool(true), "shouldBlackbox": .bool(true)])
         state.withLock { $0.entry = .pausing }
         let id = sendOwn("Debugger.pause", [:])
