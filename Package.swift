@@ -140,7 +140,7 @@ let package = Package(
         // Assembles an app run: manifest, grants, services, the test runner.
         // `hybrid run --inspect`: the hub JavaScriptCore's remote inspector connects to, serving
         // the app's context to one debugger over a WebSocket on 127.0.0.1. Nothing of JS.
-        .target(name: "InspectorHub", dependencies: ["JSON", .product(name: "NIOCore", package: "swift-nio"),
+        .target(name: "InspectorHub", dependencies: ["JSON", "SystemIO", .product(name: "NIOCore", package: "swift-nio"),
                                                     .product(name: "NIOPosix", package: "swift-nio"),
                                                     .product(name: "NIOHTTP1", package: "swift-nio"),
                                                     .product(name: "NIOWebSocket", package: "swift-nio")]),

@@ -2,13 +2,13 @@
 // inspector connects out to a hub and lists its contexts there as targets; this one takes that
 // connection from this process only, and serves the app's target to one debugger at a time over
 // a WebSocket on 127.0.0.1, at a path holding a secret made for the run, as node does.
-import Glibc
 import JSON
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import Synchronization
+import SystemIO
 
 /// What a hub serves, and how it reaches the JS thread.
 public struct InspectorHubOptions: Sendable {
@@ -164,9 +164,11 @@ public final class InspectorHub: Sendable {
 /// The hub's state, shared by its connections (all on the hub's one event loop, but read from
 /// other threads through ``released`` and ``attached``).
 /// `HYBRID_INSPECTOR_TRACE=1`: each message through the hub, on stderr (for debugging a debugger).
-func trace(_ text: String) {
-    if getenv("HYBRID_INSPECTOR_TRACE") != nil { let line = "hub: \(text)\n"; _ = write(2, line, line.utf8.count) }
+func trace(_ text: @autoclosure () -> String) {
+    if tracing { StandardStreams.write("hub: \(text())\n", to: 2) }
 }
+
+private let tracing = ProcessEnvironment["HYBRID_INSPECTOR_TRACE"] != nil
 
 final class Relay: Sendable {
     let options: InspectorHubOptions
@@ -295,14 +297,15 @@ final class Relay: Sendable {
     /// pause in one of the app's scripts inside a function, the module's first statement. At
     /// most ``entrySteps`` steps.
     private func entryStepHides(_ text: String) -> Bool {
+        let phase = state.withLock { $0.entry }
+        guard phase != .none else { return false }
+        // Scripts parsed before the wait ended are the host's: one not listed here is taken as such.
         if text.hasPrefix("{\"method\":\"Debugger.scriptParsed\""), case .object(let event)? = try? JSONParser.parse(text),
            case .object(let params)? = event["params"], case .string(let id)? = params["scriptId"] {
             let url = params["url"]?.stringValue ?? ""
             state.withLock { $0.scriptURLs[id] = url }
             return false
         }
-        let phase = state.withLock { $0.entry }
-        guard phase != .none else { return false }
         if text.hasPrefix("{\"method\":\"Debugger.resumed\"") { return phase == .stepping }
         guard text.hasPrefix("{\"method\":\"Debugger.paused\""), case .object(let event)? = try? JSONParser.parse(text),
               case .object(let params)? = event["params"], case .array(let frames)? = params["callFrames"],
@@ -406,13 +409,12 @@ final class Relay: Sendable {
     }
 
     @discardableResult
-    private func sendOwn(_ method: String, _ params: [String: JSONValue]) -> Int {
+    private func sendOwn(_ method: String, _ params: JSONObject) -> Int {
         let (id, targetID): (Int, UInt64?) = state.withLock { state in
             defer { state.nextOwnID += 1 }
             return (state.nextOwnID, state.targetID)
         }
-        let message = JSONValue.object(["id": .number(Double(id)), "method": .string(method),
-                                        "params": .object(JSONObject(params.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))])
+        let message: JSONValue = ["id": .number(Double(id)), "method": .string(method), "params": .object(params)]
         if let targetID { sendToTarget(.withIDAndText("SendMessageToTarget", targetID, JSONWriter.write(message))) }
         return id
     }
