@@ -29,7 +29,7 @@ struct MetricsTests {
             #expect(try await server.pull(device).status == 200)
             _ = try await server.get("/v1/nowhere", token: nil)
 
-            let pull = LivePullTests.heldPull(server, device, after: 2, waitMs: 12_000)
+            let pull = LivePullTests.heldPull(server, device, after: 2, waitMs: 60_000)
             try await LivePullTests.holding(server, 1)
             let during = try await MetricsText.take(server)
             #expect(during["hybrid_sync_long_polls"] == 1, "\(during.text)")
