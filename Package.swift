@@ -102,6 +102,9 @@ let package = Package(
         // HTTP over libcurl's multi interface on one thread: below the services that share it
         // (network, later sync).
         .target(name: "CurlTransport", dependencies: ["CCurl", "JSON", "SystemIO"]),
+        // A private client cache's reading of responses (RFC 9111): Cache-Control, HTTP dates, an
+        // entry's freshness and its file form. Below Networking's cache; nothing of JS or files.
+        .target(name: "HTTPCaching", dependencies: ["CurlTransport", "JSON"]),
         // Client WebSockets (RFC 6455) on SwiftNIO: libcurl 7.88 has none. Nothing of JS.
         .target(name: "WebSocketTransport", dependencies: ["JSON", .product(name: "DequeModule", package: "swift-collections"),
                                                          .product(name: "Crypto", package: "swift-crypto"),
@@ -124,7 +127,7 @@ let package = Package(
         .target(name: "Storage", dependencies: ["Bridge", "Engine", "KeyValueStore", "Persistence", "JSON"]),
         .target(name: "Views", dependencies: ["Bridge", "CUTF8Proc", "JSON", "SystemIO"]),
         // Persistence: the offline queue's file, written through its one write path.
-        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "JSON", "Persistence", "SystemIO", "WebSocketTransport",
+        .target(name: "Networking", dependencies: ["Bridge", "CurlTransport", "HTTPCaching", "JSON", "Persistence", "SystemIO", "WebSocketTransport",
                                                  .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "DequeModule", package: "swift-collections"),
                                                  .product(name: "Crypto", package: "swift-crypto")]),
@@ -232,7 +235,7 @@ let package = Package(
         // Fuzzing (`make fuzz`), beside the product like the benchmarks: one harness per parser of
         // untrusted input in FuzzTargets, which the corpus replay tests share, and the executable
         // libFuzzer drives (built with -sanitize=fuzzer,address; ARCHITECTURE.md, "Fuzzing").
-        .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "JSON", "Networking", "PatchProtocol", "Patches", "Persistence",
+        .target(name: "FuzzTargets", dependencies: ["Bridge", "CurlTransport", "Engine", "HTTPCaching", "JSON", "PatchProtocol", "Patches", "Persistence",
                                                     "SyncAuth", "SyncProtocol", "SystemIO", "Views",
                                                     // The token target signs with keys of its own, not through SyncAuth.
                                                     .product(name: "Crypto", package: "swift-crypto")],
@@ -259,7 +262,7 @@ let package = Package(
         .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "Persistence", "JSON", "HostTesting",
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Bridge", "JSON", "HostTesting", "SystemIO"], exclude: ["Goldens", "Conformance", "tmux-interactive.sh"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HybridHost", "Bridge", "JSON", "HostTesting", "WebSocketTransport",
+        .testTarget(name: "NetworkingTests", dependencies: ["SystemIO", "Networking", "CurlTransport", "HTTPCaching", "HybridHost", "Bridge", "JSON", "HostTesting", "WebSocketTransport",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "NIOCore", package: "swift-nio"),
                                                          .product(name: "NIOPosix", package: "swift-nio"),

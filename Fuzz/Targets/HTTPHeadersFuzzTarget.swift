@@ -1,6 +1,6 @@
 import CurlTransport
 import JSON
-import Networking
+import HTTPCaching
 
 /// A response's head, line by line, as curl hands it to the transfer (`ResponseHeaderLine`), then
 /// what the HTTP cache reads from it: `Cache-Control`, `Expires`, `Date`, `Age` and the validators

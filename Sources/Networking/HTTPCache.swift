@@ -1,3 +1,4 @@
+import HTTPCaching
 import Synchronization
 import SystemIO
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Bridge
 import CurlTransport
+import HTTPCaching
 import JSON
 import Synchronization
 #if canImport(Glibc)

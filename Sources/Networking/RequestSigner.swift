@@ -1,6 +1,7 @@
 import Bridge
 import Crypto
 import CurlTransport
+import HTTPCaching
 import JSON
 import Synchronization
 import SystemIO

@@ -1,5 +1,6 @@
 import Bridge
 import CurlTransport
+import HTTPCaching
 import JSON
 
 /// Turns a transport response into what JS receives: `{status, headers, body, url, timing}`.
@@ -70,14 +71,5 @@ enum ResponseEncoder {
                                          details: ["status": .number(Double(response.status))])
             }
         }
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let first = s.first, set.contains(first) { s = s.dropFirst() }
-        while let last = s.last, set.contains(last) { s = s.dropLast() }
-        return String(s)
     }
 }

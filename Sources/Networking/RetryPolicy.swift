@@ -1,5 +1,6 @@
 import Bridge
 import CurlTransport
+import HTTPCaching
 import JSON
 
 /// `retry` of `network.request` and `network.fetch` (and of fetch's init): send again when the

@@ -1,4 +1,5 @@
 import CurlTransport
+import HTTPCaching
 import Networking
 import Testing
 

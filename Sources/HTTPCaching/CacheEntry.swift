@@ -3,8 +3,8 @@ import JSON
 
 /// One cached GET response and how long it stays fresh (RFC 9111, the parts a private client
 /// cache needs: max-age, Expires, no-store, no-cache, ETag and Last-Modified validators).
-/// `package`, with ``CacheControl`` and ``HTTPDate``: the header harness of `make fuzz` reads
-/// response heads through them.
+/// A target of its own, below Networking, so that the header harness of `make fuzz` reads
+/// response heads through these without building SwiftNIO and its TLS for the fuzzer.
 package struct CacheEntry: Sendable {
     package var key: String
     package var status: Int
@@ -18,18 +18,18 @@ package struct CacheEntry: Sendable {
     /// Seconds it is fresh for after `storedAt`; 0 means revalidate before every use.
     package var freshFor: Double
 
-    var etag: String? { header("etag") }
-    var lastModified: String? { header("last-modified") }
+    package var etag: String? { header("etag") }
+    package var lastModified: String? { header("last-modified") }
 
     /// The conditional headers that revalidate this entry: If-None-Match, If-Modified-Since.
-    var validators: [(name: String, value: String)] {
+    package var validators: [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
         if let etag { headers.append(("If-None-Match", etag)) }
         if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
         return headers
     }
 
-    func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    package func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
     package func isFresh(at now: Double) -> Bool { now < storedAt + freshFor }
 
@@ -75,7 +75,7 @@ package struct CacheEntry: Sendable {
         if control.noCache { freshFor = 0 } else if let maxAge = control.maxAge { freshFor = maxAge }
     }
 
-    var response: TransferResponse {
+    package var response: TransferResponse {
         TransferResponse(status: status, statusText: statusText, headers: headers, body: body, url: url,
                          timing: TransferTiming(totalMs: 0, connectMs: 0, firstByteMs: 0), bodySize: Int64(body.count))
     }
