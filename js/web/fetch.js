@@ -880,18 +880,22 @@ async function readAll(reader) {
   }
 }
 
-// The body's bytes, for a consuming method: straight from the bytes or the Blob when no stream
-// was made, else read from the stream.
+// The body's bytes taken now when it has them whole and made no stream (an empty body for none);
+// undefined when they must be read.
+function wholeBytes(body) {
+  if (body === null) return new Uint8Array(0);
+  if (body.stream !== null || body.bytes === null) return undefined;
+  const bytes = body.bytes;
+  body.bytes = null;
+  body.used = true;
+  detachBody(body);
+  return bytes;
+}
+
+// The bytes of a body wholeBytes could not take: from the Blob when no stream was made, else read
+// from the stream.
 function bodyBytes(body) {
-  if (body === null) return Promise.resolve(new Uint8Array(0));
   if (body.stream === null) {
-    if (body.bytes !== null) {
-      const bytes = body.bytes;
-      body.bytes = null;
-      body.used = true;
-      detachBody(body);
-      return Promise.resolve(bytes);
-    }
     if (body.blob !== null) {
       const blob = body.blob;
       body.blob = null;
@@ -922,6 +926,14 @@ function consumeBody(target, interfaceName, member, convert) {
   }
   // As undici: an aborted fetch's body rejects at once, and again at each try, without being read.
   if (state.body !== null && state.body.aborted) return Promise.reject(state.body.reason);
+  const whole = wholeBytes(state.body);
+  if (whole !== undefined) {
+    try {
+      return Promise.resolve(convert(whole, state));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   return bodyBytes(state.body).then((bytes) => convert(bytes, state));
 }
 
@@ -1187,6 +1199,24 @@ function signalToFollow(state) {
   return state.signal ?? state.followed;
 }
 
+// A request's state for a URL alone (the constructor's string input, before RequestInit is read).
+function urlRequestState(url, mode, what) {
+  const parsed = parseAgainstBase(url);
+  if (parsed === null) throw new TypeError(`${what}: Failed to parse URL from ${url}`);
+  if (urlUsername.call(parsed) !== "" || urlPassword.call(parsed) !== "") {
+    throw new TypeError(`${what}: Request cannot be constructed from a URL that includes credentials: ${url}`);
+  }
+  return {
+    method: "GET", url: urlHref.call(parsed), headers: null, body: null, signal: null, followed: null,
+    referrer: "client", referrerPolicy: "", mode, credentials: "same-origin", cache: "default",
+    redirect: "follow", integrity: "", keepalive: false, priority: "auto",
+  };
+}
+
+// The headers of a request made from a URL alone inside fetch(), which no program can reach: one
+// empty list for all of them.
+let noRequestHeaders = null;
+
 class Request {
   #state;
 
@@ -1205,16 +1235,7 @@ class Request {
     let list;
     let fallbackMode = null;
     if (inputState === undefined) {
-      const parsed = parseAgainstBase(url);
-      if (parsed === null) throw new TypeError(`${what}: Failed to parse URL from ${url}`);
-      if (urlUsername.call(parsed) !== "" || urlPassword.call(parsed) !== "") {
-        throw new TypeError(`${what}: Request cannot be constructed from a URL that includes credentials: ${url}`);
-      }
-      state = {
-        method: "GET", url: urlHref.call(parsed), headers: null, body: null, signal: null, followed: null,
-        referrer: "client", referrerPolicy: "", mode: "no-cors", credentials: "same-origin", cache: "default",
-        redirect: "follow", integrity: "", keepalive: false, priority: "auto",
-      };
+      state = urlRequestState(url, "no-cors", what);
       list = newHeaderList();
       fallbackMode = "cors";
     } else {
@@ -1624,9 +1645,6 @@ function networkParams(state, bytes, extras) {
 // network.fetch's answer as a Response: "basic", its headers immutable, its body whole or still
 // arriving (read through network.read once something reads it).
 function fetchedResponse(answer, signal) {
-  const list = newHeaderList();
-  // A field value's surrounding whitespace is not part of it (curl keeps it).
-  for (const [name, value] of answer.headers) listAppend(list, name, normalizeHeaderValue(value));
   let body = null;
   if (answer.stream !== undefined) {
     body = new BodyState();
@@ -1636,9 +1654,19 @@ function fetchedResponse(answer, signal) {
     body = new BodyState();
     body.bytes = answer.body;
   }
+  const pairs = answer.headers;
   return {
     type: "basic", url: answer.url, redirected: answer.redirected, status: answer.status, statusText: answer.statusText,
-    headers: makeHeaders(list, "immutable"), body,
+    // Made when first read: many responses are read for their body alone.
+    get headers() {
+      const list = newHeaderList();
+      // A field value's surrounding whitespace is not part of it (curl keeps it).
+      for (const [name, value] of pairs) listAppend(list, name, normalizeHeaderValue(value));
+      const headers = makeHeaders(list, "immutable");
+      Object.defineProperty(this, "headers", { __proto__: null, value: headers, writable: true, enumerable: true, configurable: true });
+      return headers;
+    },
+    body,
   };
 }
 
@@ -1672,12 +1700,22 @@ function fetch(input, init = undefined) {
   let extras;
   try {
     requireArguments(arguments.length, 1, "Failed to execute 'fetch'");
+    if (typeof input === "string" && init === undefined) {
+      // `fetch(url)`: the state `new Request(url)` would hold (mode "cors", no headers, no body),
+      // without the Request and its Headers, which nothing here would ever read.
+      state = urlRequestState(usvString(input), "cors", "Failed to construct 'Request'");
+      if (noRequestHeaders === null) noRequestHeaders = makeHeaders(newHeaderList(), "request");
+      state.headers = noRequestHeaders;
+      return fetchHead(state, null, null, { reader: null }).then(makeResponse);
+    }
     state = requestState(new Request(input, init));
     extras = hostOptions(init);
   } catch (error) {
     return Promise.reject(error);
   }
   const signal = state.followed === null ? null : requestSignal(state);
+  // Without a signal nothing can abort the fetch: its response is fetchHead's.
+  if (signal === null) return fetchHead(state, extras, null, { reader: null }).then(makeResponse);
   let resolve;
   let reject;
   const promise = new Promise((a, b) => {
