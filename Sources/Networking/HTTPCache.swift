@@ -5,10 +5,14 @@ import SystemIO
 import Glibc
 #endif
 
-/// A small HTTP cache for GETs asked with `cache: true`, one per app, in `<data dir>/.http-cache`:
-/// one file per response, written beside its final name and renamed into place so that a crash
-/// never leaves half an entry. Least recently used entries go first when the folder outgrows
-/// `capacity`.
+/// A small HTTP cache for GETs (`request`'s `cache: true`, `fetch`'s cache modes), one per app, in
+/// `<data dir>/.http-cache`: one file per response, written beside its final name and renamed into
+/// place so that a crash never leaves half an entry. Least recently used entries go first when the
+/// folder outgrows `capacity`.
+///
+/// The names of the entries on disk are kept in memory, read from the folder once: a key with no
+/// entry (almost every fetch of an answer no cache keeps) is told without a file operation.
+/// Another process writing the same folder meanwhile is at worst a miss.
 final class HTTPCache: Sendable {
     static let capacity = 32 << 20
     /// A response larger than this is not kept: it would push out many small ones.
@@ -16,12 +20,24 @@ final class HTTPCache: Sendable {
 
     let folder: String
     private let sequence = Atomic<Int>(0)
+    /// The entries' file names, nil until first needed.
+    private let names = Mutex<Set<String>?>(nil)
 
     init(folder: String) {
         self.folder = folder
     }
 
+    /// Whether an entry may be stored for `key`: false means certainly none, without touching the disk.
+    func holds(_ key: String) -> Bool {
+        let name = Self.name(for: key)
+        return names.withLock { names in
+            if names == nil { names = Set(FileSystem.entries(of: folder).filter { $0.hasSuffix(".entry") }) }
+            return names!.contains(name)
+        }
+    }
+
     func load(_ key: String) -> CacheEntry? {
+        guard holds(key) else { return nil }
         let path = self.path(for: key)
         guard let bytes = try? FileSystem.bytes(atPath: path), let entry = CacheEntry(decoding: bytes), entry.key == key else { return nil }
         _ = utimensat(AT_FDCWD, path, nil, 0)
@@ -51,10 +67,17 @@ final class HTTPCache: Sendable {
             unlink(temporary)
             return
         }
+        // (Not read yet, the names will be, with this one.)
+        names.withLock { _ = $0?.insert(Self.name(for: entry.key)) }
         evict()
     }
 
-    func remove(_ key: String) { unlink(path(for: key)) }
+    func remove(_ key: String) {
+        guard holds(key) else { return }
+        let name = Self.name(for: key)
+        names.withLock { _ = $0?.remove(name) }
+        unlink(folder + "/" + name)
+    }
 
     /// Drops the least recently used entries until the folder fits `capacity`.
     private func evict() {
@@ -71,19 +94,22 @@ final class HTTPCache: Sendable {
         guard total > Self.capacity else { return }
         for entry in entries.sorted(by: { $0.used < $1.used }) where total > Self.capacity {
             unlink(entry.path)
+            names.withLock { _ = $0?.remove(String(entry.path.dropFirst(folder.count + 1))) }
             total -= entry.size
         }
     }
 
+    private func path(for key: String) -> String { folder + "/" + Self.name(for: key) }
+
     /// FNV-1a of the key: a short, stable file name. The key itself is stored in the entry and
     /// compared on load, so a collision reads as a miss, never as another URL's response.
-    private func path(for key: String) -> String {
+    static func name(for key: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        return folder + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".entry"
+        return String(repeating: "0", count: 16 - hex.count) + hex + ".entry"
     }
 }

@@ -140,6 +140,18 @@ extension NetworkService {
             let (response, redirected) = try await open(request, redirect: params.redirect, app: call.app)
             return answer(response, method: request.transfer.method, redirected: redirected)
         }
+        let cache = caches.cache(dataDirectory: call.app.dataDirectory)
+        if params.cache != .onlyIfCached, !cache.holds(key) {
+            // Nothing stored to read or revalidate (the cache tells without a file operation): the
+            // answer goes to the pool only when the cache keeps it.
+            let (response, redirected) = try await open(request, redirect: params.redirect, app: call.app)
+            guard CacheEntry(key: key, response: response, now: HTTPDate.now()) != nil else {
+                return answer(response, method: request.transfer.method, redirected: redirected, cache: "miss")
+            }
+            return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
+                answer(try await storing(response, key: key, in: cache), method: request.transfer.method, redirected: redirected, cache: "miss")
+            }
+        }
         // The cache reads and writes files: on the pool.
         return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
             try await cachedFetch(request, mode: params.cache, redirect: params.redirect, key: key, app: call.app)
