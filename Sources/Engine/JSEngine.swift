@@ -475,10 +475,25 @@ public final class JSEngine: @unchecked Sendable {
 
     private func runDueTimers() {
         let now = MonotonicClock.now()
+        // As libuv decides before its timers run: an unref'd script timer runs only while something
+        // else keeps the loop alive (a ref'd script timer, a pending call). Else it stays where it
+        // is, and the loop goes idle. Native timers run when due, as before.
+        let alive = holds > 0 || timerCallbacks.count > nativeTimerIDs.count + unrefTimerIDs.count
+        var waiting: [(id: Int, due: UInt64)] = []
+        defer {
+            // (Unless a callback of this turn cleared it.)
+            for entry in waiting where timerCallbacks[entry.id] != nil {
+                timerCallbacks[entry.id]!.sequence = timers.insert(id: entry.id, due: entry.due)
+            }
+        }
         // Only timers due now: ones a callback adds wait for the next turn.
         while let next = timers.first, next.due <= now {
             _ = timers.removeFirst()
             guard var callback = timerCallbacks[next.id], callback.sequence == next.sequence else { continue }
+            if !alive, unrefTimerIDs.contains(next.id), case .script = callback.body {
+                waiting.append((next.id, next.due))
+                continue
+            }
             if let interval = callback.interval {
                 callback.sequence = timers.insert(id: next.id, due: max(next.due + interval, now))
                 timerCallbacks[next.id] = callback

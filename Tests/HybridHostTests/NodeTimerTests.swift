@@ -20,6 +20,18 @@ struct NodeTimerTests {
         #expect(hybrid.standardOutput == node.output)
     }
 
+    /// The loop looked for due timers before asking whether anything kept it alive: an unref'd
+    /// timer due by the end of the script's turn ran once.
+    @Test("unref'd timers due before the script's turn ends do not run when nothing else keeps the app alive, as in node")
+    func unrefDueAtTheEnd() async throws {
+        let script = HybridProcess.fixture("scripts/node-timers-unref.js")
+        let node = try await HybridProcess.tool(["node", script], mergingErrors: true)
+        #expect(node.output == "last line of the script\nmicrotasks still run\n", "node: \(node.output)")
+        let hybrid = try await HybridProcess.run(["run", script], timeLimit: .seconds(60))
+        #expect(hybrid.status == 0, "\(hybrid)")
+        #expect(hybrid.standardOutput == node.output, "\(hybrid)")
+    }
+
     @Test("node-style timer code in TypeScript type-checks with tsc and runs",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tsc") && Esbuild.path != nil, "needs tsc and esbuild"))
     func typeScript() async throws {
