@@ -183,7 +183,7 @@ let package = Package(
         // The patch server (`hybrid patch-server`): signed patches published, rolled out by cohort,
         // halted on rollbacks, revoked; state in SQLite (one server) or PostgreSQL (any number of
         // servers over one database). Knows no JS.
-        .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "PostgresStores", "SyncAuth", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "PatchServer", dependencies: ["HTTPServing", "JSON", "PatchProtocol", "PostgresStores", "SyncAuth", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),

@@ -2,8 +2,10 @@ import HTTPServing
 import Hummingbird
 import JSON
 import PatchProtocol
+import PostgresStores
 import SyncAuth
 import Synchronization
+import SystemIO
 
 /// The patch API's routes over a ``PatchStore``: the publishers' (app keys, publish, rollout,
 /// halt, resume, revoke, status, audit; a token with `publish:APP`) and the devices' (check, with
@@ -50,7 +52,7 @@ struct PatchEndpoints: Sendable {
         switch route {
         case .page: try await page(request, context)
         case .login: try await login(request, context)
-        case .health: answer((200, ["ok": true]))
+        case .health: await health()
         case .metrics:
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(offersCached: offers.count))))
@@ -66,6 +68,15 @@ struct PatchEndpoints: Sendable {
     }
 
     func answer(_ answer: (Int, JSONValue)) -> Response { Response.json(HTTPResponse.Status(code: answer.0), answer.1) }
+
+    /// `GET /v1/health` → 200 `{"ok": true, "store": {"kind", "latencyMs"}}`; 503 with the store's
+    /// error when it fails or does not answer within the health timeout, so that a load balancer
+    /// stops sending devices to an instance whose database is gone.
+    func health() async -> Response {
+        let health = await StoreHealth.check(kind: store.kind, timeout: configuration.healthTimeout, on: SystemClock(),
+                                             describe: PostgresPool.describe) { try await store.ping() }
+        return answer((health.isUp ? 200 : 503, ["ok": .bool(health.isUp), "store": health.json]))
+    }
 
     var now: String { PatchClock.format(PatchClock.now()) }
 

@@ -30,6 +30,8 @@ public struct PatchServerConfiguration: Sendable {
     /// Failed authentications (401) a second per address, after a burst: past it, 429 for that
     /// address's requests before their token is looked at.
     public var authFailureLimit = RateLimit(requestsPerSecond: 10, burst: 100)
+    /// How long `GET /v1/health` waits for the store before answering 503.
+    public var healthTimeout: Duration = .seconds(5)
 
     public init(database: String, host: String = "127.0.0.1", port: Int = 0, tokenVerifier: TokenVerifier? = nil,
                 maxBodyBytes: Int = 16 * 1024 * 1024, stopsOnTerminationSignals: Bool = false, checkAfter: Int? = nil) {

@@ -35,5 +35,9 @@ public protocol PatchStore: Sendable {
     func apps() async throws -> [String]
     /// A patch's confirmations and rollbacks by the minute they were reported, oldest first.
     func timeline(app: String, patchVersion: Int) async throws -> [PatchTimelineMinute]
+    /// `sqlite` or `postgres`, as `GET /v1/health` names the store.
+    var kind: String { get }
+    /// One trivial round trip through the store (`SELECT 1`), which `GET /v1/health` times.
+    func ping() async throws
     func close() async
 }

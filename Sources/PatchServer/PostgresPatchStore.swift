@@ -216,6 +216,12 @@ public final class PostgresPatchStore: PatchStore {
             """).map { try $0.decode((Int, String, Int).self) })
     }
 
+    public var kind: String { "postgres" }
+
+    public func ping() async throws {
+        _ = try await rows("SELECT 1")
+    }
+
     public func close() async {
         await pool.close()
     }

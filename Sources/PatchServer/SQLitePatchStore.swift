@@ -174,6 +174,12 @@ public final class SQLitePatchStore: PatchStore {
         }
     }
 
+    public var kind: String { "sqlite" }
+
+    public func ping() async throws {
+        _ = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     public func close() async {
         try? queue.close()
     }

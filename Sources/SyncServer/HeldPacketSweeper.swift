@@ -1,3 +1,4 @@
+import HTTPServing
 import Logging
 import SystemIO
 import ServiceLifecycle

@@ -103,7 +103,7 @@ public final class PostgresSyncStore: SyncStoreBackend {
     public var kind: String { "postgres" }
 
     public func ping() async throws {
-        try await client.withConnection { connection in try await self.rows("SELECT 1", on: connection) }
+        _ = try await client.withConnection { connection in try await self.rows("SELECT 1", on: connection) }
     }
 
     public func figures() async throws -> StoreFigures {

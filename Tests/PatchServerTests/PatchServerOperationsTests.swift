@@ -16,6 +16,38 @@ import Testing
         return nil
     }
 
+    @Test("GET /v1/health names the store and times a round trip through it, without a token", arguments: TestStore.allCases)
+    func health(store: TestStore) async throws {
+        let harness = try await PatchServerHarness(store)
+        defer { Task { await harness.stop() } }
+        let reply = try await harness.request(.get, "/v1/health", token: nil)
+        #expect(reply.status == 200, "\(reply)")
+        #expect(reply.body["ok"] == true)
+        #expect(reply.body["store"]?["kind"]?.stringValue == store.rawValue, "\(reply)")
+        #expect((reply.body["store"]?["latencyMs"]?.numberValue ?? -1) >= 0, "\(reply)")
+    }
+
+    @Test("a PostgreSQL store whose database is gone makes GET /v1/health answer 503 with the reason, within the health timeout")
+    func healthWithTheStoreGone() async throws {
+        let harness = try await PatchServerHarness(.postgres) { $0.healthTimeout = .seconds(2) }
+        defer { Task { await harness.stop() } }
+        // Healthy first: on a loaded machine a check may pass the 2 s timeout, so ask until one answers.
+        var healthy = false
+        for _ in 0..<30 where !healthy {
+            healthy = try await harness.request(.get, "/v1/health", token: nil).status == 200
+        }
+        #expect(healthy)
+        // Dropped with its connections (WITH (FORCE)): the pool's connections die, new ones are refused.
+        await harness.postgres?.drop()
+        let started = ContinuousClock.now
+        let reply = try await harness.request(.get, "/v1/health", token: nil)
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(reply.status == 503, "\(reply)")
+        #expect(reply.body["ok"] == false)
+        #expect(reply.body["store"]?["kind"] == "postgres")
+        #expect(reply.body["store"]?["error"]?.stringValue?.isEmpty == false, "\(reply)")
+    }
+
     @Test("GET /v1/metrics counts requests by endpoint, checks by outcome, reports by event and changes by whom", arguments: TestStore.allCases)
     func metrics(store: TestStore) async throws {
         let harness = try await PatchServerHarness(store)

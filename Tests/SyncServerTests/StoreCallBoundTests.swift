@@ -1,3 +1,4 @@
+import HTTPServing
 import HostTesting
 import SyncProtocol
 @testable import SyncServer
@@ -35,7 +36,7 @@ struct StoreCallBoundTests {
         #expect(try await eventually { clock.sleepers == 1 })
         clock.advance(by: .seconds(599))
         clock.advance(by: .seconds(1))
-        await #expect(throws: SyncServerError.self) { try await late.value }
+        await #expect(throws: StoreCallTimeout.self) { try await late.value }
         #expect(try await bounded(.seconds(600)) { 7 } == 7)
     }
 }

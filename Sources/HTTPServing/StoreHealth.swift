@@ -1,35 +1,43 @@
 import JSON
-import SyncProtocol
 import Synchronization
 import SystemIO
 
-/// What `GET /v1/health` says of the store: its kind and how long one trivial round trip through
-/// it took, or why it did not answer in time.
+/// What a server's `GET /v1/health` says of its store: its kind and how long one trivial round
+/// trip through it took, or why it did not answer in time. Both servers' stores (SQLite, and
+/// PostgreSQL shared by several instances) are checked so.
 ///
 /// ```swift
-/// let health = await StoreHealth.check(store, timeout: .seconds(5), on: SystemClock())
+/// let health = await StoreHealth.check(kind: "postgres", timeout: .seconds(5), on: SystemClock(),
+///                                      describe: PostgresPool.describe) { try await store.ping() }
 /// health.json   // {"kind": "postgres", "latencyMs": 0.8}, or {"kind": "postgres", "error": "..."}
 /// ```
-struct StoreHealth: Sendable {
-    /// ``SyncStore/kind``: `sqlite` or `postgres`.
-    var kind: String
+public struct StoreHealth: Sendable {
+    /// `sqlite` or `postgres`.
+    public var kind: String
     /// The round trip; nil when the store failed or did not answer.
-    var latency: Duration?
+    public var latency: Duration?
     /// Why it did not answer.
-    var error: String?
+    public var error: String?
 
-    /// Times ``SyncStore/ping()``, giving up after `timeout`.
-    static func check(_ store: any SyncStore, timeout: Duration, on clock: any HostClock) async -> StoreHealth {
+    /// Whether the store answered.
+    public var isUp: Bool { latency != nil }
+
+    /// Times `ping`, giving up after `timeout`; a failure is told by `describe` (a timeout by
+    /// ``StoreCallTimeout``'s message).
+    public static func check(kind: String, timeout: Duration, on clock: any HostClock, describe: @Sendable (any Error) -> String,
+                             ping: @escaping @Sendable () async throws -> Void) async -> StoreHealth {
         let started = clock.now
         do {
-            try await answer(within: timeout, on: clock, what: "the store") { try await store.ping() }
-            return StoreHealth(kind: store.kind, latency: clock.now - started)
+            try await answer(within: timeout, on: clock, what: "the store", ping)
+            return StoreHealth(kind: kind, latency: clock.now - started)
+        } catch let late as StoreCallTimeout {
+            return StoreHealth(kind: kind, error: late.message)
         } catch {
-            return StoreHealth(kind: store.kind, error: (error as? SyncServerError)?.message ?? PostgresSyncStore.describe(error))
+            return StoreHealth(kind: kind, error: describe(error))
         }
     }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         var object: JSONObject = ["kind": .string(kind)]
         // To the microsecond: 1.035, not 1.0345879999999998.
         if let latency { object["latencyMs"] = .number((latency.seconds * 1_000_000).rounded() / 1000) }
@@ -37,12 +45,12 @@ struct StoreHealth: Sendable {
         return .object(object)
     }
 
-    /// `body`'s answer, or after `timeout` an `internal` error naming `what`. postgres-nio waits for
+    /// `body`'s answer, or after `timeout` a ``StoreCallTimeout`` naming `what`. postgres-nio waits for
     /// a pooled connection with no time limit (forever, while the database refuses connections), so
     /// the body runs in a task of its own: a task group would wait for it at its end even when
     /// cancelled. A body still running at the timeout is cancelled and left to end on its own; a
     /// timer still running when the body answers is cancelled.
-    static func answer<Result: Sendable>(within timeout: Duration, on clock: any HostClock, what: String,
+    public static func answer<Result: Sendable>(within timeout: Duration, on clock: any HostClock, what: String,
                                          _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let pending = PendingAnswer<Result>()
         // The caller cancelled (a server shutting down) answers at once too: its wait must not
@@ -60,7 +68,7 @@ struct StoreHealth: Sendable {
                 pending.work(work)
                 pending.timer(Task {
                     try? await clock.sleep(for: timeout)
-                    let late = SyncServerError(.internalError, "\(what) did not answer within \(StoredText.seconds(timeout.seconds)) s")
+                    let late = StoreCallTimeout(what: what, timeout: timeout)
                     if pending.resume(with: .failure(late)) { work.cancel() }
                 })
             }
@@ -129,4 +137,18 @@ struct StoreHealth: Sendable {
             return true
         }
     }
+}
+
+/// A store call that did not answer within its time (``StoreHealth/answer(within:on:what:_:)``).
+public struct StoreCallTimeout: Error, CustomStringConvertible, Sendable {
+    /// `the store did not answer within 5 s`.
+    public let message: String
+
+    init(what: String, timeout: Duration) {
+        let seconds = timeout.seconds
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        message = "\(what) did not answer within \(shown) s"
+    }
+
+    public var description: String { message }
 }
