@@ -37,8 +37,9 @@ struct HeldPacketTests {
           arguments: TestStore.allCases)
     func sweeperRunsOnItsOwn(store: TestStore) async throws {
         let clock = ManualClock()
-        // The default 30 s hold, in no time: the test moves the server's clock.
-        try await Server.with(store: store, configure: { $0.clock = clock }) { server in
+        // The product's default 30 s hold (a test server's is longer), in no time: the test moves
+        // the server's clock.
+        try await Server.with(store: store, hold: .seconds(30), configure: { $0.clock = clock }) { server in
             let device = try await server.register()
             let other = try await server.register(name: "other")
             _ = try await server.push(device, packetId: "B", dependency: "A", ops: [Server.insert("op-b", "t1", [:], at: 1)])
