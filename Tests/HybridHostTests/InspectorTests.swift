@@ -220,9 +220,9 @@ final class InspectorSession: @unchecked Sendable {
         return answer["result"] ?? .null
     }
 
-    /// The next event named `method` (earlier ones of other names stay for later), its params.
-    func event(_ method: String) async throws -> JSONValue {
-        try await next { $0["method"]?.stringValue == method }["params"] ?? .null
+    /// The next event named `method` whose params match (earlier others stay for later), its params.
+    func event(_ method: String, where matches: (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+        try await next { $0["method"]?.stringValue == method && matches($0["params"] ?? .null) }["params"] ?? .null
     }
 
     private func next(_ matches: (JSONValue) -> Bool) async throws -> JSONValue {
