@@ -116,6 +116,9 @@ actor DebugSession {
                     throw DebugAdapterError(.badArguments, "url: expected the ws:// URL `hybrid run --inspect` printed, a string")
                 }
                 stopOnEntry = arguments["stopOnEntry"]?.boolValue ?? false
+                // A test run's URL (`hybrid test --inspect`): its files are threads in turn.
+                testRun = arguments["test"]?.boolValue ?? false
+                threadLive = !testRun
                 try await connect(url)
                 writer.respond(to: request)
                 writer.event("initialized")

@@ -212,12 +212,17 @@ final class InspectorSession: @unchecked Sendable {
     /// Sends `method` and waits for its answer's `result`; an `error` answer fails the test.
     @discardableResult
     func call(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
+        let answer = try await answer(method, params)
+        if let error = answer["error"] { Issue.record("\(method): \(error)") }
+        return answer["result"] ?? .null
+    }
+
+    /// Sends `method` and returns its whole answer (`result` or `error`).
+    func answer(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
         let id = nextID
         nextID += 1
         try await connection.send(text: JSONWriter.write(["id": .number(Double(id)), "method": .string(method), "params": .object(params)]))
-        let answer = try await next { $0["id"]?.intValue == id }
-        if let error = answer["error"] { Issue.record("\(method): \(error)") }
-        return answer["result"] ?? .null
+        return try await next { $0["id"]?.intValue == id }
     }
 
     /// The next event named `method` whose params match (earlier others stay for later), its params.

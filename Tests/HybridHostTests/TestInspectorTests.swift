@@ -42,6 +42,11 @@ struct TestInspectorTests {
 
         // The first file ends; the second is listed, waits, and pauses at the breakpoint set for it.
         _ = try await session.event("Target.targetDestroyed") { $0["targetId"]?.stringValue == firstID }
+        // An ended target, and a message outside the Target domain, are refused by name.
+        let stale = try await session.answer("Target.sendMessageToTarget", ["targetId": .string(firstID), "message": "{\"id\":1,\"method\":\"Runtime.enable\"}"])
+        #expect(stale["error"]?["message"]?.stringValue?.contains("no target \(firstID)") == true, "\(stale)")
+        let bare = try await session.answer("Runtime.evaluate", ["expression": "1"])
+        #expect(bare["error"]?["message"]?.stringValue?.hasPrefix("expected Target.sendMessageToTarget") == true, "\(bare)")
         let second = try await session.event("Target.targetCreated")["targetInfo"] ?? .null
         let secondID = try #require(second["targetId"]?.stringValue)
         #expect(secondID != firstID)
