@@ -185,7 +185,10 @@ function callWithTimeout(fn, timeoutMs, context) {
       timeouts.add(error);
       reject(error);
     };
-    const timer = timeoutsApply && timeoutMs > 0 && Number.isFinite(timeoutMs) ? openWork.quietly(() => setTimeout(timeout, timeoutMs)) : undefined;
+    // Off (under a debugger), the timer still stands, as far off as a timer goes: it keeps the
+    // loop running while the test awaits an unref'd timer (AbortSignal.timeout), as it does otherwise.
+    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? openWork.quietly(() => setTimeout(timeout, timeoutsApply ? timeoutMs : 2 ** 31 - 1)) : undefined;
     const settle = (error) => {
       if (timer !== undefined) clearTimeout(timer);
       if (error === undefined) resolve(); else reject(error);
