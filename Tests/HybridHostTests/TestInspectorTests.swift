@@ -31,7 +31,7 @@ struct TestInspectorTests {
         #expect(first["isPaused"] == .bool(true))
         _ = try await debugger.call(firstID, "Debugger.enable")
         let url = try #require(FileSystem.realPath(Self.folder + "/second.test.js"))
-        _ = try await debugger.call(firstID, "Debugger.setBreakpointByUrl", ["url": .string(url), "lineNumber": .number(7)])
+        _ = try await debugger.call(firstID, "Debugger.setBreakpointByUrl", ["url": .string(url), "lineNumber": .number(8)])
         try await Task.sleep(for: .milliseconds(300))
         #expect(!process.output.standardOutput.contains("ok 1 - adds"), "no test ran: \(process.output.standardOutput)")
         _ = try await debugger.call(firstID, "Runtime.runIfWaitingForDebugger")
@@ -54,11 +54,11 @@ struct TestInspectorTests {
         _ = try await debugger.call(secondID, "Debugger.enable")
         // The hub turns breakpoints on for the first file's entry pause only.
         _ = try await debugger.call(secondID, "Debugger.setBreakpointsActive", ["active": true])
-        _ = try await debugger.call(secondID, "Debugger.setBreakpointByUrl", ["url": .string(url), "lineNumber": .number(7)])
+        _ = try await debugger.call(secondID, "Debugger.setBreakpointByUrl", ["url": .string(url), "lineNumber": .number(8)])
         _ = try await debugger.call(secondID, "Runtime.runIfWaitingForDebugger")
         let hit = try await debugger.event(secondID, "Debugger.paused")
         let frame = hit["callFrames"]?[0] ?? .null
-        #expect(frame["location"]?["lineNumber"]?.intValue == 7, "\(frame)")
+        #expect(frame["location"]?["lineNumber"]?.intValue == 8, "\(frame)")
         let frameID = try #require(frame["callFrameId"]?.stringValue)
         let value = try await debugger.call(secondID, "Debugger.evaluateOnCallFrame", ["callFrameId": .string(frameID), "expression": "product", "returnByValue": true])
         #expect(value["result"]?["value"]?.intValue == 42, "\(value)")
