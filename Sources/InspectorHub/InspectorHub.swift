@@ -1,7 +1,8 @@
-// The inspector hub (`hybrid run --inspect`): the process is its own hub. JavaScriptCore's remote
-// inspector connects out to a hub and lists its contexts there as targets; this one takes that
-// connection from this process only, and serves the app's target to one debugger at a time over
-// a WebSocket on 127.0.0.1, at a path holding a secret made for the run, as node does.
+// The inspector hub (`hybrid run --inspect`, `hybrid test --inspect`): the process is its own hub.
+// JavaScriptCore's remote inspector connects out to a hub and lists its contexts there as targets;
+// this one takes that connection from this process only, and serves the app's target (or each
+// test file's in turn) to one debugger at a time over a WebSocket on 127.0.0.1, at a path holding
+// a secret made for the run, as node does.
 import JSON
 import NIOCore
 import NIOHTTP1
