@@ -301,6 +301,7 @@ def run_tests(hybrid):
     folder = os.path.join(HERE, "fixtures", "debug-tests")
     first, second = os.path.join(folder, "first.test.ts"), os.path.join(folder, "second.test.js")
     adapter = Adapter(hybrid)
+    begun = time.monotonic()
     try:
         adapter.request("initialize", {"adapterID": "hybrid"})
         adapter.request("launch", {"program": folder, "test": True})
@@ -310,12 +311,13 @@ def run_tests(hybrid):
             # Set in each test file as it starts (none may have started yet).
             expect(len(placed) == 1 and placed[0]["line"] == marked_line(path, "BREAK"), f"{path}: {placed}")
         adapter.request("configurationDone")
-        stops = []
+        stops, stop_times = [], []
         for path, name, value in ((first, "total", "7"), (second, "product", "42")):
             started = adapter.wait_event("thread", lambda body: body["reason"] == "started")
             thread = started["threadId"]
             expect(all(thread != seen for seen, _ in stops), f"thread {thread} again")
             stopped = adapter.wait_event("stopped")
+            stop_times.append(time.monotonic() - begun)
             expect(stopped["reason"] == "breakpoint" and stopped["threadId"] == thread, f"{path}: stopped {stopped} on thread {thread}")
             threads = adapter.request("threads")["threads"]
             expect([t["id"] for t in threads] == [thread] and threads[0]["name"] == os.path.basename(path), f"threads: {threads}")
@@ -334,7 +336,7 @@ def run_tests(hybrid):
         output = "".join(adapter.output)
         expect("# pass 2\n" in output and "# fail 0\n" in output, f"the TAP stream: {output}")
         disconnect(adapter)
-        print("dap_client: test files as threads ok")
+        print(f"dap_client: test files as threads ok (stops {stop_times[0]:.2f} s and {stop_times[1]:.2f} s after initialize)")
         return 0
     except Failure as failure:
         return report(adapter, failure)
