@@ -62,3 +62,10 @@ JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 /// while paused JavaScriptCore iterates it itself. `context` is NULL for the default context.
 int g_main_context_iteration(void *context, int may_block);
 void g_main_context_wakeup(void *context);
+/// `hybrid test --inspect`: every inspected JS thread makes the default context its own while it
+/// runs (RemoteInspection.swift), one thread at a time.
+void *g_main_context_default(void);
+int g_main_context_acquire(void *context);
+void g_main_context_release(void *context);
+void g_main_context_push_thread_default(void *context);
+void g_main_context_pop_thread_default(void *context);

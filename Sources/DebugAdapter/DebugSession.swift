@@ -19,6 +19,16 @@ actor DebugSession {
     private var inspector: InspectorClient?
     private var app: LaunchedApp?
     private var programName = "app"
+    /// A launch of `hybrid test`: each test file's context is a thread of its own, in turn
+    /// (``targetCreated(_:)``); an app's one context is thread 1.
+    private var testRun = false
+    private var threadId = 1
+    /// Test files started so far; the next one's thread id.
+    private var threadsStarted = 0
+    /// Whether a test file's thread is running now (always, for an app).
+    private var threadLive = true
+    /// `configurationDone` came: each test file is let run once its breakpoints are set.
+    private var configured = false
     private var lineBase = 1
     private var columnBase = 1
 
@@ -67,6 +77,8 @@ actor DebugSession {
         var pending = false
         /// Where the inspector was asked to set it (0-based, in the JavaScript that runs).
         var target: (line: Int, column: Int)?
+        /// Its condition is not one we can set: never placed.
+        var rejected = false
     }
 
     /// What a variables reference stands for, until the app resumes.
@@ -104,6 +116,9 @@ actor DebugSession {
                     throw DebugAdapterError(.badArguments, "url: expected the ws:// URL `hybrid run --inspect` printed, a string")
                 }
                 stopOnEntry = arguments["stopOnEntry"]?.boolValue ?? false
+                // A test run's URL (`hybrid test --inspect`): its files are threads in turn.
+                testRun = arguments["test"]?.boolValue ?? false
+                threadLive = !testRun
                 try await connect(url)
                 writer.respond(to: request)
                 writer.event("initialized")
@@ -114,11 +129,12 @@ actor DebugSession {
                 writer.respond(to: request, body: ["breakpoints": []])
             case "configurationDone":
                 awaitingEntry = app != nil || stopOnEntry
+                configured = true
                 writer.respond(to: request)
                 // Answered by the host whether or not it waits (an attach to a running app).
                 _ = try? await connected().send("Runtime.runIfWaitingForDebugger")
             case "threads":
-                writer.respond(to: request, body: ["threads": [["id": 1, "name": .string(programName)]]])
+                writer.respond(to: request, body: ["threads": threadLive ? [["id": .number(Double(threadId)), "name": .string(programName)]] : []])
             case "stackTrace":
                 writer.respond(to: request, body: stackTrace(arguments))
             case "scopes":
@@ -201,13 +217,22 @@ actor DebugSession {
         }
         stopOnEntry = arguments["stopOnEntry"]?.boolValue ?? false
         programName = String(program.split(separator: "/").last ?? "app")
+        if let test = arguments["test"], test.boolValue == nil {
+            throw DebugAdapterError(.badArguments, "test: expected true (run the program's test files with `hybrid test`) or false, got \(test.typeName)")
+        }
+        testRun = arguments["test"]?.boolValue ?? LaunchedApp.isTestFile(program)
+        if testRun, arguments["dataDir"] != nil {
+            throw DebugAdapterError(.badArguments, "dataDir: not for a test launch (`hybrid test` gives each file a fresh temporary folder)")
+        }
+        threadLive = !testRun
         let writer = writer
         if let runtime = arguments["runtimeExecutable"], runtime.stringValue == nil {
             throw DebugAdapterError(.badArguments, "runtimeExecutable: expected the path of a hybrid executable, a string, got \(runtime.typeName)")
         }
         let app = try LaunchedApp(
             executable: arguments["runtimeExecutable"]?.stringValue ?? executable,
-            arguments: LaunchedApp.runArguments(program: program, arguments: args, dataDirectory: arguments["dataDir"]?.stringValue, grants: grants),
+            arguments: testRun ? LaunchedApp.testArguments(program: program, arguments: args, grants: grants)
+                : LaunchedApp.runArguments(program: program, arguments: args, dataDirectory: arguments["dataDir"]?.stringValue, grants: grants),
             directory: arguments["cwd"]?.stringValue,
             output: { category, text in writer.event("output", ["category": .string(category), "output": .string(text)]) })
         self.app = app
@@ -220,12 +245,17 @@ actor DebugSession {
     }
 
     private func connect(_ url: String) async throws(DebugAdapterError) {
-        let inspector = try await InspectorClient.connect(url: url)
+        let inspector = try await InspectorClient.connect(url: url, targets: testRun)
         self.inspector = inspector
         Task {
             for await event in inspector.events { await self.received(event) }
             self.inspectorClosed()
         }
+        // A test run's files are set up as each is listed.
+        if !testRun { try await enableDebugger(inspector) }
+    }
+
+    private func enableDebugger(_ inspector: InspectorClient) async throws(DebugAdapterError) {
         try await inspector.send("Debugger.enable")
         try await inspector.send("Debugger.setBreakpointsActive", ["active": true])
         _ = try? await inspector.send("Debugger.setPauseOnDebuggerStatements", ["enabled": true])
@@ -270,6 +300,7 @@ actor DebugSession {
             var breakpoint = SourceBreakpoint(id: id, path: path, line: line - lineBase, condition: condition)
             if let problem {
                 breakpoint.message = problem
+                breakpoint.rejected = true
             } else {
                 await place(&breakpoint)
             }
@@ -284,6 +315,12 @@ actor DebugSession {
     /// host's is checked when it loads), else at the same line.
     private func place(_ breakpoint: inout SourceBreakpoint) async {
         guard let inspector else { return }
+        if testRun && !threadLive {
+            // Between test files (or before the first): placed in each as it starts.
+            breakpoint.verified = false
+            breakpoint.message = "set when a test file starts"
+            return
+        }
         let loaded = scripts.values.filter { $0.path == breakpoint.path && !$0.url.contains("?patch=") }.max { $0.id < $1.id }
         let target: (line: Int, column: Int)
         breakpoint.predicted = false
@@ -650,14 +687,19 @@ actor DebugSession {
         case "Debugger.paused":
             await paused(event.params)
         case "Debugger.resumed":
-            callFrames = []
-            handles = [:]
-            exception = nil
+            forgetPause()
             if reportedStop {
                 reportedStop = false
-                writer.event("continued", ["threadId": 1, "allThreadsContinued": true])
+                writer.event("continued", ["threadId": .number(Double(threadId)), "allThreadsContinued": true])
             }
             _ = try? await inspector?.send("Runtime.releaseObjectGroup", ["objectGroup": "dap"])
+        case "Target.targetCreated":
+            await targetCreated(event.params)
+        case "Target.targetDestroyed":
+            forgetPause()
+            reportedStop = false
+            threadLive = false
+            writer.event("thread", ["reason": "exited", "threadId": .number(Double(threadId))])
         case "Debugger.breakpointResolved":
             guard let id = event.params["breakpointId"]?.stringValue, let location = event.params["location"]?.objectValue else { return }
             for (path, list) in breakpoints {
@@ -669,6 +711,40 @@ actor DebugSession {
         default:
             break
         }
+    }
+
+    /// What a pause gave (frames, variables references, the exception) no longer holds.
+    private func forgetPause() {
+        callFrames = []
+        handles = [:]
+        exception = nil
+    }
+
+    /// A test file's context (`hybrid test --inspect-brk`, waiting for us): a thread starts, and is
+    /// let run once the debugger is on and every breakpoint set in it.
+    private func targetCreated(_ params: JSONObject) async {
+        threadsStarted += 1
+        threadId = threadsStarted
+        let title = params["targetInfo"]?["title"]?.stringValue ?? "test file \(threadId)"
+        programName = String(title.split(separator: "/").last ?? Substring(title))
+        scripts = [:]
+        forgetPause()
+        threadLive = true
+        writer.event("thread", ["reason": "started", "threadId": .number(Double(threadId))])
+        guard let inspector else { return }
+        try? await enableDebugger(inspector)
+        if pauseOnExceptions != "none" { _ = try? await inspector.send("Debugger.setPauseOnExceptions", ["state": .string(pauseOnExceptions)]) }
+        for (path, list) in breakpoints {
+            for breakpoint in list where !breakpoint.rejected {
+                var placed = breakpoint
+                placed.inspectorId = nil
+                await place(&placed)
+                if update(breakpoint.id, in: path, { $0 = placed }), placed.verified != breakpoint.verified || placed.actualLine != breakpoint.actualLine {
+                    writer.event("breakpoint", ["reason": "changed", "breakpoint": dapBreakpoint(placed)])
+                }
+            }
+        }
+        if configured { _ = try? await inspector.send("Runtime.runIfWaitingForDebugger") }
     }
 
     /// A script loaded: breakpoints waiting for it are placed, and those placed through a map
@@ -783,7 +859,7 @@ actor DebugSession {
 
     private func report(_ body: JSONObject) {
         var body = body
-        body["threadId"] = 1
+        body["threadId"] = .number(Double(threadId))
         body["allThreadsStopped"] = true
         requestedStop = nil
         reportedStop = true

@@ -12,8 +12,14 @@ struct InspectorEvent: Sendable {
 /// A frontend of the WebKit Inspector Protocol over the WebSocket `hybrid run --inspect` serves:
 /// each command goes out with an id and its caller waits for the answer with that id; events go
 /// to ``events`` in the order they came.
+///
+/// With `targets` (`hybrid test --inspect`, whose socket speaks the `Target` domain) commands go
+/// to the target listed last, wrapped in `Target.sendMessageToTarget`, and what it sends back is
+/// unwrapped from `Target.dispatchMessageFromTarget`; `Target.targetCreated` and
+/// `Target.targetDestroyed` are events too.
 final class InspectorClient: Sendable {
     private let connection: WebSocketConnection
+    private let targets: Bool
     private let state = Mutex(State())
     /// The inspector's events, in order; finished when the WebSocket closes.
     let events: AsyncStream<InspectorEvent>
@@ -23,6 +29,8 @@ final class InspectorClient: Sendable {
         var nextId = 1
         var waiting: [Int: CheckedContinuation<Result<JSONObject, DebugAdapterError>, Never>] = [:]
         var closed = false
+        /// With `targets`: the target commands go to.
+        var target: String?
     }
 
     /// `HYBRID_DEBUG_ADAPTER_TRACE`: a file each inspector message is appended to, both ways
@@ -34,13 +42,14 @@ final class InspectorClient: Sendable {
         try? FileSystem.append("\(direction) \(text)\n", to: file)
     }
 
-    private init(connection: WebSocketConnection) {
+    private init(connection: WebSocketConnection, targets: Bool) {
         self.connection = connection
+        self.targets = targets
         (events, sink) = AsyncStream.makeStream(of: InspectorEvent.self)
     }
 
     /// Opens the WebSocket at `url` (`ws://127.0.0.1:PORT/SECRET`) and starts reading it.
-    static func connect(url: String, timeoutMs: Int = 10_000) async throws(DebugAdapterError) -> InspectorClient {
+    static func connect(url: String, targets: Bool = false, timeoutMs: Int = 10_000) async throws(DebugAdapterError) -> InspectorClient {
         let target = try Self.target(url)
         let connection: WebSocketConnection
         do {
@@ -48,7 +57,7 @@ final class InspectorClient: Sendable {
         } catch {
             throw DebugAdapterError(.inspector, "cannot open the inspector at \(url): \(error.message)")
         }
-        let client = InspectorClient(connection: connection)
+        let client = InspectorClient(connection: connection, targets: targets)
         Task { await client.read() }
         return client
     }
@@ -80,13 +89,22 @@ final class InspectorClient: Sendable {
     /// WebSocket's end, throws.
     @discardableResult
     func send(_ method: String, _ params: JSONObject = [:]) async throws(DebugAdapterError) -> JSONObject {
-        let id: Int? = state.withLock { state in
-            guard !state.closed else { return nil }
+        let (id, target): (Int?, String?) = state.withLock { state in
+            guard !state.closed else { return (nil, nil) }
             defer { state.nextId += 1 }
-            return state.nextId
+            return (state.nextId, state.target)
         }
         guard let id else { throw DebugAdapterError(.inspector, "\(method): the inspector has closed") }
-        let message: JSONValue = ["id": .number(Double(id)), "method": .string(method), "params": .object(params)]
+        let command: JSONValue = ["id": .number(Double(id)), "method": .string(method), "params": .object(params)]
+        let message: JSONValue
+        if targets {
+            guard let target else { throw DebugAdapterError(.inspector, "\(method): no test file is running") }
+            // The same id outside: an error answer to the wrapper fails this command too.
+            message = ["id": .number(Double(id)), "method": "Target.sendMessageToTarget",
+                       "params": ["targetId": .string(target), "message": .string(JSONWriter.write(command))]]
+        } else {
+            message = command
+        }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONObject, DebugAdapterError>, Never>) in
             let open = state.withLock { state in
                 if !state.closed { state.waiting[id] = continuation }
@@ -141,9 +159,13 @@ final class InspectorClient: Sendable {
         sink.finish()
     }
 
-    private func dispatch(_ text: String) {
+    private func dispatch(_ text: String, fromTarget: Bool = false) {
         trace("<-", text)
         guard let message = (try? JSONParser.parse(text))?.objectValue else { return }
+        if targets, !fromTarget {
+            dispatchTargetDomain(message)
+            return
+        }
         if let id = message["id"]?.intValue {
             if let error = message["error"]?.objectValue {
                 answer(id, .failure(DebugAdapterError(.command, error["message"]?.stringValue ?? "the inspector refused the command")))
@@ -152,6 +174,36 @@ final class InspectorClient: Sendable {
             }
         } else if let method = message["method"]?.stringValue {
             sink.yield(InspectorEvent(method: method, params: message["params"]?.objectValue ?? [:]))
+        }
+    }
+
+    /// A message of the `Target` domain: a wrapped one of the current target's, a target listed
+    /// or ended, or the answer to a wrapper (only its error counts: the target answers the rest).
+    private func dispatchTargetDomain(_ message: JSONObject) {
+        let params = message["params"]?.objectValue ?? [:]
+        switch message["method"]?.stringValue {
+        case "Target.dispatchMessageFromTarget":
+            let current = state.withLock { $0.target }
+            guard let text = params["message"]?.stringValue, params["targetId"]?.stringValue == current else { return }
+            dispatch(text, fromTarget: true)
+        case "Target.targetCreated":
+            state.withLock { $0.target = params["targetInfo"]?["targetId"]?.stringValue }
+            sink.yield(InspectorEvent(method: "Target.targetCreated", params: params))
+        case "Target.targetDestroyed":
+            let waiting: [Int: CheckedContinuation<Result<JSONObject, DebugAdapterError>, Never>] = state.withLock { state in
+                guard state.target != nil, state.target == params["targetId"]?.stringValue else { return [:] }
+                state.target = nil
+                defer { state.waiting = [:] }
+                return state.waiting
+            }
+            for (_, waiter) in waiting { waiter.resume(returning: .failure(DebugAdapterError(.inspector, "the test file ended before answering"))) }
+            sink.yield(InspectorEvent(method: "Target.targetDestroyed", params: params))
+        case nil:
+            if let id = message["id"]?.intValue, let error = message["error"]?.objectValue {
+                answer(id, .failure(DebugAdapterError(.command, error["message"]?.stringValue ?? "the hub refused the command")))
+            }
+        default:
+            break
         }
     }
 }

@@ -34,6 +34,19 @@ final class LaunchedApp: Sendable {
         return result
     }
 
+    /// `hybrid test` for a launch request's fields: its files run one after another, each a thread.
+    static func testArguments(program: String, arguments: [String], grants: [String]) -> [String] {
+        var result = ["test", program, "--inspect-brk=0"]
+        for grant in grants { result += ["--grant", grant] }
+        for argument in arguments { result += ["--arg", argument] }
+        return result
+    }
+
+    /// A test file's name, as `hybrid test` finds them in a folder.
+    static func isTestFile(_ path: String) -> Bool {
+        ["js", "ts", "mjs", "mts", "cjs", "cts"].contains { path.hasSuffix(".test." + $0) }
+    }
+
     init(executable: String, arguments: [String], directory: String?, output: @escaping @Sendable (_ category: String, _ text: String) -> Void) throws(DebugAdapterError) {
         do {
             process = try SpawnedProcess(executable, arguments, directory: directory, input: .null, output: .pipe, error: .pipe)

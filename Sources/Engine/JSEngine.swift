@@ -28,7 +28,8 @@ public struct EngineOptions: Sendable {
     /// in place without a signature. Off, the function does not exist in the context at all.
     public var hotReload = false
     /// `hybrid run --inspect`: the context is served to a debugger through this hub
-    /// (``RemoteInspection``). One engine per process may be inspected.
+    /// (``RemoteInspection``). Inspected engines of one process run one after another (`hybrid
+    /// test --inspect`'s files), never two at once, and all use the first one's hub.
     public var inspection: InspectionSettings?
 
     public init(timeLimitSeconds: Double? = nil, memoryLimitBytes: Int? = nil, output: (@Sendable (_ fd: Int32, _ text: String) -> Void)? = nil,
@@ -405,6 +406,7 @@ public final class JSEngine: @unchecked Sendable {
         timerCallbacks.removeAll()
         context = nil
         JSContextGroupRelease(group)
+        if options.inspection != nil { RemoteInspection.releaseDefaultContext() }
         let (waiters, final): ([(EngineOutcome) -> Void], EngineOutcome) = signal.withLock {
             finished = true
             if outcome == nil { outcome = .idle }

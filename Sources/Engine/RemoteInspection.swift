@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import Glibc
+import Synchronization
 
 /// The engine's side of `hybrid run --inspect`: JavaScriptCore's remote inspector, started in this
 /// process and pointed at a hub (the host's own, `InspectorHub`).
@@ -70,9 +71,21 @@ public enum RemoteInspection {
         if case .failure(let error) = symbols { throw error }
     }
 
-    /// On the JS thread, before its first context: points the remote inspector at the hub.
+    /// The hub the process's remote inspector connects to: set by the first inspected engine.
+    private static let startedAddress = Mutex<String?>(nil)
+
+    /// On the JS thread, before its first context: makes GLib's default main context this thread's
+    /// (``adoptDefaultContext()``), then, once per process, points the remote inspector at the hub.
+    /// Every later inspected engine of the process (`hybrid test`'s files, one after another) is
+    /// served by the same connection, so its hub must be the same.
     static func start(_ settings: InspectionSettings) {
         guard case .success(let symbols) = symbols else { return }
+        adoptDefaultContext()
+        let first = startedAddress.withLock { started in
+            defer { if started == nil { started = settings.hubAddress } }
+            return started == nil
+        }
+        guard first else { return }
         symbols.initializeMainThread()
         // A WTF::CString is one pointer (to its buffer); setInspectorServerAddress moves it.
         let cString = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
@@ -80,6 +93,24 @@ public enum RemoteInspection {
         settings.hubAddress.withCString { symbols.makeCString(cString, $0) }
         symbols.setAddress(cString)
         if let inspector = symbols.singleton() { symbols.start(inspector) }
+    }
+
+    /// JavaScriptCore's paused loop, and the sockets of its remote inspector, iterate the calling
+    /// thread's `RunLoop`: GLib's default main context on WTF's main thread (the first inspected
+    /// JS thread), a private one nothing wakes on any other. Pushed as this thread's default, the
+    /// default context is every inspected JS thread's, so a later `hybrid test` file pauses and
+    /// resumes as the first does. Owning it is exclusive: the previous file's thread gives it up
+    /// (``releaseDefaultContext()``) as it ends, and the next waits for that.
+    private static func adoptDefaultContext() {
+        let context = g_main_context_default()
+        while g_main_context_acquire(context) == 0 { usleep(1000) }
+        g_main_context_push_thread_default(context)
+        g_main_context_release(context)
+    }
+
+    /// At the end of an inspected JS thread: the default context is free for the next one.
+    static func releaseDefaultContext() {
+        g_main_context_pop_thread_default(g_main_context_default())
     }
 
     /// Serves the inspector's socket: whatever is ready now, without waiting.

@@ -35,6 +35,9 @@ public struct AppRunOptions: Sendable {
     public var patchServer: String?
     /// `hybrid run --inspect` / `--inspect-brk`: the app's context served to a debugger.
     public var inspect: InspectOptions?
+    /// `hybrid test --inspect`: the run's hub, which this session's context joins as the target
+    /// named so; the session does not close it.
+    var inspectorTarget: (inspector: TestInspector, name: String)?
     /// False: app.json's `quotas.memoryBytes` is not enforced. The guard reads the process's
     /// resident memory, which is every session's in a process that runs many (the Swift tests).
     public var guardsMemory = true
@@ -74,6 +77,8 @@ public final class AppSession: Sendable {
     public let hotReload: Bool
     /// Under `--inspect`: the hub a debugger attaches to (its ``InspectorHub/frontendURL``).
     public let inspector: InspectorHub?
+    /// False when the hub is the test run's (``AppRunOptions/inspectorTarget``).
+    private let ownsInspector: Bool
 
     /// Loads the manifest, checks grants, prepares the data folder and installs the bridge.
     public convenience init(path: String, options: AppRunOptions) throws(AppLoadError) {
@@ -112,8 +117,12 @@ public final class AppSession: Sendable {
         let inspector = try options.inspect.map { inspect throws(AppLoadError) in
             try Self.startInspector(inspect, manifest: manifest, engineOptions: &engineOptions)
         }
+        if let target = options.inspectorTarget {
+            engineOptions.inspection = InspectionSettings(hubAddress: target.inspector.hub.targetAddress, contextName: target.name)
+        }
         let engine = JSEngine(options: engineOptions)
         inspector?.engine.set(engine)
+        options.inspectorTarget?.inspector.slot.set(engine)
         let bridge = BridgeDispatcher(registry: registry, contracts: contracts, app: app,
                                       options: BridgeOptions(validatesResults: options.validatesResults))
         do {
@@ -155,7 +164,8 @@ public final class AppSession: Sendable {
         }
         if !manifest.patchKeys.isEmpty && !options.hotReload { patches.watchDropFolder() }
         hotReload = options.hotReload
-        self.inspector = inspector?.hub
+        self.inspector = inspector?.hub ?? options.inspectorTarget?.inspector.hub
+        ownsInspector = inspector != nil
         self.manifest = manifest
         self.app = app
         self.engine = engine
@@ -266,13 +276,13 @@ public final class AppSession: Sendable {
     public func shutdown() {
         patches.stop()
         engine.shutdown()
-        inspector?.close()
+        if ownsInspector { inspector?.close() }
     }
 
     deinit {
         patches.stop()
         engine.shutdown()
-        inspector?.close()
+        if ownsInspector { inspector?.close() }
     }
 
     /// The text printed for an uncaught error.

@@ -53,6 +53,9 @@ public struct TestRunner: Sendable {
     public var guardsMemory = true
     /// Fill ``Totals/modules`` (for `--watch`, which reruns the files a change touches).
     public var recordsModules = false
+    /// `--inspect` / `--inspect-brk`: each file's context is served to a debugger in turn, and the
+    /// harness's timeouts are off (a test paused at a breakpoint must not fail for it).
+    public var inspector: TestInspector?
     public var write: @Sendable (String) -> Void = { StandardStreams.write($0, to: 1) }
     /// The one-line summary after the TAP stream: on stderr, so that stdout stays strict TAP 14
     /// (a consumer in strict mode refuses any line that is not TAP).
@@ -191,6 +194,13 @@ public struct TestRunner: Sendable {
         }
         options.arguments = arguments
         options.guardsMemory = guardsMemory
+        if let inspector {
+            let name = TestInspector.targetName(file: file)
+            inspector.hub.expectTarget(named: name)
+            options.inspectorTarget = (inspector, name)
+        }
+        // After the session's shutdown: the context has ended.
+        defer { inspector?.hub.endTarget() }
         let session: AppSession
         do {
             session = try AppSession(path: file, options: options)
@@ -205,9 +215,20 @@ public struct TestRunner: Sendable {
         let filter = self.filter
         let grace = leftoverGraceSeconds
         let allowOpen = Self.allowsOpenWork(in: file)
+        let inspected = inspector != nil
+        let waits = inspector.map { !$0.hub.released } ?? false
+        if let hub = inspector?.hub, waits {
+            // The harness first: the debugger's pause at the first statement lands in the file's
+            // own code (the module loader's run into it), not in the harness's last line.
+            engine.post { context in
+                do throws(ScriptError) { try Self.installHarness(context: context) } catch { engine.fail(error) }
+            }
+            engine.waitForDebugger { hub.released }
+        }
         engine.post { context in
             do throws(ScriptError) {
-                try Self.start(context: context, main: main, filter: filter, allowOpen: allowOpen, counts: counts) { failed in
+                try Self.start(context: context, main: main, filter: filter, allowOpen: allowOpen, timeouts: !inspected,
+                               harnessInstalled: waits, counts: counts) { failed in
                     // The verdict is in. Work a failed test left behind may never end; a passing
                     // file gets the grace to wind down, then ends too, with a note.
                     if failed {
@@ -272,12 +293,10 @@ public struct TestRunner: Sendable {
 
     /// Installs the harness, loads the test file (which registers tests) and starts the run.
     /// `ended(failed)` runs on the JS thread when the harness has counted every test.
-    static func start(context: ScriptContext, main: String, filter: String?, allowOpen: Bool, counts: Box<JSONValue?>,
+    static func start(context: ScriptContext, main: String, filter: String?, allowOpen: Bool, timeouts: Bool = true,
+                      harnessInstalled: Bool = false, counts: Box<JSONValue?>,
                       ended: @escaping (_ failed: Bool) -> Void) throws(ScriptError) {
-        guard let native = context.runtimeNative else { return }
-        for (name, source) in TestHarnessScript.sources {
-            try context.runPrelude(source, url: "hybrid:\(name)", native: native)
-        }
+        if !harnessInstalled { try installHarness(context: context) }
         // A test file that awaits at top level registers tests until its evaluation ends.
         let loaded = try context.runMain(main)
         guard let harness = context.object(context.get(context.global, "__hybridTest")),
@@ -287,6 +306,7 @@ public struct TestRunner: Sendable {
         var optionsJSON: JSONObject = ["indent": "    "]
         if let filter { optionsJSON["filter"] = .string(filter) }
         if allowOpen { optionsJSON["allowOpen"] = true }
+        if !timeouts { optionsJSON["timeouts"] = false }
         let options = context.jsValue(from: .object(optionsJSON))
         if let optionsObject = context.object(options) { context.set(optionsObject, "after", loaded) }
         let promise = try context.call(run, this: harness, [options])
@@ -302,6 +322,14 @@ public struct TestRunner: Sendable {
             return nil
         }
         try context.call(then, this: promiseObject, [onDone, onError])
+    }
+
+    /// The test API's globals (`js/runtime/test-harness.js`), before the test file loads.
+    static func installHarness(context: ScriptContext) throws(ScriptError) {
+        guard let native = context.runtimeNative else { return }
+        for (name, source) in TestHarnessScript.sources {
+            try context.runPrelude(source, url: "hybrid:\(name)", native: native)
+        }
     }
 
     /// Whether a `// @allow-open` line near the top of a test file lets its tests leave work

@@ -1,7 +1,8 @@
-// The inspector hub (`hybrid run --inspect`): the process is its own hub. JavaScriptCore's remote
-// inspector connects out to a hub and lists its contexts there as targets; this one takes that
-// connection from this process only, and serves the app's target to one debugger at a time over
-// a WebSocket on 127.0.0.1, at a path holding a secret made for the run, as node does.
+// The inspector hub (`hybrid run --inspect`, `hybrid test --inspect`): the process is its own hub.
+// JavaScriptCore's remote inspector connects out to a hub and lists its contexts there as targets;
+// this one takes that connection from this process only, and serves the app's target (or each
+// test file's in turn) to one debugger at a time over a WebSocket on 127.0.0.1, at a path holding
+// a secret made for the run, as node does.
 import JSON
 import NIOCore
 import NIOHTTP1
@@ -14,10 +15,15 @@ import SystemIO
 public struct InspectorHubOptions: Sendable {
     /// The port debuggers connect to on 127.0.0.1; 0 for any free one.
     public var port: Int
-    /// The name the inspected context was given (`JSGlobalContextSetName`): the one target served.
+    /// The name the inspected context was given (`JSGlobalContextSetName`): the one target served
+    /// (with ``servesSeveralTargets``, the first; ``InspectorHub/expectTarget(named:)`` the next).
     public var targetName: String
     /// `--inspect-brk`: the app waits until a debugger sends `Runtime.runIfWaitingForDebugger`.
+    /// With ``servesSeveralTargets``, every target waits for its own, and only the first pauses.
     public var breakOnStart: Bool
+    /// `hybrid test --inspect`: contexts served one after another (each test file's), each a
+    /// target of the `Target` domain on the one WebSocket (``InspectorHub``'s header says how).
+    public var servesSeveralTargets = false
     /// Called after each message to the target is written: the target reads its socket only when
     /// the JS thread runs its GLib main context, so this must make that happen.
     public var wakeTarget: @Sendable () -> Void
@@ -37,6 +43,14 @@ public struct InspectorHubError: Error, CustomStringConvertible, Sendable {
 
 /// The hub: two listeners on 127.0.0.1, one for JavaScriptCore's own connection (refused to any
 /// other process), one for debuggers (WebSocket at `/SECRET`, one at a time).
+///
+/// With ``InspectorHubOptions/servesSeveralTargets`` the WebSocket speaks WebKit's `Target`
+/// domain, as WebKit's own frontend does for workers: the hub sends `Target.targetCreated
+/// {targetInfo: {targetId, type: "javascript", title, isPaused}}` when a context is listed (or
+/// when the debugger attaches), `Target.dispatchMessageFromTarget {targetId, message}` for each of
+/// its messages and `Target.targetDestroyed {targetId}` when it ends; the debugger sends
+/// `Target.sendMessageToTarget {targetId, message}`. A paused (`isPaused`) target waits until its
+/// debugger sends it `Runtime.runIfWaitingForDebugger`.
 public final class InspectorHub: Sendable {
     /// `127.0.0.1:PORT`, for `RemoteInspector::setInspectorServerAddress`.
     public let targetAddress: String
@@ -103,6 +117,19 @@ public final class InspectorHub: Sendable {
 
     /// Whether a debugger is attached now.
     public var attached: Bool { relay.attached }
+
+    /// With ``InspectorHubOptions/servesSeveralTargets``, before the next context is made: the
+    /// context named `name` is the target from now on, waiting (``released`` false) under
+    /// `--inspect-brk` while a debugger is attached or yet to come. The one before is ended.
+    public func expectTarget(named name: String) {
+        relay.expectTarget(named: name)
+    }
+
+    /// With ``InspectorHubOptions/servesSeveralTargets``: the target's context has ended; the
+    /// debugger is told (`Target.targetDestroyed`).
+    public func endTarget() {
+        relay.endTarget()
+    }
 
     /// Closes the listeners and any connection. Safe to call more than once.
     public func close() {
@@ -183,7 +210,15 @@ final class Relay: Sendable {
 
     struct State: ~Copyable {
         var target: Channel?
+        /// The name of the context served now (``InspectorHub/expectTarget(named:)``).
+        var targetName: String
         var targetID: UInt64?
+        /// Targets expected so far; only the first pauses at its first statement.
+        var targetCount = 1
+        /// Whether the debugger has been told of the target (`Target.targetCreated`).
+        var announced = false
+        /// A debugger attached once and left: no later target waits for one.
+        var abandoned = false
         var frontend: Channel?
         /// Messages from the debugger that arrived before the target was listed.
         var waiting: [String] = []
@@ -199,7 +234,51 @@ final class Relay: Sendable {
 
     init(options: InspectorHubOptions) {
         self.options = options
-        state = Mutex(State(released: !options.breakOnStart))
+        state = Mutex(State(targetName: options.targetName, targetCount: options.servesSeveralTargets ? 0 : 1, released: !options.breakOnStart))
+    }
+
+    func expectTarget(named name: String) {
+        endTarget()
+        state.withLock { state in
+            state.targetName = name
+            state.targetCount += 1
+            state.released = !options.breakOnStart || state.abandoned
+            state.entry = .none
+            state.entrySteps = 0
+            state.entryRequestID = nil
+            state.scriptURLs = [:]
+            state.waiting.removeAll()
+        }
+    }
+
+    func endTarget() {
+        let (id, announced): (UInt64?, Bool) = state.withLock { state in
+            defer {
+                state.targetID = nil
+                state.announced = false
+            }
+            return (state.targetID, state.announced)
+        }
+        guard let id else { return }
+        sendToTarget(.withID("FrontendDidClose", id))
+        if announced { writeFrontend(Self.event("Target.targetDestroyed", ["targetId": .string(String(id))])) }
+    }
+
+    static func event(_ method: String, _ params: JSONObject) -> String {
+        JSONWriter.write(["method": .string(method), "params": .object(params)])
+    }
+
+    /// `Target.targetCreated`, once per target, when both it and a debugger are there.
+    private func announce(_ id: UInt64) {
+        guard options.servesSeveralTargets else { return }
+        let (fresh, name, paused): (Bool, String, Bool) = state.withLock { state in
+            defer { state.announced = true }
+            return (!state.announced && state.targetID == id, state.targetName, !state.released)
+        }
+        guard fresh else { return }
+        writeFrontend(Self.event("Target.targetCreated", ["targetInfo": .object([
+            "targetId": .string(String(id)), "type": "javascript", "title": .string(name), "isPaused": .bool(paused),
+        ])]))
     }
 
     var released: Bool { state.withLock { $0.released } }
@@ -231,10 +310,11 @@ final class Relay: Sendable {
         trace("target -> \(frame.name) \(frame.body.count) bytes")
         switch frame.name {
         case "SetTargetList":
+            let name = state.withLock { $0.targetName }
             guard let listings = try? frame.listings(),
-                  let mine = listings.first(where: { $0.type == "JavaScript" && $0.name == options.targetName }) else { return }
+                  let mine = listings.first(where: { $0.type == "JavaScript" && $0.name == name }) else { return }
             let (setUp, pending): (Bool, [String]) = state.withLock { state in
-                guard state.targetID == nil else { return (false, []) }
+                guard state.targetID == nil, state.targetName == name else { return (false, []) }
                 state.targetID = mine.id
                 guard state.frontend != nil else { return (false, []) }
                 defer { state.waiting.removeAll() }
@@ -242,22 +322,35 @@ final class Relay: Sendable {
             }
             if setUp {
                 sendToTarget(.withID("Setup", mine.id))
+                announce(mine.id)
                 for message in pending { fromFrontend(message) }
             }
         case "SendMessageToFrontend":
-            guard let (_, text) = try? frame.idAndText() else { return }
-            toFrontend(text)
+            guard let (id, text) = try? frame.idAndText() else { return }
+            trace("target \(id) -> \(text.prefix(200))")
+            toFrontend(text, from: id)
         default:
             break
         }
     }
 
-    private func toFrontend(_ text: String) {
+    /// A message of the target's (`from`: its id; nil for the one served now).
+    private func toFrontend(_ text: String, from id: UInt64? = nil) {
         if let id = Self.answerID(text), Self.ownIDs.contains(id) {
             ownAnswer(id: id, text: text)
             return
         }
         if entryStepHides(text) { return }
+        guard options.servesSeveralTargets else {
+            writeFrontend(text)
+            return
+        }
+        let current = state.withLock { $0.targetID }
+        guard let targetID = id ?? current, targetID == current else { return }
+        writeFrontend(Self.event("Target.dispatchMessageFromTarget", ["targetId": .string(String(targetID)), "message": .string(text)]))
+    }
+
+    private func writeFrontend(_ text: String) {
         let frontend = state.withLock { $0.frontend }
         guard let frontend else { return }
         frontend.eventLoop.execute {
@@ -353,7 +446,11 @@ final class Relay: Sendable {
             return state.targetID ?? UInt64.max
         }
         guard let id else { return false }
-        if id != UInt64.max { sendToTarget(.withID("Setup", id)) }
+        if id != UInt64.max {
+            sendToTarget(.withID("Setup", id))
+            // After the upgrade's answer has gone: the debugger reads this as its first message.
+            channel.eventLoop.execute { self.announce(id) }
+        }
         return true
     }
 
@@ -362,6 +459,8 @@ final class Relay: Sendable {
             guard state.frontend === channel else { return (false, nil) }
             state.frontend = nil
             state.waiting.removeAll()
+            state.announced = false
+            state.abandoned = true
             return (true, state.targetID)
         }
         guard attached else { return }
@@ -372,7 +471,33 @@ final class Relay: Sendable {
 
     func fromFrontend(_ text: String) {
         trace("frontend -> \(text.prefix(200))")
-        let id: UInt64? = state.withLock { state in
+        guard options.servesSeveralTargets else {
+            fromFrontend(text, forTarget: nil)
+            return
+        }
+        // The Target domain: `Target.sendMessageToTarget {targetId, message}`, nothing else.
+        guard case .object(let fields)? = try? JSONParser.parse(text), case .number(let number)? = fields["id"] else { return }
+        let outer = Int(number)
+        let current = state.withLock { $0.targetID }
+        guard fields["method"] == "Target.sendMessageToTarget", case .object(let params)? = fields["params"],
+              case .string(let message)? = params["message"], let targetID = params["targetId"]?.stringValue else {
+            writeFrontend(Self.error(id: outer, "expected Target.sendMessageToTarget {targetId, message}, got \(fields["method"]?.stringValue ?? "no method")"))
+            return
+        }
+        guard let current, targetID == String(current) else {
+            writeFrontend(Self.error(id: outer, "Target.sendMessageToTarget: no target \(targetID) (it has ended, or is not listed yet)"))
+            return
+        }
+        writeFrontend("{\"result\":{},\"id\":\(outer)}")
+        fromFrontend(message, forTarget: current)
+    }
+
+    static func error(id: Int, _ message: String) -> String {
+        JSONWriter.write(["error": .object(["code": .number(-32000), "message": .string(message)]), "id": .number(Double(id))])
+    }
+
+    private func fromFrontend(_ text: String, forTarget target: UInt64?) {
+        let id: UInt64? = target ?? state.withLock { state in
             guard let id = state.targetID else {
                 // Replayed once the target is listed (``received(_:)``).
                 state.waiting.append(text)
@@ -388,7 +513,15 @@ final class Relay: Sendable {
             if case .number(let number)? = fields["id"] {
                 toFrontend("{\"result\":{},\"id\":\(Int(number))}")
             }
-            if !released { startApp() }
+            if !released {
+                if state.withLock({ $0.targetCount }) == 1 {
+                    startApp()
+                } else {
+                    // A later test file: released once the target has answered this, so after
+                    // the debugger's messages before it (its breakpoints) have been read.
+                    sendReleasing("Runtime.evaluate", ["expression": "0"])
+                }
+            }
             return
         }
         sendToTarget(.withIDAndText("SendMessageToTarget", id, text))
@@ -404,14 +537,19 @@ final class Relay: Sendable {
         // steps pass over them, in a few steps instead of thousands.
         sendOwn("Debugger.setShouldBlackboxURL", ["url": .string("^(hybrid:|$)"), "isRegex": .bool(true), "shouldBlackbox": .bool(true)])
         state.withLock { $0.entry = .pausing }
-        let id = sendOwn("Debugger.pause", [:])
-        state.withLock { $0.entryRequestID = id }
+        sendReleasing("Debugger.pause", [:])
+    }
+
+    /// An own message whose answer releases the target (``released``).
+    private func sendReleasing(_ method: String, _ params: JSONObject) {
+        sendOwn(method, params, releasing: true)
     }
 
     @discardableResult
-    private func sendOwn(_ method: String, _ params: JSONObject) -> Int {
+    private func sendOwn(_ method: String, _ params: JSONObject, releasing: Bool = false) -> Int {
         let (id, targetID): (Int, UInt64?) = state.withLock { state in
             defer { state.nextOwnID += 1 }
+            if releasing { state.entryRequestID = state.nextOwnID }
             return (state.nextOwnID, state.targetID)
         }
         let message: JSONValue = ["id": .number(Double(id)), "method": .string(method), "params": .object(params)]

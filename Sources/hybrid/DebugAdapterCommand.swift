@@ -13,7 +13,10 @@ struct DebugAdapterCommand: ParsableCommand {
             --inspect-brk` (its fields: program, args, dataDir, grants, stopOnEntry, cwd, \
             runtimeExecutable); an attach \
             request joins an app started with --inspect (its field: url, the ws:// URL the app \
-            printed). Breakpoints (conditions, hit counts, logpoints) in .js and .ts lines, \
+            printed). A launch whose program ends in .test.ts or .test.js (.mts, .mjs, .cts, \
+            .cjs), or with "test": true (a folder of them), runs `hybrid test PROGRAM \
+            --inspect-brk` instead: each test file is a thread, started and exited in turn. \
+            Breakpoints (conditions, hit counts, logpoints) in .js and .ts lines, \
             exceptions, steps, the stack, scopes and variables, evaluate and set variable. \
             README.md, "Debugging", has editor settings.
             """

@@ -49,33 +49,17 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("a11y-file"), help: ArgumentHelp("Views paint as usual and append screen-reader lines to this file.", valueName: "path"))
     var a11yFile: String?
 
-    @Option(name: .customLong("inspect"), help: ArgumentHelp("Serve the app to a debugger on 127.0.0.1 (--inspect alone: any free port).", valueName: "port"))
-    var inspectPort: Int?
-
-    @Option(name: .customLong("inspect-brk"), help: ArgumentHelp("As --inspect, and wait for the debugger, then pause at the first statement.", valueName: "port"))
-    var inspectBreakPort: Int?
+    @OptionGroup var inspect: InspectFlags
 
     @OptionGroup var flags: AppRunFlags
 
     func validate() throws {
-        if inspectPort != nil && inspectBreakPort != nil {
-            throw ValidationError("--inspect and --inspect-brk: expected one of them, got both")
-        }
-        if watch && (inspectPort != nil || inspectBreakPort != nil) {
-            throw ValidationError("--inspect: not with --watch (a restart would leave the debugger behind)")
-        }
-        for (flag, port) in [("--inspect", inspectPort), ("--inspect-brk", inspectBreakPort)] {
-            if let port, !(0...65535).contains(port) {
-                throw ValidationError("\(flag): expected a port from 0 to 65535, got \(port)")
-            }
-        }
+        try inspect.validate(watch: watch)
     }
 
     private var options: AppRunOptions {
         var options = flags.options
-        if let port = inspectPort ?? inspectBreakPort {
-            options.inspect = InspectOptions(port: port, breakOnStart: inspectBreakPort != nil)
-        }
+        options.inspect = inspect.options
         return options
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HybridHost
+import SystemIO
 
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,16 @@ struct TestCommand: ParsableCommand {
 
             --watch keeps running: when a test file changes, or a module one loaded, the test files \
             it touches run again, each rerun with its TAP and summary.
+
+            --inspect serves each file's JavaScriptCore context to a debugger in turn, as `hybrid \
+            run --inspect` serves an app's (stderr's first line is "Debugger listening on \
+            ws://127.0.0.1:PORT/SECRET"), each a target of WebKit's Target domain on that one \
+            WebSocket: Target.targetCreated, Target.dispatchMessageFromTarget and \
+            Target.targetDestroyed from the host, Target.sendMessageToTarget from the debugger. \
+            --inspect-brk holds each file until the debugger sends its target \
+            Runtime.runIfWaitingForDebugger (time to set breakpoints), and pauses at the first \
+            file's first statement. Under either, tests have no timeout. `hybrid debug-adapter` \
+            launches a test file or folder this way.
             """
     )
 
@@ -43,6 +54,12 @@ struct TestCommand: ParsableCommand {
 
     @Flag(name: .customLong("watch"), help: "Rerun the test files a change touches (the file, or a module it loaded); until interrupted.")
     var watch = false
+
+    @OptionGroup var inspect: InspectFlags
+
+    func validate() throws {
+        try inspect.validate(watch: watch)
+    }
 
     func run() throws {
         let files: [String]
@@ -70,6 +87,16 @@ struct TestCommand: ParsableCommand {
             }
             return
         }
+        if let options = inspect.options {
+            do {
+                let inspector = try TestInspector.start(options)
+                runner.inspector = inspector
+                StandardStreams.write("Debugger listening on \(inspector.hub.frontendURL)\n", to: 2)
+            } catch {
+                throw CLIFailure(message: error.message, code: 1)
+            }
+        }
+        defer { runner.inspector?.hub.close() }
         let totals = runner.run(files: files)
         if !totals.succeeded { throw CLIFailure(message: "", code: 1) }
     }

@@ -5,7 +5,8 @@ loaded yet), launch, the stop at the .ts line, the stack, scopes and variables (
 a Promise's state), evaluate, set variable, step over, in and out, an uncaught exception, the run
 to the end; the kv calls made around the pauses are all answered (the app prints both). Then a
 plain JavaScript module (the stop on entry, a conditional breakpoint, pause, terminate) and a
-caught exception (stopped under the filter "all", not under "uncaught").
+caught exception (stopped under the filter "all", not under "uncaught"). Last, a launch of a
+folder of test files (fixtures/debug-tests): each file a thread, a breakpoint in each.
 
 First the same adapter against fake_hybrid.py, a scripted inspector (the adapter's own side,
 apart from the engine's), then against the real `hybrid run --inspect-brk`.
@@ -150,6 +151,12 @@ def top_frame(adapter):
     return frames[0], frames
 
 
+def disconnect(adapter):
+    """The editor's last request; the adapter then exits 0."""
+    adapter.request("disconnect", {})
+    expect(adapter.process.wait(timeout=TIMEOUT) == 0, "the adapter's exit status")
+
+
 def variables_of(adapter, reference):
     return {v["name"]: v for v in adapter.request("variables", {"variablesReference": reference})["variables"]}
 
@@ -188,8 +195,7 @@ def run_fake(hybrid):
         exited = adapter.wait_event("exited")
         expect(exited["exitCode"] == 0, f"exited: {exited}")
         adapter.wait_event("terminated")
-        adapter.request("disconnect", {})
-        expect(adapter.process.wait(timeout=TIMEOUT) == 0, "the adapter's exit status")
+        disconnect(adapter)
         print("dap_client: fake inspector ok")
         return 0
     except Failure as failure:
@@ -287,6 +293,56 @@ def run_caught(hybrid):
         return 0
     finally:
         subprocess.run(["rm", "-rf", folder])
+
+
+def run_tests(hybrid):
+    """A launch of test files (`hybrid test --inspect-brk`): each file's context a thread of its own,
+    one after the other; a breakpoint in each, set before either ran; the TAP stream in the console."""
+    folder = os.path.join(HERE, "fixtures", "debug-tests")
+    first, second = os.path.join(folder, "first.test.ts"), os.path.join(folder, "second.test.js")
+    adapter = Adapter(hybrid)
+    begun = time.monotonic()
+    try:
+        adapter.request("initialize", {"adapterID": "hybrid"})
+        adapter.request("launch", {"program": folder, "test": True})
+        adapter.wait_event("initialized")
+        for path in (first, second):
+            placed = adapter.request("setBreakpoints", {"source": {"path": path}, "breakpoints": [{"line": marked_line(path, "BREAK")}]})["breakpoints"]
+            # Set in each test file as it starts (none may have started yet).
+            expect(len(placed) == 1 and placed[0]["line"] == marked_line(path, "BREAK"), f"{path}: {placed}")
+        adapter.request("configurationDone")
+        stops, stop_times = [], []
+        for path, name, value in ((first, "total", "7"), (second, "product", "42")):
+            started = adapter.wait_event("thread", lambda body: body["reason"] == "started")
+            thread = started["threadId"]
+            expect(all(thread != seen for seen, _ in stops), f"thread {thread} again")
+            stopped = adapter.wait_event("stopped")
+            stop_times.append(time.monotonic() - begun)
+            expect(stopped["reason"] == "breakpoint" and stopped["threadId"] == thread, f"{path}: stopped {stopped} on thread {thread}")
+            threads = adapter.request("threads")["threads"]
+            expect([t["id"] for t in threads] == [thread] and threads[0]["name"] == os.path.basename(path), f"threads: {threads}")
+            frames = adapter.request("stackTrace", {"threadId": thread})["stackFrames"]
+            expect(frames[0]["source"]["path"] == path and frames[0]["line"] == marked_line(path, "BREAK"), f"stopped at {frames[0]}, expected {path}")
+            scopes = adapter.request("scopes", {"frameId": frames[0]["id"]})["scopes"]
+            local = variables_of(adapter, scopes[0]["variablesReference"])
+            expect(local.get(name, {}).get("value") == value, f"{path}: locals {local}")
+            stops.append((thread, path))
+            adapter.request("continue", {"threadId": thread})
+            exited = adapter.wait_event("thread", lambda body: body["reason"] == "exited")
+            expect(exited["threadId"] == thread, f"thread exited: {exited}, expected {thread}")
+        exited = adapter.wait_event("exited")
+        expect(exited["exitCode"] == 0, f"exited: {exited}; output: {''.join(adapter.output)}")
+        adapter.wait_event("terminated")
+        output = "".join(adapter.output)
+        expect("# pass 2\n" in output and "# fail 0\n" in output, f"the TAP stream: {output}")
+        disconnect(adapter)
+        print(f"dap_client: test files as threads ok (stops {stop_times[0]:.2f} s and {stop_times[1]:.2f} s after initialize)")
+        return 0
+    except Failure as failure:
+        return report(adapter, failure)
+    finally:
+        if adapter.process.poll() is None:
+            adapter.process.kill()
 
 
 def report(adapter, failure):
@@ -416,5 +472,5 @@ if __name__ == "__main__":
     hybrid = os.path.abspath(arguments[0] if arguments else ".build/debug/hybrid")
     status = run_fake(hybrid)
     if status == 0 and "--fake-only" not in sys.argv:
-        status = run(hybrid) or run_ticker(hybrid) or run_caught(hybrid)
+        status = run(hybrid) or run_ticker(hybrid) or run_caught(hybrid) or run_tests(hybrid)
     sys.exit(status)

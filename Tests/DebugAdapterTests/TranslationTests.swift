@@ -126,4 +126,12 @@ struct TranslationTests {
             == ["run", "app", "--inspect-brk=0", "--data-dir", "/d", "--grant", "kv", "--grant", "storage", "--", "a", "--b"])
         #expect(LaunchedApp.runArguments(program: "m.ts", arguments: [], dataDirectory: nil, grants: []) == ["run", "m.ts", "--inspect-brk=0"])
     }
+
+    @Test("a launch of test files runs hybrid test with the inspector first, grants, and each argument as an --arg")
+    func testLaunchArguments() {
+        #expect(LaunchedApp.testArguments(program: "tests", arguments: ["http://x", "y"], grants: ["kv"])
+            == ["test", "tests", "--inspect-brk=0", "--grant", "kv", "--arg", "http://x", "--arg", "y"])
+        #expect(["a.test.ts", "dir/b.test.js", "c.test.mjs", "d.test.cts"].allSatisfy(LaunchedApp.isTestFile))
+        #expect(!["main.ts", "app", "test.ts", "a.spec.ts", "tests/"].contains(where: LaunchedApp.isTestFile))
+    }
 }

@@ -212,17 +212,22 @@ final class InspectorSession: @unchecked Sendable {
     /// Sends `method` and waits for its answer's `result`; an `error` answer fails the test.
     @discardableResult
     func call(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
-        let id = nextID
-        nextID += 1
-        try await connection.send(text: JSONWriter.write(["id": .number(Double(id)), "method": .string(method), "params": .object(params)]))
-        let answer = try await next { $0["id"]?.intValue == id }
+        let answer = try await answer(method, params)
         if let error = answer["error"] { Issue.record("\(method): \(error)") }
         return answer["result"] ?? .null
     }
 
-    /// The next event named `method` (earlier ones of other names stay for later), its params.
-    func event(_ method: String) async throws -> JSONValue {
-        try await next { $0["method"]?.stringValue == method }["params"] ?? .null
+    /// Sends `method` and returns its whole answer (`result` or `error`).
+    func answer(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
+        let id = nextID
+        nextID += 1
+        try await connection.send(text: JSONWriter.write(["id": .number(Double(id)), "method": .string(method), "params": .object(params)]))
+        return try await next { $0["id"]?.intValue == id }
+    }
+
+    /// The next event named `method` whose params match (earlier others stay for later), its params.
+    func event(_ method: String, where matches: (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+        try await next { $0["method"]?.stringValue == method && matches($0["params"] ?? .null) }["params"] ?? .null
     }
 
     private func next(_ matches: (JSONValue) -> Bool) async throws -> JSONValue {

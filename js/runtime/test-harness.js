@@ -21,6 +21,7 @@ const root = newSuite("", null, "normal");
 let current = root;
 let running = false;
 let hasOnly = false;
+let timeoutsApply = true;
 
 // Where the caller of test()/describe() is, for failures that carry no useful stack (timeouts).
 const callerLocation = () => locate(new Error().stack);
@@ -184,7 +185,10 @@ function callWithTimeout(fn, timeoutMs, context) {
       timeouts.add(error);
       reject(error);
     };
-    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? openWork.quietly(() => setTimeout(timeout, timeoutMs)) : undefined;
+    // Off (under a debugger), the timer still stands, as far off as a timer goes: it keeps the
+    // loop running while the test awaits an unref'd timer (AbortSignal.timeout), as it does otherwise.
+    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? openWork.quietly(() => setTimeout(timeout, timeoutsApply ? timeoutMs : 2 ** 31 - 1)) : undefined;
     const settle = (error) => {
       if (timer !== undefined) clearTimeout(timer);
       if (error === undefined) resolve(); else reject(error);
@@ -222,7 +226,9 @@ const names = (suite) => chain(suite).slice(1).map((s) => s.name);
 const fullName = (item) => [...names(item.suite), item.name].join(" > ");
 const selectedByOnly = (item) => item.mode === "only" || chain(item.suite).some((s) => s.mode === "only");
 
-async function run({ filter, indent = "", after, allowOpen: fileAllowsOpen = false } = {}) {
+async function run({ filter, indent = "", after, allowOpen: fileAllowsOpen = false, timeouts = true } = {}) {
+  // Under a debugger (`hybrid test --inspect`) a test paused at a breakpoint must not time out.
+  timeoutsApply = timeouts;
   // A test file that awaits at top level: its tests are registered once it has finished.
   if (after && typeof after.then === "function") await after;
   running = true;
