@@ -61,7 +61,7 @@ struct CompressionTests {
                 let reply = try await server.get("/v1/pull?deviceId=\(reader.id)&after=0&waitMs=60000", token: reader.token, acceptEncoding: "gzip")
                 return (reply, ContinuousClock.now)
             }
-            let held = try await eventually(within: .seconds(10)) { server.server.heldPulls == 1 }
+            let held = try await eventually { server.server.heldPulls == 1 }
             #expect(held, "the server holds \(server.server.heldPulls) pulls, expected 1")
             #expect(try await server.push(writer, packetId: "p1", dependency: nil, ops: Self.tasks("b", count: 40)).status == 200)
             let pushAnswered = ContinuousClock.now

@@ -24,7 +24,7 @@ struct LivePullTests {
 
     /// Waits until `server` holds `count` pulls open.
     static func holding(_ server: Server, _ count: Int) async throws {
-        let held = try await eventually(within: .seconds(10)) { server.server.heldPulls == count }
+        let held = try await eventually { server.server.heldPulls == count }
         guard held else { throw TestFailure("the server holds \(server.server.heldPulls) pulls, expected \(count)") }
     }
 
@@ -127,7 +127,7 @@ struct LivePullTests {
             let before = try await MetricsText.take(server)[memoryReads]
             let again = readers.map { Self.heldPull(server, $0, after: 1, waitMs: 60_000) }
             try await Self.holding(server, readers.count)
-            let recorded = try await eventually(within: .seconds(20)) {
+            let recorded = try await eventually(within: .seconds(60)) {
                 try await Self.storedCursors(server, readers.map(\.id)).allSatisfy { $0 == 1 }
             }
             #expect(recorded)

@@ -89,7 +89,7 @@ struct MetricsTests {
         try await Server.with(store: store, hold: .milliseconds(300)) { server in
             let device = try await server.register()
             #expect(try await server.push(device, packetId: "q2", dependency: "q1", ops: [Server.insert("op-2", "t2", [:], at: 2)]).status == 202)
-            let rejected = try await eventually(within: .seconds(20)) {
+            let rejected = try await eventually(within: .seconds(60)) {
                 try await server.packetState(device, "q2").body["state"] == "rejected"
             }
             #expect(rejected)
