@@ -167,8 +167,7 @@ def run_fake(hybrid):
     program = os.path.join(folder, "app.js")
     with open(program, "w") as file:
         file.write("function f() {\n  const x = 5;\n  return x;\n}\nf();\n")
-    adapter = Adapter(hybrid)
-    try:
+    def steps(adapter):
         adapter.request("initialize", {"adapterID": "hybrid"})
         adapter.request("launch", {"program": program, "runtimeExecutable": os.path.join(HERE, "fake_hybrid.py")})
         adapter.wait_event("initialized")
@@ -197,13 +196,7 @@ def run_fake(hybrid):
         adapter.wait_event("terminated")
         disconnect(adapter)
         print("dap_client: fake inspector ok")
-        return 0
-    except Failure as failure:
-        return report(adapter, failure)
-    finally:
-        if adapter.process.poll() is None:
-            adapter.process.kill()
-        subprocess.run(["rm", "-rf", folder])
+    return session(hybrid, steps, scratch=folder)
 
 
 def run_ticker(hybrid):
@@ -211,8 +204,7 @@ def run_ticker(hybrid):
     pause of the running app, terminate."""
     ticker = os.path.join(HERE, "fixtures", "ticker.js")
     data = tempfile.mkdtemp(prefix="dap-ticker-")
-    adapter = Adapter(hybrid)
-    try:
+    def steps(adapter):
         adapter.request("initialize", {"adapterID": "hybrid"})
         launched = time.monotonic()
         adapter.request("launch", {"program": ticker, "dataDir": data, "stopOnEntry": True})
@@ -243,16 +235,9 @@ def run_ticker(hybrid):
         adapter.request("terminate", {})
         adapter.wait_event("exited")
         adapter.wait_event("terminated")
-        adapter.request("disconnect", {})
-        expect(adapter.process.wait(timeout=TIMEOUT) == 0, "the adapter's exit status")
+        disconnect(adapter)
         print(f"dap_client: plain JavaScript, pause and terminate ok (launch to the entry stop {to_entry:.2f} s)")
-        return 0
-    except Failure as failure:
-        return report(adapter, failure)
-    finally:
-        if adapter.process.poll() is None:
-            adapter.process.kill()
-        subprocess.run(["rm", "-rf", data])
+    return session(hybrid, steps, scratch=data)
 
 
 def run_caught(hybrid):
@@ -263,8 +248,7 @@ def run_caught(hybrid):
         file.write('function risky() { throw new TypeError("caught one"); }\ntry { risky(); } catch (error) { console.log("handled", error.message); }\n')
     try:
         for filters, expected in ((["all"], [("exception", "TypeError: caught one", 1, "always")]), (["uncaught"], [])):
-            adapter = Adapter(hybrid)
-            try:
+            def steps(adapter):
                 adapter.request("initialize", {"adapterID": "hybrid"})
                 adapter.request("launch", {"program": program, "dataDir": folder})
                 adapter.wait_event("initialized")
@@ -284,11 +268,8 @@ def run_caught(hybrid):
                 expect(stops == expected, f"filters {filters}: stops {stops}, expected {expected}")
                 expect("handled caught one" in "".join(adapter.output), f"the app's output: {adapter.output}")
                 adapter.request("disconnect", {})
-            except Failure as failure:
-                return report(adapter, failure)
-            finally:
-                if adapter.process.poll() is None:
-                    adapter.process.kill()
+            if session(hybrid, steps):
+                return 1
         print("dap_client: caught exceptions ok")
         return 0
     finally:
@@ -300,9 +281,8 @@ def run_tests(hybrid):
     one after the other; a breakpoint in each, set before either ran; the TAP stream in the console."""
     folder = os.path.join(HERE, "fixtures", "debug-tests")
     first, second = os.path.join(folder, "first.test.ts"), os.path.join(folder, "second.test.js")
-    adapter = Adapter(hybrid)
-    begun = time.monotonic()
-    try:
+    def steps(adapter):
+        begun = time.monotonic()
         adapter.request("initialize", {"adapterID": "hybrid"})
         adapter.request("launch", {"program": folder, "test": True})
         adapter.wait_event("initialized")
@@ -337,12 +317,23 @@ def run_tests(hybrid):
         expect("# pass 2\n" in output and "# fail 0\n" in output, f"the TAP stream: {output}")
         disconnect(adapter)
         print(f"dap_client: test files as threads ok (stops {stop_times[0]:.2f} s and {stop_times[1]:.2f} s after initialize)")
+    return session(hybrid, steps)
+
+
+def session(hybrid, steps, scratch=None):
+    """Runs steps(adapter) against an adapter of its own: 0 when they pass, 1 with the adapter's
+    last events and stderr when one fails. The adapter is killed, and `scratch` removed, either way."""
+    adapter = Adapter(hybrid)
+    try:
+        steps(adapter)
         return 0
     except Failure as failure:
         return report(adapter, failure)
     finally:
         if adapter.process.poll() is None:
             adapter.process.kill()
+        if scratch is not None:
+            subprocess.run(["rm", "-rf", scratch])
 
 
 def report(adapter, failure):
@@ -356,9 +347,8 @@ def report(adapter, failure):
 
 def run(hybrid):
     data = tempfile.mkdtemp(prefix="dap-test-")
-    adapter = Adapter(hybrid)
-    started = time.monotonic()
-    try:
+    def steps(adapter):
+        started = time.monotonic()
         capabilities = adapter.request("initialize", {"adapterID": "hybrid", "linesStartAt1": True, "columnsStartAt1": True, "pathFormat": "path"})
         expect(capabilities.get("supportsConfigurationDoneRequest"), f"capabilities: {capabilities}")
         expect({f["filter"] for f in capabilities["exceptionBreakpointFilters"]} == {"uncaught", "all"}, "exception filters")
@@ -455,16 +445,9 @@ def run(hybrid):
         exited = adapter.wait_event("exited")
         expect(exited["exitCode"] == 1, f"exit code {exited}")
         adapter.wait_event("terminated")
-        adapter.request("disconnect", {})
-        expect(adapter.process.wait(timeout=TIMEOUT) == 0, "the adapter's exit status")
+        disconnect(adapter)
         print(f"dap_client: ok (first stop {first_stop:.2f} s after initialize)")
-        return 0
-    except Failure as failure:
-        return report(adapter, failure)
-    finally:
-        if adapter.process.poll() is None:
-            adapter.process.kill()
-        subprocess.run(["rm", "-rf", data])
+    return session(hybrid, steps, scratch=data)
 
 
 if __name__ == "__main__":
