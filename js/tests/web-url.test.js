@@ -31,6 +31,20 @@ describe("URL", () => {
     expect(URL.canParse("http://256.0.0.1/")).toBe(false);
   });
 
+  test("an IPv4 address as the serializer writes it is kept; any other form is rewritten or refused", () => {
+    // The one-pass parse takes the first kind as it is; the rest go through the IPv4 parser.
+    expect(new URL("http://127.0.0.1:8080/a?b").href).toBe("http://127.0.0.1:8080/a?b");
+    expect(new URL("http://0.0.0.0").href).toBe("http://0.0.0.0/");
+    expect(new URL("https://255.255.255.255:443/").href).toBe("https://255.255.255.255/");
+    expect(new URL("http://127.0.0.01/").host).toBe("127.0.0.1");
+    expect(new URL("http://010.0.0.1/").host).toBe("8.0.0.1");
+    expect(new URL("http://127.0.0.1./x").href).toBe("http://127.0.0.1/x");
+    expect(new URL("http://1.2.3/").host).toBe("1.2.0.3");
+    expect(URL.canParse("http://1.2.3.4.5/")).toBe(false);
+    expect(URL.canParse("http://1.2.3.256/")).toBe(false);
+    expect(URL.canParse("http://a.1/")).toBe(false);
+  });
+
   test("lone surrogates are U+FFFD, percent-encoded", () => {
     expect(new URL("http://h/\ud800?\udc00#\ud83d").href).toBe("http://h/%EF%BF%BD?%EF%BF%BD#%EF%BF%BD");
     expect(URL.canParse("http://a\ud800b/")).toBe(false);

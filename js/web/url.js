@@ -5,8 +5,9 @@
 // application/x-www-form-urlencoded parser and serializer behind URLSearchParams.
 //
 // How it stays fast (JavaScriptCore's JIT does the rest; `Benchmarks/web/url.js` measures it):
-// - The common URL (http(s), ws(s) or ftp in lowercase, a plain lowercase host, nothing to
-//   percent-encode, no dot segment) is parsed in one pass (parseCommonURL) and is its own href.
+// - The common URL (http(s), ws(s) or ftp in lowercase, a plain lowercase host or an IPv4 address
+//   as serialized, nothing to percent-encode, no dot segment) is parsed in one pass
+//   (parseCommonURL) and is its own href.
 // - Everything else runs the spec's state machine, except that a state that only gathers code
 //   points into its buffer (authority with host, port, file host, the path, the opaque path, the
 //   query, the fragment) scans ahead to its delimiter in one loop and takes the run as one slice of
@@ -766,7 +767,7 @@ function parseCommonURL(input) {
   const hostEnd = i;
   if (hostEnd === hostStart) return null;
   const labelStart = (lastDot === hostEnd - 1 ? previousDot : lastDot) + 1;
-  if (labelStart < hostEnd && isDigit(input.charCodeAt(labelStart))) return null;
+  if (labelStart < hostEnd && isDigit(input.charCodeAt(labelStart)) && !isSerializedIPv4(input, hostStart, hostEnd)) return null;
   // The port.
   let port = null;
   if (i < length && c === 0x3a) {
@@ -815,6 +816,26 @@ function parseCommonURL(input) {
   if (queryStart !== -1) url.query = input.slice(queryStart, queryEnd);
   if (fragmentStart !== -1) url.fragment = input.slice(fragmentStart);
   return url;
+}
+
+// input[start, end) is an IPv4 address as the serializer writes it (four decimal numbers of at
+// most 255 without leading zeros, joined by "."), which the IPv4 parser gives back unchanged.
+function isSerializedIPv4(input, start, end) {
+  let parts = 0;
+  let i = start;
+  while (i < end) {
+    const partStart = i;
+    let value = 0;
+    for (; i < end && isDigit(input.charCodeAt(i)); i++) value = value * 10 + input.charCodeAt(i) - 0x30;
+    const digits = i - partStart;
+    if (digits === 0 || digits > 3 || value > 255 || (digits > 1 && input.charCodeAt(partStart) === 0x30)) return false;
+    parts++;
+    if (i === end) break;
+    if (input.charCodeAt(i) !== 0x2e || parts === 4) return false;
+    i++;
+    if (i === end) return false;
+  }
+  return parts === 4;
 }
 
 // Where the run of the input from `start` ends, at `stop` or the end, when nothing in it is in
