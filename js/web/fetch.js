@@ -937,6 +937,10 @@ function consumeBody(target, interfaceName, member, convert) {
   return bodyBytes(state.body).then((bytes) => convert(bytes, state));
 }
 
+function decodeUTF8(bytes) {
+  return utf8.decode(bytes);
+}
+
 function mimeTypeOf(state) {
   const mimeType = extractMimeType(headersState(state.headers).list);
   return mimeType === null ? "" : serializeMimeType(mimeType);
@@ -968,7 +972,7 @@ function defineBodyMembers(target, interfaceName) {
       return consumeBody(this, interfaceName, "json", (bytes) => JSON.parse(utf8.decode(bytes)));
     },
     text() {
-      return consumeBody(this, interfaceName, "text", (bytes) => utf8.decode(bytes));
+      return consumeBody(this, interfaceName, "text", decodeUTF8);
     },
   };
   for (const name of Object.keys(members)) {
@@ -1599,8 +1603,10 @@ function requestBytes(body, pending) {
 // Headers that would change how the message is framed on the connection, which the transport
 // owns: refused as undici's transport refuses them, since a GET that claims a body hangs the server
 // waiting for it. Null when there is none.
+const TRANSPORT_HEADERS = ["transfer-encoding", "keep-alive", "upgrade", "expect"];
 function framingProblem(list, bytes) {
-  for (const name of ["transfer-encoding", "keep-alive", "upgrade", "expect"]) {
+  if (list.map.size === 0) return null;
+  for (const name of TRANSPORT_HEADERS) {
     if (list.map.has(name)) return `the ${name} header is the transport's to send`;
   }
   const connection = listGet(list, "connection");
@@ -1642,9 +1648,27 @@ function networkParams(state, bytes, extras) {
   return params;
 }
 
-// network.fetch's answer as a Response: "basic", its headers immutable, its body whole or still
-// arriving (read through network.read once something reads it).
-function fetchedResponse(answer, signal) {
+// network.fetch's answer as a Response's state: "basic", its headers immutable, its body whole or
+// still arriving (read through network.read once something reads it). The headers are made when
+// first read (many responses are read for their body alone): until then the prototype's getter
+// stands for them, and the first read makes them an own data property like any state's. A literal,
+// not a class: its members are defined, so what a program put on Object.prototype has no say.
+const fetchedResponsePrototype = {
+  get headers() {
+    const list = newHeaderList();
+    // A field value's surrounding whitespace is not part of it (curl keeps it).
+    for (const [name, value] of this.pairs) listAppend(list, name, normalizeHeaderValue(value));
+    const headers = makeHeaders(list, "immutable");
+    Object.defineProperty(this, "headers", { __proto__: null, value: headers, writable: true, enumerable: true, configurable: true });
+    this.pairs = null;
+    return headers;
+  },
+  set headers(value) {
+    Object.defineProperty(this, "headers", { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+  },
+};
+
+function fetchedResponseState(answer) {
   let body = null;
   if (answer.stream !== undefined) {
     body = new BodyState();
@@ -1654,20 +1678,27 @@ function fetchedResponse(answer, signal) {
     body = new BodyState();
     body.bytes = answer.body;
   }
-  const pairs = answer.headers;
   return {
+    __proto__: fetchedResponsePrototype,
     type: "basic", url: answer.url, redirected: answer.redirected, status: answer.status, statusText: answer.statusText,
-    // Made when first read: many responses are read for their body alone.
-    get headers() {
-      const list = newHeaderList();
-      // A field value's surrounding whitespace is not part of it (curl keeps it).
-      for (const [name, value] of pairs) listAppend(list, name, normalizeHeaderValue(value));
-      const headers = makeHeaders(list, "immutable");
-      Object.defineProperty(this, "headers", { __proto__: null, value: headers, writable: true, enumerable: true, configurable: true });
-      return headers;
-    },
-    body,
+    pairs: answer.headers, body,
   };
+}
+
+function answeredResponse(answer) {
+  return makeResponse(fetchedResponseState(answer));
+}
+
+function fetchFailed(error) {
+  throw new TypeError("fetch failed", { cause: error });
+}
+
+// The fetch of a request with no body that nothing can abort, to a URL that is not data: (most
+// fetches): fetchHead's steps without its awaits, one call whose answer becomes the Response.
+function fetchWithoutBody(state, extras) {
+  const problem = framingProblem(headersState(state.headers).list, null);
+  if (problem !== null) return Promise.reject(new TypeError("fetch failed", { cause: new TypeError(problem) }));
+  return hybridCall("network", "fetch", networkParams(state, null, extras)).then(answeredResponse, fetchFailed);
 }
 
 // "Fetch" the request, up to the response's head. Null when the signal aborted on the way (the
@@ -1686,7 +1717,7 @@ async function fetchHead(state, extras, signal, pending) {
     if (aborted()) return null;
     throw new TypeError("fetch failed", { cause: error });
   }
-  const response = fetchedResponse(answer, signal);
+  const response = fetchedResponseState(answer);
   if (aborted()) {
     if (response.body !== null) cancelNetworkBody(response.body);
     return null;
@@ -1706,6 +1737,7 @@ function fetch(input, init = undefined) {
       state = urlRequestState(usvString(input), "cors", "Failed to construct 'Request'");
       if (noRequestHeaders === null) noRequestHeaders = makeHeaders(newHeaderList(), "request");
       state.headers = noRequestHeaders;
+      if (!state.url.startsWith("data:")) return fetchWithoutBody(state, null);
       return fetchHead(state, null, null, { reader: null }).then(makeResponse);
     }
     state = requestState(new Request(input, init));
@@ -1715,7 +1747,10 @@ function fetch(input, init = undefined) {
   }
   const signal = state.followed === null ? null : requestSignal(state);
   // Without a signal nothing can abort the fetch: its response is fetchHead's.
-  if (signal === null) return fetchHead(state, extras, null, { reader: null }).then(makeResponse);
+  if (signal === null) {
+    if (state.body === null && !state.url.startsWith("data:")) return fetchWithoutBody(state, extras);
+    return fetchHead(state, extras, null, { reader: null }).then(makeResponse);
+  }
   let resolve;
   let reject;
   const promise = new Promise((a, b) => {
