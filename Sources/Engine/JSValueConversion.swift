@@ -1,8 +1,10 @@
 import CJavaScriptCore
 import JSON
 
-// Conversion between JS values and JSONValue by walking JSValueRefs directly: no JSON text, no
-// Foundation. This is the bridge's hot path.
+// Conversion between JS values and JSONValue, without Foundation: the bridge's hot path. Every
+// JavaScriptCore call takes the VM lock, which is most of a small value's cost, so a long array
+// going to native, and an object or array of more than a few values coming from it, crosses as
+// JSON text, written or parsed by the engine in one call; the rest is made or walked call by call.
 
 extension ScriptContext {
     /// Converts a JS value, as `JSON.stringify` would see it, except that `Uint8Array` and
@@ -11,6 +13,9 @@ extension ScriptContext {
     /// a `Date` becomes its ISO string. An array of 16 or more elements is converted by
     /// JavaScriptCore's own `JSON.stringify` where it holds no bytes: there `toJSON` methods run,
     /// inherited enumerable properties are left out and `-0` becomes `0`, as `JSON.stringify` does.
+    /// (Only an array: its length is known before it is written out, and an object may hold a
+    /// sparse array that takes seconds and gigabytes to write as text, which the walk refuses at
+    /// once.)
     ///
     /// Refuses nesting deeper than 256, values over 16 MiB, lone surrogates and BigInts, naming the
     /// JSON Pointer of the offending value.
@@ -64,7 +69,79 @@ extension ScriptContext {
     }
 
     /// Makes a JS value; objects get their keys in order, `bytes` become a `Uint8Array`.
+    ///
+    /// An object or array of ``textNodes`` values or more (a bridge answer: a response with its
+    /// headers and timing, a page of rows) is written as JSON text and made by JavaScriptCore in
+    /// one call, which costs less than the two or three engine calls each value takes made one by
+    /// one. Bytes directly in such an object are written as null and set once it is made; anything
+    /// JSON text cannot say as it is (bytes deeper down, -0, NaN, the infinities) makes the value
+    /// call by call.
     public func jsValue(from value: JSONValue) -> JSValueRef {
+        if let made = madeFromText(value) { return made }
+        return madeByCalls(value)
+    }
+
+    /// From this many values on, ``jsValue(from:)`` makes an object or array from JSON text.
+    static let textNodes = 8
+
+    private func madeFromText(_ value: JSONValue) -> JSValueRef? {
+        switch value {
+        case .object(let object):
+            var nodes = 1
+            var holdsBytes = false
+            for member in object.members {
+                if case .bytes = member.value {
+                    holdsBytes = true
+                    nodes += 1
+                } else {
+                    guard let count = Self.textNodeCount(member.value, depth: 1) else { return nil }
+                    nodes += count
+                }
+            }
+            guard nodes >= Self.textNodes else { return nil }
+            guard holdsBytes else { return jsValue(fromJSONText: JSONWriter.bytes(value)) }
+            var written = object
+            for member in object.members { if case .bytes = member.value { written[member.key] = .null } }
+            guard let made = jsValue(fromJSONText: JSONWriter.bytes(.object(written))), let result = JSValueToObject(ref, made, nil) else { return nil }
+            // Each key is the object's own already: setting it keeps the key's place.
+            for member in object.members { if case .bytes = member.value { defineOwn(result, member.key, madeByCalls(member.value)) } }
+            return made
+        case .array:
+            guard let nodes = Self.textNodeCount(value, depth: 0), nodes >= Self.textNodes else { return nil }
+            return jsValue(fromJSONText: JSONWriter.bytes(value))
+        default:
+            return nil
+        }
+    }
+
+    /// How many values `value` holds, itself included, when JSON text says each as it is; nil when
+    /// it holds bytes, -0, NaN or an infinity, or nests deeper than the engine's JSON parser goes
+    /// without a fallback of its own.
+    private static func textNodeCount(_ value: JSONValue, depth: Int) -> Int? {
+        switch value {
+        case .null, .bool, .string: return 1
+        case .number(let n): return n.isFinite && !(n == 0 && n.sign == .minus) ? 1 : nil
+        case .bytes: return nil
+        case .array(let elements):
+            guard depth < 64 else { return nil }
+            var nodes = 1
+            for element in elements {
+                guard let count = textNodeCount(element, depth: depth + 1) else { return nil }
+                nodes += count
+            }
+            return nodes
+        case .object(let object):
+            guard depth < 64 else { return nil }
+            var nodes = 1
+            for member in object.members {
+                guard let count = textNodeCount(member.value, depth: depth + 1) else { return nil }
+                nodes += count
+            }
+            return nodes
+        }
+    }
+
+    private func madeByCalls(_ value: JSONValue) -> JSValueRef {
         switch value {
         case .null: return null
         case .bool(let b): return JSValueMakeBoolean(ref, b)
@@ -76,12 +153,12 @@ extension ScriptContext {
             // collection while the next one was made freed them (the soak found it).
             guard let array = JSObjectMakeArray(ref, 0, nil, nil) else { return undefined }
             for (index, element) in elements.enumerated() {
-                JSObjectSetPropertyAtIndex(ref, array, UInt32(index), jsValue(from: element), nil)
+                JSObjectSetPropertyAtIndex(ref, array, UInt32(index), madeByCalls(element), nil)
             }
             return array
         case .object(let object):
             let result = makeObject()
-            for member in object.members { defineOwn(result, member.key, jsValue(from: member.value)) }
+            for member in object.members { defineOwn(result, member.key, madeByCalls(member.value)) }
             return result
         case .bytes(let bytes):
             guard let array = JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, bytes.count, nil) else { return undefined }

@@ -66,6 +66,34 @@ struct ValueConversionTests {
         }
     }
 
+    /// An object or array of many values (a bridge answer) is made from JSON text in one engine
+    /// call; what JSON text cannot say is made call by call, so the value JS sees is the same.
+    @Test("a value of many members made from JSON text: keys in order, bytes in place, __proto__ a key, -0 and NaN kept")
+    func madeFromText() async throws {
+        try await withEngine { (host) async throws in
+            var answer = JSONObject()
+            answer.appendUnique("status", 200)
+            answer.appendUnique("headers", [["content-type", "text/plain"], ["content-length", "2"], ["x-quote", "a \"b\"\n"]])
+            answer.appendUnique("body", .bytes([111, 107]))
+            answer.appendUnique("__proto__", "data")
+            answer.appendUnique("url", "http://127.0.0.1/é😀")
+            answer.appendUnique("timing", ["totalMs": 1.25, "connectMs": 0])
+            try await host.define("answer", .object(answer))
+            #expect(try await host.evaluate("""
+                [Object.keys(answer), answer.body instanceof Uint8Array, Array.from(answer.body), Object.getPrototypeOf(answer) === Object.prototype,
+                 answer.__proto__ === "data", answer.headers[2][1], answer.url, answer.timing.totalMs]
+                """) == [["status", "headers", "body", "__proto__", "url", "timing"], true, [111, 107], true,
+                           true, "a \"b\"\n", "http://127.0.0.1/é😀", 1.25])
+            // Bytes deeper down, -0 and NaN: JSON text would lose them, so these are made call by call.
+            let many: [JSONValue] = (0..<10).map { .number(Double($0)) }
+            try await host.define("deep", ["rows": .array(many), "nested": ["blob": .bytes([1, 2, 3])]])
+            try await host.define("signs", .array(many + [.number(-0.0), .number(.nan), .number(.infinity)]))
+            #expect(try await host.evaluate("[deep.nested.blob instanceof Uint8Array, deep.rows.length, Object.is(signs[10], -0), Number.isNaN(signs[11]), signs[12]]")
+                    == [true, 10, true, true, .null])
+            #expect(try await host.evaluate("signs[12] === Infinity") == true)
+        }
+    }
+
     @Test("key order is kept both ways")
     func keyOrder() async throws {
         try await withEngine { (host) async throws in
