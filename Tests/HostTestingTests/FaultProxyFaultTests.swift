@@ -136,13 +136,15 @@ struct FaultProxyFaultTests {
         let server = try await UpstreamServer.start()
         let proxy = try FaultProxy(upstreamPort: server.port, seed: 2, plan: FaultPlan(reorder: 1, holdMs: 60_000))
         let client = RawHTTPClient(port: proxy.port)
-        let started = Date()
         let held = Task { try await Blocking.run { try client.post("/echo", body: "held") } }
-        try await Task.sleep(for: .milliseconds(200))
+        // Stopped once the request is held, not after a guess at how long that takes (on a
+        // loaded machine 200 ms was too short, and the connection was refused instead).
+        #expect(try await eventually { proxy.events.map(\.kind) == [.reorder] })
+        let stopped = Date()
         proxy.stop()
         await #expect(throws: RawHTTPError.emptyReply) { try await held.value }
         // Ended by stop, long before the 60 s hold (a bound a loaded machine cannot reach).
-        #expect(Date().timeIntervalSince(started) < 40)
+        #expect(Date().timeIntervalSince(stopped) < 40)
         #expect(server.log.hits == 0)
         await server.stop()
     }
