@@ -22,9 +22,6 @@ const URL = internals.get("URL");
 const DOMException = internals.get("DOMException");
 const hybridCall = globalThis.Hybrid.call;
 
-// Messages sent by the listeners of a batch of arrivals that go out before the batch is done.
-const EARLY_FLUSH = 16;
-
 const CONNECTING = 0;
 const OPEN = 1;
 const CLOSING = 2;
@@ -308,9 +305,6 @@ class WebSocket extends EventTarget {
           data = new Blob([event.bytes]);
         }
         this.dispatchEvent(new MessageEvent("message", { data, origin }));
-        // What the listeners sent so far goes out now rather than after the whole batch, so that
-        // the server answers while the rest is dispatched.
-        if (this.#outbox.length >= EARLY_FLUSH) this.#flush();
       }
     }
   }
