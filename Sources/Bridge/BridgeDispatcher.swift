@@ -213,8 +213,11 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return answerNow(route: index, context: context) { try body(serviceCall) }
         case .worker(let body):
             if let refusal = overQuota(route) { return refusal }
-            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil, body)
+            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil) { .value(try await body($0)) }
         case .nonBlocking(let body):
+            if let refusal = overQuota(route) { return refusal }
+            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: engine?.executor) { .value(try await body($0)) }
+        case .nonBlockingAnswer(let body):
             if let refusal = overQuota(route) { return refusal }
             start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: engine?.executor, body)
         }
@@ -234,7 +237,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// Runs an asynchronous action as a task (on `executor`, or the global pool when nil) and
     /// settles the call when it ends, on the JS thread.
     private func start(_ id: Double, route index: Int, _ serviceCall: ServiceCall, timeoutMs: Double?,
-                       on executor: (any TaskExecutor)?, _ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) {
+                       on executor: (any TaskExecutor)?, _ body: @escaping @Sendable (ServiceCall) async throws -> ServiceAnswer) {
         let target = serviceCall.target
         let action = serviceCall.action
         let call = PendingCall(target: target, action: action, route: index)
@@ -249,7 +252,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         }
         let engine = self.engine
         let operation: @Sendable () async -> Void = { [weak self] in
-            let result: Result<JSONValue, BridgeError>
+            let result: Result<ServiceAnswer, BridgeError>
             do {
                 result = .success(try await body(serviceCall))
             } catch {
@@ -376,11 +379,12 @@ public final class BridgeDispatcher: @unchecked Sendable {
 
     // MARK: - Answering pending calls
 
-    private func settle(_ id: Double, _ result: Result<JSONValue, BridgeError>) {
+    private func settle(_ id: Double, _ result: Result<ServiceAnswer, BridgeError>) {
         // `pending` is the JS thread's alone: every answer is delivered there.
         engine?.assertOnLoopThread()
         switch result {
-        case .success(let value): settle(id, result: value)
+        case .success(.value(let value)): settle(id, result: value)
+        case .success(.jsonText(let text)): settle(id, text: text)
         case .failure(let error): settle(id, error: error)
         }
     }
@@ -392,6 +396,20 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return
         }
         finish(id, call, ok: true) { $0.jsValue(from: result) }
+    }
+
+    /// Settles with JSON text, parsed by the engine in one call; text that is not JSON fails the
+    /// call as `answerNow`'s does.
+    private func settle(_ id: Double, text: [UInt8]) {
+        guard let call = pending[id], let context else { return }
+        let route = routes[call.route]
+        if options.validatesResults {
+            // Test mode checks the text against the contract, as it checks values.
+            guard let result = try? JSONParser.parse(text) else { return settle(id, error: Self.corrupt(route)) }
+            if let violation = resultViolation(result, route: call.route) { return settle(id, error: violation) }
+        }
+        guard let value = context.jsValue(fromJSONText: text) else { return settle(id, error: Self.corrupt(route)) }
+        finish(id, call, ok: true) { _ in value }
     }
 
     private func settle(_ id: Double, error: BridgeError) {

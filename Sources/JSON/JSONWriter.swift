@@ -107,7 +107,7 @@ public enum JSONWriter {
         out += String(decoding: bytes, as: UTF8.self)
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var needsEscape = false
         for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {

@@ -75,6 +75,19 @@ struct NetworkSocketSendParams: ActionParams {
                 messages.append(try Self.message(text: object["text"], bytes: object["bytes"], at: "/messages/\(index)"))
             }
             self.messages = messages
+        } else if let texts = try params.optional("texts", as: String.self) {
+            // A batch of text messages as one JSON array: one string crosses from JS, where each
+            // of `messages`' objects costs several engine calls.
+            guard case .array(let batch)? = try? JSONParser.parse(Array(texts.utf8)) else {
+                throw BridgeError.badParams("/texts", "expected the JSON text of an array of strings")
+            }
+            var messages: [WebSocketConnection.Message] = []
+            messages.reserveCapacity(batch.count)
+            for (index, value) in batch.enumerated() {
+                guard let text = value.stringValue else { throw BridgeError.badParams("/texts", "expected the JSON text of an array of strings; item \(index) is \(value.typeName)") }
+                messages.append(.text(text))
+            }
+            self.messages = messages
         } else {
             messages = [try Self.message(text: params.optional("text", as: JSONValue.self), bytes: params.optional("bytes", as: JSONValue.self), at: "")]
         }
@@ -136,28 +149,47 @@ final class NetworkSockets: Sendable {
     }
 
     /// `socketReceive`: what arrived since the last call, waiting for something. The closing event
-    /// forgets the socket.
-    func receive(_ id: Int) async throws(BridgeError) -> JSONValue {
+    /// forgets the socket. The answer is JSON text, which JS gets in one engine parse, unless a
+    /// binary message is among the events (bytes have no JSON form: they go as a value).
+    func receive(_ id: Int) async throws(BridgeError) -> ServiceAnswer {
         let connection = try connection(id)
         let events = await withTaskCancellationHandler {
             await connection.receive()
         } onCancel: {
             connection.cancelReceive()
         }
-        var answer: [JSONValue] = []
-        answer.reserveCapacity(events.count)
-        for event in events {
-            switch event {
-            case .text(let text):
-                answer.append(["text": .string(text)])
-            case .binary(let bytes):
-                answer.append(["bytes": .bytes(bytes)])
-            case .closed(let code, let reason, let wasClean):
-                open.withLock { _ = $0.sockets.removeValue(forKey: id) }
-                answer.append(["closed": ["code": .number(Double(code)), "reason": .string(reason), "wasClean": .bool(wasClean)]])
+        if events.contains(where: { if case .closed = $0 { true } else { false } }) {
+            open.withLock { _ = $0.sockets.removeValue(forKey: id) }
+        }
+        if events.contains(where: { if case .binary = $0 { true } else { false } }) {
+            return .value(["events": .array(events.map(Self.jsonValue))])
+        }
+        var text: [UInt8] = []
+        text.reserveCapacity(16 + events.count * 16)
+        text.append(contentsOf: #"{"events":["#.utf8)
+        for (index, event) in events.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            if case .text(let message) = event {
+                text.append(contentsOf: #"{"text":"#.utf8)
+                JSONWriter.writeString(message, into: &text)
+                text.append(UInt8(ascii: "}"))
+            } else {
+                text.append(contentsOf: JSONWriter.bytes(Self.jsonValue(event)))
             }
         }
-        return ["events": .array(answer)]
+        text.append(contentsOf: "]}".utf8)
+        return .jsonText(text)
+    }
+
+    private static func jsonValue(_ event: WebSocketEvent) -> JSONValue {
+        switch event {
+        case .text(let text):
+            ["text": .string(text)]
+        case .binary(let bytes):
+            ["bytes": .bytes(bytes)]
+        case .closed(let code, let reason, let wasClean):
+            ["closed": ["code": .number(Double(code)), "reason": .string(reason), "wasClean": .bool(wasClean)]]
+        }
     }
 
     /// `socketClose`: the closing handshake, or with `abort` the socket ended and forgotten at once.

@@ -228,20 +228,41 @@ private final class HandshakeRequestHandler: ChannelInboundHandler, RemovableCha
 }
 
 /// Hands whole messages and control frames to the connection, and tells it when the socket ends.
+/// The messages of one read go over together once the read is done (`channelReadComplete`), or
+/// before anything that ends the connection, so that they keep their order.
 private final class FrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
 
     private let connection: WebSocketConnection
+    private var arrived: [WebSocketEvent] = []
+    private var arrivedBytes = 0
 
     init(connection: WebSocketConnection) {
         self.connection = connection
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        connection.received(unwrapInboundIn(data), context: context)
+        if let (event, bytes) = connection.received(unwrapInboundIn(data), context: context) {
+            arrived.append(event)
+            arrivedBytes += bytes
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        deliverArrived()
+        context.fireChannelReadComplete()
+    }
+
+    private func deliverArrived() {
+        guard !arrived.isEmpty else { return }
+        let events = arrived, bytes = arrivedBytes
+        arrived = []
+        arrivedBytes = 0
+        connection.deliver(events, bytes: bytes)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        deliverArrived()
         if let error = error as? NIOWebSocketError {
             // The protocol error handler has sent its close frame; the aggregator's limits say
             // what was too large.
@@ -253,6 +274,7 @@ private final class FrameHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        deliverArrived()
         connection.ended()
         context.fireChannelInactive()
     }

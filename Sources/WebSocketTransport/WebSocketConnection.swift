@@ -62,27 +62,17 @@ public final class WebSocketConnection: Sendable {
         guard !state.withLock({ $0.closeSent || $0.ended }) else {
             throw WebSocketError(.closed, "the WebSocket is closing or closed")
         }
-        var frames: [WebSocketFrame] = []
-        frames.reserveCapacity(messages.count)
-        for message in messages {
-            switch message {
-            case .text(let text):
-                var buffer = channel.allocator.buffer(capacity: text.utf8.count)
-                buffer.writeString(text)
-                frames.append(WebSocketFrame(fin: true, opcode: .text, maskKey: MaskKeys.next(), data: buffer))
-            case .binary(let bytes):
-                var buffer = channel.allocator.buffer(capacity: bytes.count)
-                buffer.writeBytes(bytes)
-                frames.append(WebSocketFrame(fin: true, opcode: .binary, maskKey: MaskKeys.next(), data: buffer))
-            }
-        }
+        let frames = ClientFrameWriter.frames(messages, allocator: channel.allocator)
         let channel = channel
-        // One hop onto the channel's loop for the whole batch.
+        // One hop onto the channel's loop for the whole batch, written once below the frame
+        // encoder (the frames are encoded already), through TLS when there is TLS.
         let written = channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
-            var last: EventLoopFuture<Void> = channel.eventLoop.makeSucceededVoidFuture()
-            for frame in frames { last = channel.write(frame) }
-            channel.flush()
-            return last
+            guard let below = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) else {
+                return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+            }
+            let promise = channel.eventLoop.makePromise(of: Void.self)
+            below.writeAndFlush(NIOAny(frames), promise: promise)
+            return promise.futureResult
         }
         do {
             try await written.get()
@@ -153,9 +143,12 @@ public final class WebSocketConnection: Sendable {
         return events
     }
 
-    private func deliver(_ event: WebSocketEvent, bytes: Int) {
+    /// Queues what one read of the socket brought, in order, under one lock: a waiting
+    /// ``receive()`` wakes once for the whole read, not once for its first message.
+    func deliver(_ arrived: [WebSocketEvent], bytes: Int) {
+        guard !arrived.isEmpty else { return }
         let handover: (CheckedContinuation<[WebSocketEvent], Never>, [WebSocketEvent])? = state.withLock { state in
-            state.events.append(event)
+            state.events.append(contentsOf: arrived)
             state.unreadBytes += bytes
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -172,20 +165,22 @@ public final class WebSocketConnection: Sendable {
 
     // MARK: - Called by the channel's handler, on its event loop
 
-    func received(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+    /// A whole message or a control frame: the message is answered, for the handler to deliver
+    /// with the rest of the read; control frames are handled here.
+    func received(_ frame: WebSocketFrame, context: ChannelHandlerContext) -> (event: WebSocketEvent, bytes: Int)? {
         switch frame.opcode {
         case .text:
-            var data = frame.unmaskedData
-            let bytes = data.readBytes(length: data.readableBytes) ?? []
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            // Checked in place, without a copy into an array first.
+            let data = frame.unmaskedData
+            guard let text = String(validating: data.readableBytesView, as: UTF8.self) else {
                 fail(code: 1007, reason: "a text message that is not UTF-8", context: context)
-                return
+                return nil
             }
-            deliver(.text(text), bytes: bytes.count)
+            return (.text(text), data.readableBytes)
         case .binary:
             var data = frame.unmaskedData
             let bytes = data.readBytes(length: data.readableBytes) ?? []
-            deliver(.binary(bytes), bytes: bytes.count)
+            return (.binary(bytes), bytes.count)
         case .ping:
             context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .pong, maskKey: MaskKeys.next(), data: frame.unmaskedData)), promise: nil)
         case .connectionClose:
@@ -210,6 +205,7 @@ public final class WebSocketConnection: Sendable {
         default:
             break
         }
+        return nil
     }
 
     /// Fails the connection (RFC 6455 §7.1.7): a close frame with `code`, then the socket closed.
@@ -243,6 +239,6 @@ public final class WebSocketConnection: Sendable {
             }
             return .closed(code: 1006, reason: state.failure?.reason ?? "", wasClean: false)
         }
-        if let event { deliver(event, bytes: 0) }
+        if let event { deliver([event], bytes: 0) }
     }
 }

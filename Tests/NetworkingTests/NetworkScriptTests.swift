@@ -78,7 +78,7 @@ struct NetworkScriptTests {
         await server.stop()
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
         #expect(totals.skipped == 0)
-        #expect(totals.passed == 7)
+        #expect(totals.passed == 10)
         #expect(server.handshakes.withLock { $0.first { $0.path == "/echo" && $0.protocols == "chat, echo.v2" } } != nil)
     }
 

@@ -9,7 +9,9 @@ import Synchronization
 /// WebSocket support builds on). By path:
 /// - any path: echoes each text and binary message; the text `close:CODE` closes with CODE and
 ///   reason `bye CODE`, `drop` ends the TCP connection without a close frame, `flood:N` sends N
-///   binary messages of 64 KiB and reports how many its writes completed through ``flooded``;
+///   binary messages of 64 KiB and reports how many its writes completed through ``flooded``,
+///   `burst:N` and `mixed-burst:N` send N messages written together and flushed once
+///   (``burstMessage(_:mixed:)``);
 /// - `/close/CODE`: closes with CODE right after the handshake;
 /// - `/refuse`: answers 403 instead of switching;
 /// - `/wrong-protocol`: chooses a subprotocol that was not offered.
@@ -24,6 +26,19 @@ final class WebSocketEchoServer: Sendable {
     let flooded = Mutex(0)
 
     var base: String { "ws://127.0.0.1:\(port)" }
+
+    /// The `index`th message of a `burst:N`: text that JSON must escape (quotes, a backslash,
+    /// control characters, U+2028, an emoji); in a `mixed-burst:N` every seventh is a binary
+    /// message of the index's two bytes. js/tests/web-websocket.test.js makes the same lists.
+    static func burstMessage(_ index: Int, mixed: Bool) -> BurstMessage {
+        if mixed, index % 7 == 6 { return .binary([UInt8(index & 0xFF), UInt8(index >> 8)]) }
+        return .text("\(index) \"q\" \\ \n\t\u{01}\u{2028} 😀")
+    }
+
+    enum BurstMessage {
+        case text(String)
+        case binary([UInt8])
+    }
 
     private init(channel: Channel, port: Int) {
         self.channel = channel
@@ -129,6 +144,16 @@ private final class EchoHandler: ChannelInboundHandler {
                 context.close(promise: nil)
             } else if text.hasPrefix("flood:"), let count = Int(text.dropFirst(6)) {
                 flood(context: context, remaining: count)
+            } else if let colon = text.firstIndex(of: ":"), ["burst", "mixed-burst"].contains(String(text[..<colon])),
+                      let count = Int(text[text.index(after: colon)...]) {
+                for index in 0..<count {
+                    let frame = switch WebSocketEchoServer.burstMessage(index, mixed: text.hasPrefix("mixed")) {
+                    case .text(let text): WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
+                    case .binary(let bytes): WebSocketFrame(fin: true, opcode: .binary, data: context.channel.allocator.buffer(bytes: bytes))
+                    }
+                    context.write(wrapOutboundOut(frame), promise: nil)
+                }
+                context.flush()
             } else {
                 context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: frame.unmaskedData)), promise: nil)
             }

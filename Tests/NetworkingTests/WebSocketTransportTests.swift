@@ -36,6 +36,29 @@ struct WebSocketTransportTests {
         #expect(await connection.receive() == [.closed(code: 1000, reason: "", wasClean: true)])
     }
 
+    @Test("a burst flushed at once arrives whole and in order, then the close after it", arguments: [false, true])
+    func burst(mixed: Bool) async throws {
+        let server = try await WebSocketEchoServer.start()
+        defer { Task { await server.stop() } }
+        let connection = try await WebSocketClient.connect(to: target(server, "/echo"), protocols: [], timeoutMs: 10_000)
+        let count = 500
+        try await connection.send([.text((mixed ? "mixed-burst:" : "burst:") + "\(count)"), .text("close:4000")])
+        var events: [WebSocketEvent] = []
+        while events.count < count + 1 {
+            let taken = await connection.receive()
+            if taken.isEmpty { break }
+            events += taken
+        }
+        let expected: [WebSocketEvent] = (0..<count).map { index in
+            switch WebSocketEchoServer.burstMessage(index, mixed: mixed) {
+            case .text(let text): .text(text)
+            case .binary(let bytes): .binary(bytes)
+            }
+        }
+        #expect(Array(events.prefix(count)) == expected)
+        #expect(events.dropFirst(count).first == .closed(code: 4000, reason: "bye 4000", wasClean: true))
+    }
+
     @Test("a message past the limit closes the socket with 1009, unclean on this side")
     func messageTooLarge() async throws {
         let server = try await WebSocketEchoServer.start()

@@ -114,3 +114,57 @@ live("close() while connecting ends the socket without opening it", async () => 
   const closed = await next(socket, "close");
   expect([opened, errors, closed.code, closed.wasClean, socket.readyState]).toEqual([false, 1, 1006, false, WebSocket.CLOSED]);
 });
+
+// The messages of Tests/NetworkingTests/WebSocketEchoServer.swift's burst:N and mixed-burst:N.
+const burstMessage = (index, mixed) =>
+  mixed && index % 7 === 6 ? [index & 0xff, index >> 8] : `${index} "q" \\ \n\t\u0001\u2028 😀`;
+
+for (const mixed of [false, true]) {
+  live(`a ${mixed ? "mixed " : ""}burst that arrives while JS is busy comes out in order, each message its own MessageEvent`, async () => {
+    const socket = new WebSocket(`${base}/echo`);
+    socket.binaryType = "arraybuffer";
+    await next(socket, "open");
+    const count = 300;
+    const received = [];
+    let blocked = false;
+    const all = new Promise((resolve) => {
+      socket.onmessage = (event) => {
+        expect(event instanceof MessageEvent).toBe(true);
+        expect(event.origin).toBe(new URL(base).origin);
+        received.push(typeof event.data === "string" ? event.data : Array.from(new Uint8Array(event.data)));
+        // Held at the first message, while the rest of the burst arrives behind it.
+        if (!blocked) {
+          blocked = true;
+          const until = performance.now() + 100;
+          while (performance.now() < until);
+        }
+        if (received.length === count) resolve();
+      };
+    });
+    socket.send(`${mixed ? "mixed-burst" : "burst"}:${count}`);
+    await all;
+    expect(received).toEqual(Array.from({ length: count }, (_, index) => burstMessage(index, mixed)));
+    socket.close();
+    await next(socket, "close");
+  });
+}
+
+live("the sends of one turn echo in order, text that JSON escapes and a lone surrogate (as U+FFFD) among them", async () => {
+  const socket = new WebSocket(`${base}/echo`);
+  await next(socket, "open");
+  const sent = Array.from({ length: 100 }, (_, index) => `${index} "q" \\ \n\u0001\u2028 😀`);
+  sent.push("lone \ud800 surrogate");
+  const received = [];
+  const all = new Promise((resolve) => {
+    socket.onmessage = (event) => {
+      received.push(event.data);
+      if (received.length === sent.length) resolve();
+    };
+  });
+  for (const text of sent) socket.send(text);
+  await all;
+  expect(received).toEqual([...sent.slice(0, -1), "lone \ufffd surrogate"]);
+  expect(socket.bufferedAmount).toBe(0);
+  socket.close();
+  await next(socket, "close");
+});

@@ -1018,6 +1018,13 @@ export interface NetworkSocketSendParams {
   /** A binary message: a Uint8Array or ArrayBuffer. */
   bytes?: Uint8Array;
   /**
+   * Several text messages as the JSON text of an array of strings, sent in order and flushed once
+   * (instead of text, bytes or messages): what WebSocket's send() calls of one turn become when all
+   * are text. One string crosses the bridge, where each object of messages costs several engine
+   * calls.
+   */
+  texts?: string;
+  /**
    * Several messages, sent in order and flushed once (instead of text or bytes): what WebSocket's
    * send() calls of one turn of the event loop become.
    */

@@ -44,7 +44,7 @@ class Event {
       timeStamp: now(),
     };
     // [LegacyUnforgeable]: an own, non-configurable accessor on every instance.
-    Object.defineProperty(this, "isTrusted", { get: isTrusted, enumerable: true, configurable: false });
+    Object.defineProperty(this, "isTrusted", isTrustedDescriptor);
   }
 
   static {
@@ -110,6 +110,8 @@ function state(event, member) {
 function isTrusted() {
   return state(this, "isTrusted").isTrusted;
 }
+// One descriptor for every event, rather than an object made per event.
+const isTrustedDescriptor = Object.freeze({ __proto__: null, get: isTrusted, enumerable: true, configurable: false });
 
 function cancel(s) {
   if (s.cancelable && !s.inPassiveListener) s.canceled = true;

@@ -7,7 +7,9 @@
 // socket keeps the app alive through that pending call, as timers do, and lets it end once
 // closed. bufferedAmount counts the bytes handed to send() that the socket has not written yet:
 // each socketSend answers once its frame is written. Sends go out in the order send() was called;
-// a Blob is read first, and what was sent after it waits for it.
+// a Blob is read first, and what was sent after it waits for it. The text messages of one turn
+// cross the bridge as one JSON text (texts), and what arrives comes back as JSON text, since
+// every object or string that crosses one by one costs engine calls of its own.
 
 const { requireArguments, dictionary, enumerable, toStringTag, constants } = internals.get("webidl");
 const Event = internals.get("Event");
@@ -208,7 +210,11 @@ class WebSocket extends EventTarget {
     this.#outbox = [];
     this.#outboxBytes = 0;
     const sent = () => { this.#bufferedAmount -= bytes; };
-    const params = messages.length === 1 ? { __proto__: null, socket: this.#socket, ...messages[0] } : { __proto__: null, socket: this.#socket, messages };
+    const params = { __proto__: null, socket: this.#socket };
+    if (messages.length === 1) Object.assign(params, messages[0]);
+    // As USVStrings (a lone surrogate is U+FFFD), which JSON text can carry.
+    else if (messages.every((message) => message.text !== undefined)) params.texts = JSON.stringify(messages.map((message) => message.text.toWellFormed()));
+    else params.messages = messages;
     this.#lastSend = hybridCall("network", "socketSend", params).then(sent, sent);
   }
 
