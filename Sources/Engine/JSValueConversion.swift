@@ -63,11 +63,6 @@ extension ScriptContext {
         return JSValueMakeFromJSONString(ref, string)
     }
 
-    /// The most bytes a `Uint8Array` made by ``jsValue(from:)`` keeps inside its cell in the
-    /// collector's heap (JavaScriptCore's fast typed arrays go up to 1,000 elements); a longer one
-    /// is made over memory of malloc's.
-    static let cellBytesLimit = 1000
-
     /// Makes a JS value; objects get their keys in order, `bytes` become a `Uint8Array`.
     public func jsValue(from value: JSONValue) -> JSValueRef {
         switch value {
@@ -88,24 +83,8 @@ extension ScriptContext {
             let result = makeObject()
             for member in object.members { defineOwn(result, member.key, jsValue(from: member.value)) }
             return result
-        case .bytes(let bytes) where bytes.count > Self.cellBytesLimit:
-            // Over memory of malloc's that the array owns (freed when the collector frees it), not
-            // JavaScriptCore's: malloc hands a freed block to the next chunk of a body read in a
-            // loop, where JavaScriptCore's allocator for large typed arrays held more pages through
-            // the read. 100 MB through fetch's response.body in 256 KiB chunks grew peak RSS by
-            // about 12 MiB instead of 19 (BENCHMARKS.md, "response.body's chunks over malloc").
-            return makeUint8Array(capacity: bytes.count) { memory in
-                bytes.withUnsafeBufferPointer { memory.update(from: $0.baseAddress!, count: $0.count) }
-                return bytes.count
-            }
         case .bytes(let bytes):
-            guard let array = JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, bytes.count, nil) else { return undefined }
-            if !bytes.isEmpty, let pointer = JSObjectGetTypedArrayBytesPtr(ref, array, nil) {
-                bytes.withUnsafeBytes { source in
-                    pointer.copyMemory(from: source.baseAddress!, byteCount: bytes.count)
-                }
-            }
-            return array
+            return makeUint8Array(copying: bytes)
         }
     }
 }
