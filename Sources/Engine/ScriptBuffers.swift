@@ -77,31 +77,19 @@ extension ScriptContext {
 
     /// A new `Uint8Array` holding a copy of `bytes`: a bridge answer's bytes, a body's chunk.
     ///
-    /// Past ``cellBytesLimit`` the copy is in memory of malloc's that the array owns (freed when
-    /// the collector frees the array), not in JavaScriptCore's: malloc hands a freed block to the
-    /// next chunk of a body read in a loop, where JavaScriptCore's allocator for large typed arrays
-    /// held more pages through the read. 100 MB through fetch's `response.body` in 256 KiB chunks
-    /// grew peak RSS by about 12 MiB instead of 19 (BENCHMARKS.md, "response.body's chunks over
-    /// malloc").
+    /// The copy is in memory of malloc's that the array owns (freed when the collector frees the
+    /// array). Made with `JSObjectMakeTypedArray` and written through `JSObjectGetTypedArrayBytesPtr`,
+    /// the array's buffer was pinned: `transfer()` (a byte stream's enqueue) then copied it instead
+    /// of moving it, and left the original attached. And malloc hands a freed block to the next
+    /// chunk of a body read in a loop. 100 MB through fetch's `response.body` in 256 KiB chunks grew
+    /// peak RSS by 12-15 MiB instead of 18-20 (a debug build; BENCHMARKS.md, "response.body's
+    /// chunks over malloc").
     public func makeUint8Array(copying bytes: [UInt8]) -> ScriptValue {
-        if bytes.count > Self.cellBytesLimit {
-            return makeUint8Array(capacity: bytes.count) { memory in
-                bytes.withUnsafeBufferPointer { memory.update(from: $0.baseAddress!, count: $0.count) }
-                return bytes.count
-            }
+        makeUint8Array(capacity: bytes.count) { memory in
+            bytes.withUnsafeBufferPointer { memory.update(from: $0.baseAddress!, count: $0.count) }
+            return bytes.count
         }
-        guard let array = JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, bytes.count, nil) else { return undefined }
-        if !bytes.isEmpty, let pointer = JSObjectGetTypedArrayBytesPtr(ref, array, nil) {
-            bytes.withUnsafeBytes { source in
-                pointer.copyMemory(from: source.baseAddress!, byteCount: bytes.count)
-            }
-        }
-        return array
     }
-
-    /// The most bytes ``makeUint8Array(copying:)`` keeps inside the array's cell in the collector's
-    /// heap (JavaScriptCore's fast typed arrays go up to 1,000 elements).
-    static let cellBytesLimit = 1000
 
     /// A new `Uint8Array` over `count` bytes of `memory`, which came from `malloc` and which the
     /// array now owns (freed when the collector frees it): for native code whose output grows as it
