@@ -82,7 +82,7 @@ extension ScriptContext {
     /// the array's buffer was pinned: `transfer()` (a byte stream's enqueue) then copied it instead
     /// of moving it, and left the original attached. And malloc hands a freed block to the next
     /// chunk of a body read in a loop. 100 MB through fetch's `response.body` in 256 KiB chunks grew
-    /// peak RSS by 12-15 MiB instead of 18-20 (a debug build; BENCHMARKS.md, "response.body's
+    /// peak RSS by 14.7-15.1 MiB instead of 22.3-22.8 (release; BENCHMARKS.md, "response.body's
     /// chunks over malloc").
     public func makeUint8Array(copying bytes: [UInt8]) -> ScriptValue {
         makeUint8Array(capacity: bytes.count) { memory in
