@@ -161,13 +161,7 @@ extension ScriptContext {
             for member in object.members { defineOwn(result, member.key, madeByCalls(member.value)) }
             return result
         case .bytes(let bytes):
-            guard let array = JSObjectMakeTypedArray(ref, kJSTypedArrayTypeUint8Array, bytes.count, nil) else { return undefined }
-            if !bytes.isEmpty, let pointer = JSObjectGetTypedArrayBytesPtr(ref, array, nil) {
-                bytes.withUnsafeBytes { source in
-                    pointer.copyMemory(from: source.baseAddress!, byteCount: bytes.count)
-                }
-            }
-            return array
+            return makeUint8Array(copying: bytes)
         }
     }
 }

@@ -122,6 +122,22 @@ struct ValueConversionTests {
         }
     }
 
+    @Test("bytes from native code are a Uint8Array whose buffer transfer() moves, detaching the original, as a JS-made one's")
+    func largeBinary() async throws {
+        try await withEngine { (host) async throws in
+            for count in [1, 1000, 262_144] {
+                let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+                try await host.define("chunk", ["data": .bytes(bytes)])
+                #expect(try await host.evaluate("globalThis.payload = chunk.data; [payload instanceof Uint8Array, payload.length, payload.byteOffset, payload.buffer.byteLength]")
+                    == [true, .number(Double(count)), 0, .number(Double(count))])
+                // What a byte stream's enqueue does to a chunk: its buffer moves to a new one, the old detached.
+                let moved = try await host.evaluate("globalThis.moved = new Uint8Array(payload.buffer.transfer()); [payload.byteLength, moved.length]")
+                #expect(moved == [0, .number(Double(count))], "\(moved)")
+                #expect(try await host.evaluate("moved") == .bytes(bytes))
+            }
+        }
+    }
+
     @Test("a __proto__ key crosses as data and never changes a prototype")
     func protoKey() async throws {
         try await withEngine { (host) async throws in

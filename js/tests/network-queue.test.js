@@ -30,7 +30,7 @@ test("enqueue answers with the item's id, its place in line and its Idempotency-
   expect(second.position).toBe(2);
   expect(second.id).toBeGreaterThan(first.id);
   expect(second.idempotencyKey).toBe("mine-2");
-});
+}, 60000); // the first enqueue opens the queue's SQLite store: past 5 s on a loaded machine
 
 test("an unreachable server leaves the head pending with why; cancel removes what is not being sent", async () => {
   await net("enqueue", { queue: "down", request: { url: nowhere, body: "a" } });

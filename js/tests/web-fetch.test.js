@@ -371,6 +371,35 @@ describe("fetch against the test server", () => {
     expect((await whole.arrayBuffer()).byteLength).toBe(200000);
   });
 
+  live("a body still arriving reads into the reader's own buffer: one 64 KiB buffer, handed back and forth, gets every byte", async () => {
+    const n = 1000000;
+    const response = await fetch(`${base}/bytes?n=${n}&chunks=20&chunkMs=5`);
+    const reader = response.body.getReader({ mode: "byob" });
+    const received = new Uint8Array(n);
+    let buffer = new ArrayBuffer(65536);
+    let [offset, reads] = [0, 0];
+    for (;;) {
+      const { done, value } = await reader.read(new Uint8Array(buffer));
+      // Each read fills the buffer it was given (moved into `value`), never more than it holds.
+      expect(value.byteLength).toBeLessThanOrEqual(65536);
+      expect(value.buffer.byteLength).toBe(65536);
+      buffer = value.buffer;
+      if (done) break;
+      received.set(value, offset);
+      offset += value.byteLength;
+      reads++;
+    }
+    expect(offset).toBe(n);
+    expect(reads).toBeGreaterThanOrEqual(n / 65536);
+    expect(received.every((byte, i) => byte === ((i * 31 + 7) & 0xff))).toBe(true);
+    await reader.closed;
+    // read({ min }) waits until the view holds at least that much, across the network's chunks.
+    const again = (await fetch(`${base}/bytes?n=300000&chunks=30&chunkMs=5`)).body.getReader({ mode: "byob" });
+    const { value: full } = await again.read(new Uint8Array(200000), { min: 200000 });
+    expect([full.byteLength, full[199999]]).toEqual([200000, served(200000)[199999]]);
+    await again.cancel();
+  });
+
   live("a streamed body cloned: both branches get every byte", async () => {
     const response = await fetch(`${base}/bytes?n=500000&chunks=5&chunkMs=10`);
     const copy = response.clone();
