@@ -73,6 +73,20 @@ struct RequestSigningTests {
         }
     }
 
+    @Test("the derived components (authority, scheme, path, query, request target) are what the verifier derives")
+    func derivedComponents() async throws {
+        let keys = try Keys()
+        let components = ["@method", "@authority", "@scheme", "@path", "@query", "@request-target"]
+        let call = try NetworkCall(grants: ["network:127.0.0.1"], network: try keys.settings(components: components))
+        defer { call.remove() }
+        try await withVerifier(keys) { base in
+            let answer = try await call("request", ["url": .string(base + "/orders/7?x=1&y=a%20b#part"), "sign": "api", "responseType": "text"])
+            let result = try verdict(answer)
+            #expect(answer["status"] == 200, "\(result)")
+            #expect(result["covered"] == .array(components.map(JSONValue.string)))
+        }
+    }
+
     @Test("a tampered body fails the independent check: the verifier is not a rubber stamp")
     func tamperedFails() async throws {
         let keys = try Keys()
