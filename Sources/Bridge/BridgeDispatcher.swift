@@ -298,14 +298,22 @@ public final class BridgeDispatcher: @unchecked Sendable {
             if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
             return context.jsValue(from: result)
         case .jsonText(let text):
-            if options.validatesResults {
-                // Test mode checks the text against the contract, as it checks values.
-                guard let result = try? JSONParser.parse(text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
-                if let violation = resultViolation(result, route: index) { return failNow(violation, target: route.target, action: route.action) }
+            switch value(ofJSONText: text, route: index, context: context) {
+            case .success(let value): return value
+            case .failure(let error): return failNow(error, target: route.target, action: route.action)
             }
-            guard let value = context.jsValue(fromJSONText: text) else { return failNow(Self.corrupt(route), target: route.target, action: route.action) }
-            return value
         }
+    }
+
+    /// An answer's JSON text made a JS value by the engine in one parse; test mode first checks
+    /// the text against the contract, as it checks values. Text that is not JSON is `corrupt`.
+    private func value(ofJSONText text: [UInt8], route index: Int, context: ScriptContext) -> Result<ScriptValue, BridgeError> {
+        if options.validatesResults {
+            guard let result = try? JSONParser.parse(text) else { return .failure(Self.corrupt(routes[index])) }
+            if let violation = resultViolation(result, route: index) { return .failure(violation) }
+        }
+        guard let value = context.jsValue(fromJSONText: text) else { return .failure(Self.corrupt(routes[index])) }
+        return .success(value)
     }
 
     private static func corrupt(_ route: Route) -> BridgeError {
@@ -402,14 +410,10 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// call as `answerNow`'s does.
     private func settle(_ id: Double, text: [UInt8]) {
         guard let call = pending[id], let context else { return }
-        let route = routes[call.route]
-        if options.validatesResults {
-            // Test mode checks the text against the contract, as it checks values.
-            guard let result = try? JSONParser.parse(text) else { return settle(id, error: Self.corrupt(route)) }
-            if let violation = resultViolation(result, route: call.route) { return settle(id, error: violation) }
+        switch value(ofJSONText: text, route: call.route, context: context) {
+        case .success(let value): finish(id, call, ok: true) { _ in value }
+        case .failure(let error): settle(id, error: error)
         }
-        guard let value = context.jsValue(fromJSONText: text) else { return settle(id, error: Self.corrupt(route)) }
-        finish(id, call, ok: true) { _ in value }
     }
 
     private func settle(_ id: Double, error: BridgeError) {

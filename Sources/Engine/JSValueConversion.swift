@@ -85,33 +85,21 @@ extension ScriptContext {
     static let textNodes = 8
 
     private func madeFromText(_ value: JSONValue) -> JSValueRef? {
-        switch value {
-        case .object(let object):
-            var nodes = 1
-            var holdsBytes = false
-            for member in object.members {
-                if case .bytes = member.value {
-                    holdsBytes = true
-                    nodes += 1
-                } else {
-                    guard let count = Self.textNodeCount(member.value, depth: 1) else { return nil }
-                    nodes += count
-                }
-            }
-            guard nodes >= Self.textNodes else { return nil }
-            guard holdsBytes else { return jsValue(fromJSONText: JSONWriter.bytes(value)) }
-            var written = object
-            for member in object.members { if case .bytes = member.value { written[member.key] = .null } }
-            guard let made = jsValue(fromJSONText: JSONWriter.bytes(.object(written))), let result = JSValueToObject(ref, made, nil) else { return nil }
-            // Each key is the object's own already: setting it keeps the key's place.
-            for member in object.members { if case .bytes = member.value { defineOwn(result, member.key, madeByCalls(member.value)) } }
-            return made
-        case .array:
-            guard let nodes = Self.textNodeCount(value, depth: 0), nodes >= Self.textNodes else { return nil }
-            return jsValue(fromJSONText: JSONWriter.bytes(value))
-        default:
-            return nil
+        // Bytes directly in an object are written as null, their keys keeping their places.
+        var written = value
+        var bytesMembers: [(key: String, value: JSONValue)] = []
+        if case .object(var object) = value {
+            bytesMembers = object.members.filter { $0.value.bytesValue != nil }
+            for member in bytesMembers { object[member.key] = .null }
+            if !bytesMembers.isEmpty { written = .object(object) }
         }
+        guard let nodes = Self.textNodeCount(written, depth: 0), nodes >= Self.textNodes,
+              let made = jsValue(fromJSONText: JSONWriter.bytes(written)) else { return nil }
+        if !bytesMembers.isEmpty {
+            guard let result = JSValueToObject(ref, made, nil) else { return nil }
+            for member in bytesMembers { defineOwn(result, member.key, madeByCalls(member.value)) }
+        }
+        return made
     }
 
     /// How many values `value` holds, itself included, when JSON text says each as it is; nil when
@@ -122,23 +110,19 @@ extension ScriptContext {
         case .null, .bool, .string: return 1
         case .number(let n): return n.isFinite && !(n == 0 && n.sign == .minus) ? 1 : nil
         case .bytes: return nil
-        case .array(let elements):
-            guard depth < 64 else { return nil }
-            var nodes = 1
-            for element in elements {
-                guard let count = textNodeCount(element, depth: depth + 1) else { return nil }
-                nodes += count
-            }
-            return nodes
-        case .object(let object):
-            guard depth < 64 else { return nil }
-            var nodes = 1
-            for member in object.members {
-                guard let count = textNodeCount(member.value, depth: depth + 1) else { return nil }
-                nodes += count
-            }
-            return nodes
+        case .array(let elements): return textNodeCount(of: elements, depth: depth)
+        case .object(let object): return textNodeCount(of: object.members.lazy.map(\.value), depth: depth)
         }
+    }
+
+    private static func textNodeCount(of values: some Sequence<JSONValue>, depth: Int) -> Int? {
+        guard depth < 64 else { return nil }
+        var nodes = 1
+        for value in values {
+            guard let count = textNodeCount(value, depth: depth + 1) else { return nil }
+            nodes += count
+        }
+        return nodes
     }
 
     private func madeByCalls(_ value: JSONValue) -> JSValueRef {
