@@ -145,23 +145,30 @@ public enum Base64 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public static func encode(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i + 2 < bytes.count {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
-            i += 3
+        // Written in place: an array literal per group allocated once per 3 bytes.
+        String(unsafeUninitializedCapacity: (bytes.count + 2) / 3 * 4) { out in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                var written = 0
+                func put(_ n: UInt32, _ count: Int) {
+                    for position in 0..<4 {
+                        out[written + position] = position < count ? alphabet[Int(n >> UInt32(18 - 6 * position) & 63)] : UInt8(ascii: "=")
+                    }
+                    written += 4
+                }
+                var i = 0
+                while i + 2 < bytes.count {
+                    put(UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]), 4)
+                    i += 3
+                }
+                // 1 byte left gives 2 characters and "==", 2 give 3 and "=".
+                switch bytes.count - i {
+                case 1: put(UInt32(bytes[i]) << 16, 2)
+                case 2: put(UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8, 3)
+                default: break
+                }
+                return written
+            }
         }
-        let rest = bytes.count - i
-        if rest == 1 {
-            let n = UInt32(bytes[i]) << 16
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
-        } else if rest == 2 {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], UInt8(ascii: "=")]
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes standard base64 (padding optional); nil when the text is not base64.
@@ -185,7 +192,9 @@ public enum Base64 {
         var i = 0
         while i + 3 < values.count {
             let n = UInt32(values[i]) << 18 | UInt32(values[i + 1]) << 12 | UInt32(values[i + 2]) << 6 | UInt32(values[i + 3])
-            out += [UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)]
+            out.append(UInt8(n >> 16 & 255))
+            out.append(UInt8(n >> 8 & 255))
+            out.append(UInt8(n & 255))
             i += 4
         }
         let rest = values.count - i
@@ -194,7 +203,8 @@ public enum Base64 {
             out.append(UInt8(n >> 16 & 255))
         } else if rest == 3 {
             let n = UInt32(values[i]) << 18 | UInt32(values[i + 1]) << 12 | UInt32(values[i + 2]) << 6
-            out += [UInt8(n >> 16 & 255), UInt8(n >> 8 & 255)]
+            out.append(UInt8(n >> 16 & 255))
+            out.append(UInt8(n >> 8 & 255))
         }
         return out
     }

@@ -40,25 +40,37 @@ package struct RequestSigner {
     /// `Signature`. `created` is seconds since the epoch.
     package func headers(for request: TransferRequest, created: Int = Int(HTTPDate.now())) throws(BridgeError) -> [(name: String, value: String)] {
         var added: [(name: String, value: String)] = []
-        var fields = request.headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        added.reserveCapacity(3)
         var components = settings.components
+        var digest: String?
         if let body = request.body {
-            let digest = "sha-256=:" + Base64.encode(Array(SHA256.hash(data: body))) + ":"
-            added.append(("Content-Digest", digest))
-            fields.append(("content-digest", digest))
+            let value = "sha-256=:" + Base64.encode(Array(SHA256.hash(data: body))) + ":"
+            added.append(("Content-Digest", value))
+            digest = value
             if !components.contains("content-digest") { components.append("content-digest") }
         }
         let target: Target
         do { target = Target(try URLTarget(request.url)) } catch { throw error.bridgeError }
-        var lines: [String] = []
-        lines.reserveCapacity(components.count + 1)
-        for component in components {
-            lines.append("\"\(component)\": " + (try value(of: component, method: request.method, target: target, fields: fields)))
+        var parameters = "("
+        for (index, component) in components.enumerated() {
+            parameters += index == 0 ? "\"" : " \""
+            parameters += component
+            parameters += "\""
         }
-        let parameters = "(" + components.map { "\"\($0)\"" }.joined(separator: " ") + ")"
-            + ";created=\(created);keyid=\"\(settings.keyId)\";alg=\"\(settings.algorithm.rawValue)\""
-        lines.append("\"@signature-params\": " + parameters)
-        let base = Array(lines.joined(separator: "\n").utf8)
+        parameters += ");created=\(created);keyid=\"\(settings.keyId)\";alg=\"\(settings.algorithm.rawValue)\""
+        // The signature base is written as bytes: a String per line and their join were most of
+        // what signing cost besides the hashes.
+        var base: [UInt8] = []
+        base.reserveCapacity(128 + request.url.utf8.count + parameters.utf8.count)
+        for component in components {
+            base.append(UInt8(ascii: "\""))
+            base += component.utf8
+            base += "\": ".utf8
+            try append(component, method: request.method, target: target, headers: request.headers, digest: digest, to: &base)
+            base.append(UInt8(ascii: "\n"))
+        }
+        base += "\"@signature-params\": ".utf8
+        base += parameters.utf8
         let signature = try SigningKeys.shared.sign(base, settings: settings)
         added.append(("Signature-Input", "sig1=" + parameters))
         added.append(("Signature", "sig1=:" + Base64.encode(signature) + ":"))
@@ -100,22 +112,33 @@ package struct RequestSigner {
         var query: String { pathAndQuery.firstIndex(of: "?").map { String(pathAndQuery[$0...]) } ?? "?" }
     }
 
-    /// A component's value in the signature base (RFC 9421 §2.1, §2.2).
-    private func value(of component: String, method: String, target: Target, fields: [(name: String, value: String)]) throws(BridgeError) -> String {
+    /// A component's value in the signature base (RFC 9421 §2.1, §2.2), appended to `base`. A
+    /// header's is its fields' values, trimmed and joined with ", "; `Content-Digest` counts as the
+    /// request's last field when there is a body.
+    private func append(_ component: String, method: String, target: Target, headers: [(name: String, value: String)],
+                        digest: String?, to base: inout [UInt8]) throws(BridgeError) {
         switch component {
-        case "@method": return method.uppercased()
-        case "@target-uri": return target.url
-        case "@authority": return target.authority
-        case "@scheme": return target.scheme
-        case "@path": return target.path
-        case "@query": return target.query
-        case "@request-target": return target.pathAndQuery
+        case "@method":
+            for byte in method.utf8 { base.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) }
+        case "@target-uri": base += target.url.utf8
+        case "@authority": base += target.authority.utf8
+        case "@scheme": base += target.scheme.utf8
+        case "@path": base += target.path.utf8
+        case "@query": base += target.query.utf8
+        case "@request-target": base += target.pathAndQuery.utf8
         default:
-            let values = fields.filter { $0.name == component }.map { $0.value.trimmingCharacters(in: " \t") }
-            guard !values.isEmpty else {
+            var found = false
+            func add(_ value: String) {
+                if found { base += ", ".utf8 }
+                found = true
+                base += value.trimmingCharacters(in: " \t").utf8
+            }
+            // Component names are lower case (app.json's are lowered when read).
+            for header in headers where header.name.lowercased() == component { add(header.value) }
+            if component == "content-digest", let digest { add(digest) }
+            guard found else {
                 throw BridgeError.badParams("/headers", "signer \"\(name)\" signs the header \(component), which this request does not have")
             }
-            return values.joined(separator: ", ")
         }
     }
 }

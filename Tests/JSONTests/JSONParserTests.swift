@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Testing
 
@@ -120,6 +121,20 @@ struct JSONParserTests {
         }
         #expect(Base64.encode(Array("hello".utf8)) == "aGVsbG8=")
         #expect(Base64.decode("not base64!") == nil)
+    }
+
+    @Test("base64 gives RFC 4648's test vectors and every byte as Foundation encodes it")
+    func base64Vectors() {
+        // RFC 4648 §10.
+        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (text, encoded) in vectors {
+            #expect(Base64.encode(Array(text.utf8)) == encoded)
+            #expect(Base64.decode(encoded) == Array(text.utf8))
+        }
+        for count in 254...256 {
+            let bytes = (0..<count).map { UInt8(255 - $0 % 256) }
+            #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString())
+        }
     }
 }
 
