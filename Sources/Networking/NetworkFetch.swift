@@ -35,6 +35,8 @@ struct NetworkFetchParams: ActionParams {
         case include
     }
 
+    private static let conditionalHeaders: Set<String> = ["if-modified-since", "if-none-match", "if-unmodified-since", "if-match", "if-range"]
+
     var request: NetworkRequest
     let redirect: Redirect
     let cache: CacheMode
@@ -47,8 +49,7 @@ struct NetworkFetchParams: ActionParams {
         let asked: CacheMode = try params.optional("cache") ?? .default
         // A request with conditional headers of its own is the app's revalidation: as the Fetch
         // Standard says, the default mode then neither answers from nor writes to the cache.
-        let conditional = ["if-modified-since", "if-none-match", "if-unmodified-since", "if-match", "if-range"]
-        if asked == .default, request.transfer.headers.contains(where: { conditional.contains($0.name.lowercased()) }) {
+        if asked == .default, request.transfer.headers.contains(where: { Self.conditionalHeaders.contains($0.name.lowercased()) }) {
             cache = .noStore
         } else {
             cache = asked

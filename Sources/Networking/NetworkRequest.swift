@@ -38,7 +38,11 @@ struct NetworkRequest: ActionParams {
         let url: String = try params.required("url")
         var headers: [(name: String, value: String)] = []
         for (name, value) in try params.optional("headers", as: JSONObject.self) ?? [:] {
-            let text = try String(param: value, at: params.path.appending(key: "headers").appending(key: name))
+            // The path is spelled only for a value that is not a string: it costs a string per header.
+            let text: String
+            if case .string(let string) = value { text = string } else {
+                text = try String(param: value, at: params.path.appending(key: "headers").appending(key: name))
+            }
             if let problem = TransferRequest.headerProblem(name: name, value: text) {
                 throw BridgeError.badParams("/headers/\(JSONPointer.escape(name))", problem)
             }
@@ -110,8 +114,13 @@ struct NetworkRequest: ActionParams {
     var sharingKey: String? {
         guard transfer.method == "GET", transfer.body == nil else { return nil }
         var key = transfer.url
-        for (name, value) in transfer.headers.sorted(by: { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) }) {
-            key += "\n\(name.lowercased()): \(value)"
+        // Each name lowered once, not at every comparison of the sort.
+        let fields = transfer.headers.map { (name: $0.name.lowercased(), value: $0.value) }.sorted { ($0.name, $0.value) < ($1.name, $1.value) }
+        for field in fields {
+            key += "\n"
+            key += field.name
+            key += ": "
+            key += field.value
         }
         // The timeout asked for, not what waiting left of it: calls that waited still share.
         key += "\n#\(timeoutMs ?? -1),\(transfer.connectTimeoutMs ?? -1),\(transfer.maxBytes ?? -1),\(transfer.followRedirects)"

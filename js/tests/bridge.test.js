@@ -47,6 +47,48 @@ describe("round trips", () => {
     expect(answer).toStrictEqual({ nan: null, inf: null, list: [null, null] });
   });
 
+  // Plain params (strings, numbers, booleans, null, plain objects) cross as JSON text, the rest
+  // are walked: what arrives must not depend on which.
+  test("params written as text arrive as walked params do", async () => {
+    const plain = { s: "a\u0000b\n\"\\ é 😀", zero: 0, big: 1e21, tiny: 5e-324, frac: 0.1, t: true, z: null, o: { p: { q: "deep" } } };
+    await expect(Hybrid.call("bridge", "echo", plain)).resolves.toStrictEqual(plain);
+    const negative = await Hybrid.call("bridge", "echo", { n: -0, inner: { n: -0 } });
+    expect(Object.is(negative.n, -0) && Object.is(negative.inner.n, -0)).toBe(true);
+    const keyed = Object.create(null);
+    keyed.__proto__ = "data";
+    keyed["a\"b"] = 1;
+    const echoed = await Hybrid.call("bridge", "echo", { keyed });
+    expect(Object.getOwnPropertyNames(echoed.keyed)).toEqual(["__proto__", "a\"b"]);
+    expect(echoed.keyed.__proto__).toBe("data");
+    const many = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`k${i}`, i]));
+    await expect(Hybrid.call("bridge", "echo", many)).resolves.toStrictEqual(many);
+    const deeper = { a: { b: { c: { d: { e: "five levels" } } } } };
+    await expect(Hybrid.call("bridge", "echo", deeper)).resolves.toStrictEqual(deeper);
+    const long = { text: "x".repeat(5000) + "😀" };
+    await expect(Hybrid.call("bridge", "echo", long)).resolves.toStrictEqual(long);
+  });
+
+  test("a getter in params is read once, and a lone surrogate is refused at its path either way", async () => {
+    let reads = 0;
+    const params = { get value() { reads += 1; return "read"; }, after: 1 };
+    await expect(Hybrid.call("bridge", "echo", params)).resolves.toStrictEqual({ value: "read", after: 1 });
+    expect(reads).toBe(1);
+    await expect(Hybrid.call("bridge", "echo", { ok: "fine", bad: { s: "\ud800" } }))
+      .rejects.toMatchObject(error("E_BAD_PARAMS", "bridge", "echo", { path: "/bad/s" }));
+  });
+
+  test("a member a program put on Object.prototype is sent as the walk sends it", async () => {
+    const walked = await Hybrid.call("bridge", "echo", Object.create({ inherited: 1 }, { own: { value: 2, enumerable: true } }));
+    Object.defineProperty(Object.prototype, "inherited", { value: 1, enumerable: true, configurable: true, writable: true });
+    let plain;
+    try {
+      plain = await Hybrid.call("bridge", "echo", { own: 2 });
+    } finally {
+      delete Object.prototype.inherited;
+    }
+    expect(plain).toStrictEqual(walked);
+  });
+
   test("params default to an empty object", async () => {
     await expect(Hybrid.call("bridge", "echo")).resolves.toEqual({});
   });
