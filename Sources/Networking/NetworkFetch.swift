@@ -41,11 +41,15 @@ struct NetworkFetchParams: ActionParams {
     let redirect: Redirect
     let cache: CacheMode
     let credentials: Credentials
+    /// `bodyAsText`: a whole body of at most ``NetworkService/textBodyLimit`` bytes that is UTF-8
+    /// is answered as `text`, a string, instead of `body`'s bytes.
+    let bodyAsText: Bool
 
     init(from params: ParamsReader) throws(BridgeError) {
         request = try NetworkRequest(from: params, cacheFlag: false)
         redirect = try params.optional("redirect") ?? .follow
         credentials = try params.optional("credentials") ?? .sameOrigin
+        bodyAsText = try params.optional("bodyAsText") ?? false
         let asked: CacheMode = try params.optional("cache") ?? .default
         // A request with conditional headers of its own is the app's revalidation: as the Fetch
         // Standard says, the default mode then neither answers from nor writes to the cache.
@@ -130,6 +134,15 @@ extension NetworkService {
     /// The most a cacheable answer may be for the cache to read it whole before answering: a
     /// larger one (or one of unknown length) streams and is not stored.
     static let cachedBodyLimit = 1 << 20
+    /// The largest body `bodyAsText` answers as text: a string costs JS less to receive than bytes
+    /// (a Uint8Array over memory of its own), and text() and json() read it as it is.
+    static let textBodyLimit = 64 << 10
+
+    /// What an answer is made for: the request's method (HEAD has no body) and how a whole body goes.
+    private struct AnswerShape {
+        let method: String
+        let bodyAsText: Bool
+    }
 
     func fetch(_ call: ServiceCall, _ params: NetworkFetchParams) async throws(BridgeError) -> JSONValue {
         // Not held to quotas.responseBytes: that bounds bodies held whole in memory, and a fetch
@@ -137,9 +150,10 @@ extension NetworkService {
         var request = try params.request.signed(for: call.app)
         request.transfer.maxBytes = request.maxBytes
         if params.credentials != .omit { request.transfer.cookieJar = CookieJars.jar(dataDirectory: call.app.dataDirectory) }
+        let shape = AnswerShape(method: request.transfer.method, bodyAsText: params.bodyAsText)
         guard let key = params.cacheKey else {
             let (response, redirected) = try await open(request, redirect: params.redirect, app: call.app)
-            return answer(response, method: request.transfer.method, redirected: redirected)
+            return answer(response, as: shape, redirected: redirected)
         }
         let cache = caches.cache(dataDirectory: call.app.dataDirectory)
         if params.cache != .onlyIfCached, !cache.holds(key) {
@@ -147,23 +161,22 @@ extension NetworkService {
             // answer goes to the pool only when the cache keeps it.
             let (response, redirected) = try await open(request, redirect: params.redirect, app: call.app)
             guard CacheEntry(key: key, response: response, now: HTTPDate.now()) != nil else {
-                return answer(response, method: request.transfer.method, redirected: redirected, cache: "miss")
+                return answer(response, as: shape, redirected: redirected, cache: "miss")
             }
             return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
-                answer(try await storing(response, key: key, in: cache), method: request.transfer.method, redirected: redirected, cache: "miss")
+                answer(try await storing(response, key: key, in: cache), as: shape, redirected: redirected, cache: "miss")
             }
         }
         // The cache reads and writes files: on the pool.
         return try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(BridgeError) -> JSONValue in
-            try await cachedFetch(request, mode: params.cache, redirect: params.redirect, key: key, app: call.app)
+            try await cachedFetch(request, mode: params.cache, redirect: params.redirect, key: key, shape: shape, app: call.app)
         }
     }
 
     private func cachedFetch(_ request: NetworkRequest, mode: NetworkFetchParams.CacheMode, redirect: NetworkFetchParams.Redirect,
-                             key: String, app: AppContext) async throws(BridgeError) -> JSONValue {
+                             key: String, shape: AnswerShape, app: AppContext) async throws(BridgeError) -> JSONValue {
         let cache = caches.cache(dataDirectory: app.dataDirectory)
         let started = CurlClient.nowMs()
-        let method = request.transfer.method
         if mode != .reload, var entry = cache.load(key) {
             let servesStale = mode == .forceCache || mode == .onlyIfCached
             if servesStale || (mode == .default && entry.isFresh(at: HTTPDate.now())) {
@@ -171,7 +184,7 @@ extension NetworkService {
                 do { try URLTarget(request.transfer.url).checkGranted(app.allowsHost) } catch { throw error.bridgeError }
                 var response = entry.response
                 response.timing.totalMs = CurlClient.nowMs() - started
-                return answer(response, method: method, redirected: false, cache: "hit")
+                return answer(response, as: shape, redirected: false, cache: "hit")
             }
             var revalidation = request
             revalidation.transfer.headers += entry.validators
@@ -181,15 +194,15 @@ extension NetworkService {
                 cache.save(entry)
                 var answered = entry.response
                 answered.timing = response.timing
-                return answer(answered, method: method, redirected: redirected, cache: "revalidated")
+                return answer(answered, as: shape, redirected: redirected, cache: "revalidated")
             }
-            return answer(try await storing(response, key: key, in: cache), method: method, redirected: redirected, cache: "miss")
+            return answer(try await storing(response, key: key, in: cache), as: shape, redirected: redirected, cache: "miss")
         }
         if mode == .onlyIfCached {
             throw BridgeError.failed(reason: "not_cached", "nothing is cached for \(request.transfer.url), and cache \"only-if-cached\" does not ask the network")
         }
         let (response, redirected) = try await open(request, redirect: redirect, app: app)
-        return answer(try await storing(response, key: key, in: cache), method: method, redirected: redirected, cache: "miss")
+        return answer(try await storing(response, key: key, in: cache), as: shape, redirected: redirected, cache: "miss")
     }
 
     /// Stores a cacheable answer. One still streaming is read whole first when its Content-Length
@@ -277,7 +290,7 @@ extension NetworkService {
 
     /// What JS receives: the head, and the body whole (`body`, null when the answer has none) or
     /// still arriving (`stream`, read with `read`).
-    private func answer(_ response: TransferResponse, method: String, redirected: Bool, cache: String? = nil) -> JSONValue {
+    private func answer(_ response: TransferResponse, as shape: AnswerShape, redirected: Bool, cache: String? = nil) -> JSONValue {
         var object = JSONObject(minimumCapacity: 9)
         object.appendUnique("status", .number(Double(response.status)))
         object.appendUnique("statusText", .string(response.statusText))
@@ -286,10 +299,12 @@ extension NetworkService {
         object.appendUnique("redirected", .bool(redirected))
         object.appendUnique("httpVersion", .string(response.httpVersion))
         // The Fetch Standard's null body statuses, and HEAD, carry no body.
-        if method == "HEAD" || [101, 103, 204, 205, 304].contains(response.status) {
+        if shape.method == "HEAD" || [101, 103, 204, 205, 304].contains(response.status) {
             object.appendUnique("body", .null)
         } else if let stream = response.stream {
             object.appendUnique("stream", .number(Double(bodies.add(stream))))
+        } else if shape.bodyAsText, response.body.count <= Self.textBodyLimit, let text = String(validating: response.body, as: UTF8.self) {
+            object.appendUnique("text", .string(text))
         } else {
             object.appendUnique("body", .bytes(response.body))
         }

@@ -313,6 +313,42 @@ describe("fetch against the test server", () => {
     expect([patched.method, patched.body, request.bodyUsed]).toEqual(["PATCH", "q=a+b", true]);
   });
 
+  // A whole body that is UTF-8 crosses as text (network.fetch's bodyAsText): what reads it must
+  // see the bytes it came as.
+  live("a UTF-8 body crossing as text reads as its bytes: a byte order mark, clones, streams, invalid UTF-8", async () => {
+    const post = (bytes) => fetch(`${base}/echo?raw=1`, { method: "POST", body: bytes, headers: { "Content-Type": "text/plain" } });
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0xc3, 0xa9]);
+    expect(await (await post(bom)).text()).toBe("hé");
+    expect(Array.from(new Uint8Array(await (await post(bom)).arrayBuffer()))).toEqual(Array.from(bom));
+    expect(await (await post(new TextEncoder().encode('\ufeff{"a":[1,"é"]}'))).json()).toEqual({ a: [1, "é"] });
+    await expect((await post(new TextEncoder().encode("{not json"))).json()).rejects.toThrow(SyntaxError);
+    const invalid = new Uint8Array([0x61, 0xff, 0x62]);
+    expect(await (await post(invalid)).text()).toBe("a\ufffdb");
+    expect(Array.from(await (await post(invalid)).bytes())).toEqual([0x61, 0xff, 0x62]);
+    const response = await post(bom);
+    const copy = response.clone();
+    expect(await copy.text()).toBe("hé");
+    const reader = response.body.getReader();
+    const read = [];
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) read.push(...chunk.value);
+    expect(read).toEqual(Array.from(bom));
+    const once = await post(bom);
+    expect(await (await once.blob()).text()).toBe("hé");
+    expect(once.bodyUsed).toBe(true);
+    await expect(once.text()).rejects.toThrow(TypeError);
+  });
+
+  live("network.fetch answers text only when asked, for UTF-8 of at most 64 KiB", async () => {
+    const ask = (body, bodyAsText) => Hybrid.call("network", "fetch", { url: `${base}/echo?raw=1`, method: "POST", body, bodyAsText });
+    const asked = await ask("hé", true);
+    expect([asked.text, asked.body]).toEqual(["hé", undefined]);
+    const plain = await ask("hé", undefined);
+    expect([plain.text, Array.from(plain.body)]).toEqual([undefined, [0x68, 0xc3, 0xa9]]);
+    const large = await ask("x".repeat(65537), true);
+    expect([large.text, large.body?.length ?? large.stream !== undefined]).toEqual([undefined, large.body ? 65537 : true]);
+    if (large.stream !== undefined) await Hybrid.call("network", "cancel", { stream: large.stream });
+  });
+
   live("binary bodies both ways: bytes, a Blob, a FormData, a ReadableStream", async () => {
     const bytes = served(70000);
     const echoed = await fetch(`${base}/echo?raw=1`, { method: "PUT", body: bytes, headers: { "Content-Type": "application/octet-stream" } });

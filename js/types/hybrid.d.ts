@@ -709,6 +709,12 @@ export interface NetworkFetchParams {
    * default means no-store.
    */
   cache?: "default" | "no-store" | "reload" | "no-cache" | "force-cache" | "only-if-cached";
+  /**
+   * When true, a whole body of at most 64 KiB that is valid UTF-8 is answered as text (a string)
+   * instead of body (bytes): fetch() asks for it, since a string costs less to hand to JS and
+   * text() and json() read it as it is.
+   */
+  bodyAsText?: boolean;
 }
 
 export interface NetworkFetchResult {
@@ -727,9 +733,14 @@ export interface NetworkFetchResult {
   redirected: boolean;
   /**
    * The whole body as a Uint8Array, when it came with the head; null for HEAD and for statuses that
-   * carry no body (101, 103, 204, 205, 304). Absent when stream is present.
+   * carry no body (101, 103, 204, 205, 304). Absent when stream or text is present.
    */
   body?: Uint8Array | null;
+  /**
+   * The whole body as a string, in place of body, when the params asked for bodyAsText and the body
+   * is valid UTF-8 of at most 64 KiB (a leading byte order mark is kept).
+   */
+  text?: string;
   /** The body, still arriving: read it with read {stream}; cancel {stream} ends it. */
   stream?: number;
   /**

@@ -593,6 +593,7 @@ const headersIterator = pairIterator("Headers", (headers) => sortedPairs(headers
 class BodyState {
   constructor() {
     this.bytes = null; // Uint8Array: the whole body, owned by nobody else
+    this.text = null; // string: a fetched body that is UTF-8, kept as text until its bytes are asked for
     this.blob = null; // Blob
     this.streamId = null; // the network's id of a body still arriving (network.read)
     this.stream = null; // ReadableStream: made from one of the above, or the program's own
@@ -603,6 +604,14 @@ class BodyState {
     this.reason = undefined;
     this.signal = null; // the fetch's signal that errors this body when it aborts (followAbort)
     this.algorithm = null;
+  }
+}
+
+// A body kept as text gives its bytes: what everything but text() and json() reads.
+function textToBytes(body) {
+  if (body.text !== null) {
+    body.bytes = encoder.encode(body.text);
+    body.text = null;
   }
 }
 
@@ -675,6 +684,7 @@ const networkStreamOptions = Object.freeze({ __proto__: null, highWaterMark: 655
 // The body's ReadableStream, made now if it has none yet.
 function streamOf(body) {
   if (body.stream !== null) return body.stream;
+  textToBytes(body);
   const { ReadableStream, createReadableStream, cancel, getReader } = streams();
   if (body.aborted) {
     body.stream = createReadableStream({ start: (controller) => controller.error(body.reason) });
@@ -799,6 +809,7 @@ function abortBody(body, reason) {
   body.aborted = true;
   body.reason = reason;
   body.bytes = null;
+  body.text = null;
   body.blob = null;
   // A clone's branch has no controller: erroring the stream it was teed from errors it.
   if (body.controller !== null) body.controller.error(reason);
@@ -809,7 +820,9 @@ function cloneBody(body) {
   const copy = new BodyState();
   copy.aborted = body.aborted;
   copy.reason = body.reason;
-  if (body.stream === null && body.bytes !== null) {
+  if (body.stream === null && body.text !== null) {
+    copy.text = body.text;
+  } else if (body.stream === null && body.bytes !== null) {
     copy.bytes = body.bytes.slice();
   } else if (body.stream === null && body.blob !== null) {
     copy.blob = body.blob;
@@ -832,8 +845,10 @@ function takeOverBody(body) {
   body.used = true;
   if (body.stream === null) {
     proxy.bytes = body.bytes;
+    proxy.text = body.text;
     proxy.blob = body.blob;
     body.bytes = null;
+    body.text = null;
     body.blob = null;
     return proxy;
   }
@@ -884,6 +899,7 @@ async function readAll(reader) {
 // undefined when they must be read.
 function wholeBytes(body) {
   if (body === null) return new Uint8Array(0);
+  textToBytes(body);
   if (body.stream !== null || body.bytes === null) return undefined;
   const bytes = body.bytes;
   body.bytes = null;
@@ -914,7 +930,7 @@ function exactBuffer(bytes) {
 }
 
 // "Consume body": a promise rejected, not a throw, for a wrong `this` or an unusable body.
-function consumeBody(target, interfaceName, member, convert) {
+function consumeBody(target, interfaceName, member, convert, convertText = undefined) {
   let state;
   try {
     state = stateOfEither(target, interfaceName, member);
@@ -926,6 +942,18 @@ function consumeBody(target, interfaceName, member, convert) {
   }
   // As undici: an aborted fetch's body rejects at once, and again at each try, without being read.
   if (state.body !== null && state.body.aborted) return Promise.reject(state.body.reason);
+  // A body kept as text, read by text() or json(): no bytes made, none decoded.
+  if (convertText !== undefined && state.body !== null && state.body.text !== null && state.body.stream === null) {
+    const text = state.body.text;
+    state.body.text = null;
+    state.body.used = true;
+    detachBody(state.body);
+    try {
+      return Promise.resolve(convertText(text));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   const whole = wholeBytes(state.body);
   if (whole !== undefined) {
     try {
@@ -939,6 +967,15 @@ function consumeBody(target, interfaceName, member, convert) {
 
 function decodeUTF8(bytes) {
   return utf8.decode(bytes);
+}
+
+// What decoding the text's UTF-8 gives: the same text without a leading byte order mark.
+function withoutBOM(text) {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function parseJSONText(text) {
+  return JSON.parse(withoutBOM(text));
 }
 
 function mimeTypeOf(state) {
@@ -969,10 +1006,10 @@ function defineBodyMembers(target, interfaceName) {
       return consumeBody(this, interfaceName, "formData", (bytes, state) => parseFormData(bytes, state, interfaceName));
     },
     json() {
-      return consumeBody(this, interfaceName, "json", (bytes) => JSON.parse(utf8.decode(bytes)));
+      return consumeBody(this, interfaceName, "json", (bytes) => JSON.parse(utf8.decode(bytes)), parseJSONText);
     },
     text() {
-      return consumeBody(this, interfaceName, "text", decodeUTF8);
+      return consumeBody(this, interfaceName, "text", decodeUTF8, withoutBOM);
     },
   };
   for (const name of Object.keys(members)) {
@@ -1594,6 +1631,7 @@ function hostOptions(init) {
 // The request's bytes for network.fetch: a stream is read to its end first, through a reader
 // the fetch's abort can cancel (`pending.reader`).
 function requestBytes(body, pending) {
+  textToBytes(body);
   if (body.stream === null && body.bytes !== null) return body.bytes;
   if (body.stream === null && body.blob !== null) return blobs().blobBytes.call(body.blob);
   pending.reader = streams().getReader.call(streamOf(body));
@@ -1638,7 +1676,7 @@ function networkParams(state, bytes, extras) {
   if (!list.map.has("accept")) headers.accept = "*/*";
   if (!list.map.has("accept-language")) headers["accept-language"] = "*";
   if (!list.map.has("user-agent")) headers["user-agent"] = userAgent();
-  const params = { __proto__: null, url: state.url, method: state.method, headers };
+  const params = { __proto__: null, url: state.url, method: state.method, headers, bodyAsText: true };
   if (bytes !== null) params.bytes = bytes;
   if (state.redirect !== "follow") params.redirect = state.redirect;
   if (state.cache !== "default") params.cache = state.cache;
@@ -1674,6 +1712,9 @@ function fetchedResponseState(answer) {
     body = new BodyState();
     body.streamId = answer.stream;
     unreadBodies.register(body, answer.stream, body);
+  } else if (answer.text !== undefined) {
+    body = new BodyState();
+    body.text = answer.text;
   } else if (answer.body !== null && answer.body !== undefined) {
     body = new BodyState();
     body.bytes = answer.body;
