@@ -23,8 +23,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
-            return nil
+            // Through the buffer: `for member in members` copies (retains and releases) each
+            // member's key and value on the way, and a params reader looks up a dozen keys.
+            members.withUnsafeBufferPointer { members in
+                for index in members.indices where members[index].key == key { return members[index].value }
+                return nil
+            }
         }
         set {
             if let index = members.firstIndex(where: { $0.key == key }) {

@@ -15,6 +15,14 @@ struct HTTPCacheIndexTests {
         return CacheEntry(key: key, response: response, now: HTTPDate.now())!
     }
 
+    @Test("an entry's file name is the key's FNV-1a in 16 hex digits, as the files earlier runs left are named")
+    func fileNames() {
+        // FNV-1a 64: the offset basis for no bytes; "a" is a published test vector.
+        #expect(HTTPCache.name(for: "") == "cbf29ce484222325.entry")
+        #expect(HTTPCache.name(for: "a") == "af63dc4c8601ec8c.entry")
+        #expect(HTTPCache.name(for: "foobar") == "85944171f73967e8.entry")
+    }
+
     @Test("an entry saved by one run is held and read by the next; an unknown key is not held; a removed one is gone from disk and memory")
     func entriesOutliveTheRun() throws {
         let folder = TemporaryFolder(prefix: "http-cache-index")
