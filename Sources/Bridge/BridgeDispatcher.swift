@@ -213,11 +213,8 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return answerNow(route: index, context: context) { try body(serviceCall) }
         case .worker(let body):
             if let refusal = overQuota(route) { return refusal }
-            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil) { .value(try await body($0)) }
+            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: nil, body)
         case .nonBlocking(let body):
-            if let refusal = overQuota(route) { return refusal }
-            start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: engine?.executor) { .value(try await body($0)) }
-        case .nonBlockingAnswer(let body):
             if let refusal = overQuota(route) { return refusal }
             start(id, route: index, serviceCall, timeoutMs: timeoutMs, on: engine?.executor, body)
         }
@@ -237,7 +234,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
     /// Runs an asynchronous action as a task (on `executor`, or the global pool when nil) and
     /// settles the call when it ends, on the JS thread.
     private func start(_ id: Double, route index: Int, _ serviceCall: ServiceCall, timeoutMs: Double?,
-                       on executor: (any TaskExecutor)?, _ body: @escaping @Sendable (ServiceCall) async throws -> ServiceAnswer) {
+                       on executor: (any TaskExecutor)?, _ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) {
         let target = serviceCall.target
         let action = serviceCall.action
         let call = PendingCall(target: target, action: action, route: index)
@@ -252,7 +249,7 @@ public final class BridgeDispatcher: @unchecked Sendable {
         }
         let engine = self.engine
         let operation: @Sendable () async -> Void = { [weak self] in
-            let result: Result<ServiceAnswer, BridgeError>
+            let result: Result<JSONValue, BridgeError>
             do {
                 result = .success(try await body(serviceCall))
             } catch {
@@ -387,12 +384,11 @@ public final class BridgeDispatcher: @unchecked Sendable {
 
     // MARK: - Answering pending calls
 
-    private func settle(_ id: Double, _ result: Result<ServiceAnswer, BridgeError>) {
+    private func settle(_ id: Double, _ result: Result<JSONValue, BridgeError>) {
         // `pending` is the JS thread's alone: every answer is delivered there.
         engine?.assertOnLoopThread()
         switch result {
-        case .success(.value(let value)): settle(id, result: value)
-        case .success(.jsonText(let text)): settle(id, text: text)
+        case .success(let value): settle(id, result: value)
         case .failure(let error): settle(id, error: error)
         }
     }
@@ -404,16 +400,6 @@ public final class BridgeDispatcher: @unchecked Sendable {
             return
         }
         finish(id, call, ok: true) { $0.jsValue(from: result) }
-    }
-
-    /// Settles with JSON text, parsed by the engine in one call; text that is not JSON fails the
-    /// call as `answerNow`'s does.
-    private func settle(_ id: Double, text: [UInt8]) {
-        guard let call = pending[id], let context else { return }
-        switch value(ofJSONText: text, route: call.route, context: context) {
-        case .success(let value): finish(id, call, ok: true) { _ in value }
-        case .failure(let error): settle(id, error: error)
-        }
     }
 
     private func settle(_ id: Double, error: BridgeError) {

@@ -65,10 +65,6 @@ public struct ServiceAction: Sendable {
         /// that may block (a file, SQLite) belongs in `.worker`, or hops off with
         /// `withTaskExecutorPreference(globalConcurrentExecutor)`.
         case nonBlocking(@Sendable (ServiceCall) async throws -> JSONValue)
-        /// As `nonBlocking`, for an action whose answer is many small values (a batch of messages):
-        /// as JSON text it reaches JS in one engine parse, where a ``JSONValue`` is converted one
-        /// engine call per object, property and string.
-        case nonBlockingAnswer(@Sendable (ServiceCall) async throws -> ServiceAnswer)
     }
 
     public let placement: Placement
@@ -87,10 +83,6 @@ public struct ServiceAction: Sendable {
 
     public static func nonBlocking(_ body: @escaping @Sendable (ServiceCall) async throws -> JSONValue) -> ServiceAction {
         ServiceAction(placement: .nonBlocking(body))
-    }
-
-    public static func nonBlockingAnswer(_ body: @escaping @Sendable (ServiceCall) async throws -> ServiceAnswer) -> ServiceAction {
-        ServiceAction(placement: .nonBlockingAnswer(body))
     }
 
     // Typed: each decodes the call's params into `Params` once, before the body runs. Actions
@@ -120,16 +112,10 @@ public struct ServiceAction: Sendable {
         .nonBlocking { call in try await body(call, try Params(param: call.params, at: .root)) }
     }
 
-    /// `nonBlockingAnswer`, with the params decoded as `Params`.
-    @inlinable
-    public static func nonBlockingAnswer<Params: ActionParams>(_: Params.Type, _ body: @escaping @Sendable (ServiceCall, Params) async throws -> ServiceAnswer) -> ServiceAction {
-        .nonBlockingAnswer { call in try await body(call, try Params(param: call.params, at: .root)) }
-    }
-
     public var runsInline: Bool {
         switch placement {
         case .inline, .inlineAnswer: true
-        case .worker, .nonBlocking, .nonBlockingAnswer: false
+        case .worker, .nonBlocking: false
         }
     }
 
@@ -140,12 +126,11 @@ public struct ServiceAction: Sendable {
         case .inline(let body): try body(call)
         case .inlineAnswer(let body): try body(call).value()
         case .worker(let body), .nonBlocking(let body): try await body(call)
-        case .nonBlockingAnswer(let body): try await body(call).value()
         }
     }
 }
 
-/// What an `inlineAnswer` or `nonBlockingAnswer` action hands back: a value, or the JSON text of one.
+/// What an `inlineAnswer` action hands back: a value, or the JSON text of one.
 public enum ServiceAnswer: Sendable {
     case value(JSONValue)
     /// UTF-8 JSON text, as stored. If it turns out not to be JSON, the call fails with

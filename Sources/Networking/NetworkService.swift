@@ -68,7 +68,7 @@ public struct NetworkService: BridgeService {
             "socketSend": .nonBlocking(NetworkSocketSendParams.self) { _, params in
                 try await send(params)
             },
-            "socketReceive": .nonBlockingAnswer(NetworkSocketParams.self) { _, params in
+            "socketReceive": .nonBlocking(NetworkSocketParams.self) { _, params in
                 try await sockets.receive(params.socket)
             },
             "socketClose": .inline(NetworkSocketCloseParams.self) { _, params in

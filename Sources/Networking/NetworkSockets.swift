@@ -149,9 +149,8 @@ final class NetworkSockets: Sendable {
     }
 
     /// `socketReceive`: what arrived since the last call, waiting for something. The closing event
-    /// forgets the socket. The answer is JSON text, which JS gets in one engine parse, unless a
-    /// binary message is among the events (bytes have no JSON form: they go as a value).
-    func receive(_ id: Int) async throws(BridgeError) -> ServiceAnswer {
+    /// forgets the socket.
+    func receive(_ id: Int) async throws(BridgeError) -> JSONValue {
         let connection = try connection(id)
         let events = await withTaskCancellationHandler {
             await connection.receive()
@@ -161,24 +160,7 @@ final class NetworkSockets: Sendable {
         if events.contains(where: { if case .closed = $0 { true } else { false } }) {
             open.withLock { _ = $0.sockets.removeValue(forKey: id) }
         }
-        if events.contains(where: { if case .binary = $0 { true } else { false } }) {
-            return .value(["events": .array(events.map(Self.jsonValue))])
-        }
-        var text: [UInt8] = []
-        text.reserveCapacity(16 + events.count * 16)
-        text.append(contentsOf: #"{"events":["#.utf8)
-        for (index, event) in events.enumerated() {
-            if index > 0 { text.append(UInt8(ascii: ",")) }
-            if case .text(let message) = event {
-                text.append(contentsOf: #"{"text":"#.utf8)
-                JSONWriter.writeString(message, into: &text)
-                text.append(UInt8(ascii: "}"))
-            } else {
-                text.append(contentsOf: JSONWriter.bytes(Self.jsonValue(event)))
-            }
-        }
-        text.append(contentsOf: "]}".utf8)
-        return .jsonText(text)
+        return ["events": .array(events.map(Self.jsonValue))]
     }
 
     private static func jsonValue(_ event: WebSocketEvent) -> JSONValue {

@@ -63,7 +63,7 @@ struct NetworkScriptTests {
         runner.arguments = [server.base, name]
         let (totals, tap) = await runner.runCapturing(files: [Repository.path("js/tests/web-eventsource.test.js")])
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
-        #expect(totals.passed == 3)
+        #expect(totals.passed == 4)
         #expect(server.hits["sse/\(name)/last=none"] == 1)
         #expect(server.hits["sse/\(name)/last=2"] == 1)
     }
@@ -78,7 +78,7 @@ struct NetworkScriptTests {
         await server.stop()
         #expect(totals.failed == 0 && totals.brokenFiles == 0, "\(tap)")
         #expect(totals.skipped == 0)
-        #expect(totals.passed == 10)
+        #expect(totals.passed == 11)
         #expect(server.handshakes.withLock { $0.first { $0.path == "/echo" && $0.protocols == "chat, echo.v2" } } != nil)
     }
 

@@ -13,6 +13,22 @@ test("the interface: constants, a bad URL, MessageEvent's fields", () => {
   expect([event.type, event.data, event.lastEventId, event.origin, event.ports.length]).toEqual(["message", "x", "7", "http://a.test", 0]);
 });
 
+test("MessageEvent's ports: one frozen array per event, the same at every read, made once when none were given", () => {
+  const event = new MessageEvent("message");
+  const ports = event.ports;
+  expect([Array.isArray(ports), Object.isFrozen(ports), ports.length, event.ports === ports]).toEqual([true, true, 0, true]);
+  expect(new MessageEvent("message").ports === ports).toBe(false);
+  const given = new MessageEvent("message", { ports: [] });
+  expect([Object.isFrozen(given.ports), given.ports.length, given.ports === given.ports]).toEqual([true, 0, true]);
+  given.initMessageEvent("other", false, false, "d", "o", "i", null, []);
+  expect([given.type, given.data, given.ports.length, Object.isFrozen(given.ports)]).toEqual(["other", "d", 0, true]);
+  // The timeStamp of an event made by the program is the clock's, at its making.
+  const before = performance.now();
+  const made = new MessageEvent("message");
+  expect(made.timeStamp >= before && made.timeStamp <= performance.now()).toBe(true);
+  expect(new Event("x").timeStamp >= made.timeStamp).toBe(true);
+});
+
 live("messages, named events and ids arrive; a stream that ends reconnects with Last-Event-ID", async () => {
   // The Swift side counts each connection by the Last-Event-ID it carried.
   const name = Hybrid.args[1] ?? `drop-${Date.now()}`;

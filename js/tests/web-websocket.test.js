@@ -149,6 +149,43 @@ for (const mixed of [false, true]) {
   });
 }
 
+live("message events carry the time their batch reached JS: after the send, by the handler's clock, never going back", async () => {
+  const socket = new WebSocket(`${base}/echo`);
+  await next(socket, "open");
+  const stamps = [];
+  const events = [];
+  const all = new Promise((resolve) => {
+    socket.onmessage = (event) => {
+      stamps.push([event.timeStamp, performance.now()]);
+      events.push(event);
+      if (events.length === 200) resolve();
+    };
+  });
+  const sentAt = performance.now();
+  for (let i = 0; i < 200; i++) socket.send(`${i}`);
+  await all;
+  expect(events.map((event) => event.data)).toEqual(Array.from({ length: 200 }, (_, i) => `${i}`));
+  expect(stamps.every(([stamp, now]) => stamp >= sentAt && stamp <= now)).toBe(true);
+  expect(stamps.every(([stamp], i) => i === 0 || stamp >= stamps[i - 1][0])).toBe(true);
+  // Each event is a whole MessageEvent: its own isTrusted, origin and (empty, frozen) ports.
+  const last = events.at(-1);
+  expect([last instanceof MessageEvent, Object.getOwnPropertyNames(last).includes("isTrusted"), last.origin, last.ports.length, Object.isFrozen(last.ports)])
+    .toEqual([true, true, new URL(base).origin, 0, true]);
+  // An event the program makes in a handler takes the clock's time, not the batch's.
+  const inHandler = new Promise((resolve) => {
+    socket.onmessage = (event) => {
+      const start = performance.now();
+      while (performance.now() - start < 2) { /* let the clock move past the batch's time */ }
+      resolve([event.timeStamp, new Event("x").timeStamp]);
+    };
+  });
+  socket.send("one");
+  const [batchTime, madeTime] = await inHandler;
+  expect(madeTime - batchTime >= 2).toBe(true);
+  socket.close();
+  await next(socket, "close");
+});
+
 live("the sends of one turn echo in order, text that JSON escapes and a lone surrogate (as U+FFFD) among them", async () => {
   const socket = new WebSocket(`${base}/echo`);
   await next(socket, "open");

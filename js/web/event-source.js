@@ -28,13 +28,13 @@ class MessageEvent extends Event {
     requireArguments(arguments.length, 1, "Failed to construct 'MessageEvent'");
     super(type, eventInitDict);
     const init = dictionary(eventInitDict, "Failed to construct 'MessageEvent'") ?? {};
-    const ports = init.ports === undefined ? [] : Array.from(init.ports);
     this.#init = {
       data: init.data === undefined ? null : init.data,
       origin: init.origin === undefined ? "" : `${init.origin}`,
       lastEventId: init.lastEventId === undefined ? "" : `${init.lastEventId}`,
       source: init.source === undefined ? null : init.source,
-      ports: Object.freeze(ports),
+      // Without ports, the empty frozen array is made when first read: most events never are.
+      ports: init.ports === undefined ? null : Object.freeze(Array.from(init.ports)),
     };
   }
 
@@ -49,7 +49,11 @@ class MessageEvent extends Event {
   get origin() { return MessageEvent.#of(this, "origin").origin; }
   get lastEventId() { return MessageEvent.#of(this, "lastEventId").lastEventId; }
   get source() { return MessageEvent.#of(this, "source").source; }
-  get ports() { return MessageEvent.#of(this, "ports").ports; }
+  get ports() {
+    const init = MessageEvent.#of(this, "ports");
+    init.ports ??= Object.freeze([]);
+    return init.ports;
+  }
 
   initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source = null, ports = []) {
     requireArguments(arguments.length, 1, "Failed to execute 'initMessageEvent' on 'MessageEvent'");

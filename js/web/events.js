@@ -20,6 +20,9 @@ const { requireArguments, dictionary, enumerable, toStringTag, constants } = int
 
 let eventState; // (event) => its internal state, for EventTarget's dispatch
 
+// The time the next event is made at, when the host gives it (`withTimeStamp`); else the clock's.
+let presetTimeStamp;
+
 class Event {
   #state;
 
@@ -41,7 +44,7 @@ class Event {
       dispatching: false,
       initialized: true,
       isTrusted: false,
-      timeStamp: now(),
+      timeStamp: presetTimeStamp ?? now(),
     };
     // [LegacyUnforgeable]: an own, non-configurable accessor on every instance.
     Object.defineProperty(this, "isTrusted", isTrustedDescriptor);
@@ -578,3 +581,15 @@ internals.provide("addAbortAlgorithm", addAbortAlgorithm);
 internals.provide("removeAbortAlgorithm", removeAbortAlgorithm);
 internals.provide("isAbortSignal", isAbortSignal);
 internals.provide("defineEventHandlers", defineEventHandlers);
+// `new Interface(type, init)` with timeStamp `time`: for the events the host fires for messages
+// that arrived together (a WebSocket's read), made with one reading of the clock, which is a
+// native call, instead of one each. The constructor runs no code of the program's (init is the
+// host's own object), so no other event can take the time.
+internals.provide("withTimeStamp", (time, Interface, type, init) => {
+  presetTimeStamp = time;
+  try {
+    return new Interface(type, init);
+  } finally {
+    presetTimeStamp = undefined;
+  }
+});

@@ -8,14 +8,17 @@
 // closed. bufferedAmount counts the bytes handed to send() that the socket has not written yet:
 // each socketSend answers once its frame is written. Sends go out in the order send() was called;
 // a Blob is read first, and what was sent after it waits for it. The text messages of one turn
-// cross the bridge as one JSON text (texts), and what arrives comes back as JSON text, since
-// every object or string that crosses one by one costs engine calls of its own.
+// cross the bridge as one JSON text (texts), since every object or string that crosses one by one
+// costs engine calls of its own (what arrives, a batch of many values, the engine makes from JSON
+// text itself).
 
 const { requireArguments, dictionary, enumerable, toStringTag, constants } = internals.get("webidl");
 const Event = internals.get("Event");
 const EventTarget = internals.get("EventTarget");
 const defineEventHandlers = internals.get("defineEventHandlers");
 const MessageEvent = internals.get("MessageEvent");
+const withTimeStamp = internals.get("withTimeStamp");
+const now = internals.now;
 const Blob = internals.get("Blob");
 const isBlob = internals.get("isBlob");
 const URL = internals.get("URL");
@@ -282,6 +285,8 @@ class WebSocket extends EventTarget {
         this.#fail(1006, "", error);
         return;
       }
+      // The messages of one answer arrived together: their events share one reading of the clock.
+      const arrived = now();
       for (const event of answer.events) {
         if (event.closed !== undefined) {
           const { code, reason, wasClean } = event.closed;
@@ -304,7 +309,7 @@ class WebSocket extends EventTarget {
         } else {
           data = new Blob([event.bytes]);
         }
-        this.dispatchEvent(new MessageEvent("message", { data, origin }));
+        this.dispatchEvent(withTimeStamp(arrived, MessageEvent, "message", { data, origin }));
       }
     }
   }
