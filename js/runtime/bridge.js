@@ -146,7 +146,13 @@ function call(target, action, params = {}, options = undefined, untracked = fals
     return Promise.reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
   }
   try {
-    const text = params !== null && typeof params === "object" ? plainText(params, 2) : undefined;
+    let text;
+    try {
+      text = params !== null && typeof params === "object" ? plainText(params, 2) : undefined;
+    } catch {
+      // A getter or a proxy that throws: the walk decides what that member is, as it always has.
+      text = undefined;
+    }
     // A promise from send is handed back as it is.
     return Promise.resolve(send(target, action, params, options && options.timeoutMs, signal, text, untracked));
   } catch (error) {

@@ -77,6 +77,13 @@ describe("round trips", () => {
       .rejects.toMatchObject(error("E_BAD_PARAMS", "bridge", "echo", { path: "/bad/s" }));
   });
 
+  test("a getter that throws is treated as the walk treats it", async () => {
+    const throwing = () => { throw new Error("getter broke"); };
+    const plain = await Hybrid.call("bridge", "echo", Object.defineProperty({ a: 1 }, "b", { get: throwing, enumerable: true }));
+    const walked = await Hybrid.call("bridge", "echo", Object.defineProperty({ a: 1, d: new Date(0) }, "b", { get: throwing, enumerable: true }));
+    expect(plain).toStrictEqual({ a: walked.a, ...("b" in walked ? { b: walked.b } : {}) });
+  });
+
   test("a member a program put on Object.prototype is sent as the walk sends it", async () => {
     const walked = await Hybrid.call("bridge", "echo", Object.create({ inherited: 1 }, { own: { value: 2, enumerable: true } }));
     Object.defineProperty(Object.prototype, "inherited", { value: 1, enumerable: true, configurable: true, writable: true });
