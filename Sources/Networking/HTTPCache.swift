@@ -101,10 +101,10 @@ final class HTTPCache: Sendable {
 
     private func path(for key: String) -> String { folder + "/" + Self.name(for: key) }
 
-    /// FNV-1a of the key: a short, stable file name. The key itself is stored in the entry and
-    /// compared on load, so a collision reads as a miss, never as another URL's response.
     private static let nameCharacters = Array("0123456789abcdef.entry".utf8)
 
+    /// FNV-1a of the key: a short, stable file name. The key itself is stored in the entry and
+    /// compared on load, so a collision reads as a miss, never as another URL's response.
     static func name(for key: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
@@ -112,10 +112,9 @@ final class HTTPCache: Sendable {
             hash = hash &* 0x100_0000_01b3
         }
         // 16 hex digits and ".entry", written in place.
-        let digits = nameCharacters
         return String(unsafeUninitializedCapacity: 22) { name in
-            for index in 0..<16 { name[index] = digits[Int(hash >> UInt64(60 - 4 * index) & 0xF)] }
-            for index in 16..<22 { name[index] = digits[index] }
+            for index in 0..<16 { name[index] = nameCharacters[Int(hash >> UInt64(60 - 4 * index) & 0xF)] }
+            for index in 16..<22 { name[index] = nameCharacters[index] }
             return 22
         }
     }

@@ -94,6 +94,7 @@ package struct RequestSigner {
             self.url = url
             scheme = target.scheme
             let bytes = url.utf8
+            // A loop, not `firstRange(of:)`: its generic search took HMAC signing from 8.4 to 10.5 µs.
             var afterScheme = bytes.startIndex
             var index = bytes.startIndex
             while index < bytes.endIndex {
@@ -118,8 +119,7 @@ package struct RequestSigner {
     private func append(_ component: String, method: String, target: Target, headers: [(name: String, value: String)],
                         digest: String?, to base: inout [UInt8]) throws(BridgeError) {
         switch component {
-        case "@method":
-            for byte in method.utf8 { base.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) }
+        case "@method": base += method.uppercased().utf8
         case "@target-uri": base += target.url.utf8
         case "@authority": base += target.authority.utf8
         case "@scheme": base += target.scheme.utf8

@@ -140,21 +140,25 @@ function plainText(object, depth) {
   return text + "}";
 }
 
+// plainText of params, or undefined when they are not an object or a getter or proxy of theirs
+// throws while it is written: the walk then decides what that member is, as it always has.
+function paramsText(params) {
+  if (params === null || typeof params !== "object") return undefined;
+  try {
+    return plainText(params, 2);
+  } catch {
+    return undefined;
+  }
+}
+
 function call(target, action, params = {}, options = undefined, untracked = false) {
   const signal = options && options.signal;
   if (signal && signal.aborted) {
     return Promise.reject(new HybridError({ code: "E_CANCELLED", message: `${target}.${action} was cancelled before it started`, target, action }));
   }
   try {
-    let text;
-    try {
-      text = params !== null && typeof params === "object" ? plainText(params, 2) : undefined;
-    } catch {
-      // A getter or a proxy that throws: the walk decides what that member is, as it always has.
-      text = undefined;
-    }
     // A promise from send is handed back as it is.
-    return Promise.resolve(send(target, action, params, options && options.timeoutMs, signal, text, untracked));
+    return Promise.resolve(send(target, action, params, options && options.timeoutMs, signal, paramsText(params), untracked));
   } catch (error) {
     return Promise.reject(error);
   }

@@ -908,6 +908,26 @@ function wholeBytes(body) {
   return bytes;
 }
 
+// The body's text taken now when it is kept as text (a fetched UTF-8 body no stream was made of);
+// undefined otherwise.
+function wholeText(body) {
+  if (body === null || body.stream !== null || body.text === null) return undefined;
+  const text = body.text;
+  body.text = null;
+  body.used = true;
+  detachBody(body);
+  return text;
+}
+
+// `convert(value, state)` as a promise: settled with what it returns, or rejected with what it throws.
+function converted(convert, value, state) {
+  try {
+    return Promise.resolve(convert(value, state));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 // The bytes of a body wholeBytes could not take: from the Blob when no stream was made, else read
 // from the stream.
 function bodyBytes(body) {
@@ -943,25 +963,10 @@ function consumeBody(target, interfaceName, member, convert, convertText = undef
   // As undici: an aborted fetch's body rejects at once, and again at each try, without being read.
   if (state.body !== null && state.body.aborted) return Promise.reject(state.body.reason);
   // A body kept as text, read by text() or json(): no bytes made, none decoded.
-  if (convertText !== undefined && state.body !== null && state.body.text !== null && state.body.stream === null) {
-    const text = state.body.text;
-    state.body.text = null;
-    state.body.used = true;
-    detachBody(state.body);
-    try {
-      return Promise.resolve(convertText(text));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
+  const text = convertText === undefined ? undefined : wholeText(state.body);
+  if (text !== undefined) return converted(convertText, text, state);
   const whole = wholeBytes(state.body);
-  if (whole !== undefined) {
-    try {
-      return Promise.resolve(convert(whole, state));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
+  if (whole !== undefined) return converted(convert, whole, state);
   return bodyBytes(state.body).then((bytes) => convert(bytes, state));
 }
 
