@@ -46,18 +46,23 @@ public struct TransferRequest: Sendable {
 }
 
 extension TransferRequest {
+    /// RFC 9110's token characters, by byte: letters, digits and !#$%&'*+-.^_`|~. A table, since
+    /// every header of every request is checked (twice when it came from params).
+    private static let tokenBytes: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
+        }
+    }
+
     /// Why `name: value` cannot go out as a request header, or nil when it can. curl sends a
     /// header line as it is given: a line break in it would start a header (or a request) of its
     /// own, and a NUL would end the C string early. ``CurlClient/perform(_:allowHost:)`` refuses
     /// such a request; callers that take headers from params check them first, to name the field.
     public static func headerProblem(name: String, value: String) -> String? {
-        let isToken = !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
+        guard !name.isEmpty, name.utf8.allSatisfy({ tokenBytes[Int($0)] }) else {
+            return "\"\(name)\" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)"
         }
-        guard isToken else { return "\"\(name)\" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)" }
         // By bytes: "\r\n" is a single Character, which a Character comparison would miss.
         guard !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
             return "header values may not contain line breaks (CR, LF) or NUL"

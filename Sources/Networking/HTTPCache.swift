@@ -106,10 +106,15 @@ final class HTTPCache: Sendable {
     /// FNV-1a of the key: a short, stable file name. The key itself is stored in the entry and
     /// compared on load, so a collision reads as a miss, never as another URL's response.
     static func name(for key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        var key = key
+        // Over the string's bytes in place: iterating its UTF8View checks each index.
+        let hash = key.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
         }
         // 16 hex digits and ".entry", written in place.
         return String(unsafeUninitializedCapacity: 22) { name in
