@@ -74,6 +74,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let timeout = request.connectTimeoutMs { hh_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, timeout)) }
         if let maxBytes = request.maxBytes { hh_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)) }
         if let jar = request.cookieJar { jar.attach(to: handle) }
+        if let userAgent = request.userAgent { hh_easy_setopt_string(handle, CURLOPT_USERAGENT, userAgent) }
         if let pins = request.hop?.pinnedPublicKeys { hh_easy_setopt_string(handle, CURLOPT_PINNEDPUBLICKEY, pins) }
         if let caFile = request.hop?.caFile { hh_easy_setopt_string(handle, CURLOPT_CAINFO, caFile) }
         if request.onProgress != nil {

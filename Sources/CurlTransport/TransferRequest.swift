@@ -21,6 +21,9 @@ public struct TransferRequest: Sendable {
     public var onProgress: (@Sendable (Int64, Int64?) -> Void)?
     /// Cookies to send, and where `Set-Cookie` answers go; none when nil.
     public var cookieJar: CookieJar?
+    /// Sent as `User-Agent` when `headers` hold none of their own (curl's `CURLOPT_USERAGENT`,
+    /// which costs no header line of ours); none when nil.
+    public var userAgent: String?
     /// What the app says about particular hosts, asked for each hop's host (canonical, as grants
     /// compare it): pinned keys, trust anchors, addresses. nil: nothing, for any host.
     public var hostOverrides: (@Sendable (String) -> HostOverrides?)?

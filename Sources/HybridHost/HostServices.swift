@@ -10,6 +10,7 @@ import Storage
 import Sync
 import SyncClient
 import Views
+import WebPlatform
 
 /// The host's identity and the services it registers: the one place that knows them all.
 public enum HostServices {
@@ -31,7 +32,7 @@ public enum HostServices {
             StorageService(registry: databases),
             KeyValueService(stores: keyValueStores),
             PatchService(loaders: patchLoaders),
-            NetworkService(hostEntries: DataFolderLayout.hostEntries),
+            NetworkService(hostEntries: DataFolderLayout.hostEntries, userAgent: WebPlatformOptions(hostVersion: hostVersion).userAgent),
             SyncService(registry: databases),
         ])
     }

@@ -67,6 +67,37 @@ struct NetworkFetchParams: ActionParams {
     var cacheKey: String? { cache == .noStore ? nil : request.sharingKey }
 }
 
+extension TransferRequest {
+    /// The headers the Fetch Standard's fetch adds to a request that has none of its own, as
+    /// node's and Deno's do: `Accept: */*`, `Accept-Language: *` and `User-Agent` (the host's,
+    /// `navigator.userAgent`). curl sends the same `Accept` and, from ``userAgent``, the
+    /// `User-Agent` when the headers hold neither, which spares a header line of ours for each;
+    /// a request to be signed gets them as headers, so that a signer may name them.
+    mutating func addFetchDefaults(userAgent: String?, signing: Bool) {
+        var hasAccept = false, hasLanguage = false, hasAgent = false
+        for header in headers {
+            if Self.named(header.name, "accept") { hasAccept = true }
+            else if Self.named(header.name, "accept-language") { hasLanguage = true }
+            else if Self.named(header.name, "user-agent") { hasAgent = true }
+        }
+        if !hasLanguage { headers.append(("Accept-Language", "*")) }
+        guard signing else {
+            if !hasAgent { self.userAgent = userAgent }
+            return
+        }
+        if !hasAccept { headers.append(("Accept", "*/*")) }
+        if !hasAgent, let userAgent { headers.append(("User-Agent", userAgent)) }
+    }
+
+    /// Whether header `name` is `lowered`, compared as header names are: without regard to ASCII case.
+    private static func named(_ name: String, _ lowered: StaticString) -> Bool {
+        guard name.utf8.count == lowered.utf8CodeUnitCount else { return false }
+        return zip(name.utf8, UnsafeBufferPointer(start: lowered.utf8Start, count: lowered.utf8CodeUnitCount)).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+        }
+    }
+}
+
 /// `network.read`'s and `network.cancel`'s params.
 struct NetworkBodyParams: ActionParams {
     let stream: Int
@@ -147,7 +178,10 @@ extension NetworkService {
     func fetch(_ call: ServiceCall, _ params: NetworkFetchParams) async throws(BridgeError) -> JSONValue {
         // Not held to quotas.responseBytes: that bounds bodies held whole in memory, and a fetch
         // body is read as it arrives (the cache keeps only small ones). maxBytes still applies.
-        var request = try params.request.signed(for: call.app)
+        var unsigned = params.request
+        // After the cache key: the defaults are the same for every fetch, so they tell none apart.
+        unsigned.transfer.addFetchDefaults(userAgent: userAgent, signing: unsigned.sign != nil)
+        var request = try unsigned.signed(for: call.app)
         request.transfer.maxBytes = request.maxBytes
         if params.credentials != .omit { request.transfer.cookieJar = CookieJars.jar(dataDirectory: call.app.dataDirectory) }
         let shape = AnswerShape(method: request.transfer.method, bodyAsText: params.bodyAsText)

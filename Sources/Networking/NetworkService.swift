@@ -37,10 +37,15 @@ public struct NetworkService: BridgeService {
     /// What downloads may not write into: the host's own entries of the data folder.
     private let hostEntries: HostEntries
 
+    /// The `User-Agent` `fetch` sends when a request has none (`navigator.userAgent`); none when nil.
+    let userAgent: String?
+
     /// `hostEntries`: the host's entries of the data folder, which the layer that lays the folder
     /// out names (an app run passes them all); by default the hidden ones, this service's own.
-    public init(hostEntries: HostEntries = .hiddenOnly) {
+    /// `userAgent`: what `fetch` sends as `User-Agent` when a request has none of its own.
+    public init(hostEntries: HostEntries = .hiddenOnly, userAgent: String? = nil) {
         self.hostEntries = hostEntries
+        self.userAgent = userAgent
     }
 
     public var actions: [String: ServiceAction] {

@@ -18,7 +18,7 @@ struct NavigatorInfo {
         // LC_MESSAGES, then LANG), "en-US" for C and POSIX, as node and Deno answer then.
         let language = LanguageTag.from(locale: LocaleSetting.resolve { ProcessEnvironment[$0] })
         return [
-            "userAgent": .string("\(options.hostName)/\(options.hostVersion) JavaScriptCore/\(JSEngine.webKitVersion) (\(Self.platform))"),
+            "userAgent": .string(options.userAgent),
             "platform": .string(Self.platform),
             "language": .string(language),
             "languages": .array([.string(language)]),

@@ -1,3 +1,5 @@
+import Engine
+
 /// What the web platform's globals take from the run that installs them.
 ///
 /// ```swift
@@ -15,6 +17,11 @@ public struct WebPlatformOptions: Sendable {
     /// (the UTF-16 code units of keys and values), and the cap of the kv file `localStorage` writes,
     /// which the `kv` service caps the same: an app's `quotas.kvBytes`.
     public var storageQuotaBytes: Int
+
+    /// `navigator.userAgent`, which `fetch` sends too: "HybridHost/0.1.0 JavaScriptCore/2.50.6 (Linux x86_64)".
+    public var userAgent: String {
+        "\(hostName)/\(hostVersion) JavaScriptCore/\(JSEngine.webKitVersion) (\(NavigatorInfo.platform))"
+    }
 
     public init(hostName: String = "HybridHost", hostVersion: String = "0", localStorage: WebStorageLocation? = nil,
                 storageQuotaBytes: Int = 5 << 20) {

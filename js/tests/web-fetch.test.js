@@ -308,6 +308,9 @@ describe("fetch against the test server", () => {
     expect(echo.headers).toMatchObject({ "x-trace": "t1", accept: "application/json", "accept-language": "*", "content-type": "text/plain;charset=UTF-8" });
     expect(echo.headers["user-agent"]).toBe(navigator.userAgent);
     expect((await (await fetch(`${base}/echo`)).json()).headers.accept).toBe("*/*");
+    // A request's own take the defaults' place, sent once, whatever their case.
+    const own = await (await fetch(`${base}/echo`, { headers: { "USER-AGENT": "mine/1", "accept-LANGUAGE": "fr" } })).json();
+    expect([own.headers["user-agent"], own.headers["accept-language"], own.headers.accept]).toEqual(["mine/1", "fr", "*/*"]);
     const request = new Request(`${base}/echo`, { method: "PATCH", body: new URLSearchParams({ q: "a b" }) });
     const patched = await (await fetch(request)).json();
     expect([patched.method, patched.body, request.bodyUsed]).toEqual(["PATCH", "q=a+b", true]);

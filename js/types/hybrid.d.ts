@@ -2291,9 +2291,10 @@ export interface HybridActions {
      * Request): one HTTP request, answered as soon as the final answer's head is in, with the body
      * whole when it came with the head and otherwise a stream id to read it with read. Grants,
      * quotas, the running limits and hop-checked redirects apply as for request; identical GETs are
-     * not shared (each fetch reads its own body). A stream holds its transfer's running slot until
-     * it ends or is cancelled; while unread, at most 1 MiB of it waits in memory and the transfer
-     * is paused.
+     * not shared (each fetch reads its own body). The Fetch Standard's default headers go with a
+     * request that has none of its own: Accept: *\/*, Accept-Language: * and User-Agent: the host's
+     * (navigator.userAgent). A stream holds its transfer's running slot until it ends or is
+     * cancelled; while unread, at most 1 MiB of it waits in memory and the transfer is paused.
      */
     fetch: { params: NetworkFetchParams; result: NetworkFetchResult; errors: "E_BAD_PARAMS" | "E_DENIED" | "E_FAILED" | "E_TIMEOUT" | "E_CANCELLED" | "E_TOO_MANY" };
     /**

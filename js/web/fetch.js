@@ -1661,26 +1661,14 @@ function framingProblem(list, bytes) {
   return null;
 }
 
-let userAgentValue = null;
-function userAgent() {
-  if (userAgentValue === null) {
-    const navigator = internals.get("navigator");
-    userAgentValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(navigator), "userAgent").get.call(navigator);
-  }
-  return userAgentValue;
-}
-
 function networkParams(state, bytes, extras) {
   const list = headersState(state.headers).list;
   // Params have no prototype: the bridge would send what a program put on Object.prototype, and a
   // header named __proto__ is a header like any other.
   const headers = { __proto__: null };
   for (const entry of list.map.values()) headers[entry.name] = entry.values.length === 1 ? entry.values[0] : entry.values.join(", ");
-  // The headers the standard's fetch adds when the request has none of its own, as node and Deno do
-  // (Accept-Language and User-Agent are left to the user agent: "*" as theirs, and navigator's).
-  if (!list.map.has("accept")) headers.accept = "*/*";
-  if (!list.map.has("accept-language")) headers["accept-language"] = "*";
-  if (!list.map.has("user-agent")) headers["user-agent"] = userAgent();
+  // The headers the standard's fetch adds when the request has none of its own (Accept,
+  // Accept-Language, User-Agent) are network.fetch's to add: they are the same for every fetch.
   const params = { __proto__: null, url: state.url, method: state.method, headers, bodyAsText: true };
   if (bytes !== null) params.bytes = bytes;
   if (state.redirect !== "follow") params.redirect = state.redirect;
