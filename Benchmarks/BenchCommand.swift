@@ -59,7 +59,7 @@ struct BenchCommand: ParsableCommand {
         case "storage": StorageBenchmark(iterations: iterations).run()
         case "network" where serve: NetworkBenchmark.serve()
         case "network": NetworkBenchmark(iterations: iterations).run()
-        case "fetch": FetchBenchmark(rounds: iterations ?? 3).run()
+        case "fetch": FetchBenchmark(rounds: iterations ?? 7).run()
         case "websocket": WebSocketBenchmark(rounds: iterations ?? 3).run()
         case "queue": QueueBenchmark(iterations: iterations).run()
         case "sync": SyncBenchmark(iterations: iterations).run()
