@@ -262,7 +262,9 @@ struct JSValueWalker {
             elements.reserveCapacity(length)
             for index in 0..<length {
                 path.append(.index(index))
-                let element = JSObjectGetPropertyAtIndex(ctx, object, UInt32(index), nil) ?? context.undefined
+                var thrown: JSValueRef?
+                let element = JSObjectGetPropertyAtIndex(ctx, object, UInt32(index), &thrown) ?? context.undefined
+                if let thrown { throw failure(.threw(context.stringify(thrown))) }
                 elements.append(try convertOrSkip(element, depth: depth + 1) ?? .null)
                 path.removeLast()
             }
@@ -293,8 +295,10 @@ struct JSValueWalker {
         for i in 0..<count {
             let name = JSPropertyNameArrayGetNameAtIndex(names, i)!
             let key = try convertString(name)
-            let member = JSObjectGetProperty(ctx, object, name, nil) ?? context.undefined
             path.append(.key(key))
+            var thrown: JSValueRef?
+            let member = JSObjectGetProperty(ctx, object, name, &thrown) ?? context.undefined
+            if let thrown { throw failure(.threw(context.stringify(thrown))) }
             if let converted = try convertOrSkip(member, depth: depth + 1) {
                 members.appendUnique(key, converted)
             }

@@ -10,6 +10,9 @@ public struct ValueConversionError: Error, Sendable, Equatable, CustomStringConv
         case loneSurrogate
         /// A value with no JSON form: a BigInt, a symbol, a non-byte typed array.
         case unsupported(String)
+        /// Reading the member threw (a getter's or a Proxy's exception, as its text): as
+        /// `JSON.stringify` and `structuredClone` do, the call fails rather than leaving it out.
+        case threw(String)
     }
 
     public let kind: Kind
@@ -22,6 +25,7 @@ public struct ValueConversionError: Error, Sendable, Equatable, CustomStringConv
         case .tooLarge: "larger than \(JSValueLimits.maximumBytes / (1024 * 1024)) MiB"
         case .loneSurrogate: "string holds a lone UTF-16 surrogate; expected well-formed Unicode"
         case .unsupported(let what): "\(what) cannot cross the bridge; expected a JSON value, Uint8Array or ArrayBuffer"
+        case .threw(let exception): "reading it threw \(exception); expected a value to send"
         }
     }
 

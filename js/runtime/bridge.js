@@ -141,7 +141,8 @@ function plainText(object, depth) {
 }
 
 // plainText of params, or undefined when they are not an object or a getter or proxy of theirs
-// throws while it is written: the walk then decides what that member is, as it always has.
+// throws while it is written: the walk then meets the same throw and refuses the call at that
+// member's path.
 function paramsText(params) {
   if (params === null || typeof params !== "object") return undefined;
   try {
