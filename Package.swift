@@ -212,7 +212,7 @@ let package = Package(
         // server stopped gracefully, a fault-injecting proxy), the built `hybrid`, scratch folders,
         // a fresh PostgreSQL database per test in the cluster scripts/with-postgres starts, the
         // sync server every test and benchmark starts (in this process or as a child).
-        .target(name: "HostTesting", dependencies: ["HTTPServing", "ScriptSources", "SyncAuth", "SyncServer", "SystemIO", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "HostTesting", dependencies: ["HTTPServing", "JSON", "ScriptSources", "SyncAuth", "SyncServer", "SystemIO", "WebSocketTransport", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Hummingbird", package: "hummingbird"),
                                                    .product(name: "Logging", package: "swift-log"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),

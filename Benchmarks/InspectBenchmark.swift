@@ -1,7 +1,6 @@
 import HostTesting
 import JSON
 import SystemIO
-import WebSocketTransport
 
 /// `hybrid-bench inspect` (issue 37's figures), on the release `hybrid` beside it:
 /// - start-up of `hybrid run hello.js` against the same with `--inspect` (what the inspector costs
@@ -59,7 +58,7 @@ struct InspectBenchmark {
                     continue
                 }
                 try blocking {
-                    let session = try await BenchInspector.connect(String(url))
+                    let session = try await InspectorProbe.connect(String(url))
                     try await session.call("Debugger.enable")
                     try await session.call("Runtime.runIfWaitingForDebugger")
                     try await session.event("Debugger.paused")
@@ -83,7 +82,7 @@ struct InspectBenchmark {
                 guard process.waitBlocking(timeout: 30, until: { $0.standardError.contains("\n") }),
                       let url = process.output.standardError.split(separator: "\n").first?.split(separator: " ").last else { continue }
                 try blocking {
-                    let session = try await BenchInspector.connect(String(url))
+                    let session = try await InspectorProbe.connect(String(url))
                     try await session.call("Debugger.enable")
                     try await session.call("Debugger.setBreakpointsActive", ["active": true])
                     try await session.call("Runtime.runIfWaitingForDebugger")
@@ -111,49 +110,4 @@ struct InspectBenchmark {
     static func median(_ values: [Double]) -> Double {
         values.isEmpty ? .nan : values.sorted()[values.count / 2]
     }
-}
-
-/// The debugger's side, enough for the figures: calls by id, events by name.
-final class BenchInspector: @unchecked Sendable {
-    // @unchecked: used by one task at a time.
-    private let connection: WebSocketConnection
-    private var nextID = 1
-    private var pending: [JSONValue] = []
-
-    private init(_ connection: WebSocketConnection) { self.connection = connection }
-
-    static func connect(_ url: String) async throws -> BenchInspector {
-        let parts = url.dropFirst("ws://127.0.0.1:".count).split(separator: "/")
-        guard parts.count == 2, let port = Int(parts[0]) else { throw BenchError("not an inspector URL: \(url)") }
-        return BenchInspector(try await WebSocketClient.connect(to: .init(secure: false, host: "127.0.0.1", port: port, resource: "/\(parts[1])"),
-                                                                protocols: [], timeoutMs: 20_000))
-    }
-
-    func call(_ method: String, _ params: JSONObject = [:]) async throws {
-        let id = nextID
-        nextID += 1
-        try await connection.send(text: JSONWriter.write(["id": .number(Double(id)), "method": .string(method), "params": .object(params)]))
-        _ = try await next { $0["id"]?.intValue == id }
-    }
-
-    func event(_ method: String) async throws {
-        _ = try await next { $0["method"]?.stringValue == method }
-    }
-
-    private func next(_ matches: (JSONValue) -> Bool) async throws -> JSONValue {
-        var closed: String?
-        while true {
-            if let index = pending.firstIndex(where: matches) { return pending.remove(at: index) }
-            if let closed { throw BenchError(closed) }
-            for event in await connection.receive() {
-                switch event {
-                case .text(let text): pending.append(try JSONParser.parse(text))
-                case .closed(let code, let reason, _): closed = "the inspector closed: \(code) \(reason)"
-                case .binary: break
-                }
-            }
-        }
-    }
-
-    func close() { connection.close(code: 1000, reason: "") }
 }

@@ -5,7 +5,6 @@ import JSON
 import ScriptSources
 import SystemIO
 import Testing
-import WebSocketTransport
 
 /// `hybrid run --inspect-brk` as a debugger meets it: the real binary, its WebSocket on
 /// 127.0.0.1, the WebKit Inspector Protocol, a TypeScript app whose bridge calls complete while
@@ -36,7 +35,7 @@ struct InspectorTests {
             process.stop()
             try? FileManager.default.removeItem(atPath: data)
         }
-        let session = try await InspectorSession.connect(url)
+        let session = try await InspectorProbe.connect(url)
         _ = try await session.call("Debugger.enable")
         _ = try await session.call("Debugger.setBreakpointsActive", ["active": true])
         // Nothing runs before the debugger says it is ready.
@@ -99,13 +98,13 @@ struct InspectorTests {
             process.stop()
             try? FileManager.default.removeItem(atPath: data)
         }
-        let (port, secret) = try #require(InspectorSession.parse(url))
+        let (port, secret) = try #require(InspectorProbe.address(of: url))
         for (resource, host) in [("/", "127.0.0.1:\(port)"), ("/" + String(secret.reversed()), "127.0.0.1:\(port)"),
                                  ("/\(secret)", "evil.example:\(port)"), ("/\(secret)", "localhost:1")] {
             let status = try Self.handshakeStatus(port: port, resource: resource, host: host)
             #expect(status == "HTTP/1.1 403 Forbidden", "\(resource) Host: \(host)")
         }
-        let first = try await InspectorSession.connect(url)
+        let first = try await InspectorProbe.connect(url)
         #expect(try Self.handshakeStatus(port: port, resource: "/\(secret)", host: "127.0.0.1:\(port)") == "HTTP/1.1 409 Conflict",
                 "a second debugger is refused while one is attached")
         // The first still works.
@@ -184,75 +183,4 @@ struct InspectorTests {
         }
         return listening
     }
-}
-
-/// A debugger's side of the inspector socket: calls answered by id, events kept in order.
-final class InspectorSession: @unchecked Sendable {
-    // @unchecked: used by one test task at a time.
-    private let connection: WebSocketConnection
-    private var nextID = 1
-    private var pending: [JSONValue] = []
-    /// `Debugger.scriptParsed` params, by scriptId.
-    private(set) var scripts: [String: JSONValue] = [:]
-
-    private init(_ connection: WebSocketConnection) { self.connection = connection }
-
-    static func parse(_ url: String) -> (port: Int, secret: String)? {
-        let parts = url.dropFirst("ws://127.0.0.1:".count).split(separator: "/")
-        guard parts.count == 2, let port = Int(parts[0]) else { return nil }
-        return (port, String(parts[1]))
-    }
-
-    static func connect(_ url: String) async throws -> InspectorSession {
-        let (port, secret) = try #require(parse(url))
-        return InspectorSession(try await WebSocketClient.connect(to: .init(secure: false, host: "127.0.0.1", port: port, resource: "/\(secret)"),
-                                                                  protocols: [], timeoutMs: 20_000))
-    }
-
-    /// Sends `method` and waits for its answer's `result`; an `error` answer fails the test.
-    @discardableResult
-    func call(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
-        let answer = try await answer(method, params)
-        if let error = answer["error"] { Issue.record("\(method): \(error)") }
-        return answer["result"] ?? .null
-    }
-
-    /// Sends `method` and returns its whole answer (`result` or `error`).
-    func answer(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
-        let id = nextID
-        nextID += 1
-        try await connection.send(text: JSONWriter.write(["id": .number(Double(id)), "method": .string(method), "params": .object(params)]))
-        return try await next { $0["id"]?.intValue == id }
-    }
-
-    /// The next event named `method` whose params match (earlier others stay for later), its params.
-    func event(_ method: String, where matches: (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
-        try await next { $0["method"]?.stringValue == method && matches($0["params"] ?? .null) }["params"] ?? .null
-    }
-
-    private func next(_ matches: (JSONValue) -> Bool) async throws -> JSONValue {
-        var closed: String?
-        while true {
-            if let index = pending.firstIndex(where: matches) { return pending.remove(at: index) }
-            // Messages that came with the close are read before it counts (an app that ends
-            // right after answering closes the socket behind its last answer).
-            if let closed { throw WebSocketError(.closed, closed) }
-            for event in await connection.receive() {
-                switch event {
-                case .text(let text):
-                    let message = try JSONParser.parse(text)
-                    if message["method"]?.stringValue == "Debugger.scriptParsed", let id = message["params"]?["scriptId"]?.stringValue {
-                        scripts[id] = message["params"]
-                    }
-                    pending.append(message)
-                case .closed(let code, let reason, _):
-                    closed = "the inspector closed the socket: \(code) \(reason)"
-                case .binary:
-                    break
-                }
-            }
-        }
-    }
-
-    func close() { connection.close(code: 1000, reason: "") }
 }

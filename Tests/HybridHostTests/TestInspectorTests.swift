@@ -21,7 +21,7 @@ struct TestInspectorTests {
         let listening = await process.wait(timeout: 60) { $0.standardError.contains("Debugger listening") || $0.exitStatus != nil }
         try #require(listening, "no URL on stderr: \(process.output.standardError)")
         let line = try #require(process.output.standardError.split(separator: "\n").first { $0.hasPrefix("Debugger listening") })
-        let session = try await InspectorSession.connect(String(try #require(line.split(separator: " ").last)))
+        let session = try await InspectorProbe.connect(String(try #require(line.split(separator: " ").last)))
         let debugger = TargetDebugger(session)
 
         // The first file: listed as waiting; nothing runs until the debugger says it is ready.
@@ -76,12 +76,12 @@ struct TestInspectorTests {
 /// `Target.sendMessageToTarget` calls, answered in `Target.dispatchMessageFromTarget` events.
 final class TargetDebugger: @unchecked Sendable {
     // @unchecked: used by one test task at a time.
-    let session: InspectorSession
+    let session: InspectorProbe
     private var nextID = 1
     /// Each parsed script's URL, by scriptId, as the events were read.
     private(set) var scripts: [String: String] = [:]
 
-    init(_ session: InspectorSession) { self.session = session }
+    init(_ session: InspectorProbe) { self.session = session }
 
     @discardableResult
     func call(_ target: String, _ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
