@@ -49,23 +49,25 @@ struct FetchBenchmark {
         let body = ["fetch-body", server.base, "100"]
         var ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:]
         var failures: [String] = []
-        func record(_ command: [String], into table: inout [String: [Double]], as key: String) {
+        /// The run's rate, kept under `key`; nil when the run failed (kept in `failures`).
+        @discardableResult
+        func record(_ command: [String], into table: inout [String: [Double]], as key: String) -> Double? {
             switch WebBenchmark.measure(command[0], Array(command.dropFirst())) {
-            case .success(let rate): table[key, default: []].append(rate)
-            case .failure(let failure): failures.append("\(command.joined(separator: " ")): \(failure.message)")
+            case .success(let rate):
+                table[key, default: []].append(rate)
+                return rate
+            case .failure(let failure):
+                failures.append("\(command.joined(separator: " ")): \(failure.message)")
+                return nil
             }
         }
         // fetch's time against request's, per round: the two runs follow each other, so a machine
         // whose speed drifts between rounds (a shared VM's does, by a third) moves both alike.
         var paired: [Double] = []
         for _ in 0..<rounds {
-            let fetchesBefore = ours["fetch"]?.count ?? 0, requestsBefore = ours["request"]?.count ?? 0
-            record(hybrid(small), into: &ours, as: "fetch")
-            record(hybrid(viaRequest), into: &ours, as: "request")
-            if let fetch = ours["fetch"]?.last, let request = ours["request"]?.last,
-               ours["fetch"]!.count > fetchesBefore, ours["request"]!.count > requestsBefore {
-                paired.append(request / fetch)
-            }
+            let fetch = record(hybrid(small), into: &ours, as: "fetch")
+            let request = record(hybrid(viaRequest), into: &ours, as: "request")
+            if let fetch, let request { paired.append(request / fetch) }
             record(hybrid(body), into: &ours, as: "body")
             if nodeWorks {
                 record(node(small), into: &theirs, as: "fetch")

@@ -89,12 +89,10 @@ extension TransferRequest {
         if !hasAgent, let userAgent { headers.append(("User-Agent", userAgent)) }
     }
 
-    /// Whether header `name` is `lowered`, compared as header names are: without regard to ASCII case.
-    private static func named(_ name: String, _ lowered: StaticString) -> Bool {
-        guard name.utf8.count == lowered.utf8CodeUnitCount else { return false }
-        return zip(name.utf8, UnsafeBufferPointer(start: lowered.utf8Start, count: lowered.utf8CodeUnitCount)).allSatisfy { byte, expected in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
-        }
+    /// Whether header `name` is `lowered`, compared as header names are: without regard to case
+    /// (lowered only when the lengths agree, which few names' do).
+    private static func named(_ name: String, _ lowered: String) -> Bool {
+        name.utf8.count == lowered.utf8.count && name.lowercased() == lowered
     }
 }
 
